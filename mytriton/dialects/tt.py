@@ -1,0 +1,614 @@
+"""The `tt` dialect: Triton's block-level programming model as xDSL operations.
+
+Blocks are builtin tensors (see ``tt_types``); plain elementwise arithmetic, comparisons, boolean
+logic, ``select`` and casts use upstream ``arith``/``math`` ops on those tensors, as Triton's own
+TTIR does. The ops below are the ones upstream lacks: program ids, ranges, broadcasts, pointer
+arithmetic, masked memory access, reductions, factories, ``dot``, and the extrema whose NaN/tie
+rules are ours. Each op's verifier states the seed's rules; canonicalization patterns live in
+``tt_canonicalize`` and are attached lazily (xDSL needs the op classes first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Self
+
+from xdsl.dialects.builtin import (
+    I32,
+    IntegerAttr,
+    TensorType,
+    i1,
+    i32,
+)
+from xdsl.ir import (
+    Attribute,
+    Operation,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.irdl import (
+    AnyAttr,
+    base,
+    IRDLOperation,
+    VarConstraint,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    ParsePropInAttrDict,
+    AttrSizedOperandSegments,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from mytriton.dialects.tt_traits import LazyPatterns, check_new_block, verify_error
+from mytriton.dialects.tt_types import (
+    PointerType,
+    block_shape_problem,
+    block_type,
+    element_type,
+    is_block,
+    is_bool,
+    is_float,
+    is_int,
+    is_pointer,
+    is_power_of_two,
+    shape_of,
+    type_str,
+)
+
+# --------------------------------------------------------------------------------------------
+# Attributes
+# --------------------------------------------------------------------------------------------
+
+
+class ProgramAxis(StrEnum):
+    X = "x"
+    Y = "y"
+    Z = "z"
+
+
+@irdl_attr_definition
+class ProgramAxisAttr(EnumAttribute[ProgramAxis], SpacedOpaqueSyntaxAttribute):
+    """Grid axis of ``program_id``/``num_programs``: ``x``, ``y`` or ``z`` (axis 0, 1, 2)."""
+
+    name = "tt.axis"
+
+    @staticmethod
+    def from_index(axis: int) -> ProgramAxisAttr:
+        return ProgramAxisAttr(list(ProgramAxis)[axis])
+
+    @property
+    def index(self) -> int:
+        return list(ProgramAxis).index(self.data)
+
+
+class ReduceKind(StrEnum):
+    SUM = "sum"
+    MAX = "max"
+    MIN = "min"
+
+
+@irdl_attr_definition
+class ReduceKindAttr(EnumAttribute[ReduceKind], SpacedOpaqueSyntaxAttribute):
+    """Combiner of ``tt.reduce``: ``sum``, ``max`` or ``min`` (max/min propagate NaN)."""
+
+    name = "tt.reduce_kind"
+
+
+# --------------------------------------------------------------------------------------------
+# Program model
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class GetProgramIdOp(IRDLOperation):
+    """``tl.program_id(axis)``: index of this program along a grid axis."""
+
+    name = "tt.get_program_id"
+    axis = prop_def(ProgramAxisAttr)
+    result = result_def(I32)
+    traits = traits_def(Pure())
+    assembly_format = "$axis attr-dict `:` type($result)"
+
+    def __init__(self, axis: int):
+        super().__init__(properties={"axis": ProgramAxisAttr.from_index(axis)}, result_types=[i32])
+
+
+@irdl_op_definition
+class GetNumProgramsOp(IRDLOperation):
+    """``tl.num_programs(axis)``: size of the launch grid along an axis."""
+
+    name = "tt.get_num_programs"
+    axis = prop_def(ProgramAxisAttr)
+    result = result_def(I32)
+    traits = traits_def(Pure())
+    assembly_format = "$axis attr-dict `:` type($result)"
+
+    def __init__(self, axis: int):
+        super().__init__(properties={"axis": ProgramAxisAttr.from_index(axis)}, result_types=[i32])
+
+
+@irdl_op_definition
+class MakeRangeOp(IRDLOperation):
+    """``tl.arange(start, end)``: the block ``[start, start+1, ..., end-1]`` of i32."""
+
+    name = "tt.make_range"
+    start = prop_def(IntegerAttr[I32])
+    end = prop_def(IntegerAttr[I32])
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, start: int, end: int):
+        super().__init__(
+            properties={"start": IntegerAttr(start, i32), "end": IntegerAttr(end, i32)},
+            result_types=[TensorType(i32, [end - start])],
+        )
+
+    def verify_(self) -> None:
+        start, end = self.start.value.data, self.end.value.data
+        if start < 0:
+            raise verify_error(self, f"start must be non-negative, got {start}")
+        if end <= start:
+            raise verify_error(self, f"end ({end}) must be greater than start ({start})")
+        if not is_power_of_two(end - start):
+            raise verify_error(self, f"range size end - start = {end - start} must be a power of two")
+        expected = TensorType(i32, [end - start])
+        if shape_of(self.result.type) != (end - start,) or element_type(self.result.type) != i32:
+            raise verify_error(self, f"result type must be {type_str(expected)}")
+
+
+# --------------------------------------------------------------------------------------------
+# Shape manipulation
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class SplatOp(IRDLOperation):
+    """Broadcast a scalar to every element of a block (implicit scalar-block broadcasting)."""
+
+    name = "tt.splat"
+    src = operand_def()
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if is_block(self.src.type):
+            raise verify_error(self, f"operand must be a scalar, got {type_str(self.src.type)}")
+        check_new_block(self, self.result.type)
+        if element_type(self.result.type) != self.src.type:
+            raise verify_error(
+                self,
+                f"result element type {type_str(element_type(self.result.type))} "
+                f"differs from operand type {type_str(self.src.type)}",
+            )
+
+
+@irdl_op_definition
+class BroadcastOp(IRDLOperation):
+    """Stretch the size-1 dimensions of a block to a larger shape of the same rank."""
+
+    name = "tt.broadcast"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, dst = shape_of(self.src.type), shape_of(self.result.type)
+        if element_type(self.src.type) != element_type(self.result.type):
+            raise verify_error(self, "operand and result element types differ")
+        if len(src) != len(dst):
+            raise verify_error(self, f"rank changes from {len(src)} to {len(dst)}; use expand_dims first")
+        for i, (a, b) in enumerate(zip(src, dst, strict=True)):
+            if a != b and a != 1:
+                raise verify_error(self, f"dimension {i} of size {a} cannot broadcast to {b}")
+        check_new_block(self, self.result.type)
+
+
+@irdl_op_definition
+class ExpandDimsOp(IRDLOperation):
+    """Insert a size-1 dimension at ``axis`` (``x[:, None]`` is axis 1, ``x[None, :]`` axis 0)."""
+
+    name = "tt.expand_dims"
+    src = operand_def(TensorType)
+    axis = prop_def(IntegerAttr[I32])
+    result = result_def(TensorType)
+    traits = traits_def(Pure(), LazyPatterns())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, axis: int):
+        shape = list(shape_of(src.type))
+        shape.insert(axis, 1)
+        super().__init__(
+            operands=[src],
+            properties={"axis": IntegerAttr(axis, i32)},
+            result_types=[TensorType(element_type(src.type), shape)],
+        )
+
+    def verify_(self) -> None:
+        src = list(shape_of(self.src.type))
+        axis = self.axis.value.data
+        if not 0 <= axis <= len(src):
+            raise verify_error(self, f"axis {axis} out of range for a rank-{len(src)} block")
+        expected = src[:axis] + [1] + src[axis:]
+        if list(shape_of(self.result.type)) != expected:
+            raise verify_error(self, f"result shape must be {expected}")
+        if element_type(self.src.type) != element_type(self.result.type):
+            raise verify_error(self, "operand and result element types differ")
+
+
+# --------------------------------------------------------------------------------------------
+# Pointers and memory
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AddPtrOp(IRDLOperation):
+    """``ptr + offset``: advance pointer(s) by an integer number of elements."""
+
+    name = "tt.addptr"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    ptr = operand_def(T)
+    offset = operand_def()
+    result = result_def(T)
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
+
+    def __init__(self, ptr: SSAValue, offset: SSAValue):
+        super().__init__(operands=[ptr, offset], result_types=[ptr.type])
+
+    def verify_(self) -> None:
+        if not is_pointer(self.ptr.type):
+            raise verify_error(self, f"expected pointer(s), got {type_str(self.ptr.type)}")
+        if not is_int(self.offset.type) or is_bool(self.offset.type):
+            raise verify_error(self, f"offset must be an integer, got {type_str(self.offset.type)}")
+        if shape_of(self.ptr.type) != shape_of(self.offset.type):
+            raise verify_error(
+                self,
+                f"offset shape {list(shape_of(self.offset.type))} differs from pointer shape "
+                f"{list(shape_of(self.ptr.type))}",
+            )
+
+
+def _pointee_block(ptr_type: Attribute) -> Attribute:
+    elem = element_type(ptr_type)
+    assert isinstance(elem, PointerType)
+    return block_type(elem.pointee, shape_of(ptr_type))
+
+
+def _mask_type(ptr_type: Attribute) -> Attribute:
+    return block_type(i1, shape_of(ptr_type))
+
+
+def _check_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> None:
+    if mask is None:
+        return
+    if mask.type != _mask_type(ptr_type):
+        raise verify_error(
+            op,
+            f"mask must be {type_str(_mask_type(ptr_type))} to match the pointers, "
+            f"got {type_str(mask.type)}",
+        )
+
+
+def _parse_operand_list(parser: Parser) -> list[Parser.UnresolvedOperand]:
+    ops = [parser.parse_unresolved_operand()]
+    while parser.parse_optional_punctuation(","):
+        ops.append(parser.parse_unresolved_operand())
+    return ops
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """``tl.load(ptr, mask, other)``: masked-off lanes are never read and take ``other``.
+
+    Syntax (Triton's): ``tt.load %ptr[, %mask[, %other]] : <pointer type>``.
+    """
+
+    name = "tt.load"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    result = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(MemoryReadEffect(), LazyPatterns())
+
+    def __init__(
+        self, ptr: SSAValue, mask: SSAValue | None = None, other: SSAValue | None = None
+    ):
+        super().__init__(
+            operands=[ptr, [mask] if mask else [], [other] if other else []],
+            result_types=[_pointee_block(ptr.type)],
+        )
+
+    def verify_(self) -> None:
+        if not is_pointer(self.ptr.type):
+            raise verify_error(self, f"expected pointer(s), got {type_str(self.ptr.type)}")
+        expected = _pointee_block(self.ptr.type)
+        if self.result.type != expected:
+            raise verify_error(self, f"result type must be {type_str(expected)}")
+        _check_mask(self, self.mask, self.ptr.type)
+        if self.other is not None:
+            if self.mask is None:
+                raise verify_error(self, "'other' requires a mask")
+            if self.other.type != expected:
+                raise verify_error(
+                    self, f"'other' must be {type_str(expected)}, got {type_str(self.other.type)}"
+                )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(
+            [v for v in (self.ptr, self.mask, self.other) if v is not None],
+            printer.print_ssa_value,
+        )
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        pos = parser.pos
+        names = _parse_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        if len(names) > 3 or not is_pointer(ptr_type):
+            parser.raise_error("expected 'tt.load %ptr[, %mask[, %other]] : <pointer type>'", pos)
+        types = [ptr_type, _mask_type(ptr_type), _pointee_block(ptr_type)][: len(names)]
+        vals = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
+        op = cls(*vals)
+        op.attributes |= attrs
+        return op
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """``tl.store(ptr, value, mask)``: masked-off lanes are not written.
+
+    Syntax (Triton's): ``tt.store %ptr, %value[, %mask] : <pointer type>``.
+    """
+
+    name = "tt.store"
+    ptr = operand_def()
+    value = operand_def()
+    mask = opt_operand_def()
+    traits = traits_def(MemoryWriteEffect(), LazyPatterns())
+
+    def __init__(self, ptr: SSAValue, value: SSAValue, mask: SSAValue | None = None):
+        super().__init__(operands=[ptr, value, [mask] if mask else []])
+
+    def verify_(self) -> None:
+        if not is_pointer(self.ptr.type):
+            raise verify_error(self, f"expected pointer(s), got {type_str(self.ptr.type)}")
+        expected = _pointee_block(self.ptr.type)
+        if self.value.type != expected:
+            raise verify_error(
+                self, f"stored value must be {type_str(expected)}, got {type_str(self.value.type)}"
+            )
+        _check_mask(self, self.mask, self.ptr.type)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(
+            [v for v in (self.ptr, self.value, self.mask) if v is not None],
+            printer.print_ssa_value,
+        )
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        pos = parser.pos
+        names = _parse_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        if len(names) not in (2, 3) or not is_pointer(ptr_type):
+            parser.raise_error("expected 'tt.store %ptr, %value[, %mask] : <pointer type>'", pos)
+        types = [ptr_type, _pointee_block(ptr_type), _mask_type(ptr_type)][: len(names)]
+        vals = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
+        op = cls(*vals)
+        op.attributes |= attrs
+        return op
+
+
+# --------------------------------------------------------------------------------------------
+# Reductions
+# --------------------------------------------------------------------------------------------
+
+
+def reduced_type(src: Attribute, axis: int) -> Attribute:
+    shape = list(shape_of(src))
+    del shape[axis]
+    return block_type(element_type(src), shape)
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """``tl.sum/max/min(x, axis)``: combine a block along one axis (rank-1 gives a scalar).
+
+    ``max``/``min`` propagate NaN. Float sums are accumulated in the element type (f32).
+    """
+
+    name = "tt.reduce"
+    kind = prop_def(ReduceKindAttr)
+    axis = prop_def(IntegerAttr[I32])
+    src = operand_def(TensorType)
+    result = result_def()
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$kind $src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, kind: ReduceKind, src: SSAValue, axis: int):
+        super().__init__(
+            operands=[src],
+            properties={"kind": ReduceKindAttr(kind), "axis": IntegerAttr(axis, i32)},
+            result_types=[reduced_type(src.type, axis)],
+        )
+
+    def verify_(self) -> None:
+        rank = len(shape_of(self.src.type))
+        axis = self.axis.value.data
+        if not 0 <= axis < rank:
+            raise verify_error(self, f"axis {axis} out of range for a rank-{rank} block")
+        t = self.src.type
+        if not (is_float(t) or is_int(t)) or is_bool(t):
+            raise verify_error(self, f"operand must hold integers or floats, got {type_str(t)}")
+        expected = reduced_type(t, axis)
+        if self.result.type != expected:
+            raise verify_error(self, f"result type must be {type_str(expected)}")
+
+
+# --------------------------------------------------------------------------------------------
+# Block factories
+# --------------------------------------------------------------------------------------------
+
+_FACTORY_ELEMENTS = "i1, i32 or f32"
+
+
+def _check_factory_dtype(op: Operation) -> None:
+    e = element_type(op.results[0].type)
+    if e not in (i1, i32) and not is_float(e):
+        raise verify_error(op, f"element type must be {_FACTORY_ELEMENTS}-like, got {type_str(e)}")
+
+
+@irdl_op_definition
+class ZerosOp(IRDLOperation):
+    """``tl.zeros(shape, dtype)``: a block of zeros."""
+
+    name = "tt.zeros"
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+    def verify_(self) -> None:
+        check_new_block(self, self.result.type)
+        _check_factory_dtype(self)
+
+
+@irdl_op_definition
+class FullOp(IRDLOperation):
+    """``tl.full(shape, value, dtype)``: a block filled with a scalar (already of ``dtype``)."""
+
+    name = "tt.full"
+    value = operand_def()
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$value attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, value: SSAValue, result_type: Attribute):
+        super().__init__(operands=[value], result_types=[result_type])
+
+    def verify_(self) -> None:
+        check_new_block(self, self.result.type)
+        _check_factory_dtype(self)
+        if is_block(self.value.type):
+            raise verify_error(self, "the fill value must be a scalar, not a block")
+        if self.value.type != element_type(self.result.type):
+            raise verify_error(
+                self,
+                f"fill value type {type_str(self.value.type)} differs from element type "
+                f"{type_str(element_type(self.result.type))}",
+            )
+
+
+@irdl_op_definition
+class EmptyOp(IRDLOperation):
+    """``tl.empty(shape, dtype)``: a block whose contents are undefined (poison)."""
+
+    name = "tt.empty"
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: Attribute):
+        super().__init__(result_types=[result_type])
+
+    def verify_(self) -> None:
+        check_new_block(self, self.result.type)
+        _check_factory_dtype(self)
+
+
+# --------------------------------------------------------------------------------------------
+# Linear algebra
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class DotOp(IRDLOperation):
+    """``tl.dot(a, b, acc)``: ``a [M,K] @ b [K,N] + acc [M,N]``, accumulated in f32."""
+
+    name = "tt.dot"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    R: ClassVar = VarConstraint("R", base(TensorType))
+    acc = operand_def(R)
+    result = result_def(R)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
+    )
+
+    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue):
+        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+
+    def verify_(self) -> None:
+        a, b, c = (shape_of(v.type) for v in (self.a, self.b, self.acc))
+        if len(a) != 2 or len(b) != 2:
+            raise verify_error(self, f"operands must be rank-2 blocks, got ranks {len(a)} and {len(b)}")
+        if a[1] != b[0]:
+            raise verify_error(self, f"inner dimensions differ: [{a[0]}, {a[1]}] x [{b[0]}, {b[1]}]")
+        for v, what in ((self.a, "lhs"), (self.b, "rhs"), (self.acc, "accumulator")):
+            if not is_float(v.type) or element_type(v.type) != element_type(self.result.type):
+                raise verify_error(self, f"{what} must hold f32, got {type_str(v.type)}")
+        if c != (a[0], b[1]):
+            raise verify_error(self, f"accumulator must be [{a[0]}, {b[1]}], got {list(c)}")
+        if self.result.type != self.acc.type:
+            raise verify_error(self, "result type must equal the accumulator type")
+        if self.result.type != block_type(element_type(self.result.type), c):
+            raise verify_error(self, "result type must be a rank-2 f32 block")
+
+
+TT_CORE_OPS: Sequence[type[IRDLOperation]] = (
+    GetProgramIdOp,
+    GetNumProgramsOp,
+    MakeRangeOp,
+    SplatOp,
+    BroadcastOp,
+    ExpandDimsOp,
+    AddPtrOp,
+    LoadOp,
+    StoreOp,
+    ReduceOp,
+    ZerosOp,
+    FullOp,
+    EmptyOp,
+    DotOp,
+)

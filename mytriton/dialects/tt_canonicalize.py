@@ -1,0 +1,144 @@
+"""Canonicalization patterns of the `tt` ops (value folders live on the ops themselves).
+
+The central rewrite is *splat hoisting*: an elementwise op whose operands are all splats of
+scalars is computed once on the scalars and the result splatted, so constant folding of scalars
+then applies to blocks too (``splat(2) * splat(3)`` becomes ``splat(6)``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_constants import uniform_constant
+from mytriton.dialects.tt_elementwise import ElementwiseOp
+from mytriton.dialects.tt_types import is_block
+
+
+def _replace(rewriter: PatternRewriter, op: Operation, new_ops: list[Operation]) -> None:
+    """Replace ``op`` by ``new_ops`` (last one's results), keeping the source location."""
+    for new in new_ops:
+        new.location = op.location
+    rewriter.replace(op, new_ops)
+
+
+def _splat_source(v: SSAValue) -> SSAValue | None:
+    return v.owner.src if isinstance(v.owner, tt.SplatOp) else None
+
+
+class HoistSplatOperands(RewritePattern):
+    """``op(splat a, splat b) -> splat(op(a, b))`` for every elementwise op."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, ElementwiseOp) or not is_block(op.results[0].type):
+            return
+        sources = [_splat_source(v) for v in op.operands]
+        if any(s is None for s in sources):
+            return
+        scalar = op.rebuild(sources)  # type: ignore[arg-type]
+        _replace(rewriter, op, [scalar, tt.SplatOp(scalar.results[0], op.results[0].type)])
+
+
+class HoistSplatAddPtr(RewritePattern):
+    """``addptr(splat p, splat o) -> splat(addptr(p, o))``."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.AddPtrOp, rewriter: PatternRewriter) -> None:
+        p, o = _splat_source(op.ptr), _splat_source(op.offset)
+        if p is None or o is None:
+            return
+        scalar = tt.AddPtrOp(p, o)
+        _replace(rewriter, op, [scalar, tt.SplatOp(scalar.result, op.result.type)])
+
+
+class AddPtrZeroOffset(RewritePattern):
+    """``addptr(p, 0) -> p``."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.AddPtrOp, rewriter: PatternRewriter) -> None:
+        c = uniform_constant(op.offset)
+        if c is not None and int(c) == 0:
+            rewriter.replace_all_uses_with(op.result, op.ptr)
+            rewriter.erase(op)
+
+
+class BroadcastSimplify(RewritePattern):
+    """``broadcast(x) : T -> T`` is ``x``; ``broadcast(splat a)`` and ``broadcast(broadcast x)``
+    collapse to one op."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.BroadcastOp, rewriter: PatternRewriter) -> None:
+        if op.src.type == op.result.type:
+            rewriter.replace_all_uses_with(op.result, op.src)
+            rewriter.erase(op)
+            return
+        if (a := _splat_source(op.src)) is not None:
+            _replace(rewriter, op, [tt.SplatOp(a, op.result.type)])
+        elif isinstance(inner := op.src.owner, tt.BroadcastOp):
+            _replace(rewriter, op, [tt.BroadcastOp(inner.src, op.result.type)])
+
+
+class ExpandDimsOfSplat(RewritePattern):
+    """``expand_dims(splat a) -> splat a`` of the expanded shape."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.ExpandDimsOp, rewriter: PatternRewriter) -> None:
+        if (a := _splat_source(op.src)) is not None:
+            _replace(rewriter, op, [tt.SplatOp(a, op.result.type)])
+
+
+class LoadConstantMask(RewritePattern):
+    """An all-true mask is dropped; an all-false mask with ``other`` gives ``other``."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.LoadOp, rewriter: PatternRewriter) -> None:
+        if op.mask is None:
+            return
+        c = uniform_constant(op.mask)
+        if c is None:
+            return
+        if bool(c):
+            _replace(rewriter, op, [tt.LoadOp(op.ptr)])
+        elif op.other is not None:
+            rewriter.replace_all_uses_with(op.result, op.other)
+            rewriter.erase(op)
+
+
+class StoreConstantMask(RewritePattern):
+    """An all-true mask is dropped; a store under an all-false mask is erased."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tt.StoreOp, rewriter: PatternRewriter) -> None:
+        if op.mask is None:
+            return
+        c = uniform_constant(op.mask)
+        if c is None:
+            return
+        if bool(c):
+            _replace(rewriter, op, [tt.StoreOp(op.ptr, op.value)])
+        else:
+            rewriter.erase(op)
+
+
+@cache
+def _table() -> dict[type[Operation], tuple[RewritePattern, ...]]:
+    return {
+        tt.AddPtrOp: (AddPtrZeroOffset(), HoistSplatAddPtr()),
+        tt.BroadcastOp: (BroadcastSimplify(),),
+        tt.ExpandDimsOp: (ExpandDimsOfSplat(),),
+        tt.LoadOp: (LoadConstantMask(),),
+        tt.StoreOp: (StoreConstantMask(),),
+    }
+
+
+_HOIST = (HoistSplatOperands(),)
+
+
+def patterns_for(op: type[Operation]) -> tuple[RewritePattern, ...]:
+    """The canonicalization patterns of one `tt` op class."""
+    if issubclass(op, ElementwiseOp):
+        return _HOIST
+    return _table().get(op, ())

@@ -1,0 +1,591 @@
+"""Elementwise `tt` ops: arithmetic, comparison, boolean logic, select, math and casts.
+
+They act on scalars or on blocks alike; operands of one op always have the same shape (the
+frontend inserts ``tt.splat``/``tt.broadcast`` first, as Triton does). Each op names its NumPy
+semantics (``tt_semantics``); ``evaluate`` is both the constant folder's and the interpreter's
+rule, so what folds at compile time is exactly what runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar, Self
+
+import numpy as np
+from xdsl.dialects.builtin import i1
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.interfaces import HasFolderInterface
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.str_enum import StrEnum
+
+from mytriton.dialects import tt_semantics as sem
+from mytriton.dialects.tt_constants import constant_attr, scalar_constant, uniform_constant
+from mytriton.dialects.tt_traits import LazyPatterns, verify_error
+from mytriton.dialects.tt_types import (
+    block_type,
+    element_type,
+    is_bool,
+    is_float,
+    is_int,
+    is_pointer,
+    shape_of,
+    type_str,
+)
+
+Array = np.ndarray
+
+
+def _numeric(t: Attribute) -> bool:
+    return (is_float(t) or is_int(t)) and not is_bool(t)
+
+
+class ElementwiseOp(IRDLOperation, HasFolderInterface):
+    """Base of every elementwise op: result element i depends on operand elements i only."""
+
+    SEMANTICS: ClassVar[Callable[..., Array]]
+
+    def evaluate(self, *args: Array) -> Array:
+        """This op's result for NumPy operands of the operands' dtypes."""
+        return sem.evaluate(type(self).SEMANTICS, *args)
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        consts = [scalar_constant(v) for v in self.operands]
+        if all(c is not None for c in consts):
+            value = self.evaluate(*consts)  # type: ignore[arg-type]
+            return (constant_attr(value, self.results[0].type),)
+        return self.fold_identity()
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        """Algebraic identities (``x + 0 -> x``); overridden per op."""
+        return None
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        """The same op (same attributes) over other operands, e.g. their scalar sources."""
+        return type(self)(*operands)
+
+
+# --------------------------------------------------------------------------------------------
+# Binary ops with one type for both operands and the result
+# --------------------------------------------------------------------------------------------
+
+
+class BinaryOp(ElementwiseOp):
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    # "numeric" (ints and floats, no bools) or "integer" (ints and bools)
+    OPERAND_KIND: ClassVar[str] = "numeric"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if self.OPERAND_KIND == "numeric" and not _numeric(t):
+            raise verify_error(self, f"operands must be integers or floats, got {type_str(t)}")
+        if self.OPERAND_KIND == "integer" and not is_int(t):
+            raise verify_error(self, f"operands must be integers or booleans, got {type_str(t)}")
+
+    def _const(self, v: SSAValue) -> Array | None:
+        return uniform_constant(v)
+
+    def _is(self, v: SSAValue, value: int) -> bool:
+        c = self._const(v)
+        return c is not None and bool(c == value)
+
+
+@irdl_op_definition
+class AddOp(BinaryOp):
+    """``a + b`` (integers wrap)."""
+
+    name = "tt.add"
+    SEMANTICS: ClassVar = sem.add
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if not is_float(self.result.type):
+            if self._is(self.rhs, 0):
+                return (self.lhs,)
+            if self._is(self.lhs, 0):
+                return (self.rhs,)
+        return None
+
+
+@irdl_op_definition
+class SubOp(BinaryOp):
+    """``a - b`` (integers wrap)."""
+
+    name = "tt.sub"
+    SEMANTICS: ClassVar = sem.sub
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if not is_float(self.result.type) and self._is(self.rhs, 0):
+            return (self.lhs,)
+        return None
+
+
+@irdl_op_definition
+class MulOp(BinaryOp):
+    """``a * b`` (integers wrap)."""
+
+    name = "tt.mul"
+    SEMANTICS: ClassVar = sem.mul
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if self._is(self.rhs, 1):
+            return (self.lhs,)
+        if self._is(self.lhs, 1):
+            return (self.rhs,)
+        return None
+
+
+@irdl_op_definition
+class DivOp(BinaryOp):
+    """``a / b`` for floats (IEEE), truncating C division for integers (``//`` in kernels)."""
+
+    name = "tt.div"
+    SEMANTICS: ClassVar = sem.div
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if self._is(self.rhs, 1):
+            return (self.lhs,)
+        return None
+
+
+@irdl_op_definition
+class RemOp(BinaryOp):
+    """C remainder: the sign follows the dividend (``fmod`` for floats)."""
+
+    name = "tt.rem"
+    SEMANTICS: ClassVar = sem.rem
+
+
+@irdl_op_definition
+class AndOp(BinaryOp):
+    """Bitwise/boolean ``&``."""
+
+    name = "tt.and"
+    OPERAND_KIND: ClassVar[str] = "integer"
+    SEMANTICS: ClassVar = sem.bit_and
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if self.lhs == self.rhs:
+            return (self.lhs,)
+        if is_bool(self.result.type):
+            if self._is(self.rhs, 1):
+                return (self.lhs,)
+            if self._is(self.lhs, 1):
+                return (self.rhs,)
+        return None
+
+
+@irdl_op_definition
+class OrOp(BinaryOp):
+    """Bitwise/boolean ``|``."""
+
+    name = "tt.or"
+    OPERAND_KIND: ClassVar[str] = "integer"
+    SEMANTICS: ClassVar = sem.bit_or
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if self.lhs == self.rhs:
+            return (self.lhs,)
+        if self._is(self.rhs, 0):
+            return (self.lhs,)
+        if self._is(self.lhs, 0):
+            return (self.rhs,)
+        return None
+
+
+@irdl_op_definition
+class XorOp(BinaryOp):
+    """Bitwise/boolean ``^`` (``~x`` is ``x ^ -1``, ``not b`` is ``b ^ true``)."""
+
+    name = "tt.xor"
+    OPERAND_KIND: ClassVar[str] = "integer"
+    SEMANTICS: ClassVar = sem.bit_xor
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if self._is(self.rhs, 0):
+            return (self.lhs,)
+        return None
+
+
+@irdl_op_definition
+class MaximumOp(BinaryOp):
+    """``tl.maximum``: NaN if either operand is NaN; on equal values the right operand."""
+
+    name = "tt.maximum"
+    SEMANTICS: ClassVar = sem.maximum
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        return (self.lhs,) if self.lhs == self.rhs else None
+
+
+@irdl_op_definition
+class MinimumOp(BinaryOp):
+    """``tl.minimum``: NaN if either operand is NaN; on equal values the right operand."""
+
+    name = "tt.minimum"
+    SEMANTICS: ClassVar = sem.minimum
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        return (self.lhs,) if self.lhs == self.rhs else None
+
+
+# --------------------------------------------------------------------------------------------
+# Comparison and select
+# --------------------------------------------------------------------------------------------
+
+
+class CmpPredicate(StrEnum):
+    LT = "lt"
+    LE = "le"
+    GT = "gt"
+    GE = "ge"
+    EQ = "eq"
+    NE = "ne"
+
+
+@irdl_attr_definition
+class CmpPredicateAttr(EnumAttribute[CmpPredicate], SpacedOpaqueSyntaxAttribute):
+    """Predicate of ``tt.cmp``: signed for integers; ordered for floats except ``ne``."""
+
+    name = "tt.cmp_predicate"
+
+
+def _bool_like(t: Attribute) -> Attribute:
+    return block_type(i1, shape_of(t))
+
+
+@irdl_op_definition
+class CmpOp(ElementwiseOp):
+    """``a < b`` etc.: an i1 (block) of the operands' shape.
+
+    Syntax: ``tt.cmp lt, %a, %b : tensor<128xi32>`` (the operand type; the result is i1).
+    """
+
+    name = "tt.cmp"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    predicate = prop_def(CmpPredicateAttr)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def()
+    traits = traits_def(Pure(), LazyPatterns())
+
+    def __init__(self, predicate: str, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(
+            operands=[lhs, rhs],
+            properties={"predicate": CmpPredicateAttr(CmpPredicate(predicate))},
+            result_types=[_bool_like(lhs.type)],
+        )
+
+    def evaluate(self, *args: Array) -> Array:
+        return sem.evaluate(sem.compare, self.predicate.data.value, *args)
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        return CmpOp(self.predicate.data.value, *operands)
+
+    def verify_(self) -> None:
+        t = self.lhs.type
+        if not (is_int(t) or is_float(t) or is_pointer(t)):
+            raise verify_error(self, f"cannot compare values of type {type_str(t)}")
+        if self.result.type != _bool_like(t):
+            raise verify_error(self, f"result type must be {type_str(_bool_like(t))}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.predicate.data.value}, ")
+        printer.print_ssa_value(self.lhs)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.rhs)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        pred = parser.parse_identifier()
+        if pred not in {p.value for p in CmpPredicate}:
+            parser.raise_error(f"unknown predicate '{pred}', expected lt, le, gt, ge, eq or ne")
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(pred, parser.resolve_operand(lhs, t), parser.resolve_operand(rhs, t))
+        op.attributes |= attrs
+        return op
+
+
+@irdl_op_definition
+class SelectOp(ElementwiseOp):
+    """``tl.where(c, a, b)``: elementwise choice; ``c`` is i1 of the operands' shape.
+
+    Syntax: ``tt.select %c, %a, %b : tensor<128xf32>`` (the type of ``a``/``b``).
+    """
+
+    name = "tt.select"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    cond = operand_def()
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure(), LazyPatterns())
+    SEMANTICS: ClassVar = sem.select
+
+    def __init__(self, cond: SSAValue, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[cond, lhs, rhs], result_types=[lhs.type])
+
+    def verify_(self) -> None:
+        expected = _bool_like(self.lhs.type)
+        if self.cond.type != expected:
+            raise verify_error(
+                self, f"condition must be {type_str(expected)}, got {type_str(self.cond.type)}"
+            )
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        if self.lhs == self.rhs:
+            return (self.lhs,)
+        c = uniform_constant(self.cond)
+        if c is not None:
+            return (self.lhs,) if bool(c) else (self.rhs,)
+        return None
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.cond, self.lhs, self.rhs], printer.print_ssa_value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        c = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(c, _bool_like(t)),
+            parser.resolve_operand(a, t),
+            parser.resolve_operand(b, t),
+        )
+        op.attributes |= attrs
+        return op
+
+
+# --------------------------------------------------------------------------------------------
+# Unary ops
+# --------------------------------------------------------------------------------------------
+
+
+class UnaryOp(ElementwiseOp):
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    src = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$src attr-dict `:` type($result)"
+
+    # "float" (math functions) or "numeric" (neg, abs)
+    OPERAND_KIND: ClassVar[str] = "float"
+
+    def __init__(self, src: SSAValue):
+        super().__init__(operands=[src], result_types=[src.type])
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if self.OPERAND_KIND == "float" and not is_float(t):
+            raise verify_error(self, f"operand must be a float, got {type_str(t)}")
+        if self.OPERAND_KIND == "numeric" and not _numeric(t):
+            raise verify_error(self, f"operand must be an integer or a float, got {type_str(t)}")
+
+
+@irdl_op_definition
+class NegOp(UnaryOp):
+    """``-x`` (integers wrap)."""
+
+    name = "tt.neg"
+    OPERAND_KIND: ClassVar[str] = "numeric"
+    SEMANTICS: ClassVar = sem.neg
+
+
+@irdl_op_definition
+class AbsOp(UnaryOp):
+    """``tl.abs``."""
+
+    name = "tt.abs"
+    OPERAND_KIND: ClassVar[str] = "numeric"
+    SEMANTICS: ClassVar = sem.abs_
+
+
+@irdl_op_definition
+class ExpOp(UnaryOp):
+    """``tl.exp`` (natural exponential)."""
+
+    name = "tt.exp"
+    SEMANTICS: ClassVar = sem.exp
+
+
+@irdl_op_definition
+class Exp2Op(UnaryOp):
+    """``tl.exp2``."""
+
+    name = "tt.exp2"
+    SEMANTICS: ClassVar = sem.exp2
+
+
+@irdl_op_definition
+class LogOp(UnaryOp):
+    """``tl.log`` (natural logarithm)."""
+
+    name = "tt.log"
+    SEMANTICS: ClassVar = sem.log
+
+
+@irdl_op_definition
+class Log2Op(UnaryOp):
+    """``tl.log2``."""
+
+    name = "tt.log2"
+    SEMANTICS: ClassVar = sem.log2
+
+
+@irdl_op_definition
+class SqrtOp(UnaryOp):
+    """``tl.sqrt``."""
+
+    name = "tt.sqrt"
+    SEMANTICS: ClassVar = sem.sqrt
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryOp):
+    """``tl.rsqrt``: ``1 / sqrt(x)``."""
+
+    name = "tt.rsqrt"
+    SEMANTICS: ClassVar = sem.rsqrt
+
+
+@irdl_op_definition
+class SinOp(UnaryOp):
+    """``tl.sin``."""
+
+    name = "tt.sin"
+    SEMANTICS: ClassVar = sem.sin
+
+
+@irdl_op_definition
+class CosOp(UnaryOp):
+    """``tl.cos``."""
+
+    name = "tt.cos"
+    SEMANTICS: ClassVar = sem.cos
+
+
+@irdl_op_definition
+class FloorOp(UnaryOp):
+    """``tl.floor``."""
+
+    name = "tt.floor"
+    SEMANTICS: ClassVar = sem.floor
+
+
+@irdl_op_definition
+class CeilOp(UnaryOp):
+    """``tl.ceil``."""
+
+    name = "tt.ceil"
+    SEMANTICS: ClassVar = sem.ceil
+
+
+@irdl_op_definition
+class CastOp(ElementwiseOp):
+    """Value conversion between i1/integer/float element types (``x.to(dtype)``).
+
+    Floats -> integers truncate toward zero; anything -> i1 is ``x != 0``; i1 -> number
+    gives 0 or 1.
+    """
+
+    name = "tt.cast"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def evaluate(self, *args: Array) -> Array:
+        return sem.evaluate(sem.cast, args[0], sem.numpy_dtype(self.result.type))
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        (src,) = operands
+        return CastOp(src, block_type(element_type(self.result.type), shape_of(src.type)))
+
+    def verify_(self) -> None:
+        src, dst = self.src.type, self.result.type
+        for t in (src, dst):
+            if not (is_int(t) or is_float(t)):
+                raise verify_error(self, f"cannot convert {type_str(src)} to {type_str(dst)}")
+        if shape_of(src) != shape_of(dst):
+            raise verify_error(self, "operand and result shapes differ")
+        if src == dst:
+            raise verify_error(self, f"conversion of {type_str(src)} to itself")
+
+
+
+BINARY_OPS: Sequence[type[BinaryOp]] = (
+    AddOp,
+    SubOp,
+    MulOp,
+    DivOp,
+    RemOp,
+    AndOp,
+    OrOp,
+    XorOp,
+    MaximumOp,
+    MinimumOp,
+)
+UNARY_OPS: Sequence[type[UnaryOp]] = (
+    NegOp,
+    AbsOp,
+    ExpOp,
+    Exp2Op,
+    LogOp,
+    Log2Op,
+    SqrtOp,
+    RsqrtOp,
+    SinOp,
+    CosOp,
+    FloorOp,
+    CeilOp,
+)
+TT_ELEMENTWISE_OPS: Sequence[type[ElementwiseOp]] = (
+    *BINARY_OPS,
+    CmpOp,
+    SelectOp,
+    *UNARY_OPS,
+    CastOp,
+)

@@ -1,0 +1,183 @@
+"""Reference semantics of the `tt` elementwise ops, as NumPy functions.
+
+These define what each op computes on the GPU (C/PTX semantics, not Python's or NumPy's):
+i32 wraps, integer division truncates toward zero, f32 stays f32, ``maximum``/``minimum``
+propagate NaN and return the right operand on ties, float ``!=`` is unordered. The constant
+folder and the CPU interpreter both call these, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+)
+from xdsl.ir import Attribute
+
+from mytriton.dialects.tt_types import PointerType, element_type
+
+Array = np.ndarray
+
+
+def numpy_dtype(t: Attribute) -> np.dtype:
+    """The NumPy dtype holding elements of ``t`` (pointers are held as int64 offsets)."""
+    e = element_type(t)
+    if isinstance(e, IntegerType):
+        width = e.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width in (8, 16, 32, 64):
+            return np.dtype(f"int{width}")
+    if isinstance(e, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(e, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(e, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(e, PointerType):
+        return np.dtype(np.int64)
+    raise NotImplementedError(f"no NumPy dtype for element type {e}")
+
+
+def _is_float(a: Array) -> bool:
+    return np.issubdtype(a.dtype, np.floating)
+
+
+def _int_div_rem(a: Array, b: Array) -> tuple[Array, Array]:
+    """C division: quotient truncated toward zero, remainder with the dividend's sign.
+
+    Division by zero is undefined on the GPU; here it gives quotient -1 and remainder ``a``.
+    """
+    a64, b64 = a.astype(np.int64), b.astype(np.int64)
+    zero = b64 == 0
+    safe = np.where(zero, 1, b64)
+    q = a64 // safe
+    r = a64 - q * safe
+    q = np.where((r != 0) & ((a64 < 0) != (safe < 0)), q + 1, q)
+    r = a64 - q * safe
+    q = np.where(zero, -1, q)
+    r = np.where(zero, a64, r)
+    return q.astype(a.dtype), r.astype(a.dtype)
+
+
+def add(a: Array, b: Array) -> Array:
+    return np.add(a, b, dtype=a.dtype)
+
+
+def sub(a: Array, b: Array) -> Array:
+    return np.subtract(a, b, dtype=a.dtype)
+
+
+def mul(a: Array, b: Array) -> Array:
+    return np.multiply(a, b, dtype=a.dtype)
+
+
+def div(a: Array, b: Array) -> Array:
+    if _is_float(a):
+        return np.divide(a, b, dtype=a.dtype)
+    return _int_div_rem(a, b)[0]
+
+
+def rem(a: Array, b: Array) -> Array:
+    if _is_float(a):
+        return np.fmod(a, b, dtype=a.dtype)
+    return _int_div_rem(a, b)[1]
+
+
+def bit_and(a: Array, b: Array) -> Array:
+    return np.bitwise_and(a, b)
+
+
+def bit_or(a: Array, b: Array) -> Array:
+    return np.bitwise_or(a, b)
+
+
+def bit_xor(a: Array, b: Array) -> Array:
+    return np.bitwise_xor(a, b)
+
+
+def maximum(a: Array, b: Array) -> Array:
+    r = np.where(a > b, a, b)
+    if _is_float(a):
+        r = np.where(np.isnan(a) | np.isnan(b), np.array(np.nan, a.dtype), r)
+    return r.astype(a.dtype)
+
+
+def minimum(a: Array, b: Array) -> Array:
+    r = np.where(a < b, a, b)
+    if _is_float(a):
+        r = np.where(np.isnan(a) | np.isnan(b), np.array(np.nan, a.dtype), r)
+    return r.astype(a.dtype)
+
+
+# Float comparisons are ordered except ``ne`` (unordered: NaN != x), NumPy's own rule.
+COMPARISONS: dict[str, Callable[[Array, Array], Array]] = {
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "eq": np.equal,
+    "ne": np.not_equal,
+}
+
+
+def compare(predicate: str, a: Array, b: Array) -> Array:
+    return np.asarray(COMPARISONS[predicate](a, b))
+
+
+def select(c: Array, a: Array, b: Array) -> Array:
+    return np.where(c, a, b).astype(a.dtype)
+
+
+def neg(a: Array) -> Array:
+    return np.negative(a, dtype=a.dtype)
+
+
+def _float_unary(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
+    def apply(a: Array) -> Array:
+        return np.asarray(fn(a)).astype(a.dtype)
+
+    apply.__name__ = fn.__name__
+    return apply
+
+
+exp = _float_unary(np.exp)
+exp2 = _float_unary(np.exp2)
+log = _float_unary(np.log)
+log2 = _float_unary(np.log2)
+sqrt = _float_unary(np.sqrt)
+sin = _float_unary(np.sin)
+cos = _float_unary(np.cos)
+floor = _float_unary(np.floor)
+ceil = _float_unary(np.ceil)
+
+
+def rsqrt(a: Array) -> Array:
+    return (np.array(1, a.dtype) / np.sqrt(a)).astype(a.dtype)
+
+
+def abs_(a: Array) -> Array:
+    return np.abs(a).astype(a.dtype)
+
+
+def cast(a: Array, to: np.dtype) -> Array:
+    """Value conversion with C semantics (float->int truncates toward zero and saturates,
+    NaN -> 0 as PTX's ``cvt.rzi`` does; anything -> bool is ``x != 0``)."""
+    if to == np.bool_:
+        return a != 0
+    if _is_float(a) and np.issubdtype(to, np.integer):
+        info = np.iinfo(to)
+        t = np.trunc(np.nan_to_num(a.astype(np.float64), nan=0.0))
+        return np.clip(t, info.min, info.max).astype(to)
+    return a.astype(to)
+
+
+def evaluate(fn: Callable[..., Array], *args: Array) -> Array:
+    """Call a semantic function with NumPy's overflow/invalid warnings silenced (GPUs wrap)."""
+    with np.errstate(all="ignore"):
+        return fn(*args)

@@ -1,0 +1,53 @@
+"""Pieces shared by the `tt` op definitions: verifier helpers and lazy canonicalization hooks."""
+
+from __future__ import annotations
+
+from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
+from xdsl.ir import Attribute, Operation
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait
+from xdsl.utils.exceptions import VerifyException
+
+from mytriton.dialects.tt_types import block_shape_problem, shape_of, type_str
+
+
+class LazyPatterns(HasCanonicalizationPatternsTrait):
+    """Canonicalization patterns of an op, looked up in ``tt_canonicalize.PATTERNS``.
+
+    xDSL resolves a pattern's ``op:`` annotation when the pattern class is created, so the
+    patterns must be defined after the op classes; this trait defers the lookup to first use.
+    """
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        from mytriton.dialects.tt_canonicalize import patterns_for
+
+        return patterns_for(op)
+
+
+class TTConstantMaterialization(ConstantMaterializationInterface):
+    """Folded scalar values of `tt` ops become ``arith.constant``."""
+
+    def materialize_constant(self, value: Attribute, type: Attribute) -> Operation | None:
+        if isinstance(value, (IntegerAttr, FloatAttr)) and value.type == type:
+            return arith.ConstantOp(value, type)
+        return None
+
+
+def verify_error(op: Operation, msg: str) -> VerifyException:
+    """A verification failure whose message starts with the op name."""
+    return VerifyException(f"{op.name}: {msg}")
+
+
+def check_new_block(op: Operation, t: Attribute) -> None:
+    """A block created from scratch must have a valid (power-of-two) shape."""
+    if not isinstance(t, TensorType):
+        raise verify_error(op, f"result must be a block (tensor), got {type_str(t)}")
+    problem = block_shape_problem(shape_of(t))
+    if problem:
+        raise verify_error(op, problem)

@@ -1,0 +1,142 @@
+"""Types of the `tt` dialect and helpers over "block-or-scalar" types.
+
+A *block* is a builtin ranked ``tensor`` (``tensor<16x32xf32>``, ``tensor<128x!tt.ptr<f32>>``),
+exactly as in Triton's own IR, so layout encodings can later ride on the tensor type. A *scalar*
+is a builtin integer/float type or a ``!tt.ptr``. Helpers here let verifiers, the frontend, the
+interpreter and the lowering speak about both uniformly: ``shape_of(scalar) == ()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+
+# Triton's limit on the number of elements of one block (TRITON_MAX_TENSOR_NUMEL).
+MAX_BLOCK_NUMEL = 1 << 20
+
+GLOBAL_ADDRESS_SPACE = 1
+SHARED_ADDRESS_SPACE = 3
+
+
+@irdl_attr_definition
+class PointerType(ParametrizedAttribute, TypeAttribute):
+    """``!tt.ptr<f32>``: a pointer into global memory (``!tt.ptr<f32, 3>`` for shared memory)."""
+
+    name = "tt.ptr"
+
+    pointee: Attribute
+    address_space: IntAttr
+
+    def __init__(self, pointee: Attribute, address_space: int = GLOBAL_ADDRESS_SPACE):
+        super().__init__(pointee, IntAttr(address_space))
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.pointee)
+            if self.address_space.data != GLOBAL_ADDRESS_SPACE:
+                printer.print_string(f", {self.address_space.data}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, IntAttr]:
+        with parser.in_angle_brackets():
+            pointee = parser.parse_type()
+            space = GLOBAL_ADDRESS_SPACE
+            if parser.parse_optional_punctuation(","):
+                space = parser.parse_integer()
+        return (pointee, IntAttr(space))
+
+
+FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+def is_block(t: Attribute) -> bool:
+    return isinstance(t, TensorType)
+
+
+def shape_of(t: Attribute) -> tuple[int, ...]:
+    """The block shape of ``t``; ``()`` for scalars."""
+    if isinstance(t, TensorType):
+        return tuple(t.get_shape())
+    return ()
+
+
+def element_type(t: Attribute) -> Attribute:
+    """The element type of a block, or the scalar type itself."""
+    if isinstance(t, TensorType):
+        return t.get_element_type()
+    return t
+
+
+def block_type(elem: Attribute, shape: Sequence[int]) -> Attribute:
+    """``tensor<shape x elem>``, or ``elem`` itself when ``shape`` is empty."""
+    if not shape:
+        return elem
+    return TensorType(elem, list(shape))
+
+
+def with_element_type(t: Attribute, elem: Attribute) -> Attribute:
+    """``t`` with its element type replaced (keeps shape and any layout encoding)."""
+    if isinstance(t, TensorType):
+        return TensorType(elem, t.get_shape(), t.encoding)
+    return elem
+
+
+def is_float(t: Attribute) -> bool:
+    return isinstance(element_type(t), FLOAT_TYPES)
+
+
+def is_int(t: Attribute) -> bool:
+    """Integers of any width, booleans (``i1``) included."""
+    return isinstance(element_type(t), IntegerType)
+
+
+def is_bool(t: Attribute) -> bool:
+    e = element_type(t)
+    return isinstance(e, IntegerType) and e.width.data == 1
+
+
+def is_pointer(t: Attribute) -> bool:
+    return isinstance(element_type(t), PointerType)
+
+
+def is_power_of_two(n: int) -> bool:
+    return n > 0 and (n & (n - 1)) == 0
+
+
+def block_shape_problem(shape: Sequence[int]) -> str | None:
+    """Why ``shape`` is not a valid block shape (Triton's rules), or None when it is."""
+    if len(shape) == 0:
+        return "a block needs at least one dimension"
+    for i, d in enumerate(shape):
+        if d <= 0:
+            return f"dimension {i} of shape {list(shape)} must be positive"
+        if not is_power_of_two(d):
+            return f"dimension {i} of shape {list(shape)} must be a power of two (got {d})"
+    numel = 1
+    for d in shape:
+        numel *= d
+    if numel > MAX_BLOCK_NUMEL:
+        return f"a block holds at most {MAX_BLOCK_NUMEL} elements, shape {list(shape)} has {numel}"
+    return None
+
+
+def type_str(t: Attribute) -> str:
+    """Short human-readable form of a type for error messages."""
+    from io import StringIO
+
+    s = StringIO()
+    Printer(stream=s).print_attribute(t)
+    return s.getvalue()

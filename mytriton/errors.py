@@ -1,0 +1,90 @@
+"""Every error mytriton raises at compile or launch time, in one place.
+
+Compile-time errors name the kernel's source location as ``file:line:col`` and show the source
+line with a caret, the way Python's own ``SyntaxError`` does.
+"""
+
+from __future__ import annotations
+
+import linecache
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """A position in the kernel's Python source (1-based line, 1-based column)."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def source_line(self) -> str | None:
+        text = linecache.getline(self.file, self.line)
+        return text.rstrip("\n") if text else None
+
+
+def format_at(loc: SourceLocation | None, message: str) -> str:
+    """``file:line:col: error: message`` followed by the source line and a caret."""
+    if loc is None:
+        return message
+    out = f"{loc}: error: {message}"
+    line = loc.source_line()
+    if line is not None:
+        out += f"\n    {line}\n    {' ' * max(loc.col - 1, 0)}^"
+    return out
+
+
+class MyTritonError(Exception):
+    """Base of all mytriton errors."""
+
+
+class CompilationError(MyTritonError):
+    """A kernel could not be compiled; ``loc`` is where in the kernel source."""
+
+    def __init__(self, message: str, loc: SourceLocation | None = None):
+        self.message = message
+        self.loc = loc
+        super().__init__(format_at(loc, message))
+
+
+class UnsupportedSyntaxError(CompilationError):
+    """Python syntax the frontend does not compile (it would never silently run it)."""
+
+
+class KernelNameError(CompilationError):
+    """A name used in a kernel is not defined (or not usable inside a kernel)."""
+
+
+class KernelTypeError(CompilationError):
+    """Operands of the wrong dtype or shape for an operation."""
+
+
+class KernelValueError(CompilationError):
+    """A compile-time value is out of range (shape not a power of two, axis out of range...)."""
+
+
+class ConstexprError(CompilationError):
+    """A value that must be known at compile time (``tl.constexpr``) is a runtime value."""
+
+
+class IRVerificationError(CompilationError):
+    """Generated IR broke an op's verifier: names the Python line the op came from."""
+
+
+class SourceUnavailableError(CompilationError):
+    """``inspect.getsource`` cannot find the kernel's source (lambdas, ``exec``, REPL)."""
+
+
+class LaunchError(MyTritonError):
+    """Bad launch: wrong arguments, grid, arrays (dtype, device, contiguity, framework mix)."""
+
+
+class BackendError(MyTritonError):
+    """A backend failed to compile or run a kernel (compiler log attached)."""
+
+
+class BackendUnavailableError(BackendError):
+    """The selected backend needs something this machine lacks (a GPU, CuPy, MLIR...)."""

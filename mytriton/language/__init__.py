@@ -1,0 +1,350 @@
+"""``mytriton.language`` (imported as ``tl``): Triton's kernel language.
+
+Signatures follow ``triton.language``; the frontend binds a call's arguments against them, so
+keyword arguments work as in Triton. Bodies are never run (see ``core.builtin``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mytriton.language.core import (
+    bfloat16,
+    builtin,
+    constexpr,
+    dtype,
+    float16,
+    float32,
+    float64,
+    int1,
+    int8,
+    int16,
+    int32,
+    int64,
+)
+
+# ---- programming model ----
+
+
+@builtin
+def program_id(axis: int) -> Any:
+    """Index of the current program along grid axis 0, 1 or 2."""
+
+
+@builtin
+def num_programs(axis: int) -> Any:
+    """Number of programs along grid axis 0, 1 or 2."""
+
+
+# ---- creation ----
+
+
+@builtin
+def arange(start: int, end: int) -> Any:
+    """The i32 block ``[start, ..., end - 1]``; ``end - start`` must be a power of two."""
+
+
+@builtin
+def zeros(shape: Any, dtype: Any) -> Any:
+    """A block of zeros."""
+
+
+@builtin
+def zeros_like(input: Any) -> Any:
+    """A block of zeros with the shape and dtype of ``input``."""
+
+
+@builtin
+def full(shape: Any, value: Any, dtype: Any) -> Any:
+    """A block filled with ``value`` converted to ``dtype``."""
+
+
+@builtin
+def empty(shape: Any, dtype: Any) -> Any:
+    """A block with undefined contents."""
+
+
+@builtin
+def cast(input: Any, dtype: Any) -> Any:
+    """``input`` converted to ``dtype`` (also ``x.to(dtype)``)."""
+
+
+# ---- shape ----
+
+
+@builtin
+def broadcast_to(input: Any, shape: Any) -> Any:
+    """``input`` broadcast to ``shape``."""
+
+
+@builtin
+def broadcast(input: Any, other: Any) -> Any:
+    """``input`` and ``other`` broadcast to a common shape (a tuple)."""
+
+
+@builtin
+def expand_dims(input: Any, axis: int) -> Any:
+    """``input`` with a new size-1 dimension at ``axis``."""
+
+
+# ---- memory ----
+
+
+@builtin
+def load(
+    pointer: Any,
+    mask: Any = None,
+    other: Any = None,
+    boundary_check: Any = (),
+    padding_option: Any = "",
+    cache_modifier: Any = "",
+    eviction_policy: Any = "",
+    volatile: Any = False,
+) -> Any:
+    """Load the elements ``pointer`` points to; lanes where ``mask`` is false give ``other``."""
+
+
+@builtin
+def store(
+    pointer: Any,
+    value: Any,
+    mask: Any = None,
+    boundary_check: Any = (),
+    cache_modifier: Any = "",
+    eviction_policy: Any = "",
+) -> Any:
+    """Store ``value`` where ``mask`` is true."""
+
+
+# ---- math ----
+
+
+@builtin
+def where(condition: Any, x: Any, y: Any) -> Any:
+    """Elementwise ``x if condition else y``."""
+
+
+@builtin
+def maximum(x: Any, y: Any, propagate_nan: Any = None) -> Any:
+    """Elementwise maximum; NaN-propagating, the right operand on ties."""
+
+
+@builtin
+def minimum(x: Any, y: Any, propagate_nan: Any = None) -> Any:
+    """Elementwise minimum; NaN-propagating, the right operand on ties."""
+
+
+@builtin
+def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = None) -> Any:
+    """``minimum(maximum(x, min), max)``."""
+
+
+@builtin
+def exp(x: Any) -> Any:
+    """Natural exponential."""
+
+
+@builtin
+def exp2(x: Any) -> Any:
+    """``2 ** x``."""
+
+
+@builtin
+def log(x: Any) -> Any:
+    """Natural logarithm."""
+
+
+@builtin
+def log2(x: Any) -> Any:
+    """Base-2 logarithm."""
+
+
+@builtin
+def sqrt(x: Any) -> Any:
+    """Square root."""
+
+
+@builtin
+def rsqrt(x: Any) -> Any:
+    """``1 / sqrt(x)``."""
+
+
+@builtin
+def sin(x: Any) -> Any:
+    """Sine."""
+
+
+@builtin
+def cos(x: Any) -> Any:
+    """Cosine."""
+
+
+@builtin
+def abs(x: Any) -> Any:  # noqa: A001 - Triton's public name
+    """Absolute value."""
+
+
+@builtin
+def floor(x: Any) -> Any:
+    """Round down."""
+
+
+@builtin
+def ceil(x: Any) -> Any:
+    """Round up."""
+
+
+@builtin
+def sigmoid(x: Any) -> Any:
+    """``1 / (1 + exp(-x))``."""
+
+
+@builtin
+def fdiv(x: Any, y: Any, ieee_rounding: Any = False) -> Any:
+    """Float division."""
+
+
+@builtin
+def cdiv(x: Any, div: Any) -> Any:
+    """Ceiling division ``(x + div - 1) // div``."""
+
+
+# ---- reductions ----
+
+
+@builtin
+def sum(input: Any, axis: Any = None, keep_dims: Any = False, dtype: Any = None) -> Any:  # noqa: A001
+    """Sum along ``axis`` (all axes when None)."""
+
+
+@builtin
+def max(  # noqa: A001
+    input: Any,
+    axis: Any = None,
+    return_indices: Any = False,
+    return_indices_tie_break_left: Any = True,
+    keep_dims: Any = False,
+) -> Any:
+    """Maximum along ``axis`` (NaN-propagating)."""
+
+
+@builtin
+def min(  # noqa: A001
+    input: Any,
+    axis: Any = None,
+    return_indices: Any = False,
+    return_indices_tie_break_left: Any = True,
+    keep_dims: Any = False,
+) -> Any:
+    """Minimum along ``axis`` (NaN-propagating)."""
+
+
+# ---- linear algebra ----
+
+
+@builtin
+def dot(
+    input: Any,
+    other: Any,
+    acc: Any = None,
+    input_precision: Any = None,
+    allow_tf32: Any = None,
+    max_num_imprecise_acc: Any = None,
+    out_dtype: Any = float32,
+) -> Any:
+    """``input [M,K] @ other [K,N] (+ acc)``, accumulated in f32."""
+
+
+# ---- iterators and compile-time helpers ----
+
+
+@builtin
+def static_range(arg1: Any, arg2: Any = None, step: Any = None) -> Any:
+    """A range unrolled at compile time (bounds must be constexpr)."""
+
+
+@builtin
+def range(  # noqa: A001
+    arg1: Any,
+    arg2: Any = None,
+    step: Any = None,
+    num_stages: Any = None,
+    loop_unroll_factor: Any = None,
+) -> Any:
+    """A runtime loop range (``scf.for``) even when its bounds are constexpr."""
+
+
+@builtin
+def static_assert(cond: Any, msg: Any = "") -> Any:
+    """Fail compilation when ``cond`` (a constexpr) is false."""
+
+
+@builtin
+def static_print(*values: Any) -> Any:
+    """Print compile-time values while compiling."""
+
+
+@builtin
+def multiple_of(input: Any, values: Any) -> Any:
+    """Hint only: returns ``input``."""
+
+
+@builtin
+def max_contiguous(input: Any, values: Any) -> Any:
+    """Hint only: returns ``input``."""
+
+
+__all__ = [
+    "abs",
+    "arange",
+    "bfloat16",
+    "broadcast",
+    "broadcast_to",
+    "cast",
+    "cdiv",
+    "ceil",
+    "clamp",
+    "constexpr",
+    "cos",
+    "dot",
+    "dtype",
+    "empty",
+    "exp",
+    "exp2",
+    "expand_dims",
+    "fdiv",
+    "float16",
+    "float32",
+    "float64",
+    "floor",
+    "full",
+    "int1",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "load",
+    "log",
+    "log2",
+    "max",
+    "max_contiguous",
+    "maximum",
+    "min",
+    "minimum",
+    "multiple_of",
+    "num_programs",
+    "program_id",
+    "range",
+    "rsqrt",
+    "sigmoid",
+    "sin",
+    "sqrt",
+    "static_assert",
+    "static_print",
+    "static_range",
+    "store",
+    "sum",
+    "where",
+    "zeros",
+    "zeros_like",
+]

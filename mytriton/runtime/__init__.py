@@ -1,0 +1,1 @@
+"""mytriton.runtime."""
