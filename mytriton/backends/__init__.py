@@ -1,1 +1,83 @@
-"""mytriton.backends."""
+"""Backends: what turns optimised `tt` IR into something that runs, and runs it.
+
+``interpreter`` executes `tt` on NumPy (host arrays); ``cuda`` and ``mlir`` lower it once to
+upstream dialects and emit CUDA C++ or PTX/cubin (device arrays). ``MYTRITON_BACKEND`` picks
+one (``MYTRITON_INTERPRET=1`` or ``TRITON_INTERPRET=1`` picks the interpreter).
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mytriton.errors import BackendUnavailableError
+from mytriton.runtime.arrays import ArrayInfo
+from mytriton.runtime.compiled import CompiledKernel
+
+DEFAULT_BACKEND = "cuda"
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    """Options of one launch that are part of the compiled specialization."""
+
+    num_warps: int = 4
+    num_stages: int = 3
+    debug: bool = False
+
+
+class Backend(ABC):
+    """Compiles a kernel's optimised `tt` IR and launches it."""
+
+    name: ClassVar[str]
+    #: "host" backends run NumPy/CPU-torch arrays; "gpu" backends run CuPy/CUDA-torch arrays
+    runs_on: ClassVar[str]
+
+    @abstractmethod
+    def compile(self, kernel: CompiledKernel, options: LaunchOptions) -> None:
+        """Add this backend's stages to ``kernel.asm`` and set ``kernel.binary`` if it can run."""
+
+    @abstractmethod
+    def launch(
+        self,
+        kernel: CompiledKernel,
+        grid: tuple[int, int, int],
+        args: Sequence[Any],
+        arrays: Sequence[ArrayInfo | None],
+        options: LaunchOptions,
+    ) -> None:
+        """Run ``kernel`` over ``grid``; ``args`` are the runtime arguments in order."""
+
+
+def selected_backend_name() -> str:
+    for var in ("MYTRITON_INTERPRET", "TRITON_INTERPRET"):
+        if os.environ.get(var, "") not in ("", "0"):
+            return "interpreter"
+    return os.environ.get("MYTRITON_BACKEND", DEFAULT_BACKEND) or DEFAULT_BACKEND
+
+
+_INSTANCES: dict[str, Backend] = {}
+
+
+def get_backend(name: str) -> Backend:
+    """The backend called ``name`` (created once per process)."""
+    if name not in _INSTANCES:
+        _INSTANCES[name] = _create(name)
+    return _INSTANCES[name]
+
+
+def _create(name: str) -> Backend:
+    if name == "interpreter":
+        from mytriton.backends.interpreter_backend import InterpreterBackend
+
+        return InterpreterBackend()
+    if name in ("cuda", "mlir"):
+        from mytriton.backends.pending import PendingBackend
+
+        return PendingBackend(name)
+    raise BackendUnavailableError(
+        f"unknown backend {name!r}; MYTRITON_BACKEND must be cuda, mlir or interpreter"
+    )

@@ -1,1 +1,79 @@
-"""mytriton.frontend."""
+"""The AST frontend: a kernel's Python source plus its argument specialization -> `tt` IR."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Block, Region
+
+from mytriton.dialects.verify import verify_module
+from mytriton.errors import KernelTypeError, KernelValueError
+from mytriton.frontend.builder import IRBuilder
+from mytriton.frontend.codegen import CodeGenerator, _Return
+from mytriton.frontend.dtypes import to_ir
+from mytriton.frontend.signature import ArgSpec, ConstexprArg, PointerArg, ScalarArg
+from mytriton.frontend.source import KernelSource
+from mytriton.frontend.values import TensorValue
+from mytriton.language import core
+
+__all__ = [
+    "ArgSpec",
+    "ConstexprArg",
+    "KernelSource",
+    "PointerArg",
+    "ScalarArg",
+    "compile_kernel",
+]
+
+
+def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> ModuleOp:
+    """Compile ``fn`` for one specialization: a ``builtin.module`` holding one ``func.func``.
+
+    ``specs`` gives every parameter: pointers and scalars become function arguments (in order),
+    constexprs are substituted. The result is verified; errors name the kernel's source line.
+    """
+    src = KernelSource.of(fn)
+    fdef = src.function_def()
+    def_loc = src.location(fdef)
+    scope: dict[str, Any] = {}
+    arg_names: list[str] = []
+    arg_types = []
+    for name in src.parameters():
+        spec = specs.get(name)
+        if spec is None:
+            raise KernelValueError(f"no value for kernel parameter `{name}`", def_loc)
+        if isinstance(spec, ConstexprArg):
+            scope[name] = spec.value
+        elif isinstance(spec, PointerArg):
+            arg_names.append(name)
+            arg_types.append(to_ir(core.pointer_type(spec.dtype), def_loc))
+        elif isinstance(spec, ScalarArg):
+            arg_names.append(name)
+            arg_types.append(to_ir(spec.dtype, def_loc))
+        else:
+            raise KernelTypeError(f"bad specification {spec!r} for parameter `{name}`", def_loc)
+    block = Block(arg_types=arg_types)
+    for name, arg in zip(arg_names, block.args, strict=True):
+        arg.name_hint = name
+        scope[name] = TensorValue(arg)
+    builder = IRBuilder(block)
+    gen = CodeGenerator(src, builder, scope)
+    try:
+        gen.visit_block(fdef.body)
+    except _Return as r:
+        if r.value is not None:
+            raise KernelValueError("a kernel cannot return a value", builder.loc) from None
+    end_line = getattr(fdef, "end_lineno", None) or fdef.lineno
+    with builder.located(src.location(fdef.body[-1]) if end_line else def_loc):
+        builder.insert(func.ReturnOp())
+    kernel = func.FuncOp(fdef.name, (arg_types, []), Region(block))
+    if def_loc is not None:
+        kernel.location = FileLineColLoc(
+            StringAttr(def_loc.file), IntAttr(def_loc.line), IntAttr(def_loc.col)
+        )
+    module = ModuleOp([kernel])
+    verify_module(module)
+    return module

@@ -21,6 +21,7 @@ from mytriton.language.core import (
     int16,
     int32,
     int64,
+    pointer_type,
 )
 
 # ---- programming model ----
@@ -332,6 +333,7 @@ __all__ = [
     "min",
     "minimum",
     "multiple_of",
+    "pointer_type",
     "num_programs",
     "program_id",
     "range",

@@ -82,3 +82,14 @@ def builtin(fn: F) -> F:
     outside_kernel.__wrapped__ = fn  # type: ignore[attr-defined]
     BUILTINS[outside_kernel] = fn.__name__
     return outside_kernel  # type: ignore[return-value]
+
+
+class pointer_type(dtype):  # noqa: N801 - Triton's public name
+    """The dtype of a pointer value (``x_ptr.dtype``): ``pointer_type(float32)``."""
+
+    def __init__(self, element_ty: dtype):
+        super().__init__(f"pointer<{element_ty.name}>", 64, "pointer")
+        self.element_ty = element_ty
+
+    def is_ptr(self) -> bool:
+        return True

@@ -1,0 +1,49 @@
+"""Inserting ops into the kernel being built, each tagged with the current source location."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.ir import Block, Operation
+
+from mytriton.errors import SourceLocation
+
+OpT = TypeVar("OpT", bound=Operation)
+
+
+class IRBuilder:
+    """Appends ops to a block; ``loc`` is the Python source position of the code being compiled."""
+
+    def __init__(self, block: Block):
+        self.block = block
+        self.loc: SourceLocation | None = None
+
+    def insert(self, op: OpT) -> OpT:
+        if self.loc is not None:
+            op.location = FileLineColLoc(
+                StringAttr(self.loc.file), IntAttr(self.loc.line), IntAttr(self.loc.col)
+            )
+        self.block.add_op(op)
+        return op
+
+    @contextmanager
+    def at_end_of(self, block: Block) -> Iterator[None]:
+        saved = self.block
+        self.block = block
+        try:
+            yield
+        finally:
+            self.block = saved
+
+    @contextmanager
+    def located(self, loc: SourceLocation | None) -> Iterator[None]:
+        saved = self.loc
+        if loc is not None:
+            self.loc = loc
+        try:
+            yield
+        finally:
+            self.loc = saved

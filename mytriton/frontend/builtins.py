@@ -1,0 +1,422 @@
+"""Implementations of the ``tl.*`` builtins: one method per builtin, named like it.
+
+The code generator binds a call's arguments against the signature declared in
+``mytriton.language`` and calls the method here with the bound arguments as keywords. Arguments
+are ``TensorValue``s (runtime) or plain Python values (compile time).
+"""
+
+from __future__ import annotations
+
+import builtins as py
+from collections.abc import Sequence
+from typing import Any
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_types import block_shape_problem, block_type
+from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
+from mytriton.frontend.dtypes import to_ir
+from mytriton.frontend.semantic import Semantic
+from mytriton.frontend.values import TensorValue
+from mytriton.language import core
+
+
+class Builtins:
+    """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords."""
+
+    def __init__(self, sem: Semantic):
+        self.sem = sem
+        self.b = sem.b
+
+    # ---- helpers ----
+
+    def _constexpr(self, value: Any, what: str) -> Any:
+        if isinstance(value, TensorValue):
+            raise ConstexprError(f"{what} must be a compile-time constant (tl.constexpr)", self.b.loc)
+        return value.value if isinstance(value, core.constexpr) else value
+
+    def _int(self, value: Any, what: str) -> int:
+        v = self._constexpr(value, what)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise KernelTypeError(f"{what} must be an integer, got {v!r}", self.b.loc)
+        return v
+
+    def _shape(self, shape: Any) -> tuple[int, ...]:
+        shape = self._constexpr(shape, "a block shape")
+        dims = (shape,) if isinstance(shape, int) else shape
+        if not isinstance(dims, (tuple, list)) or not all(
+            isinstance(d, int) and not isinstance(d, bool) for d in dims
+        ):
+            raise KernelTypeError(
+                f"a block shape must be an int or a tuple/list of ints, got {shape!r}", self.b.loc
+            )
+        problem = block_shape_problem(dims)
+        if problem:
+            raise KernelValueError(f"invalid block shape: {problem}", self.b.loc)
+        return tuple(dims)
+
+    def _dtype(self, d: Any) -> core.dtype:
+        d = self._constexpr(d, "a dtype")
+        if not isinstance(d, core.dtype):
+            raise KernelTypeError(f"expected a dtype such as tl.float32, got {d!r}", self.b.loc)
+        return d
+
+    def _axis(self, axis: Any, rank: int) -> int:
+        a = self._int(axis, "axis")
+        if a < 0:
+            a += rank
+        if not 0 <= a < rank:
+            raise KernelValueError(f"axis {axis} out of range for a rank-{rank} block", self.b.loc)
+        return a
+
+    def _tensor(self, v: Any, what: str) -> TensorValue:
+        if isinstance(v, TensorValue):
+            return v
+        if isinstance(v, (bool, int, float)):
+            return self.sem.to_tensor(v)
+        raise KernelTypeError(f"{what} must be a value, got {v!r}", self.b.loc)
+
+    # ---- programming model ----
+
+    def program_id(self, axis: Any) -> TensorValue:
+        a = self._int(axis, "program_id axis")
+        if a not in (0, 1, 2):
+            raise KernelValueError(f"program_id axis must be 0, 1 or 2, got {a}", self.b.loc)
+        return TensorValue(self.b.insert(tt.GetProgramIdOp(a)).result)
+
+    def num_programs(self, axis: Any) -> TensorValue:
+        a = self._int(axis, "num_programs axis")
+        if a not in (0, 1, 2):
+            raise KernelValueError(f"num_programs axis must be 0, 1 or 2, got {a}", self.b.loc)
+        return TensorValue(self.b.insert(tt.GetNumProgramsOp(a)).result)
+
+    # ---- creation ----
+
+    def arange(self, start: Any, end: Any) -> TensorValue:
+        s, e = self._int(start, "arange start"), self._int(end, "arange end")
+        if s < 0:
+            raise KernelValueError(f"arange start must be non-negative, got {s}", self.b.loc)
+        if e <= s:
+            raise KernelValueError(f"arange end ({e}) must be greater than start ({s})", self.b.loc)
+        n = e - s
+        if n & (n - 1):
+            raise KernelValueError(
+                f"arange's range end - start = {n} must be a power of two", self.b.loc
+            )
+        return TensorValue(self.b.insert(tt.MakeRangeOp(s, e)).result)
+
+    def zeros(self, shape: Any, dtype: Any) -> TensorValue:
+        t = block_type(to_ir(self._dtype(dtype), self.b.loc), self._shape(shape))
+        return TensorValue(self.b.insert(tt.ZerosOp(t)).result)
+
+    def zeros_like(self, input: Any) -> TensorValue:
+        x = self._tensor(input, "zeros_like's input")
+        if not x.is_block:
+            return self.sem.constant(0, x.dtype)
+        return self.zeros(x.shape, x.dtype)
+
+    def full(self, shape: Any, value: Any, dtype: Any) -> TensorValue:
+        d = self._dtype(dtype)
+        dims = self._shape(shape)
+        if isinstance(value, TensorValue):
+            if value.is_block:
+                raise KernelTypeError("tl.full's fill value must be a scalar, not a block", self.b.loc)
+            v = self.sem.cast(value, d)
+        else:
+            v = self._constexpr(value, "tl.full's value")
+            if not isinstance(v, (bool, int, float)):
+                raise KernelTypeError(f"tl.full's value must be a number, got {v!r}", self.b.loc)
+            v = self.sem.constant(v, d)
+        t = block_type(v.type, dims)
+        return TensorValue(self.b.insert(tt.FullOp(v.handle, t)).result)
+
+    def empty(self, shape: Any, dtype: Any) -> TensorValue:
+        t = block_type(to_ir(self._dtype(dtype), self.b.loc), self._shape(shape))
+        return TensorValue(self.b.insert(tt.EmptyOp(t)).result)
+
+    def cast(self, input: Any, dtype: Any) -> TensorValue:
+        return self.sem.cast(self._tensor(input, "cast's input"), self._dtype(dtype))
+
+    # ---- shape ----
+
+    def broadcast_to(self, input: Any, shape: Any) -> TensorValue:
+        return self.sem.broadcast_to(self._tensor(input, "broadcast_to's input"), self._shape(shape))
+
+    def broadcast(self, input: Any, other: Any) -> tuple[TensorValue, TensorValue]:
+        a, b = self.sem.operands(input, other)
+        x, y = self.sem.broadcast_all(a, b)
+        return (x, y)
+
+    def expand_dims(self, input: Any, axis: Any) -> TensorValue:
+        x = self._tensor(input, "expand_dims's input")
+        axes = self._constexpr(axis, "expand_dims axis")
+        for a in (axes,) if isinstance(axes, int) else sorted(axes):
+            x = self.sem.expand_dims(x, self._int(a, "expand_dims axis"))
+        return x
+
+    # ---- memory ----
+
+    def _pointer(self, pointer: Any) -> TensorValue:
+        if not isinstance(pointer, TensorValue) or not pointer.is_pointer:
+            raise KernelTypeError(
+                f"expected a pointer (an array argument plus offsets), got {pointer!r}", self.b.loc
+            )
+        return pointer
+
+    def _unsupported_options(self, what: str, **opts: Any) -> None:
+        for name, value in opts.items():
+            if value not in ((), "", None, False):
+                raise KernelValueError(
+                    f"{what}: option {name}={value!r} is not supported yet", self.b.loc
+                )
+
+    def load(
+        self,
+        pointer: Any,
+        mask: Any,
+        other: Any,
+        boundary_check: Any,
+        padding_option: Any,
+        cache_modifier: Any,
+        eviction_policy: Any,
+        volatile: Any,
+    ) -> TensorValue:
+        self._unsupported_options(
+            "tl.load", boundary_check=boundary_check, padding_option=padding_option
+        )
+        ptr = self._pointer(pointer)
+        pointee = ptr.dtype.element_ty  # type: ignore[attr-defined]
+        if mask is None:
+            if other is not None:
+                raise KernelValueError("tl.load: `other` cannot be given without `mask`", self.b.loc)
+            return TensorValue(self.b.insert(tt.LoadOp(ptr.handle)).result)
+        m = self.sem.to_bool(self._tensor(mask, "tl.load's mask"))
+        ptr, m = self.sem.broadcast_all(ptr, m)
+        o = self.sem.cast(self.sem.to_tensor(0 if other is None else other), pointee)
+        if o.is_block and len(o.shape) > len(ptr.shape):
+            raise KernelTypeError(
+                f"tl.load: `other` of shape {list(o.shape)} does not fit pointers of shape "
+                f"{list(ptr.shape)}",
+                self.b.loc,
+            )
+        o = self.sem.broadcast_to(o, ptr.shape)
+        return TensorValue(self.b.insert(tt.LoadOp(ptr.handle, m.handle, o.handle)).result)
+
+    def store(
+        self,
+        pointer: Any,
+        value: Any,
+        mask: Any,
+        boundary_check: Any,
+        cache_modifier: Any,
+        eviction_policy: Any,
+    ) -> None:
+        self._unsupported_options("tl.store", boundary_check=boundary_check)
+        ptr = self._pointer(pointer)
+        pointee = ptr.dtype.element_ty  # type: ignore[attr-defined]
+        v = self.sem.cast(self.sem.to_tensor(value), pointee)
+        if len(v.shape) > len(ptr.shape) or (v.is_block and not ptr.is_block):
+            raise KernelTypeError(
+                f"tl.store: a value of shape {list(v.shape)} cannot be stored through pointers of "
+                f"shape {list(ptr.shape)}",
+                self.b.loc,
+            )
+        v = self.sem.broadcast_to(v, ptr.shape)
+        if mask is None:
+            self.b.insert(tt.StoreOp(ptr.handle, v.handle))
+            return None
+        m = self.sem.to_bool(self._tensor(mask, "tl.store's mask"))
+        if len(m.shape) > len(ptr.shape):
+            raise KernelTypeError(
+                f"tl.store: mask of shape {list(m.shape)} does not fit pointers of shape "
+                f"{list(ptr.shape)}",
+                self.b.loc,
+            )
+        m = self.sem.broadcast_to(m, ptr.shape)
+        self.b.insert(tt.StoreOp(ptr.handle, v.handle, m.handle))
+        return None
+
+    # ---- math ----
+
+    def where(self, condition: Any, x: Any, y: Any) -> TensorValue:
+        return self.sem.where(condition, x, y)
+
+    def maximum(self, x: Any, y: Any, propagate_nan: Any) -> TensorValue:
+        return self.sem.minmax("maximum", x, y)
+
+    def minimum(self, x: Any, y: Any, propagate_nan: Any) -> TensorValue:
+        return self.sem.minmax("minimum", x, y)
+
+    def clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> TensorValue:
+        return self.sem.minmax("minimum", self.sem.minmax("maximum", x, min), max)
+
+    def exp(self, x: Any) -> TensorValue:
+        return self.sem.float_math("exp", x)
+
+    def exp2(self, x: Any) -> TensorValue:
+        return self.sem.float_math("exp2", x)
+
+    def log(self, x: Any) -> TensorValue:
+        return self.sem.float_math("log", x)
+
+    def log2(self, x: Any) -> TensorValue:
+        return self.sem.float_math("log2", x)
+
+    def sqrt(self, x: Any) -> TensorValue:
+        return self.sem.float_math("sqrt", x)
+
+    def rsqrt(self, x: Any) -> TensorValue:
+        return self.sem.float_math("rsqrt", x)
+
+    def sin(self, x: Any) -> TensorValue:
+        return self.sem.float_math("sin", x)
+
+    def cos(self, x: Any) -> TensorValue:
+        return self.sem.float_math("cos", x)
+
+    def floor(self, x: Any) -> TensorValue:
+        return self.sem.float_math("floor", x)
+
+    def ceil(self, x: Any) -> TensorValue:
+        return self.sem.float_math("ceil", x)
+
+    def abs(self, x: Any) -> TensorValue:
+        return self.sem.abs(x)
+
+    def sigmoid(self, x: Any) -> TensorValue:
+        x = self.sem.to_tensor(x)
+        if x.dtype.kind != "float":
+            raise KernelTypeError(f"tl.sigmoid expects a float argument, got {x.dtype}", self.b.loc)
+        e = self.sem.float_math("exp", self.sem.neg(x))
+        return self.sem.truediv(1.0, self.sem.arith("+", 1.0, e))
+
+    def fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> TensorValue:
+        return self.sem.truediv(x, y)
+
+    def cdiv(self, x: Any, div: Any) -> Any:
+        if not isinstance(x, TensorValue) and not isinstance(div, TensorValue):
+            return (x + div - 1) // div
+        return self.sem.floordiv(self.sem.arith("-", self.sem.arith("+", x, div), 1), div)
+
+    # ---- reductions ----
+
+    def _reduce(self, kind: tt.ReduceKind, input: Any, axis: Any, keep_dims: Any) -> TensorValue:
+        x = self._tensor(input, f"tl.{kind.value}'s input")
+        if not x.is_block:
+            raise KernelTypeError(f"tl.{kind.value} needs a block, got a scalar", self.b.loc)
+        if x.is_pointer:
+            raise KernelTypeError(f"tl.{kind.value} of pointers", self.b.loc)
+        if kind is tt.ReduceKind.SUM:
+            if x.dtype.kind in ("bool", "int"):
+                x = self.sem.cast(x, core.int32)
+        elif x.dtype == core.int1:
+            raise KernelTypeError(f"tl.{kind.value} of booleans", self.b.loc)
+        rank = len(x.shape)
+        keep = bool(self._constexpr(keep_dims, "keep_dims"))
+        axes = list(range(rank)) if axis is None else [self._axis(axis, rank)]
+        for a in sorted(axes, reverse=True):
+            x = TensorValue(self.b.insert(tt.ReduceOp(kind, x.handle, a)).result)
+        if keep:
+            for a in sorted(axes):
+                x = self.sem.expand_dims(x, a) if x.is_block else self.sem.splat_to(x, (1,))
+        return x
+
+    def sum(self, input: Any, axis: Any, keep_dims: Any, dtype: Any) -> TensorValue:
+        x = input
+        if dtype is not None:
+            x = self.sem.cast(self._tensor(input, "tl.sum's input"), self._dtype(dtype))
+        return self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims)
+
+    def max(
+        self,
+        input: Any,
+        axis: Any,
+        return_indices: Any,
+        return_indices_tie_break_left: Any,
+        keep_dims: Any,
+    ) -> TensorValue:
+        if return_indices:
+            raise KernelValueError("tl.max(return_indices=True) is not supported yet", self.b.loc)
+        return self._reduce(tt.ReduceKind.MAX, input, axis, keep_dims)
+
+    def min(
+        self,
+        input: Any,
+        axis: Any,
+        return_indices: Any,
+        return_indices_tie_break_left: Any,
+        keep_dims: Any,
+    ) -> TensorValue:
+        if return_indices:
+            raise KernelValueError("tl.min(return_indices=True) is not supported yet", self.b.loc)
+        return self._reduce(tt.ReduceKind.MIN, input, axis, keep_dims)
+
+    # ---- linear algebra ----
+
+    def dot(
+        self,
+        input: Any,
+        other: Any,
+        acc: Any,
+        input_precision: Any,
+        allow_tf32: Any,
+        max_num_imprecise_acc: Any,
+        out_dtype: Any,
+    ) -> TensorValue:
+        a, b = self._tensor(input, "tl.dot's input"), self._tensor(other, "tl.dot's other")
+        for v, what in ((a, "input"), (b, "other")):
+            if len(v.shape) != 2:
+                raise KernelTypeError(
+                    f"tl.dot's {what} must be a rank-2 block, got shape {list(v.shape)}", self.b.loc
+                )
+            if v.dtype != core.float32:
+                raise KernelTypeError(
+                    f"tl.dot's {what} must hold float32 (other dtypes are not supported yet), "
+                    f"got {v.dtype}",
+                    self.b.loc,
+                )
+        (m, k), (k2, n) = a.shape, b.shape
+        if k != k2:
+            raise KernelTypeError(
+                f"tl.dot: inner dimensions differ: [{m}, {k}] x [{k2}, {n}]", self.b.loc
+            )
+        if self._dtype(out_dtype) != core.float32:
+            raise KernelTypeError("tl.dot: out_dtype must be tl.float32", self.b.loc)
+        if acc is None:
+            c = self.zeros((m, n), core.float32)
+        else:
+            c = self._tensor(acc, "tl.dot's acc")
+            if c.shape != (m, n) or c.dtype != core.float32:
+                raise KernelTypeError(
+                    f"tl.dot: acc must be a float32 block of shape [{m}, {n}], got {c.dtype} "
+                    f"{list(c.shape)}",
+                    self.b.loc,
+                )
+        return TensorValue(self.b.insert(tt.DotOp(a.handle, b.handle, c.handle)).result)
+
+    # ---- compile-time helpers ----
+
+    def static_assert(self, cond: Any, msg: Any) -> None:
+        c = self._constexpr(cond, "tl.static_assert's condition")
+        if not c:
+            raise KernelValueError(f"static_assert failed: {msg}" if msg else "static_assert failed", self.b.loc)
+
+    def static_print(self, *values: Any) -> None:
+        py.print(*(v.value if isinstance(v, core.constexpr) else v for v in values))
+
+    def multiple_of(self, input: Any, values: Any) -> Any:
+        return input
+
+    def max_contiguous(self, input: Any, values: Any) -> Any:
+        return input
+
+    def static_range(self, arg1: Any, arg2: Any, step: Any) -> None:
+        raise KernelValueError("tl.static_range can only be iterated by a for loop", self.b.loc)
+
+    def range(self, arg1: Any, arg2: Any, step: Any, num_stages: Any, loop_unroll_factor: Any) -> None:
+        raise KernelValueError("tl.range can only be iterated by a for loop", self.b.loc)
+
+
+def builtin_names() -> Sequence[str]:
+    from mytriton.language.core import BUILTINS
+
+    return sorted(BUILTINS.values())

@@ -1,0 +1,313 @@
+"""Triton's semantics for operators and conversions, emitting `tt` ops.
+
+Python numbers mixed with runtime values are *weakly typed* (Triton's rule): ``x * 2`` keeps
+``x``'s dtype, ``i + 0.5`` becomes f32. Shapes broadcast NumPy-style: lower ranks are left-padded
+with ``expand_dims(0)``, size-1 dimensions stretched with ``tt.broadcast``, scalars splatted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import i32
+
+from mytriton.dialects import tt
+from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt_constants import make_constant
+from mytriton.dialects.tt_types import block_type, element_type, with_element_type
+from mytriton.errors import KernelTypeError, KernelValueError
+from mytriton.frontend.builder import IRBuilder
+from mytriton.frontend.dtypes import promote, to_ir
+from mytriton.frontend.values import TensorValue
+from mytriton.language import core
+
+I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+
+
+class Semantic:
+    """Builds the IR of Triton operators on behalf of the code generator."""
+
+    def __init__(self, builder: IRBuilder):
+        self.b = builder
+
+    # ---- errors ----
+
+    def type_error(self, msg: str) -> KernelTypeError:
+        return KernelTypeError(msg, self.b.loc)
+
+    # ---- constants and conversions ----
+
+    def constant(self, value: bool | int | float, d: core.dtype) -> TensorValue:
+        op = self.b.insert(make_constant(value, to_ir(d, self.b.loc)))
+        return TensorValue(op.result)
+
+    def python_dtype(self, value: Any) -> core.dtype:
+        """The dtype a Python scalar gets on its own (Triton: bool->i1, int->i32, float->f32)."""
+        if isinstance(value, bool):
+            return core.int1
+        if isinstance(value, int):
+            if not I32_MIN <= value <= I32_MAX:
+                raise KernelValueError(
+                    f"integer constant {value} does not fit in int32 (int64 is not supported yet)",
+                    self.b.loc,
+                )
+            return core.int32
+        if isinstance(value, float):
+            return core.float32
+        raise self.type_error(f"cannot use a value of type {type(value).__name__} in a kernel")
+
+    def to_tensor(self, value: Any, like: TensorValue | None = None) -> TensorValue:
+        """A runtime value for ``value``; a Python scalar takes ``like``'s dtype where its kind
+        allows (weak typing)."""
+        if isinstance(value, TensorValue):
+            return value
+        if isinstance(value, core.constexpr):
+            value = value.value
+        d = self.python_dtype(value)
+        if like is not None and not like.is_pointer:
+            ld = like.dtype
+            if isinstance(value, bool):
+                d = ld if ld.kind == "bool" else d
+            elif isinstance(value, int):
+                d = ld if ld.kind in ("int", "float") else d
+            elif isinstance(value, float):
+                d = ld if ld.kind == "float" else d
+        return self.constant(value, d)
+
+    def cast(self, v: TensorValue, d: core.dtype) -> TensorValue:
+        if isinstance(d, core.pointer_type) or v.is_pointer:
+            if v.dtype == d:
+                return v
+            raise self.type_error(f"cannot convert {v.dtype} to {d}")
+        if v.dtype == d:
+            return v
+        target = with_element_type(v.type, to_ir(d, self.b.loc))
+        return TensorValue(self.b.insert(ew.CastOp(v.handle, target)).result)
+
+    def to_bool(self, v: TensorValue) -> TensorValue:
+        """Truth value: ``x != 0`` for numbers."""
+        if v.dtype == core.int1:
+            return v
+        if v.is_pointer:
+            raise self.type_error("a pointer has no truth value")
+        zero = self.splat_to(self.constant(0, v.dtype), v.shape)
+        return TensorValue(self.b.insert(ew.CmpOp("ne", v.handle, zero.handle)).result)
+
+    # ---- shapes ----
+
+    def splat_to(self, v: TensorValue, shape: Sequence[int]) -> TensorValue:
+        if not shape or v.shape == tuple(shape):
+            return v
+        if v.is_block:
+            return self.broadcast_to(v, shape)
+        t = block_type(v.type, shape)
+        return TensorValue(self.b.insert(tt.SplatOp(v.handle, t)).result)
+
+    def expand_dims(self, v: TensorValue, axis: int) -> TensorValue:
+        rank = len(v.shape)
+        if axis < 0:
+            axis += rank + 1
+        if not 0 <= axis <= rank:
+            raise KernelValueError(f"axis {axis} out of range for a rank-{rank} value", self.b.loc)
+        if not v.is_block:
+            return self.splat_to(v, (1,))
+        return TensorValue(self.b.insert(tt.ExpandDimsOp(v.handle, axis)).result)
+
+    def broadcast_to(self, v: TensorValue, shape: Sequence[int]) -> TensorValue:
+        shape = tuple(shape)
+        if v.shape == shape:
+            return v
+        if not v.is_block:
+            return self.splat_to(v, shape)
+        if len(v.shape) > len(shape):
+            raise self.type_error(f"cannot broadcast shape {list(v.shape)} to {list(shape)}")
+        while len(v.shape) < len(shape):
+            v = self.expand_dims(v, 0)
+        for a, b in zip(v.shape, shape, strict=True):
+            if a != b and a != 1:
+                raise self.type_error(
+                    f"cannot broadcast shape {list(v.shape)} to {list(shape)}"
+                )
+        if v.shape == shape:
+            return v
+        t = block_type(element_type(v.type), shape)
+        return TensorValue(self.b.insert(tt.BroadcastOp(v.handle, t)).result)
+
+    def broadcast_shapes(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        rank = max((len(s) for s in shapes), default=0)
+        out = [1] * rank
+        for s in shapes:
+            padded = (1,) * (rank - len(s)) + s
+            for i, d in enumerate(padded):
+                if d == 1:
+                    continue
+                if out[i] not in (1, d):
+                    raise self.type_error(
+                        "incompatible shapes for broadcasting: "
+                        + " and ".join(str(list(x)) for x in shapes)
+                    )
+                out[i] = d
+        return tuple(out)
+
+    def broadcast_all(self, *vs: TensorValue) -> list[TensorValue]:
+        shape = self.broadcast_shapes(*(v.shape for v in vs))
+        return [self.broadcast_to(v, shape) for v in vs]
+
+    # ---- operand preparation ----
+
+    def operands(self, a: Any, b: Any) -> tuple[TensorValue, TensorValue]:
+        """Runtime operands for a binary operator, Python scalars weakly typed."""
+        if not isinstance(a, TensorValue):
+            a = self.to_tensor(a, b if isinstance(b, TensorValue) else None)
+        if not isinstance(b, TensorValue):
+            b = self.to_tensor(b, a)
+        return a, b
+
+    def promoted(
+        self, a: TensorValue, b: TensorValue, op: str, *, bool_to_int: bool = False
+    ) -> tuple[TensorValue, TensorValue]:
+        if a.is_pointer or b.is_pointer:
+            raise self.type_error(f"operator {op} is not defined on pointers ({a.dtype}, {b.dtype})")
+        d = promote(a.dtype, b.dtype)
+        if bool_to_int and d == core.int1:
+            d = core.int32
+        a, b = self.cast(a, d), self.cast(b, d)
+        a, b = self.broadcast_all(a, b)
+        return a, b
+
+    # ---- arithmetic ----
+
+    _ARITH = {"+": ew.AddOp, "-": ew.SubOp, "*": ew.MulOp}
+
+    def arith(self, op: str, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        if op in ("+", "-") and (a.is_pointer or b.is_pointer):
+            return self.pointer_arith(op, a, b)
+        a, b = self.promoted(a, b, op, bool_to_int=True)
+        return TensorValue(self.b.insert(self._ARITH[op](a.handle, b.handle)).result)
+
+    def pointer_arith(self, op: str, a: TensorValue, b: TensorValue) -> TensorValue:
+        if a.is_pointer and b.is_pointer:
+            raise self.type_error(f"cannot apply {op} to two pointers")
+        if b.is_pointer:
+            if op == "-":
+                raise self.type_error("cannot subtract a pointer from an integer")
+            a, b = b, a
+        if b.dtype.kind not in ("int", "bool") or b.dtype == core.int1:
+            raise self.type_error(f"pointer offsets must be integers, got {b.dtype}")
+        if op == "-":
+            b = TensorValue(self.b.insert(ew.NegOp(b.handle)).result)
+        a, b = self.broadcast_all(a, b)
+        return TensorValue(self.b.insert(tt.AddPtrOp(a.handle, b.handle)).result)
+
+    def truediv(self, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        a, b = self.promoted(a, b, "/")
+        if a.dtype.kind != "float":
+            a, b = self.cast(a, core.float32), self.cast(b, core.float32)
+        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+
+    def floordiv(self, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        a, b = self.promoted(a, b, "//", bool_to_int=True)
+        if a.dtype.kind != "int":
+            raise self.type_error(f"`//` needs integer operands, got {a.dtype}")
+        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+
+    def mod(self, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        a, b = self.promoted(a, b, "%", bool_to_int=True)
+        return TensorValue(self.b.insert(ew.RemOp(a.handle, b.handle)).result)
+
+    _BITWISE = {"&": ew.AndOp, "|": ew.OrOp, "^": ew.XorOp}
+
+    def bitwise(self, op: str, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        a, b = self.promoted(a, b, op)
+        if a.dtype.kind == "float":
+            raise self.type_error(f"operator {op} needs integer or boolean operands, got {a.dtype}")
+        return TensorValue(self.b.insert(self._BITWISE[op](a.handle, b.handle)).result)
+
+    _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
+
+    def compare(self, op: str, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        ordering = op not in ("==", "!=")
+        a, b = self.promoted(a, b, op, bool_to_int=ordering)
+        pred = self._COMPARE[op]
+        return TensorValue(self.b.insert(ew.CmpOp(pred, a.handle, b.handle)).result)
+
+    def logical(self, op: str, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        a, b = self.broadcast_all(self.to_bool(a), self.to_bool(b))
+        cls = ew.AndOp if op == "and" else ew.OrOp
+        return TensorValue(self.b.insert(cls(a.handle, b.handle)).result)
+
+    def minmax(self, op: str, a: Any, b: Any) -> TensorValue:
+        a, b = self.operands(a, b)
+        a, b = self.promoted(a, b, op, bool_to_int=True)
+        cls = ew.MaximumOp if op == "maximum" else ew.MinimumOp
+        return TensorValue(self.b.insert(cls(a.handle, b.handle)).result)
+
+    # ---- unary ----
+
+    def neg(self, a: TensorValue) -> TensorValue:
+        if a.is_pointer:
+            raise self.type_error("cannot negate a pointer")
+        if a.dtype == core.int1:
+            a = self.cast(a, core.int32)
+        return TensorValue(self.b.insert(ew.NegOp(a.handle)).result)
+
+    def invert(self, a: TensorValue) -> TensorValue:
+        if a.dtype.kind == "float" or a.is_pointer:
+            raise self.type_error(f"operator ~ needs an integer or boolean operand, got {a.dtype}")
+        ones = self.splat_to(self.constant(-1 if a.dtype != core.int1 else True, a.dtype), a.shape)
+        return TensorValue(self.b.insert(ew.XorOp(a.handle, ones.handle)).result)
+
+    def logical_not(self, a: TensorValue) -> TensorValue:
+        a = self.to_bool(a)
+        true = self.splat_to(self.constant(True, core.int1), a.shape)
+        return TensorValue(self.b.insert(ew.XorOp(a.handle, true.handle)).result)
+
+    _FLOAT_MATH = {
+        "exp": ew.ExpOp,
+        "exp2": ew.Exp2Op,
+        "log": ew.LogOp,
+        "log2": ew.Log2Op,
+        "sqrt": ew.SqrtOp,
+        "rsqrt": ew.RsqrtOp,
+        "sin": ew.SinOp,
+        "cos": ew.CosOp,
+        "floor": ew.FloorOp,
+        "ceil": ew.CeilOp,
+    }
+
+    def float_math(self, fn: str, x: Any) -> TensorValue:
+        x = self.to_tensor(x)
+        if x.dtype.kind != "float":
+            raise self.type_error(f"tl.{fn} expects a float argument, got {x.dtype}")
+        return TensorValue(self.b.insert(self._FLOAT_MATH[fn](x.handle)).result)
+
+    def abs(self, x: Any) -> TensorValue:
+        x = self.to_tensor(x)
+        if x.dtype == core.int1:
+            return x
+        if x.is_pointer:
+            raise self.type_error("tl.abs of a pointer")
+        return TensorValue(self.b.insert(ew.AbsOp(x.handle)).result)
+
+    def where(self, c: Any, x: Any, y: Any) -> TensorValue:
+        c = self.to_bool(self.to_tensor(c))
+        x, y = self.operands(x, y)
+        if x.is_pointer or y.is_pointer:
+            if x.type != y.type and (element_type(x.type) != element_type(y.type)):
+                raise self.type_error("tl.where on pointers of different types")
+        else:
+            d = promote(x.dtype, y.dtype)
+            x, y = self.cast(x, d), self.cast(y, d)
+        c, x, y = self.broadcast_all(c, x, y)
+        return TensorValue(self.b.insert(ew.SelectOp(c.handle, x.handle, y.handle)).result)
+
+    def index_constant(self, value: int) -> TensorValue:
+        return TensorValue(self.b.insert(make_constant(value, i32)).result)

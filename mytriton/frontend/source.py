@@ -1,0 +1,108 @@
+"""A kernel's Python source: its AST, source positions, parameters, globals and closure."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mytriton.errors import SourceLocation, SourceUnavailableError, UnsupportedSyntaxError
+from mytriton.language import core
+
+_CACHE: dict[Callable[..., Any], KernelSource] = {}
+
+
+@dataclass
+class KernelSource:
+    """The parsed source of one ``@jit`` function (cached per function object)."""
+
+    fn: Callable[..., Any]
+    file: str
+    first_line: int  # line number of the source's first line in `file`
+    indent: int  # columns removed by dedenting
+    tree: ast.Module
+    qualname: str
+    _params: dict[str, str] = field(default_factory=dict)
+
+    @staticmethod
+    def of(fn: Callable[..., Any]) -> KernelSource:
+        if fn not in _CACHE:
+            _CACHE[fn] = KernelSource._parse(fn)
+        return _CACHE[fn]
+
+    @staticmethod
+    def forget(fn: Callable[..., Any]) -> None:
+        _CACHE.pop(fn, None)
+
+    @staticmethod
+    def _parse(fn: Callable[..., Any]) -> KernelSource:
+        name = getattr(fn, "__qualname__", repr(fn))
+        try:
+            lines, first = inspect.getsourcelines(fn)
+            file = inspect.getsourcefile(fn) or inspect.getfile(fn)
+        except (OSError, TypeError) as e:
+            raise SourceUnavailableError(
+                f"cannot read the source of kernel `{name}` ({e}); kernels must be defined in a "
+                "file, not created dynamically or typed into an interactive session"
+            ) from None
+        text = "".join(lines)
+        dedented = textwrap.dedent(text)
+        first_code = next((ln for ln in lines if ln.strip()), "")
+        indent = len(first_code) - len(first_code.lstrip())
+        tree = ast.parse(dedented)
+        src = KernelSource(fn, file, first, indent, tree, name)
+        src._check_shape()
+        return src
+
+    def _check_shape(self) -> None:
+        if len(self.tree.body) != 1 or not isinstance(self.tree.body[0], ast.FunctionDef):
+            raise UnsupportedSyntaxError(f"`{self.qualname}` must be a plain `def` function")
+        args = self.function_def().args
+        loc = self.location(self.function_def())
+        if args.vararg or args.kwarg:
+            raise UnsupportedSyntaxError("*args/**kwargs parameters in a kernel", loc)
+        if args.posonlyargs or args.kwonlyargs:
+            raise UnsupportedSyntaxError("positional-only or keyword-only kernel parameters", loc)
+
+    def function_def(self) -> ast.FunctionDef:
+        node = self.tree.body[0]
+        assert isinstance(node, ast.FunctionDef)
+        return node
+
+    def location(self, node: ast.AST) -> SourceLocation | None:
+        line = getattr(node, "lineno", None)
+        if line is None:
+            return None
+        col = getattr(node, "col_offset", 0)
+        return SourceLocation(self.file, self.first_line + line - 1, col + self.indent + 1)
+
+    def parameters(self) -> dict[str, str]:
+        """Parameter name -> ``"constexpr"`` or ``"runtime"``, in declaration order."""
+        if not self._params:
+            annotations = getattr(self.fn, "__annotations__", {})
+            for a in self.function_def().args.args:
+                ann = annotations.get(a.arg)
+                is_ce = ann is core.constexpr or isinstance(ann, core.constexpr)
+                if isinstance(ann, str):
+                    is_ce = ann.split(".")[-1] == "constexpr"
+                self._params[a.arg] = "constexpr" if is_ce else "runtime"
+        return self._params
+
+    def resolve_global(self, name: str) -> tuple[bool, Any]:
+        """Look ``name`` up in the function's closure, then its module globals."""
+        code = getattr(self.fn, "__code__", None)
+        closure = getattr(self.fn, "__closure__", None)
+        if code is not None and closure:
+            for var, cell in zip(code.co_freevars, closure, strict=True):
+                if var == name:
+                    try:
+                        return True, cell.cell_contents
+                    except ValueError:
+                        return False, None
+        g = getattr(self.fn, "__globals__", {})
+        if name in g:
+            return True, g[name]
+        return False, None

@@ -1,0 +1,179 @@
+"""``@mytriton.jit``: the kernel object users decorate, launch, warm up and clear.
+
+``kernel[grid](*args, **kwargs)`` binds the arguments, specializes (cache key), compiles on a
+miss, and launches with the selected backend, or stops after compiling when the arrays cannot
+run there (NumPy arrays under a GPU backend: the seed's compile-only mode).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar, overload
+
+from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
+from mytriton.errors import LaunchError
+from mytriton.frontend.source import KernelSource
+from mytriton.runtime.arrays import ArrayInfo
+from mytriton.runtime.compiled import CompiledKernel
+from mytriton.runtime.compiler import compile_stages
+from mytriton.runtime.specialization import specialize
+
+T = TypeVar("T")
+
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
+
+Grid = tuple[int, ...] | Callable[[dict[str, Any]], tuple[int, ...]]
+
+
+def _is_constexpr_annotation(ann: Any) -> bool:
+    from mytriton.language import core
+
+    if ann is core.constexpr or isinstance(ann, core.constexpr):
+        return True
+    return isinstance(ann, str) and ann.split(".")[-1] == "constexpr"
+
+
+class JITFunction(Generic[T]):
+    """A ``@jit`` kernel (or helper, when called from another kernel)."""
+
+    is_mytriton_jit = True
+
+    def __init__(self, fn: Callable[..., T], *, debug: bool | None = None, noinline: bool = False):
+        self.fn = fn
+        self.debug = debug
+        self.noinline = noinline
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        self.signature = inspect.signature(fn)
+        self.arg_names = list(self.signature.parameters)
+        self.constexprs = frozenset(
+            n for n, p in self.signature.parameters.items() if _is_constexpr_annotation(p.annotation)
+        )
+        self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
+
+    def __repr__(self) -> str:
+        return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> T:
+        raise RuntimeError(
+            f"@jit function {self.fn.__name__} cannot be called directly; launch it with "
+            f"{self.fn.__name__}[grid](...) or call it from another @jit function"
+        )
+
+    def __getitem__(self, grid: Grid) -> Callable[..., CompiledKernel]:
+        return lambda *args, **kwargs: self.run(*args, grid=grid, warmup=False, **kwargs)
+
+    def warmup(self, *args: Any, grid: Grid, **kwargs: Any) -> CompiledKernel:
+        """Compile for these arguments without launching."""
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def clear_cache(self) -> None:
+        """Forget compiled specializations (and the parsed source: globals may have changed)."""
+        self.cache.clear()
+        KernelSource.forget(self.fn)
+
+    # ---- launch ----
+
+    def _bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k in LAUNCH_OPTIONS}
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise LaunchError(f"{self.fn.__name__}: {e}") from None
+        bound.apply_defaults()
+        return [bound.arguments[n] for n in self.arg_names], options
+
+    def _options(self, raw: dict[str, Any]) -> LaunchOptions:
+        import os
+
+        num_warps = int(raw.get("num_warps", 4))
+        if num_warps <= 0 or num_warps & (num_warps - 1) or num_warps > 32:
+            raise LaunchError(f"num_warps must be a power of two between 1 and 32, got {num_warps}")
+        if raw.get("num_ctas", 1) != 1:
+            raise LaunchError("num_ctas other than 1 is not supported")
+        debug = self.debug if self.debug is not None else os.environ.get("MYTRITON_DEBUG", "") not in ("", "0")
+        return LaunchOptions(num_warps=num_warps, num_stages=int(raw.get("num_stages", 3)), debug=debug)
+
+    def _grid(self, grid: Grid, values: list[Any]) -> tuple[int, int, int]:
+        if callable(grid):
+            grid = grid(dict(zip(self.arg_names, values, strict=True)))
+        if isinstance(grid, int):
+            grid = (grid,)
+        g = tuple(int(x) for x in grid)
+        if not 1 <= len(g) <= 3:
+            raise LaunchError(f"the grid must have 1 to 3 dimensions, got {grid!r}")
+        if any(x < 0 for x in g):
+            raise LaunchError(f"grid dimensions must be non-negative, got {g}")
+        return (g + (1, 1))[:3]  # type: ignore[return-value]
+
+    def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
+        values, raw_options = self._bind(args, dict(kwargs))
+        options = self._options(raw_options)
+        backend = get_backend(selected_backend_name())
+        specs, key, runtime_args, infos = specialize(self.arg_names, self.constexprs, values)
+        key = (*key, backend.name, options)
+        kernel = self.cache.get(key)
+        if kernel is None:
+            kernel = compile_stages(self.fn, specs, backend, options)
+            self.cache[key] = kernel
+        if warmup:
+            return kernel
+        g = self._grid(grid, values)
+        if _can_execute(backend, infos):
+            if g[0] * g[1] * g[2] > 0:
+                backend.launch(kernel, g, runtime_args, infos, options)
+        return kernel
+
+
+def _can_execute(backend: Backend, infos: Sequence[ArrayInfo | None]) -> bool:
+    """Whether these arrays run on ``backend``; host arrays under a GPU backend compile only."""
+    arrays = [i for i in infos if i is not None]
+    if not arrays:
+        return backend.runs_on == "host"
+    on_gpu = {i.on_gpu for i in arrays}
+    if len(on_gpu) > 1:
+        raise LaunchError("one launch cannot mix host (CPU) and CUDA arrays")
+    gpu = on_gpu.pop()
+    frameworks = {i.framework for i in arrays}
+    if gpu:
+        if len(frameworks) > 1:
+            raise LaunchError(
+                f"one launch cannot mix array frameworks ({', '.join(sorted(frameworks))}); pass "
+                "all CuPy arrays or all Torch tensors"
+            )
+        devices = {i.device for i in arrays}
+        if len(devices) > 1:
+            raise LaunchError(f"all arrays must be on one CUDA device, got devices {sorted(devices)}")
+        if backend.runs_on == "host":
+            raise LaunchError(
+                f"the {backend.name} backend runs on host arrays (NumPy or CPU torch), not CUDA arrays"
+            )
+        return True
+    return backend.runs_on == "host"
+
+
+@overload
+def jit(fn: Callable[..., T]) -> JITFunction[T]: ...
+
+
+@overload
+def jit(
+    fn: None = None, *, debug: bool | None = None, noinline: bool = False, **kwargs: Any
+) -> Callable[[Callable[..., T]], JITFunction[T]]: ...
+
+
+def jit(
+    fn: Callable[..., T] | None = None,
+    *,
+    debug: bool | None = None,
+    noinline: bool = False,
+    **kwargs: Any,
+) -> JITFunction[T] | Callable[[Callable[..., T]], JITFunction[T]]:
+    """Decorate a kernel: ``@jit`` or ``@jit(debug=True)`` (Triton's other options are accepted
+    and ignored: ``do_not_specialize``, ``repr``, ``launch_metadata``...)."""
+
+    def wrap(f: Callable[..., T]) -> JITFunction[T]:
+        return JITFunction(f, debug=debug, noinline=noinline)
+
+    return wrap(fn) if fn is not None else wrap

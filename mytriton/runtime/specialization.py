@@ -1,0 +1,92 @@
+"""Turning launch arguments into the frontend's argument specs and a cheap cache key.
+
+The key follows the seed's rule: argument kinds and dtypes (framework independent) plus the
+values of constexprs. Arrays become pointers, Python ints i32, floats f32, bools i1; ``None``
+and ``tl.constexpr(...)`` values are compile-time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mytriton.errors import LaunchError
+from mytriton.frontend import ArgSpec, ConstexprArg, PointerArg, ScalarArg
+from mytriton.language import core
+from mytriton.runtime.arrays import ArrayInfo, describe_array, is_array
+
+I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+
+_NP_SCALARS: dict[type, core.dtype] = {
+    np.float32: core.float32,
+    np.int32: core.int32,
+    np.bool_: core.int1,
+}
+
+
+def scalar_dtype(name: str, value: Any) -> core.dtype:
+    if isinstance(value, (bool, np.bool_)):
+        return core.int1
+    if isinstance(value, int):
+        if not I32_MIN <= value <= I32_MAX:
+            raise LaunchError(
+                f"argument `{name}` = {value} does not fit in int32 (int64 is not supported yet)"
+            )
+        return core.int32
+    if isinstance(value, float):
+        return core.float32
+    d = _NP_SCALARS.get(type(value))
+    if d is not None:
+        return d
+    if isinstance(value, np.integer):
+        if not I32_MIN <= int(value) <= I32_MAX:
+            raise LaunchError(f"argument `{name}` = {value} does not fit in int32")
+        return core.int32
+    if isinstance(value, np.floating):
+        return core.float32
+    raise LaunchError(
+        f"argument `{name}` has type {type(value).__name__}; kernels take arrays, numbers, "
+        "booleans, None and tl.constexpr values"
+    )
+
+
+def specialize(
+    names: Sequence[str], constexpr_params: frozenset[str], values: Sequence[Any]
+) -> tuple[dict[str, ArgSpec], tuple[Any, ...], list[Any], list[ArrayInfo | None]]:
+    """Specs per parameter, the cache key, the runtime argument values and their array infos."""
+    specs: dict[str, ArgSpec] = {}
+    key: list[Any] = []
+    runtime: list[Any] = []
+    infos: list[ArrayInfo | None] = []
+    for name, value in zip(names, values, strict=True):
+        if name in constexpr_params or value is None or isinstance(value, (core.constexpr, core.dtype)):
+            v = value.value if isinstance(value, core.constexpr) else value
+            try:
+                hash(v)
+            except TypeError:
+                if isinstance(v, list):
+                    v = tuple(v)
+                else:
+                    raise LaunchError(f"constexpr argument `{name}` must be hashable, got {v!r}") from None
+            specs[name] = ConstexprArg(v)
+            key.append(("c", type(v).__name__, v))
+        elif is_array(value):
+            info = describe_array(value, f"argument `{name}`")
+            if not info.contiguous:
+                raise LaunchError(
+                    f"argument `{name}` is not C-contiguous; pass a contiguous array "
+                    "(np.ascontiguousarray / .contiguous())"
+                )
+            specs[name] = PointerArg(info.dtype)
+            key.append(("p", info.dtype.name))
+            runtime.append(value)
+            infos.append(info)
+        else:
+            d = scalar_dtype(name, value)
+            specs[name] = ScalarArg(d)
+            key.append(("s", d.name))
+            runtime.append(value)
+            infos.append(None)
+    return specs, tuple(key), runtime, infos
