@@ -66,6 +66,7 @@ from mytriton.dialects.tt_types import (
     is_power_of_two,
     shape_of,
     type_str,
+    with_element_type,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -166,8 +167,8 @@ class MakeRangeOp(IRDLOperation):
             raise verify_error(self, f"end ({end}) must be greater than start ({start})")
         if not is_power_of_two(end - start):
             raise verify_error(self, f"range size end - start = {end - start} must be a power of two")
-        expected = TensorType(i32, [end - start])
         if shape_of(self.result.type) != (end - start,) or element_type(self.result.type) != i32:
+            expected = TensorType(i32, [end - start])
             raise verify_error(self, f"result type must be {type_str(expected)}")
 
 
@@ -293,13 +294,14 @@ class AddPtrOp(IRDLOperation):
 
 
 def _pointee_block(ptr_type: Attribute) -> Attribute:
+    """What loading through ``ptr_type`` gives: the pointee, same shape and layout."""
     elem = element_type(ptr_type)
     assert isinstance(elem, PointerType)
-    return block_type(elem.pointee, shape_of(ptr_type))
+    return with_element_type(ptr_type, elem.pointee)
 
 
 def _mask_type(ptr_type: Attribute) -> Attribute:
-    return block_type(i1, shape_of(ptr_type))
+    return with_element_type(ptr_type, i1)
 
 
 def _check_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> None:
@@ -479,7 +481,8 @@ class ReduceOp(IRDLOperation):
         if not (is_float(t) or is_int(t)) or is_bool(t):
             raise verify_error(self, f"operand must hold integers or floats, got {type_str(t)}")
         expected = reduced_type(t, axis)
-        if self.result.type != expected:
+        r = self.result.type
+        if shape_of(r) != shape_of(expected) or element_type(r) != element_type(expected):
             raise verify_error(self, f"result type must be {type_str(expected)}")
 
 
@@ -592,8 +595,7 @@ class DotOp(IRDLOperation):
             raise verify_error(self, f"accumulator must be [{a[0]}, {b[1]}], got {list(c)}")
         if self.result.type != self.acc.type:
             raise verify_error(self, "result type must equal the accumulator type")
-        if self.result.type != block_type(element_type(self.result.type), c):
-            raise verify_error(self, "result type must be a rank-2 f32 block")
+
 
 
 TT_CORE_OPS: Sequence[type[IRDLOperation]] = (

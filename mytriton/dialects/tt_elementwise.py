@@ -44,6 +44,7 @@ from mytriton.dialects.tt_types import (
     is_pointer,
     shape_of,
     type_str,
+    with_element_type,
 )
 
 Array = np.ndarray
@@ -272,7 +273,8 @@ class CmpPredicateAttr(EnumAttribute[CmpPredicate], SpacedOpaqueSyntaxAttribute)
 
 
 def _bool_like(t: Attribute) -> Attribute:
-    return block_type(i1, shape_of(t))
+    """i1 with the shape (and layout) of ``t``."""
+    return with_element_type(t, i1)
 
 
 @irdl_op_definition

@@ -8,7 +8,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-STAGE_ORDER = ("tt", "tt-opt", "gpu", "cuda", "mlir", "ptx", "cubin")
+STAGE_ORDER = ("tt", "tt-opt", "ttg", "gpu", "cuda", "mlir", "ptx", "cubin")
 
 
 @dataclass

@@ -1,0 +1,376 @@
+"""``tt-assign-layouts``: give every block value a `ttg` layout, as its tensor encoding.
+
+Anchors decide layouts: a load uses the default (coalesced) layout of its shape unless its
+pointers already have one, a store follows its value, ``tt.dot`` produces the default layout of
+its result shape (a register tile), a reduction leaves the slice of its operand's layout, and a
+loop-carried block keeps the layout its yielded value will have. Everything else follows its
+operands. Values that are cheap to recompute (ranges, splats, broadcasts and elementwise math
+over them: *free* values) are rematerialized in whatever layout each user needs; any other value
+needed in a second layout goes through ``ttg.convert_layout``. CSE and LICM afterwards merge the
+clones and hoist loop invariants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_elementwise import ElementwiseOp
+from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.ttg import (
+    BlockedLayoutAttr,
+    ConvertLayoutOp,
+    Layout,
+    SharedLayoutAttr,
+    SliceLayoutAttr,
+    layout_rank,
+    with_layout,
+)
+from mytriton.errors import CompilationError
+from mytriton.dialects.verify import source_location
+from mytriton.passes.layout_policy import default_blocked
+
+REMATERIALIZABLE = (
+    tt.MakeRangeOp,
+    tt.SplatOp,
+    tt.BroadcastOp,
+    tt.ExpandDimsOp,
+    tt.AddPtrOp,
+    tt.ZerosOp,
+    tt.FullOp,
+    tt.EmptyOp,
+    ElementwiseOp,
+)
+
+# Staging orders of tt.dot operands in shared memory: A [M, K] with M contiguous (each k step
+# reads a column), B [K, N] with N contiguous (each k step reads a row).
+DOT_LHS_SHARED = SharedLayoutAttr([0, 1])
+DOT_RHS_SHARED = SharedLayoutAttr([1, 0])
+
+
+def _is_block(v: SSAValue) -> bool:
+    return isinstance(v.type, TensorType)
+
+
+def _rebuild(op: Operation, operands: Sequence[SSAValue], result_types: Sequence[Attribute]) -> Operation:
+    new = type(op).create(
+        operands=list(operands),
+        result_types=list(result_types),
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    new.location = op.location
+    return new
+
+
+@dataclass
+class _Scope:
+    """Values materialized in one region (dropped when the region is left)."""
+
+    values: dict[tuple[SSAValue, Attribute], SSAValue]
+
+
+class LayoutAssigner:
+    """Rebuilds one kernel function with every block value laid out."""
+
+    def __init__(self, num_warps: int):
+        self.num_warps = num_warps
+        self.scalars: dict[SSAValue, SSAValue] = {}
+        self.home: dict[SSAValue, Layout] = {}
+        self.scopes: list[_Scope] = []
+        self.free: set[SSAValue] = set()
+        self.block: Block = Block()
+
+    # ---------------------------------------------------------------- entry
+
+    def run(self, fn: func.FuncOp) -> None:
+        old = fn.body.block
+        self._find_free(old)
+        new = Block(arg_types=[a.type for a in old.args])
+        for o, n in zip(old.args, new.args, strict=True):
+            n.name_hint = o.name_hint
+            if _is_block(o):
+                raise CompilationError("kernel arguments cannot be blocks", source_location(fn))
+            self.scalars[o] = n
+        self.block = new
+        self.scopes.append(_Scope({}))
+        for op in list(old.ops):
+            self.emit(op)
+        self.scopes.pop()
+        fn.body.detach_block(old)
+        fn.body.add_block(new)
+
+    def _find_free(self, block: Block) -> None:
+        for op in block.ops:
+            for r in op.regions:
+                for b in r.blocks:
+                    self._find_free(b)
+            if isinstance(op, REMATERIALIZABLE) and all(
+                v in self.free for v in op.operands if _is_block(v)
+            ):
+                self.free.update(r for r in op.results if _is_block(r))
+
+    # ---------------------------------------------------------------- helpers
+
+    def default(self, v: SSAValue) -> BlockedLayoutAttr:
+        return default_blocked(shape_of(v.type), self.num_warps)
+
+    def insert(self, op: Operation) -> Operation:
+        self.block.add_op(op)
+        return op
+
+    def lookup(self, v: SSAValue, layout: Attribute) -> SSAValue | None:
+        for scope in reversed(self.scopes):
+            if (v, layout) in scope.values:
+                return scope.values[(v, layout)]
+        return None
+
+    def record(self, v: SSAValue, layout: Attribute, new: SSAValue) -> None:
+        self.scopes[-1].values[(v, layout)] = new
+
+    def scalar(self, v: SSAValue) -> SSAValue:
+        try:
+            return self.scalars[v]
+        except KeyError:
+            raise CompilationError(
+                f"internal error: scalar {v.name_hint or v} used before its definition",
+                source_location(v.owner) if isinstance(v.owner, Operation) else None,
+            ) from None
+
+    def operand(self, v: SSAValue, layout: Attribute | None) -> SSAValue:
+        return self.value(v, layout) if _is_block(v) else self.scalar(v)
+
+    def value(self, v: SSAValue, layout: Attribute | None) -> SSAValue:
+        """The new value for old block ``v`` in ``layout`` (rematerialized or converted)."""
+        assert layout is not None
+        found = self.lookup(v, layout)
+        if found is not None:
+            return found
+        if v in self.free:
+            new = self._rematerialize(v, layout)
+        else:
+            home = self.home.get(v)
+            if home is None:
+                raise CompilationError(
+                    f"internal error: block {v.name_hint or v} used before its definition",
+                    source_location(v.owner) if isinstance(v.owner, Operation) else None,
+                )
+            src = self.lookup(v, home)
+            assert src is not None
+            conv = ConvertLayoutOp(src, layout)
+            if isinstance(v.owner, Operation):
+                conv.location = v.owner.location
+            new = self.insert(conv).results[0]
+        self.record(v, layout, new)
+        return new
+
+    def _rematerialize(self, v: SSAValue, layout: Attribute) -> SSAValue:
+        op = v.owner
+        assert isinstance(op, Operation)
+        operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
+        new = self.insert(_rebuild(op, operands, [with_layout(v.type, layout)]))
+        new.results[0].name_hint = v.name_hint
+        return new.results[0]
+
+    def _operand_layout(self, op: Operation, operand: SSAValue, layout: Attribute) -> Attribute | None:
+        """The layout an operand of ``op`` needs when ``op``'s result has ``layout``."""
+        if not _is_block(operand):
+            return None
+        if isinstance(op, tt.ExpandDimsOp):
+            return SliceLayoutAttr(op.axis.value.data, layout)
+        return layout
+
+    def bind(self, old: SSAValue, new: SSAValue, layout: Layout) -> None:
+        self.home[old] = layout
+        self.record(old, layout, new)
+        new.name_hint = old.name_hint
+
+    # ---------------------------------------------------------------- ops
+
+    def emit(self, op: Operation) -> None:
+        if isinstance(op, scf.ForOp):
+            self.emit_for(op)
+            return
+        has_blocks = any(_is_block(v) for v in (*op.operands, *op.results))
+        if not has_blocks:
+            if op.regions:
+                raise CompilationError(
+                    f"internal error: cannot assign layouts inside {op.name}", source_location(op)
+                )
+            new = self.insert(_rebuild(op, [self.scalar(o) for o in op.operands], [r.type for r in op.results]))
+            for o, n in zip(op.results, new.results, strict=True):
+                n.name_hint = o.name_hint
+                self.scalars[o] = n
+            return
+        if all(r in self.free for r in op.results) and op.results:
+            return  # materialized on demand, in the layout each user needs
+        if isinstance(op, tt.StoreOp):
+            layout = self._first_home((op.value, op.ptr, op.mask)) or self.default(op.ptr)
+            self.insert(_rebuild(op, [self.operand(o, layout) for o in op.operands], []))
+            return
+        if isinstance(op, tt.ReduceOp):
+            src_layout = self.home.get(op.src) or self.default(op.src)
+            src = self.value(op.src, src_layout)
+            if _is_block(op.result):
+                layout = SliceLayoutAttr(op.axis.value.data, src_layout)
+                new = self.insert(_rebuild(op, [src], [with_layout(op.result.type, layout)]))
+                self.bind(op.result, new.results[0], layout)
+            else:
+                new = self.insert(_rebuild(op, [src], [op.result.type]))
+                new.results[0].name_hint = op.result.name_hint
+                self.scalars[op.result] = new.results[0]
+            return
+        if isinstance(op, tt.DotOp):
+            layout = self.home.get(op.acc) or self.default(op.acc)
+            a = self.value(op.a, self.home.get(op.a) or self.default(op.a))
+            b = self.value(op.b, self.home.get(op.b) or self.default(op.b))
+            acc = self.value(op.acc, layout)
+            new = self.insert(_rebuild(op, [a, b, acc], [with_layout(op.result.type, layout)]))
+            new.attributes["ttg.lhs_shared"] = DOT_LHS_SHARED
+            new.attributes["ttg.rhs_shared"] = DOT_RHS_SHARED
+            self.bind(op.result, new.results[0], layout)
+            return
+        layout = self._layout_of_bound(op)
+        operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
+        result = op.results[0]
+        new = self.insert(_rebuild(op, operands, [with_layout(result.type, layout)]))
+        self.bind(result, new.results[0], layout)
+
+    def _first_home(self, values: Sequence[SSAValue | None]) -> Layout | None:
+        for v in values:
+            if v is not None and v in self.home:
+                return self.home[v]
+        return None
+
+    def _layout_of_bound(self, op: Operation) -> Layout:
+        """The layout of a non-free op's block result, from its operands' layouts."""
+        if isinstance(op, tt.LoadOp):
+            return self._first_home((op.ptr, op.mask, op.other)) or self.default(op.result)
+        if isinstance(op, tt.ExpandDimsOp):
+            src = self.home.get(op.src)
+            axis = op.axis.value.data
+            if isinstance(src, SliceLayoutAttr) and src.dim.data == axis and layout_rank(
+                src.parent
+            ) == len(shape_of(op.result.type)):
+                return src.parent  # type: ignore[return-value]
+            return self.default(op.result)
+        if isinstance(op, (tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp)):
+            found = self._first_home([o for o in op.operands if _is_block(o)])
+            if found is not None:
+                return found
+        if isinstance(op, ConvertLayoutOp):
+            raise CompilationError("ttg.convert_layout before layout assignment", source_location(op))
+        raise CompilationError(
+            f"internal error: cannot assign a layout to {op.name}", source_location(op)
+        )
+
+    # ---------------------------------------------------------------- loops
+
+    def emit_for(self, op: scf.ForOp) -> None:
+        body = op.body.block
+        yield_op = body.last_op
+        assert isinstance(yield_op, scf.YieldOp)
+        layouts: list[Layout | None] = []
+        for init, yielded in zip(op.iter_args, yield_op.operands, strict=True):
+            if not _is_block(init):
+                layouts.append(None)
+                continue
+            layouts.append(
+                self.predict(yielded, set()) or self.home.get(init) or self.default(init)
+            )
+        inits = [self.operand(v, lay) for v, lay in zip(op.iter_args, layouts, strict=True)]
+        new_body = Block(
+            arg_types=[
+                body.args[0].type,
+                *(with_layout(a.type, lay) for a, lay in zip(body.args[1:], layouts, strict=True)),
+            ]
+        )
+        outer_block = self.block
+        self.block = new_body
+        self.scopes.append(_Scope({}))
+        self.scalars[body.args[0]] = new_body.args[0]
+        new_body.args[0].name_hint = body.args[0].name_hint
+        for old_arg, new_arg, lay in zip(body.args[1:], new_body.args[1:], layouts, strict=True):
+            if lay is None:
+                self.scalars[old_arg] = new_arg
+                new_arg.name_hint = old_arg.name_hint
+            else:
+                self.bind(old_arg, new_arg, lay)
+        for inner in list(body.ops):
+            if inner is yield_op:
+                break
+            self.emit(inner)
+        yields = [self.operand(v, lay) for v, lay in zip(yield_op.operands, layouts, strict=True)]
+        y = scf.YieldOp(*yields)
+        y.location = yield_op.location
+        self.insert(y)
+        self.scopes.pop()
+        self.block = outer_block
+        new_for = scf.ForOp(
+            self.scalar(op.lb), self.scalar(op.ub), self.scalar(op.step), inits, new_body
+        )
+        new_for.location = op.location
+        self.insert(new_for)
+        for old_res, new_res, lay in zip(op.results, new_for.results, layouts, strict=True):
+            if lay is None:
+                self.scalars[old_res] = new_res
+                new_res.name_hint = old_res.name_hint
+            else:
+                self.bind(old_res, new_res, lay)
+
+    def predict(self, v: SSAValue, seen: set[SSAValue]) -> Layout | None:
+        """The layout ``v`` will get (for choosing loop-carried layouts before the body)."""
+        if v in self.home:
+            return self.home[v]
+        if v in seen or v in self.free or not isinstance(v, OpResult):
+            return None
+        seen.add(v)
+        op = v.owner
+        if isinstance(op, tt.LoadOp):
+            return self._first_prediction((op.ptr, op.mask, op.other), seen) or self.default(v)
+        if isinstance(op, tt.DotOp):
+            return self.predict(op.acc, seen) or self.default(v)
+        if isinstance(op, tt.ReduceOp):
+            src = self.predict(op.src, seen) or self.default(op.src)
+            return SliceLayoutAttr(op.axis.value.data, src)
+        if isinstance(op, tt.ExpandDimsOp):
+            src = self.predict(op.src, seen)
+            if isinstance(src, SliceLayoutAttr) and src.dim.data == op.axis.value.data:
+                return src.parent  # type: ignore[return-value]
+            return self.default(v) if src is not None else None
+        if isinstance(op, scf.ForOp):
+            y = op.body.block.last_op
+            assert isinstance(y, scf.YieldOp)
+            return self.predict(y.operands[v.index], seen)
+        if isinstance(op, (tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp, ConvertLayoutOp)):
+            return self._first_prediction([o for o in op.operands if _is_block(o)], seen)
+        return None
+
+    def _first_prediction(self, values: Sequence[SSAValue | None], seen: set[SSAValue]) -> Layout | None:
+        for v in values:
+            if v is not None:
+                p = self.predict(v, seen)
+                if p is not None:
+                    return p
+        return None
+
+
+@dataclass(frozen=True)
+class AssignLayoutsPass(ModulePass):
+    """Annotate every block with a `ttg` layout for ``num_warps`` warps per program."""
+
+    name = "tt-assign-layouts"
+
+    num_warps: int = 4
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.walk():
+            if isinstance(fn, func.FuncOp):
+                LayoutAssigner(self.num_warps).run(fn)

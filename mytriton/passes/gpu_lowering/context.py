@@ -1,0 +1,246 @@
+"""State shared by the lowering patterns: where ops go, each `tt` value's registers, thread
+coordinates of every layout, constants, and shared-memory buffers.
+
+A block value lowers to one scalar SSA value per register of the thread (``regs[v]``), in the
+register order of its layout's ``Geometry``; a scalar lowers to a single value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    UnitAttr,
+    i32,
+)
+from xdsl.dialects.builtin import LocationAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.ttg import layout_of
+from mytriton.dialects.ttg_geometry import Geometry, log2
+from mytriton.errors import BackendError
+
+SHARED_MEMORY_LIMIT = 48 * 1024
+index = IndexType()
+
+
+@dataclass
+class SharedBuffer:
+    name: str
+    type: MemRefType
+    nbytes: int
+
+
+@dataclass
+class LoweringContext:
+    """Everything a ``LowerX`` pattern needs to emit the scalar code of one `tt` op."""
+
+    num_warps: int
+    block: Block
+    prologue: list[Operation] = field(default_factory=list)
+    regs: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
+    location: LocationAttr | None = None
+    buffers: list[SharedBuffer] = field(default_factory=list)
+    _consts: dict[tuple[int | float, Attribute], SSAValue] = field(default_factory=dict)
+    _bases: dict[tuple[object, tuple[int, ...]], list[SSAValue]] = field(default_factory=dict)
+    _derived: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
+    _tid: SSAValue | None = None
+
+    # ---- emission ----
+
+    def emit(self, op: Operation) -> Operation:
+        """Append ``op`` at the current position, tagged with the current source location."""
+        if self.location is not None:
+            op.location = self.location
+        self.block.add_op(op)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        return self.emit(op).results[0]
+
+    def _prologue(self, op: Operation) -> SSAValue:
+        self.prologue.append(op)
+        return op.results[0]
+
+    @contextmanager
+    def inside(self, block: Block) -> Iterator[None]:
+        saved = self.block
+        self.block = block
+        try:
+            yield
+        finally:
+            self.block = saved
+
+    # ---- constants (hoisted to the kernel's entry, one per value and type) ----
+
+    def const(self, value: int | float, type: Attribute) -> SSAValue:
+        key = (value, type)
+        if key not in self._consts:
+            if isinstance(type, (IntegerType, IndexType)):
+                op = arith.ConstantOp.from_int_and_width(int(value), type)
+            else:
+                from xdsl.dialects.builtin import FloatAttr
+
+                op = arith.ConstantOp(FloatAttr(float(value), type))  # type: ignore[arg-type]
+            self._consts[key] = self._prologue(op)
+        return self._consts[key]
+
+    def i32(self, value: int) -> SSAValue:
+        return self.const(value, i32)
+
+    def index(self, value: int) -> SSAValue:
+        return self.const(value, index)
+
+    # ---- registers ----
+
+    def get(self, v: SSAValue) -> list[SSAValue]:
+        try:
+            return self.regs[v]
+        except KeyError:
+            raise BackendError(f"internal lowering error: {v.name_hint or v} has no registers") from None
+
+    def set(self, v: SSAValue, values: Sequence[SSAValue]) -> None:
+        self.regs[v] = list(values)
+        if v.name_hint:
+            for i, r in enumerate(values):
+                if r.name_hint is None and isinstance(r.owner, Operation):
+                    r.name_hint = v.name_hint if len(values) == 1 else f"{v.name_hint}_{i}"
+
+    def scalar(self, v: SSAValue) -> SSAValue:
+        values = self.get(v)
+        assert len(values) == 1, v
+        return values[0]
+
+    # ---- thread coordinates ----
+
+    def geometry(self, t: Attribute) -> Geometry:
+        layout = layout_of(t)
+        if layout is None:
+            raise BackendError(f"internal lowering error: block type {t} has no layout")
+        return Geometry.of(layout, shape_of(t))
+
+    @property
+    def thread_id(self) -> SSAValue:
+        if self._tid is None:
+            tid = self._prologue(gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X)))
+            self._tid = self._prologue(arith.IndexCastOp(tid, i32))
+        return self._tid
+
+    def _bits(self, value: SSAValue, shift: int, width: int) -> SSAValue:
+        """``(value >> shift) & (width - 1)`` at the kernel entry, folded when trivial."""
+        if width == 1:
+            return self.i32(0)
+        v = value
+        if shift:
+            v = self._prologue(arith.ShRUIOp(v, self.i32(shift)))
+        return self._prologue(arith.AndIOp(v, self.i32(width - 1)))
+
+    def lane(self, g: Geometry, d: int) -> SSAValue:
+        """This thread's lane coordinate along root dimension ``d``."""
+        return self._bits(self.thread_id, log2(g.lane_strides[d]), g.root.tpw[d])
+
+    def warp(self, g: Geometry, d: int) -> SSAValue:
+        """This thread's warp coordinate along root dimension ``d``."""
+        return self._bits(self.thread_id, 5 + log2(g.warp_strides[d]), g.root.wpc[d])
+
+    def bases(self, g: Geometry) -> list[SSAValue]:
+        """Per root dimension, the coordinate of this thread's first element (i32)."""
+        key = (g.root, g.full_shape)
+        if key not in self._bases:
+            out = []
+            r = g.root
+            for d in range(r.rank):
+                n = g.full_shape[d]
+                if n == 1:
+                    out.append(self.i32(0))
+                    continue
+                lane = self.lane(g, d)
+                warp = self.warp(g, d)
+                v = lane
+                if r.wpc[d] > 1:
+                    if r.tpw[d] == 1:
+                        v = warp
+                    else:
+                        scaled = self._prologue(arith.MuliOp(warp, self.i32(r.tpw[d])))
+                        v = self._prologue(arith.AddiOp(scaled, lane))
+                if r.spt[d] > 1:
+                    v = self._prologue(arith.MuliOp(v, self.i32(r.spt[d])))
+                if g.tile(d) > n:
+                    v = self._prologue(arith.AndIOp(v, self.i32(n - 1)))
+                out.append(v)
+            self._bases[key] = out
+        return self._bases[key]
+
+    def coordinate(self, g: Geometry, d: int, offset: int) -> SSAValue:
+        """Root-dimension ``d`` coordinate of the element at ``offset`` from the base (i32,
+        computed once at the kernel entry)."""
+        base = self.bases(g)[d]
+        if offset == 0:
+            return base
+        key = ("coord", base, offset)
+        if key not in self._derived:
+            self._derived[key] = self._prologue(arith.AddiOp(base, self.i32(offset)))
+        return self._derived[key]
+
+    def linear_index(self, g: Geometry, reg: tuple[int, ...], strides: Sequence[int]) -> SSAValue:
+        """``sum(coord_d * strides[d])`` as an ``index`` for shared-memory addressing (computed
+        once at the kernel entry: it depends only on the thread id)."""
+        bases = self.bases(g)
+        key = ("linear", tuple(bases), tuple(reg), tuple(strides))
+        if key in self._derived:
+            return self._derived[key]
+        total: SSAValue | None = None
+        const = 0
+        for d, stride in enumerate(strides):
+            if stride == 0 or g.full_shape[d] == 1:
+                continue
+            const += reg[d] * stride
+            base_key = ("scaled", bases[d], stride)
+            if base_key not in self._derived:
+                self._derived[base_key] = (
+                    bases[d]
+                    if stride == 1
+                    else self._prologue(arith.MuliOp(bases[d], self.i32(stride)))
+                )
+            term = self._derived[base_key]
+            total = term if total is None else self._prologue(arith.AddiOp(total, term))
+        if total is None:
+            result = self.index(const)
+        else:
+            if const:
+                total = self._prologue(arith.AddiOp(total, self.i32(const)))
+            result = self._prologue(arith.IndexCastOp(total, index))
+        self._derived[key] = result
+        return result
+
+    # ---- shared memory ----
+
+    def shared_buffer(self, element: Attribute, numel: int) -> SSAValue:
+        """A fresh static shared-memory buffer (``memref<numel x element, 3>``)."""
+        name = f"smem_{len(self.buffers)}"
+        t = MemRefType(element, [numel], memory_space=IntegerAttr(3, 64))
+        width = element.bitwidth if hasattr(element, "bitwidth") else 32  # type: ignore[attr-defined]
+        nbytes = numel * max(width, 8) // 8
+        self.buffers.append(SharedBuffer(name, t, nbytes))
+        total = sum(b.nbytes for b in self.buffers)
+        if total > SHARED_MEMORY_LIMIT:
+            raise BackendError(
+                f"the kernel needs {total} bytes of shared memory, more than the "
+                f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
+            )
+        return self.value(memref.GetGlobalOp(name, t))
+
+    def global_ops(self) -> list[Operation]:
+        return [
+            memref.GlobalOp.get(StringAttr(b.name), b.type, UnitAttr(), StringAttr("private"))
+            for b in self.buffers
+        ]

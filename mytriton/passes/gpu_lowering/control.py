@@ -1,0 +1,76 @@
+"""Lowering of program ids, scalar constants and structured control flow.
+
+A runtime loop keeps its structure: the loop-carried blocks become one ``iter_arg`` per
+register, so a ``tt.dot`` accumulator stays in registers across the K loop.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Block, Operation
+
+from mytriton.dialects import tt
+from mytriton.passes.gpu_lowering.context import LoweringContext
+
+if TYPE_CHECKING:
+    from mytriton.passes.gpu_lowering.driver import Lowering
+
+_DIMS = (gpu.DimensionEnum.X, gpu.DimensionEnum.Y, gpu.DimensionEnum.Z)
+
+
+class LowerProgramId:
+    """``tt.get_program_id`` -> ``gpu.block_id``; ``tt.get_num_programs`` -> ``gpu.grid_dim``."""
+
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, (tt.GetProgramIdOp, tt.GetNumProgramsOp))
+        dim = gpu.DimensionAttr(_DIMS[op.axis.index])
+        idx_op = gpu.BlockIdOp(dim) if isinstance(op, tt.GetProgramIdOp) else gpu.GridDimOp(dim)
+        ctx.set(op.results[0], [ctx.value(arith.IndexCastOp(ctx.value(idx_op), i32))])
+
+
+class LowerConstant:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, arith.ConstantOp)
+        value = op.value
+        ctx.set(op.result, [ctx.const(value.value.data, op.result.type)])  # type: ignore[union-attr]
+
+
+class LowerFor:
+    """``scf.for`` over blocks -> ``scf.for`` over their registers."""
+
+    def __init__(self, lowering: Lowering):
+        self.lowering = lowering
+
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, scf.ForOp)
+        counts = [len(ctx.get(v)) for v in op.iter_args]
+        inits = [r for v in op.iter_args for r in ctx.get(v)]
+        old_body = op.body.block
+        types = [r.type for r in inits]
+        body = Block(arg_types=[i32, *types])
+        ctx.set(old_body.args[0], [body.args[0]])
+        pos = 1
+        for arg, n in zip(old_body.args[1:], counts, strict=True):
+            ctx.set(arg, list(body.args[pos : pos + n]))
+            pos += n
+        with ctx.inside(body):
+            for inner in old_body.ops:
+                if isinstance(inner, scf.YieldOp):
+                    ctx.emit(scf.YieldOp(*(r for v in inner.operands for r in ctx.get(v))))
+                else:
+                    self.lowering.lower_op(inner)
+        loop = ctx.emit(
+            scf.ForOp(ctx.scalar(op.lb), ctx.scalar(op.ub), ctx.scalar(op.step), inits, body)
+        )
+        pos = 0
+        for res, n in zip(op.results, counts, strict=True):
+            ctx.set(res, list(loop.results[pos : pos + n]))
+            pos += n
+
+
+class LowerReturn:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        ctx.emit(gpu.ReturnOp([]))

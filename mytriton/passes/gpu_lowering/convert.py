@@ -1,0 +1,52 @@
+"""Lowering of ``ttg.convert_layout``: every thread writes the elements it owns to shared memory
+(row-major), a barrier, every thread reads the elements of the new layout, a barrier."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Operation
+
+from mytriton.dialects.tt_types import element_type, is_bool, is_pointer, shape_of
+from mytriton.dialects.ttg import ConvertLayoutOp
+from mytriton.dialects.ttg_geometry import Geometry
+from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering.context import LoweringContext
+
+
+def _root_strides(g: Geometry, shape: tuple[int, ...]) -> list[int]:
+    strides = [0] * g.root.rank
+    s = 1
+    for i in reversed(range(len(shape))):
+        strides[g.kept[i]] = s
+        s *= shape[i]
+    return strides
+
+
+class LowerConvertLayout:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, ConvertLayoutOp)
+        t = op.src.type
+        if is_pointer(t):
+            raise BackendError("internal lowering error: cannot move pointer blocks between layouts")
+        shape = shape_of(t)
+        numel = 1
+        for d in shape:
+            numel *= d
+        elem = element_type(t)
+        stored = i32 if is_bool(t) else elem
+        buf = ctx.shared_buffer(stored, numel)
+        src_g, dst_g = ctx.geometry(t), ctx.geometry(op.result.type)
+        src_strides, dst_strides = _root_strides(src_g, shape), _root_strides(dst_g, shape)
+        for reg, value in zip(src_g.registers, ctx.get(op.src), strict=True):
+            v = ctx.value(arith.ExtUIOp(value, i32)) if is_bool(t) else value
+            ctx.emit(memref.StoreOp.get(v, buf, [ctx.linear_index(src_g, reg, src_strides)]))
+        ctx.emit(gpu.BarrierOp())
+        out = []
+        for reg in dst_g.registers:
+            v = ctx.value(memref.LoadOp.get(buf, [ctx.linear_index(dst_g, reg, dst_strides)]))
+            if is_bool(t):
+                v = ctx.value(arith.CmpiOp(v, ctx.i32(0), "ne"))
+            out.append(v)
+        ctx.emit(gpu.BarrierOp())
+        ctx.set(op.result, out)

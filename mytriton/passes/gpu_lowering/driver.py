@@ -1,0 +1,132 @@
+"""The one lowering from laid-out `tt` to upstream dialects: one pattern per source op.
+
+Walks the kernel in order and asks the ``LowerX`` pattern of each op to emit its scalar code;
+the result is a ``gpu.module`` holding one ``gpu.func`` kernel, as ``docs/gpu-ir.md`` specifies.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region
+
+from mytriton.dialects import tt
+from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt_types import PointerType, is_bool, is_float, is_int
+from mytriton.dialects.ttg import WARP_SIZE, ConvertLayoutOp
+from mytriton.dialects.verify import source_location
+from mytriton.errors import BackendError, CompilationError
+from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.control import LowerConstant, LowerFor, LowerProgramId, LowerReturn
+from mytriton.passes.gpu_lowering.convert import LowerConvertLayout
+from mytriton.passes.gpu_lowering.dot import LowerDot
+from mytriton.passes.gpu_lowering.elementwise import LowerElementwise
+from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER, LowerAddPtr, LowerLoad, LowerStore
+from mytriton.passes.gpu_lowering.reduce import LowerReduce
+from mytriton.passes.gpu_lowering.shape import (
+    LowerBroadcast,
+    LowerExpandDims,
+    LowerMakeRange,
+    LowerSplat,
+    LowerZeros,
+)
+
+GPU_MODULE_NAME = "kernels"
+
+
+class Lowering:
+    """Lowers one laid-out kernel module for ``num_warps`` warps per program."""
+
+    def __init__(self, num_warps: int):
+        self.num_warps = num_warps
+        self.ctx = LoweringContext(num_warps, Block())
+        self.patterns: dict[type[Operation], object] = {
+            tt.GetProgramIdOp: LowerProgramId(),
+            tt.GetNumProgramsOp: LowerProgramId(),
+            arith.ConstantOp: LowerConstant(),
+            tt.MakeRangeOp: LowerMakeRange(),
+            tt.SplatOp: LowerSplat(),
+            tt.FullOp: LowerSplat(),
+            tt.ZerosOp: LowerZeros(),
+            tt.EmptyOp: LowerZeros(),
+            tt.BroadcastOp: LowerBroadcast(),
+            tt.ExpandDimsOp: LowerExpandDims(),
+            tt.AddPtrOp: LowerAddPtr(),
+            tt.LoadOp: LowerLoad(),
+            tt.StoreOp: LowerStore(),
+            tt.ReduceOp: LowerReduce(),
+            tt.DotOp: LowerDot(),
+            ConvertLayoutOp: LowerConvertLayout(),
+            scf.ForOp: LowerFor(self),
+            func.ReturnOp: LowerReturn(),
+        }
+        self.elementwise = LowerElementwise()
+
+    def lower_op(self, op: Operation) -> None:
+        self.ctx.location = op.location
+        pattern = self.elementwise if isinstance(op, ew.ElementwiseOp) else self.patterns.get(type(op))
+        if pattern is None:
+            raise CompilationError(
+                f"{op.name} cannot be lowered to the GPU yet", source_location(op)
+            )
+        try:
+            pattern.lower(self.ctx, op)  # type: ignore[attr-defined]
+        except BackendError as e:
+            loc = source_location(op)
+            raise BackendError(f"{loc}: {e}" if loc else str(e)) from None
+
+    def run(self, module: ModuleOp) -> ModuleOp:
+        fns = [op for op in module.ops if isinstance(op, func.FuncOp)]
+        if len(fns) != 1:
+            raise BackendError("expected exactly one kernel function to lower")
+        fn = fns[0]
+        old_args = fn.body.block.args
+        arg_types: list[Attribute] = []
+        pointees: list[Attribute] = []
+        for a in old_args:
+            t = a.type
+            if isinstance(t, PointerType):
+                arg_types.append(GLOBAL_POINTER)
+                pointees.append(t.pointee)
+            elif is_bool(t):
+                arg_types.append(i32)  # bools travel as int32 (docs/gpu-ir.md)
+            elif is_int(t) or is_float(t):
+                arg_types.append(t)
+            else:
+                raise BackendError(f"kernel parameter of type {t} is not supported on the GPU")
+        body = Block(arg_types=arg_types)
+        ctx = self.ctx
+        ctx.block = body
+        for old, new in zip(old_args, body.args, strict=True):
+            new.name_hint = old.name_hint
+            if is_bool(old.type):
+                ctx.location = fn.location
+                ctx.set(old, [ctx.value(arith.CmpiOp(new, ctx.i32(0), "ne"))])
+            else:
+                ctx.set(old, [new])
+        for op in fn.body.block.ops:
+            self.lower_op(op)
+        first = body.first_op
+        for op in ctx.prologue:
+            if first is None:
+                body.add_op(op)
+            else:
+                body.insert_op_before(op, first)
+        kernel = gpu.FuncOp(fn.sym_name.data, (arg_types, []), Region(body))
+        kernel.location = fn.location
+        kernel.attributes["gpu.kernel"] = UnitAttr()
+        kernel.attributes["known_block_size"] = DenseArrayBase.from_list(
+            i32, [self.num_warps * WARP_SIZE, 1, 1]
+        )
+        kernel.attributes["mytriton.pointee_types"] = ArrayAttr(pointees)
+        gmod = gpu.ModuleOp(
+            StringAttr(GPU_MODULE_NAME), Region(Block([*ctx.global_ops(), kernel]))
+        )
+        return ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})

@@ -1,0 +1,136 @@
+"""Lowering of elementwise `tt` ops: the same scalar `arith`/`math` code for every register.
+
+``scalar_op`` is the single place that says how one element of each op is computed on the GPU
+(integer vs float forms, our NaN/tie rules for ``maximum``/``minimum``, C conversions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt_types import element_type, is_bool, is_float, is_int, is_pointer
+from mytriton.dialects.upstream import RemFOp
+from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering.context import LoweringContext
+
+_INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
+    ew.AddOp: arith.AddiOp,
+    ew.SubOp: arith.SubiOp,
+    ew.MulOp: arith.MuliOp,
+    ew.DivOp: arith.DivSIOp,
+    ew.RemOp: arith.RemSIOp,
+    ew.AndOp: arith.AndIOp,
+    ew.OrOp: arith.OrIOp,
+    ew.XorOp: arith.XOrIOp,
+    ew.MaximumOp: arith.MaxSIOp,
+    ew.MinimumOp: arith.MinSIOp,
+}
+_FLOAT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
+    ew.AddOp: arith.AddfOp,
+    ew.SubOp: arith.SubfOp,
+    ew.MulOp: arith.MulfOp,
+    ew.DivOp: arith.DivfOp,
+    ew.RemOp: RemFOp,
+}
+_FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
+    ew.ExpOp: math.ExpOp,
+    ew.Exp2Op: math.Exp2Op,
+    ew.LogOp: math.LogOp,
+    ew.Log2Op: math.Log2Op,
+    ew.SqrtOp: math.SqrtOp,
+    ew.RsqrtOp: math.RsqrtOp,
+    ew.SinOp: math.SinOp,
+    ew.CosOp: math.CosOp,
+    ew.FloorOp: math.FloorOp,
+    ew.CeilOp: math.CeilOp,
+    ew.AbsOp: math.AbsFOp,
+    ew.NegOp: arith.NegfOp,
+}
+_INT_PREDICATES = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
+_FLOAT_PREDICATES = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
+
+
+def float_extremum(ctx: LoweringContext, a: SSAValue, b: SSAValue, larger: bool) -> SSAValue:
+    """NaN-propagating max/min choosing ``b`` on ties: ``unordered ? a + b : (a > b ? a : b)``
+    (``a + b`` is NaN whenever either operand is)."""
+    better = ctx.value(arith.CmpfOp(a, b, "ogt" if larger else "olt"))
+    pick = ctx.value(arith.SelectOp(better, a, b))
+    nan = ctx.value(arith.CmpfOp(a, b, "uno"))
+    return ctx.value(arith.SelectOp(nan, ctx.value(arith.AddfOp(a, b)), pick))
+
+
+def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
+    """One element of ``tt.cast`` from element type ``src`` to ``dst`` (C semantics)."""
+    if src == dst:
+        return v
+    if is_bool(dst):
+        if is_float(src):
+            return ctx.value(arith.CmpfOp(v, ctx.const(0.0, src), "une"))
+        return ctx.value(arith.CmpiOp(v, ctx.const(0, src), "ne"))
+    if is_float(dst):
+        if is_bool(src):
+            return ctx.value(arith.UIToFPOp(v, dst))  # type: ignore[arg-type]
+        if is_int(src):
+            return ctx.value(arith.SIToFPOp(v, dst))  # type: ignore[arg-type]
+        wider = dst.bitwidth > src.bitwidth  # type: ignore[attr-defined]
+        return ctx.value(arith.ExtFOp(v, dst) if wider else arith.TruncFOp(v, dst))  # type: ignore[arg-type]
+    assert isinstance(dst, IntegerType)
+    if is_bool(src):
+        return ctx.value(arith.ExtUIOp(v, dst))
+    if is_float(src):
+        return ctx.value(arith.FPToSIOp(v, dst))
+    assert isinstance(src, IntegerType)
+    if dst.width.data > src.width.data:
+        return ctx.value(arith.ExtSIOp(v, dst))
+    return ctx.value(arith.TruncIOp(v, dst))
+
+
+def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) -> SSAValue:
+    """One element of ``op`` applied to one element of each operand."""
+    t = element_type(op.operands[-1].type)
+    kind = type(op)
+    if isinstance(op, ew.CastOp):
+        return convert(ctx, args[0], element_type(op.src.type), element_type(op.result.type))
+    if isinstance(op, ew.SelectOp):
+        return ctx.value(arith.SelectOp(*args))
+    if isinstance(op, ew.CmpOp):
+        pred = op.predicate.data.value
+        if is_pointer(t):
+            raise BackendError("comparing pointers is not supported by the GPU backends")
+        if is_float(t):
+            return ctx.value(arith.CmpfOp(args[0], args[1], _FLOAT_PREDICATES[pred]))
+        return ctx.value(arith.CmpiOp(args[0], args[1], _INT_PREDICATES[pred]))
+    if is_float(t):
+        if kind in (ew.MaximumOp, ew.MinimumOp):
+            return float_extremum(ctx, args[0], args[1], kind is ew.MaximumOp)
+        if kind in _FLOAT_BINARY:
+            return ctx.value(_FLOAT_BINARY[kind](args[0], args[1]))
+        if kind in _FLOAT_UNARY:
+            return ctx.value(_FLOAT_UNARY[kind](args[0]))
+    else:
+        if kind in _INT_BINARY:
+            return ctx.value(_INT_BINARY[kind](args[0], args[1]))
+        if kind is ew.NegOp:
+            return ctx.value(arith.SubiOp(ctx.const(0, t), args[0]))
+        if kind is ew.AbsOp:
+            return ctx.value(math.AbsIOp(args[0]))
+    raise BackendError(f"{op.name} on {t} is not supported by the GPU backends")
+
+
+class LowerElementwise:
+    """Every elementwise op: ``scalar_op`` register by register."""
+
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, ew.ElementwiseOp)
+        operands = [ctx.get(v) for v in op.operands]
+        count = max(len(r) for r in operands)
+        out = []
+        for i in range(count):
+            args = [r[i] if len(r) > 1 else r[0] for r in operands]
+            out.append(scalar_op(ctx, op, args))
+        ctx.set(op.results[0], out)

@@ -1,0 +1,114 @@
+"""Lowering of ``tt.reduce``: registers, then warp shuffles, then shared memory across warps.
+
+1. Each thread combines its own registers that differ only along the reduced axis.
+2. A butterfly of ``gpu.shuffle xor`` over the lanes that own *distinct* elements along the axis
+   leaves every such lane with the warp's result (replicated lanes do identical work).
+3. If several warps split the axis, each writes its partial per result element to shared
+   memory, and after a barrier every thread combines the partials in warp order (then a second
+   barrier so the buffer can be reused). Every thread ends holding the result elements of the
+   slice layout, so the result is immediately usable without further communication.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Operation, SSAValue
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_types import element_type, is_block, is_float
+from mytriton.dialects.ttg_geometry import Geometry, log2
+from mytriton.dialects.upstream import ShuffleMode, ShuffleOp
+from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.elementwise import float_extremum
+
+WARP_SIZE = 32
+
+
+def combine(ctx: LoweringContext, kind: tt.ReduceKind, a: SSAValue, b: SSAValue) -> SSAValue:
+    """``a (+|max|min) b`` for one element; float max/min propagate NaN."""
+    floating = is_float(a.type)
+    if kind is tt.ReduceKind.SUM:
+        return ctx.value(arith.AddfOp(a, b) if floating else arith.AddiOp(a, b))
+    larger = kind is tt.ReduceKind.MAX
+    if floating:
+        return float_extremum(ctx, a, b, larger)
+    return ctx.value(arith.MaxSIOp(a, b) if larger else arith.MinSIOp(a, b))
+
+
+class LowerReduce:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, tt.ReduceOp)
+        kind = op.kind.data
+        g = ctx.geometry(op.src.type)
+        axis = g.kept[op.axis.value.data]
+        src = ctx.get(op.src)
+
+        # 1. within the thread
+        partial: dict[tuple[int, ...], SSAValue] = {}
+        for reg, value in zip(g.registers, src, strict=True):
+            key = tuple(0 if d == axis else x for d, x in enumerate(reg))
+            partial[key] = combine(ctx, kind, partial[key], value) if key in partial else value
+
+        # 2. across the lanes of a warp
+        width = ctx.i32(WARP_SIZE)
+        for offset in g.shuffle_offsets(axis):
+            off = ctx.i32(offset)
+            for key, value in partial.items():
+                other = ctx.emit(ShuffleOp(value, off, width, ShuffleMode.XOR)).results[0]
+                partial[key] = combine(ctx, kind, value, other)
+
+        # 3. across warps, through shared memory
+        warps = g.distinct_warps(axis)
+        if warps > 1:
+            partial = self._across_warps(ctx, op, g, axis, warps, partial)
+
+        keys = list(partial)
+        if is_block(op.result.type):
+            out_g = ctx.geometry(op.result.type)
+            ctx.set(op.result, [partial[reg] for reg in out_g.registers])
+        else:
+            assert len(keys) == 1
+            ctx.set(op.result, [partial[keys[0]]])
+
+    def _across_warps(
+        self,
+        ctx: LoweringContext,
+        op: tt.ReduceOp,
+        g: Geometry,
+        axis: int,
+        warps: int,
+        partial: dict[tuple[int, ...], SSAValue],
+    ) -> dict[tuple[int, ...], SSAValue]:
+        kind = op.kind.data
+        elem = element_type(op.src.type)
+        # result elements, row-major over the root dims other than the axis
+        strides = [0] * g.root.rank
+        numel = 1
+        for d in reversed(range(g.root.rank)):
+            if d != axis:
+                strides[d] = numel
+                numel *= g.full_shape[d]
+        buf = ctx.shared_buffer(elem, warps * numel)
+        shift = 5 + log2(g.warp_strides[axis])
+        warp_idx = ctx.thread_id
+        warp_idx = ctx.value(arith.ShRUIOp(warp_idx, ctx.i32(shift)))
+        warp_idx = ctx.value(arith.AndIOp(warp_idx, ctx.i32(warps - 1)))
+        slot = ctx.value(arith.MuliOp(warp_idx, ctx.i32(numel)))
+        slot_index = ctx.value(arith.IndexCastOp(slot, IndexType()))
+        for key, value in partial.items():
+            lin = ctx.linear_index(g, key, strides)
+            ctx.emit(memref.StoreOp.get(value, buf, [ctx.value(arith.AddiOp(slot_index, lin))]))
+        ctx.emit(gpu.BarrierOp())
+        out: dict[tuple[int, ...], SSAValue] = {}
+        for key in partial:
+            lin = ctx.linear_index(g, key, strides)
+            acc: SSAValue | None = None
+            for w in range(warps):
+                idx = lin if w == 0 else ctx.value(arith.AddiOp(lin, ctx.index(w * numel)))
+                v = ctx.value(memref.LoadOp.get(buf, [idx]))
+                acc = v if acc is None else combine(ctx, kind, acc, v)
+            assert acc is not None
+            out[key] = acc
+        ctx.emit(gpu.BarrierOp())
+        return out
