@@ -18,14 +18,23 @@ TT = Dialect(
 )
 
 
-def make_context() -> Context:
-    """A context with ``tt`` and the upstream dialects our IR stages use."""
-    from xdsl.dialects import arith, builtin, func, scf
+def all_dialects() -> list[Dialect]:
+    """``tt``, ``ttg`` and every upstream dialect our IR stages use (gpu and arith extended with
+    the upstream ops xDSL lacks)."""
+    from xdsl.dialects import builtin, func, llvm, math, memref, scf
 
+    from mytriton.dialects.ttg import TTG
+    from mytriton.dialects.upstream import ARITH, GPU
+
+    return [builtin.Builtin, func.Func, ARITH, scf.Scf, math.Math, memref.MemRef, llvm.LLVM, GPU, TT, TTG]
+
+
+def make_context() -> Context:
+    """A context that can parse and verify every IR stage of mytriton."""
     ctx = Context()
-    for d in (builtin.Builtin, func.Func, arith.Arith, scf.Scf, TT):
+    for d in all_dialects():
         ctx.load_dialect(d)
     return ctx
 
 
-__all__ = ["TT", "make_context"]
+__all__ = ["TT", "all_dialects", "make_context"]
