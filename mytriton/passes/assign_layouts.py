@@ -1,8 +1,8 @@
 """``tt-assign-layouts``: give every block value a `ttg` layout, as its tensor encoding.
 
 Anchors decide layouts: a load uses the default (coalesced) layout of its shape unless its
-pointers already have one, a store follows its value, ``tt.dot`` produces the default layout of
-its result shape (a register tile), a reduction leaves the slice of its operand's layout, and a
+pointers already have one, a store follows its value, ``tt.dot`` produces a register-tile
+layout (``dot_layout``), a reduction leaves the slice of its operand's layout, and a
 loop-carried block keeps the layout its yielded value will have. Everything else follows its
 operands. Values that are cheap to recompute (ranges, splats, broadcasts and elementwise math
 over them: *free* values) are rematerialized in whatever layout each user needs; any other value
@@ -35,7 +35,7 @@ from mytriton.dialects.ttg import (
 )
 from mytriton.errors import CompilationError
 from mytriton.dialects.verify import source_location
-from mytriton.passes.layout_policy import default_blocked
+from mytriton.passes.layout_policy import default_blocked, dot_layout
 
 REMATERIALIZABLE = (
     tt.MakeRangeOp,
@@ -228,7 +228,7 @@ class LayoutAssigner:
                 self.scalars[op.result] = new.results[0]
             return
         if isinstance(op, tt.DotOp):
-            layout = self.home.get(op.acc) or self.default(op.acc)
+            layout = self.home.get(op.acc) or dot_layout(shape_of(op.acc.type), self.num_warps)
             a = self.value(op.a, self.home.get(op.a) or self.default(op.a))
             b = self.value(op.b, self.home.get(op.b) or self.default(op.b))
             acc = self.value(op.acc, layout)
@@ -336,7 +336,7 @@ class LayoutAssigner:
         if isinstance(op, tt.LoadOp):
             return self._first_prediction((op.ptr, op.mask, op.other), seen) or self.default(v)
         if isinstance(op, tt.DotOp):
-            return self.predict(op.acc, seen) or self.default(v)
+            return self.predict(op.acc, seen) or dot_layout(shape_of(v.type), self.num_warps)
         if isinstance(op, tt.ReduceOp):
             src = self.predict(op.src, seen) or self.default(op.src)
             return SliceLayoutAttr(op.axis.value.data, src)

@@ -1,10 +1,13 @@
-"""The default distribution of a block of a given shape over ``num_warps`` warps.
+"""Default distributions of blocks over ``num_warps`` warps.
 
-Row-major and coalesced, like Triton's default: each thread owns up to 4 contiguous elements of
-the fastest dimension (16-byte accesses for f32), lanes then warps fill the fastest dimensions
-first, and a block larger than the resulting tile wraps around, so every thread holds a register
-tile (rows strided by the tile height). A ``tt.dot`` accumulator uses the same layout, which makes
-its results directly usable by the elementwise code around it.
+``default_blocked``: row-major and coalesced. Lanes then warps fill the fastest dimensions
+first and each thread owns one element per tile, so every warp-wide memory access touches
+consecutive addresses; a block larger than the tile wraps around (every thread then holds
+several registers, strided by the tile), a smaller one is replicated over threads.
+
+``dot_layout``: the accumulator of ``tt.dot``. Each thread owns a contiguous ``tm x tn`` register
+tile (as square as possible, at most 8x8), so one K step reads ``tm + tn`` staged operand values
+for ``tm * tn`` FMAs.
 """
 
 from __future__ import annotations
@@ -13,35 +16,50 @@ from collections.abc import Sequence
 
 from mytriton.dialects.ttg import WARP_SIZE, BlockedLayoutAttr
 
-MAX_VECTOR = 4
+MAX_TILE = 8
 
 
-def _pow2_floor(n: int) -> int:
-    return 1 << (max(n, 1).bit_length() - 1)
+def _distribute(
+    groups: list[int], order: Sequence[int], total: int
+) -> list[int]:
+    """Spread ``total`` threads over dimensions with ``groups[d]`` positions, fastest first;
+    threads left over replicate along the fastest dimension. Updates ``groups`` in place."""
+    counts = [1] * len(groups)
+    left = total
+    for d in order:
+        take = min(left, max(1, groups[d]))
+        counts[d] = take
+        groups[d] = max(1, groups[d] // take)
+        left //= take
+    counts[order[0]] *= left
+    return counts
+
+
+def _blocked(shape: Sequence[int], spt: list[int], num_warps: int) -> BlockedLayoutAttr:
+    rank = len(shape)
+    order = list(range(rank - 1, -1, -1))
+    groups = [max(1, shape[d] // spt[d]) for d in range(rank)]
+    tpw = _distribute(groups, order, WARP_SIZE)
+    wpc = _distribute(groups, order, num_warps)
+    return BlockedLayoutAttr(spt, tpw, wpc, order)
 
 
 def default_blocked(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
-    rank = len(shape)
-    order = list(range(rank - 1, -1, -1))
-    numel = 1
-    for d in shape:
-        numel *= d
-    threads = WARP_SIZE * num_warps
-    spt = [1] * rank
-    spt[order[0]] = min(MAX_VECTOR, shape[order[0]], _pow2_floor(max(1, numel // threads)))
-    remaining = [shape[d] // spt[d] for d in range(rank)]
+    return _blocked(shape, [1] * len(shape), num_warps)
 
-    def distribute(total: int) -> list[int]:
-        counts = [1] * rank
-        left = total
-        for d in order:
-            take = min(left, max(1, remaining[d]))
-            counts[d] = take
-            remaining[d] = max(1, remaining[d] // take)
-            left //= take
-        counts[order[0]] *= left  # more threads than elements: replicate
-        return counts
 
-    tpw = distribute(WARP_SIZE)
-    wpc = distribute(num_warps)
-    return BlockedLayoutAttr(spt, tpw, wpc, order)
+def dot_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
+    """The register-tile layout of a ``[M, N]`` dot accumulator."""
+    m, n = shape
+    per_thread = max(1, (m * n) // (WARP_SIZE * num_warps))
+    tm = tn = 1
+    while tm * tn < per_thread:
+        if tn <= tm and tn < min(n, MAX_TILE):
+            tn *= 2
+        elif tm < min(m, MAX_TILE):
+            tm *= 2
+        elif tn < min(n, MAX_TILE):
+            tn *= 2
+        else:
+            break
+    return _blocked(shape, [tm, tn], num_warps)
