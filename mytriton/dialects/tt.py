@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     I32,
     IntegerAttr,
     TensorType,
+    f32,
     i1,
     i32,
 )
@@ -42,7 +43,7 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     AttrSizedOperandSegments,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     MemoryReadEffect,
@@ -315,7 +316,7 @@ def _check_mask(op: Operation, mask: SSAValue | None, ptr_type: Attribute) -> No
         )
 
 
-def _parse_operand_list(parser: Parser) -> list[Parser.UnresolvedOperand]:
+def _parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     ops = [parser.parse_unresolved_operand()]
     while parser.parse_optional_punctuation(","):
         ops.append(parser.parse_unresolved_operand())
@@ -589,7 +590,7 @@ class DotOp(IRDLOperation):
         if a[1] != b[0]:
             raise verify_error(self, f"inner dimensions differ: [{a[0]}, {a[1]}] x [{b[0]}, {b[1]}]")
         for v, what in ((self.a, "lhs"), (self.b, "rhs"), (self.acc, "accumulator")):
-            if not is_float(v.type) or element_type(v.type) != element_type(self.result.type):
+            if element_type(v.type) != f32:
                 raise verify_error(self, f"{what} must hold f32, got {type_str(v.type)}")
         if c != (a[0], b[1]):
             raise verify_error(self, f"accumulator must be [{a[0]}, {b[1]}], got {list(c)}")

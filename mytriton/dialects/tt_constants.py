@@ -54,7 +54,7 @@ def constant_attr(value: np.ndarray, t: Attribute) -> IntegerAttr | FloatAttr:
         if e.width.data == 1:
             v = 1 if v else 0
         return IntegerAttr(v, e)
-    return FloatAttr(float(value), e)  # type: ignore[arg-type]
+    return FloatAttr(float(value), e)  # type: ignore[call-overload]
 
 
 def make_constant(value: np.ndarray | int | float | bool, t: Attribute) -> arith.ConstantOp:

@@ -177,7 +177,7 @@ def cast(a: Array, to: np.dtype) -> Array:
     return a.astype(to)
 
 
-def evaluate(fn: Callable[..., Array], *args: Array) -> Array:
+def evaluate(fn: Callable[..., Array], *args: object) -> Array:
     """Call a semantic function with NumPy's overflow/invalid warnings silenced (GPUs wrap)."""
     with np.errstate(all="ignore"):
         return fn(*args)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.tt_constants import scalar_constant
@@ -29,6 +29,29 @@ def _check_for_step(op: scf.ForOp) -> None:
         raise VerifyException("scf.for: the step of a kernel loop must be a positive constant")
 
 
+def _check_dominance(module: ModuleOp) -> None:
+    """Every operand is defined before its use (xDSL does not check dominance itself)."""
+
+    def visit(block: Block, visible: set[SSAValue]) -> None:
+        defined = set(visible) | set(block.args)
+        for op in block.ops:
+            for v in op.operands:
+                if v not in defined:
+                    name = v.name_hint or "a value"
+                    raise IRVerificationError(
+                        f"{op.name}: operand %{name} is used before it is defined",
+                        source_location(op),
+                    )
+            for region in op.regions:
+                for inner in region.blocks:
+                    visit(inner, defined)
+            defined.update(op.results)
+
+    for region in module.regions:
+        for block in region.blocks:
+            visit(block, set())
+
+
 def verify_module(module: ModuleOp) -> None:
     """Verify every op; raise ``IRVerificationError`` naming the failing op's source line."""
     try:
@@ -36,6 +59,7 @@ def verify_module(module: ModuleOp) -> None:
         for op in module.walk():
             if isinstance(op, scf.ForOp):
                 _check_for_step(op)
+        _check_dominance(module)
         return
     except VerifyException:
         pass

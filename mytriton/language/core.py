@@ -59,7 +59,7 @@ class constexpr:  # noqa: N801 - Triton's public name
     """Annotation of a compile-time parameter (``BLOCK: tl.constexpr``); also wraps values."""
 
     def __init__(self, value: Any):
-        self.value = value.value if isinstance(value, constexpr) else value
+        self.value: Any = value.value if isinstance(value, constexpr) else value
 
     def __repr__(self) -> str:
         return f"constexpr[{self.value!r}]"

@@ -338,13 +338,13 @@ class LayoutAssigner:
         if isinstance(op, tt.DotOp):
             return self.predict(op.acc, seen) or dot_layout(shape_of(v.type), self.num_warps)
         if isinstance(op, tt.ReduceOp):
-            src = self.predict(op.src, seen) or self.default(op.src)
-            return SliceLayoutAttr(op.axis.value.data, src)
+            operand = self.predict(op.src, seen) or self.default(op.src)
+            return SliceLayoutAttr(op.axis.value.data, operand)
         if isinstance(op, tt.ExpandDimsOp):
-            src = self.predict(op.src, seen)
-            if isinstance(src, SliceLayoutAttr) and src.dim.data == op.axis.value.data:
-                return src.parent  # type: ignore[return-value]
-            return self.default(v) if src is not None else None
+            sliced = self.predict(op.src, seen)
+            if isinstance(sliced, SliceLayoutAttr) and sliced.dim.data == op.axis.value.data:
+                return sliced.parent  # type: ignore[return-value]
+            return self.default(v) if sliced is not None else None
         if isinstance(op, scf.ForOp):
             y = op.body.block.last_op
             assert isinstance(y, scf.YieldOp)

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar, overload
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.errors import LaunchError
 from mytriton.frontend.source import KernelSource
+from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.arrays import ArrayInfo
 from mytriton.runtime.compiled import CompiledKernel
 from mytriton.runtime.compiler import compile_stages
@@ -51,6 +52,12 @@ class JITFunction(Generic[T]):
             n for n, p in self.signature.parameters.items() if _is_constexpr_annotation(p.annotation)
         )
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
+        # *args, **kwargs, keyword- or positional-only parameters: the frontend rejects them
+        # (with the `def` line); check before binding turns them into confusing arguments.
+        self._unusual_params = any(
+            p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD
+            for p in self.signature.parameters.values()
+        )
 
     def __repr__(self) -> str:
         return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
@@ -108,11 +115,13 @@ class JITFunction(Generic[T]):
         return (g + (1, 1))[:3]  # type: ignore[return-value]
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
+        if self._unusual_params:
+            KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
         options = self._options(raw_options)
         backend = get_backend(selected_backend_name())
         specs, key, runtime_args, infos = specialize(self.arg_names, self.constexprs, values)
-        key = (*key, backend.name, options)
+        key = (*key, backend.name, options, pipeline_spec())
         kernel = self.cache.get(key)
         if kernel is None:
             kernel = compile_stages(self.fn, specs, backend, options)
@@ -144,7 +153,7 @@ def _can_execute(backend: Backend, infos: Sequence[ArrayInfo | None]) -> bool:
             )
         devices = {i.device for i in arrays}
         if len(devices) > 1:
-            raise LaunchError(f"all arrays must be on one CUDA device, got devices {sorted(devices)}")
+            raise LaunchError(f"all arrays must be on one CUDA device, got devices {sorted(d for d in devices if d is not None)}")
         if backend.runs_on == "host":
             raise LaunchError(
                 f"the {backend.name} backend runs on host arrays (NumPy or CPU torch), not CUDA arrays"

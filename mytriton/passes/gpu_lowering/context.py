@@ -90,7 +90,7 @@ class LoweringContext:
             else:
                 from xdsl.dialects.builtin import FloatAttr
 
-                op = arith.ConstantOp(FloatAttr(float(value), type))  # type: ignore[arg-type]
+                op = arith.ConstantOp(FloatAttr(float(value), type))  # type: ignore[call-overload]
             self._consts[key] = self._prologue(op)
         return self._consts[key]
 

@@ -127,6 +127,7 @@ class Lowering:
         )
         kernel.attributes["mytriton.pointee_types"] = ArrayAttr(pointees)
         gmod = gpu.ModuleOp(
-            StringAttr(GPU_MODULE_NAME), Region(Block([*ctx.global_ops(), kernel]))
+            StringAttr(GPU_MODULE_NAME),  # type: ignore[arg-type]  # xDSL's hint says SymbolRefAttr; upstream's sym_name is a string
+            Region(Block([*ctx.global_ops(), kernel])),
         )
         return ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})

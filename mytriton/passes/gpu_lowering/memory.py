@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import IntAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import PointerType, element_type
@@ -18,8 +18,8 @@ from mytriton.passes.gpu_lowering.context import LoweringContext
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
 
 
-def _pointee(ptr_type: object) -> object:
-    elem = element_type(ptr_type)  # type: ignore[arg-type]
+def _pointee(ptr_type: Attribute) -> Attribute:
+    elem = element_type(ptr_type)
     assert isinstance(elem, PointerType)
     return elem.pointee
 

@@ -1,0 +1,31 @@
+# The README's test command is `make check`; .ci/run calls it after installing everything.
+PYTHON ?= python
+SRC := mytriton tests lit_tests examples benchmarks
+
+.PHONY: check lint format typecheck test lit example
+
+check: lint typecheck test lit
+
+lint:
+	$(PYTHON) -m ruff check $(SRC)
+	$(PYTHON) -m ruff format --check $(SRC)
+
+format:
+	$(PYTHON) -m ruff check --fix $(SRC)
+	$(PYTHON) -m ruff format $(SRC)
+
+typecheck:
+	$(PYTHON) -m mypy
+
+# pytest exits with 5 when it collects nothing, which fails the build.
+test:
+	$(PYTHON) -m pytest -q
+
+# lit must discover tests: an empty run is a failure.
+lit:
+	@out=$$($(PYTHON) -m lit -sv lit_tests 2>&1); status=$$?; echo "$$out" | tail -n 25; \
+	  echo "$$out" | grep -Eq "Passed *: *[1-9]" || { echo "lit ran no passing tests"; exit 1; }; \
+	  exit $$status
+
+example:
+	$(PYTHON) examples/add.py

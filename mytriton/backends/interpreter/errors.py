@@ -1,0 +1,41 @@
+"""Errors the CPU interpreter raises while running a kernel.
+
+Each names the kernel source line of the op that failed (``file:line:col`` plus the source text,
+as compile errors do), so a user debugging on the CPU lands on the line to fix.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from mytriton.dialects.verify import source_location
+from mytriton.errors import BackendError, format_at
+
+
+class InterpreterError(BackendError):
+    """The interpreter cannot run this kernel (an op without a rule, an unsupported type, a bad
+    argument) or the kernel did something the GPU would not define."""
+
+    def __init__(self, message: str, op: Operation | None = None):
+        self.message = message
+        self.loc = source_location(op) if op is not None else None
+        super().__init__(format_at(self.loc, message))
+
+
+class OutOfBoundsAccess(InterpreterError):
+    """A load or store touched an element outside the array its pointer points into."""
+
+
+class PoisonUse(InterpreterError):
+    """A value derived from uninitialised data (``tl.empty``, a masked-off lane loaded without
+    ``other``) was stored, reduced or used as an address, mask or loop bound (debug mode only)."""
+
+
+def describe_program(pid: tuple[int, int, int]) -> str:
+    return f"program ({pid[0]}, {pid[1]}, {pid[2]})"
+
+
+def describe_line(op: Operation) -> str:
+    """``file:line`` of the kernel source an op came from."""
+    loc = source_location(op)
+    return f"{loc.file}:{loc.line}" if loc is not None else "an unknown line"

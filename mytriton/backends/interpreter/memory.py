@@ -1,0 +1,126 @@
+"""The kernel's memory: the pointer arguments' arrays, and bounds-checked gathers and scatters.
+
+Each pointer argument becomes a ``Buffer``: a flat view of the caller's array, so stores land in
+the caller's data. Arguments that share memory (the same array passed twice, overlapping
+views) are placed in one *region* with element offsets, so the batching logic can see that a store
+through one and a load through the other touch the same element.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+Array = np.ndarray
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """One pointer argument's array, flattened; ``start`` is its first element in its region."""
+
+    name: str
+    flat: Array
+    region: int
+    start: int
+
+    @property
+    def size(self) -> int:
+        return int(self.flat.shape[0])
+
+
+class BadOffset(Exception):
+    """An active lane addressed outside its buffer; ``index`` is its flat position."""
+
+    def __init__(self, index: int):
+        super().__init__(index)
+        self.index = index
+
+
+@dataclass
+class Memory:
+    """All buffers of one launch; ``region_spans`` gives each region's size in elements."""
+
+    buffers: list[Buffer]
+    region_spans: dict[int, int]
+    # False when arguments alias with mismatched element sizes or misaligned starts: the batching
+    # conflict check cannot reason about them, so programs then run one at a time.
+    batchable: bool = True
+
+    @staticmethod
+    def from_arrays(names: list[str], arrays: list[Array]) -> Memory:
+        """Flatten the arrays and group the ones that share memory into regions."""
+        spans = [_byte_span(a) for a in arrays]
+        nonempty = sorted(
+            (i for i in range(len(arrays)) if arrays[i].nbytes), key=lambda i: spans[i]
+        )
+        groups: list[list[int]] = []
+        group_end = -1
+        for i in nonempty:
+            lo, hi = spans[i]
+            if groups and lo < group_end:
+                groups[-1].append(i)
+                group_end = max(group_end, hi)
+            else:
+                groups.append([i])
+                group_end = hi
+        groups += [[i] for i in range(len(arrays)) if not arrays[i].nbytes]
+        region_of: dict[int, tuple[int, int]] = {}
+        region_spans: dict[int, int] = {}
+        batchable = True
+        for region, members in enumerate(groups):
+            itemsizes = {arrays[i].dtype.itemsize for i in members}
+            base = min(spans[i][0] for i in members)
+            end = max(spans[i][1] for i in members)
+            itemsize = itemsizes.pop()
+            if itemsizes or any((spans[i][0] - base) % itemsize for i in members):
+                batchable = False
+            for i in members:
+                region_of[i] = (region, (spans[i][0] - base) // itemsize)
+            region_spans[region] = -(-(end - base) // itemsize)
+        buffers = [
+            Buffer(name, arr.reshape(-1), *region_of[i])
+            for i, (name, arr) in enumerate(zip(names, arrays, strict=True))
+        ]
+        return Memory(buffers, region_spans, batchable)
+
+
+def _byte_span(a: Array) -> tuple[int, int]:
+    lo = int(a.__array_interface__["data"][0])
+    return lo, lo + a.nbytes
+
+
+def check_bounds(buf: Buffer, offsets: Array, active: Array | None) -> None:
+    """Raise ``BadOffset`` for the first active lane (C order) outside ``buf``.
+
+    ``offsets`` and ``active`` must already have the same shape.
+    """
+    if offsets.size == 0:
+        return
+    if offsets.min() >= 0 and offsets.max() < buf.size:
+        return  # common case: no lane, active or not, is out of range
+    bad = (offsets < 0) | (offsets >= buf.size)
+    if active is not None:
+        bad &= active
+    if bad.any():
+        raise BadOffset(int(np.argmax(bad)))
+
+
+def gather(buf: Buffer, offsets: Array, active: Array | None, fill: Array) -> Array:
+    """``buf[offsets]`` where ``active`` (all lanes when None), ``fill`` elsewhere.
+
+    Inactive lanes are never read: their offsets may lie anywhere. Bounds must be checked first.
+    """
+    if active is None:
+        return buf.flat[offsets]
+    if buf.size == 0 or not active.any():
+        return np.broadcast_to(fill, offsets.shape).astype(buf.flat.dtype)
+    safe = np.where(active, offsets, 0)
+    return np.where(active, buf.flat[safe], fill)
+
+
+def scatter_indices(offsets: Array, values: Array, active: Array | None) -> tuple[Array, Array]:
+    """Flat element indices and values an (already bounds-checked) store writes, in C order."""
+    if active is None:
+        return offsets.reshape(-1), values.reshape(-1)
+    return offsets[active], values[active]

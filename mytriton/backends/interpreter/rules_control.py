@@ -1,0 +1,90 @@
+"""Rules of the upstream ops a kernel uses: ``arith.constant``, ``scf.for``/``scf.yield`` and
+``func.return``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
+
+from mytriton.backends.interpreter.batching import BatchDiverged
+from mytriton.backends.interpreter.errors import InterpreterError, PoisonUse
+from mytriton.backends.interpreter.registry import rule
+from mytriton.backends.interpreter.values import Value, as_array, dtype_of
+from mytriton.dialects.tt_types import shape_of, type_str
+
+if TYPE_CHECKING:
+    from mytriton.backends.interpreter.engine import Executor
+
+
+@rule(arith.ConstantOp)
+def constant(ex: Executor, op: arith.ConstantOp) -> Sequence[Value]:
+    dtype = dtype_of(op.result.type)
+    attr = op.value
+    shape = shape_of(op.result.type)
+    if isinstance(attr, IntegerAttr | FloatAttr):
+        raw = np.array(attr.value.data)
+        if dtype == np.bool_:
+            scalar = raw != 0
+        elif dtype.kind in "iu":
+            scalar = raw.astype(np.int64).astype(dtype)  # wraps literals like 0xFFFFFFFF : i32
+        else:
+            scalar = raw.astype(dtype)
+        return (np.broadcast_to(scalar, (1, *shape)),)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        data = np.array(attr.get_values()).reshape(shape)
+        return (data.astype(dtype)[None],)
+    raise InterpreterError(
+        f"the interpreter does not support constant {attr} of type {type_str(op.result.type)}", op
+    )
+
+
+def _uniform_bound(value: Value, what: str) -> int:
+    """A loop bound as a Python int; it must be the same in every program of the batch."""
+    arr = as_array(value, f"loop {what}")
+    if arr.shape[0] > 1 and np.any(arr != arr[0]):
+        raise BatchDiverged()
+    return int(arr[0])
+
+
+@rule(scf.ForOp)
+def for_loop(ex: Executor, op: scf.ForOp) -> Sequence[Value]:
+    if ex.debug:
+        for v, what in ((op.lb, "lower bound"), (op.ub, "upper bound"), (op.step, "step")):
+            if (p := ex.poison(v)) is not None:
+                raise PoisonUse(
+                    f"the loop {what} is derived from uninitialised data ({p.origin})", op
+                )
+    lb = _uniform_bound(ex.get(op.lb), "lower bound")
+    ub = _uniform_bound(ex.get(op.ub), "upper bound")
+    step = _uniform_bound(ex.get(op.step), "step")
+    if step <= 0:
+        raise InterpreterError(f"the loop step must be positive, got {step}", op)
+    block = op.body.block
+    iv, *carried_args = block.args
+    iv_dtype = dtype_of(iv.type)
+    carried = [ex.get(v) for v in op.iter_args]
+    poisons = [ex.poison(v) for v in op.iter_args] if ex.debug else []
+    yield_op = block.last_op
+    for i in range(lb, ub, step):
+        ex.values[iv] = np.array([i]).astype(iv_dtype)
+        for arg, value in zip(carried_args, carried, strict=True):
+            ex.values[arg] = value
+        if ex.debug:
+            for arg, p in zip(carried_args, poisons, strict=True):
+                ex.set_poison(arg, p)
+        carried = list(ex.run_block(block))
+        if ex.debug and yield_op is not None:
+            poisons = [ex.poison(v) for v in yield_op.operands]
+    if ex.debug:
+        for r, p in zip(op.results, poisons, strict=True):
+            ex.set_poison(r, p)
+    return carried
+
+
+@rule(scf.YieldOp, func.ReturnOp)
+def terminator(ex: Executor, op: scf.YieldOp | func.ReturnOp) -> Sequence[Value]:
+    return [ex.get(v) for v in op.operands]

@@ -1,0 +1,1 @@
+"""Tests of the CPU interpreter backend (kernels written as tt IR text)."""
