@@ -179,7 +179,9 @@ def tiled_matmul_kernel(
         b_cols = cols[None, :]
         b_values = tl.load(b + b_rows * N + b_cols, mask=(b_rows < K) & (b_cols < N), other=0.0)
         acc = acc + tl.dot(a_values, b_values)
-    tl.store(c + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N))
+    tl.store(
+        c + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N)
+    )
 
 
 @triton.jit
@@ -201,14 +203,28 @@ def tiled_matmul_runtime_k_kernel(
         b_cols = cols[None, :]
         b_values = tl.load(b + b_rows * N + b_cols, mask=(b_rows < K) & (b_cols < N), other=0.0)
         acc = acc + tl.dot(a_values, b_values)
-    tl.store(c + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N))
+    tl.store(
+        c + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N)
+    )
 
 
 @triton.jit
 def tutorial_matmul_kernel(
-    a_ptr, b_ptr, c_ptr, M, N, K,
-    stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-    BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_ak,
+    stride_bk,
+    stride_bn,
+    stride_cm,
+    stride_cn,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
     GROUP_SIZE_M: tl.constexpr,
 ):
     """Triton tutorial 03 (f32, no autotune): grouped ordering, strides, pointer increments."""
@@ -242,7 +258,12 @@ def tutorial_matmul_kernel(
 
 @triton.jit
 def fused_softmax_kernel(
-    output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
+    output_ptr,
+    input_ptr,
+    input_row_stride,
+    output_row_stride,
+    n_rows,
+    n_cols,
     BLOCK_SIZE: tl.constexpr,
 ):
     """Triton tutorial 02 (one row per program)."""

@@ -28,5 +28,8 @@ class InterpreterBackend(Backend):
         from mytriton.backends.interpreter import run_kernel
 
         assert kernel.module is not None
-        host_args = [as_host_numpy(a) if info is not None else a for a, info in zip(args, arrays, strict=True)]
+        host_args = [
+            as_host_numpy(a) if info is not None else a
+            for a, info in zip(args, arrays, strict=True)
+        ]
         run_kernel(kernel.module, kernel.name, grid, host_args, debug=options.debug)

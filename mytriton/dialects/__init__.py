@@ -26,7 +26,18 @@ def all_dialects() -> list[Dialect]:
     from mytriton.dialects.ttg import TTG
     from mytriton.dialects.upstream import ARITH, GPU
 
-    return [builtin.Builtin, func.Func, ARITH, scf.Scf, math.Math, memref.MemRef, llvm.LLVM, GPU, TT, TTG]
+    return [
+        builtin.Builtin,
+        func.Func,
+        ARITH,
+        scf.Scf,
+        math.Math,
+        memref.MemRef,
+        llvm.LLVM,
+        GPU,
+        TT,
+        TTG,
+    ]
 
 
 def make_context() -> Context:

@@ -21,18 +21,20 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
     Operation,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
 )
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.irdl import (
     AnyAttr,
-    base,
+    AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -40,8 +42,6 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
-    ParsePropInAttrDict,
-    AttrSizedOperandSegments,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -50,13 +50,11 @@ from xdsl.traits import (
     MemoryWriteEffect,
     Pure,
 )
-from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from mytriton.dialects.tt_traits import LazyPatterns, check_new_block, verify_error
 from mytriton.dialects.tt_types import (
     PointerType,
-    block_shape_problem,
     block_type,
     element_type,
     is_block,
@@ -167,7 +165,9 @@ class MakeRangeOp(IRDLOperation):
         if end <= start:
             raise verify_error(self, f"end ({end}) must be greater than start ({start})")
         if not is_power_of_two(end - start):
-            raise verify_error(self, f"range size end - start = {end - start} must be a power of two")
+            raise verify_error(
+                self, f"range size end - start = {end - start} must be a power of two"
+            )
         if shape_of(self.result.type) != (end - start,) or element_type(self.result.type) != i32:
             expected = TensorType(i32, [end - start])
             raise verify_error(self, f"result type must be {type_str(expected)}")
@@ -221,7 +221,9 @@ class BroadcastOp(IRDLOperation):
         if element_type(self.src.type) != element_type(self.result.type):
             raise verify_error(self, "operand and result element types differ")
         if len(src) != len(dst):
-            raise verify_error(self, f"rank changes from {len(src)} to {len(dst)}; use expand_dims first")
+            raise verify_error(
+                self, f"rank changes from {len(src)} to {len(dst)}; use expand_dims first"
+            )
         for i, (a, b) in enumerate(zip(src, dst, strict=True)):
             if a != b and a != 1:
                 raise verify_error(self, f"dimension {i} of size {a} cannot broadcast to {b}")
@@ -254,7 +256,7 @@ class ExpandDimsOp(IRDLOperation):
         axis = self.axis.value.data
         if not 0 <= axis <= len(src):
             raise verify_error(self, f"axis {axis} out of range for a rank-{len(src)} block")
-        expected = src[:axis] + [1] + src[axis:]
+        expected = [*src[:axis], 1, *src[axis:]]
         if list(shape_of(self.result.type)) != expected:
             raise verify_error(self, f"result shape must be {expected}")
         if element_type(self.src.type) != element_type(self.result.type):
@@ -338,9 +340,7 @@ class LoadOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect(), LazyPatterns())
 
-    def __init__(
-        self, ptr: SSAValue, mask: SSAValue | None = None, other: SSAValue | None = None
-    ):
+    def __init__(self, ptr: SSAValue, mask: SSAValue | None = None, other: SSAValue | None = None):
         super().__init__(
             operands=[ptr, [mask] if mask else [], [other] if other else []],
             result_types=[_pointee_block(ptr.type)],
@@ -576,9 +576,7 @@ class DotOp(IRDLOperation):
     acc = operand_def(R)
     result = result_def(R)
     traits = traits_def(Pure())
-    assembly_format = (
-        "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
-    )
+    assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
 
     def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue):
         super().__init__(operands=[a, b, acc], result_types=[acc.type])
@@ -586,9 +584,13 @@ class DotOp(IRDLOperation):
     def verify_(self) -> None:
         a, b, c = (shape_of(v.type) for v in (self.a, self.b, self.acc))
         if len(a) != 2 or len(b) != 2:
-            raise verify_error(self, f"operands must be rank-2 blocks, got ranks {len(a)} and {len(b)}")
+            raise verify_error(
+                self, f"operands must be rank-2 blocks, got ranks {len(a)} and {len(b)}"
+            )
         if a[1] != b[0]:
-            raise verify_error(self, f"inner dimensions differ: [{a[0]}, {a[1]}] x [{b[0]}, {b[1]}]")
+            raise verify_error(
+                self, f"inner dimensions differ: [{a[0]}, {a[1]}] x [{b[0]}, {b[1]}]"
+            )
         for v, what in ((self.a, "lhs"), (self.b, "rhs"), (self.acc, "accumulator")):
             if element_type(v.type) != f32:
                 raise verify_error(self, f"{what} must hold f32, got {type_str(v.type)}")
@@ -596,7 +598,6 @@ class DotOp(IRDLOperation):
             raise verify_error(self, f"accumulator must be [{a[0]}, {b[1]}], got {list(c)}")
         if self.result.type != self.acc.type:
             raise verify_error(self, "result type must equal the accumulator type")
-
 
 
 TT_CORE_OPS: Sequence[type[IRDLOperation]] = (

@@ -557,7 +557,6 @@ class CastOp(ElementwiseOp):
             raise verify_error(self, f"conversion of {type_str(src)} to itself")
 
 
-
 BINARY_OPS: Sequence[type[BinaryOp]] = (
     AddOp,
     SubOp,

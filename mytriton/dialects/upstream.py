@@ -7,6 +7,8 @@ properties and types match upstream exactly: ``gpu.shuffle`` (warp shuffles for 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects import arith as xarith
 from xdsl.dialects import gpu as xgpu
 from xdsl.dialects.builtin import I32, i1
@@ -25,8 +27,6 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 from xdsl.utils.str_enum import StrEnum
-
-from typing import ClassVar
 
 
 class ShuffleMode(StrEnum):
@@ -86,7 +86,7 @@ def _extend(base: Dialect, ops: list[type[IRDLOperation]], attrs: list[type[Attr
         base.name,
         [*base.operations, *ops],
         [*base.attributes, *attrs],
-        list(base._interfaces),  # noqa: SLF001 - xDSL exposes no public accessor
+        list(base._interfaces),
     )
 
 

@@ -47,12 +47,15 @@ def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> Modu
             raise KernelValueError(f"no value for kernel parameter `{name}`", def_loc)
         if isinstance(spec, ConstexprArg):
             scope[name] = spec.value
-        elif isinstance(spec, PointerArg):
+        elif isinstance(spec, (PointerArg, ScalarArg)):
+            d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
+            try:
+                arg_types.append(to_ir(d, def_loc))
+            except KernelTypeError as e:
+                what = "array" if isinstance(spec, PointerArg) else "scalar"
+                msg = f"parameter `{name}` ({what}): {e.message}"
+                raise KernelTypeError(msg, def_loc) from None
             arg_names.append(name)
-            arg_types.append(to_ir(core.pointer_type(spec.dtype), def_loc))
-        elif isinstance(spec, ScalarArg):
-            arg_names.append(name)
-            arg_types.append(to_ir(spec.dtype, def_loc))
         else:
             raise KernelTypeError(f"bad specification {spec!r} for parameter `{name}`", def_loc)
     block = Block(arg_types=arg_types)
@@ -65,7 +68,7 @@ def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> Modu
         gen.visit_block(fdef.body)
     except _Return as r:
         if r.value is not None:
-            raise KernelValueError("a kernel cannot return a value", builder.loc) from None
+            raise KernelValueError("a kernel cannot return a value", r.loc) from None
     end_line = getattr(fdef, "end_lineno", None) or fdef.lineno
     with builder.located(src.location(fdef.body[-1]) if end_line else def_loc):
         builder.insert(func.ReturnOp())

@@ -31,7 +31,9 @@ class Builtins:
 
     def _constexpr(self, value: Any, what: str) -> Any:
         if isinstance(value, TensorValue):
-            raise ConstexprError(f"{what} must be a compile-time constant (tl.constexpr)", self.b.loc)
+            raise ConstexprError(
+                f"{what} must be a compile-time constant (tl.constexpr)", self.b.loc
+            )
         return value.value if isinstance(value, core.constexpr) else value
 
     def _int(self, value: Any, what: str) -> int:
@@ -43,6 +45,11 @@ class Builtins:
     def _shape(self, shape: Any) -> tuple[int, ...]:
         shape = self._constexpr(shape, "a block shape")
         dims = (shape,) if isinstance(shape, int) else shape
+        if isinstance(dims, (tuple, list)) and any(isinstance(d, TensorValue) for d in dims):
+            raise ConstexprError(
+                "every dimension of a block shape must be a compile-time constant (tl.constexpr)",
+                self.b.loc,
+            )
         if not isinstance(dims, (tuple, list)) or not all(
             isinstance(d, int) and not isinstance(d, bool) for d in dims
         ):
@@ -119,7 +126,9 @@ class Builtins:
         dims = self._shape(shape)
         if isinstance(value, TensorValue):
             if value.is_block:
-                raise KernelTypeError("tl.full's fill value must be a scalar, not a block", self.b.loc)
+                raise KernelTypeError(
+                    "tl.full's fill value must be a scalar, not a block", self.b.loc
+                )
             v = self.sem.cast(value, d)
         else:
             v = self._constexpr(value, "tl.full's value")
@@ -139,7 +148,9 @@ class Builtins:
     # ---- shape ----
 
     def broadcast_to(self, input: Any, shape: Any) -> TensorValue:
-        return self.sem.broadcast_to(self._tensor(input, "broadcast_to's input"), self._shape(shape))
+        return self.sem.broadcast_to(
+            self._tensor(input, "broadcast_to's input"), self._shape(shape)
+        )
 
     def broadcast(self, input: Any, other: Any) -> tuple[TensorValue, TensorValue]:
         a, b = self.sem.operands(input, other)
@@ -187,7 +198,9 @@ class Builtins:
         pointee = ptr.dtype.element_ty  # type: ignore[attr-defined]
         if mask is None:
             if other is not None:
-                raise KernelValueError("tl.load: `other` cannot be given without `mask`", self.b.loc)
+                raise KernelValueError(
+                    "tl.load: `other` cannot be given without `mask`", self.b.loc
+                )
             return TensorValue(self.b.insert(tt.LoadOp(ptr.handle)).result)
         m = self.sem.to_bool(self._tensor(mask, "tl.load's mask"))
         ptr, m = self.sem.broadcast_all(ptr, m)
@@ -398,7 +411,9 @@ class Builtins:
     def static_assert(self, cond: Any, msg: Any) -> None:
         c = self._constexpr(cond, "tl.static_assert's condition")
         if not c:
-            raise KernelValueError(f"static_assert failed: {msg}" if msg else "static_assert failed", self.b.loc)
+            raise KernelValueError(
+                f"static_assert failed: {msg}" if msg else "static_assert failed", self.b.loc
+            )
 
     def static_print(self, *values: Any) -> None:
         py.print(*(v.value if isinstance(v, core.constexpr) else v for v in values))
@@ -412,7 +427,9 @@ class Builtins:
     def static_range(self, arg1: Any, arg2: Any, step: Any) -> None:
         raise KernelValueError("tl.static_range can only be iterated by a for loop", self.b.loc)
 
-    def range(self, arg1: Any, arg2: Any, step: Any, num_stages: Any, loop_unroll_factor: Any) -> None:
+    def range(
+        self, arg1: Any, arg2: Any, step: Any, num_stages: Any, loop_unroll_factor: Any
+    ) -> None:
         raise KernelValueError("tl.range can only be iterated by a for loop", self.b.loc)
 
 

@@ -12,14 +12,13 @@ import builtins as py
 import inspect
 import math
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NoReturn
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import i32
-from xdsl.ir import Block
+from xdsl.ir import Block, Operation
 
 from mytriton import utils
 from mytriton.errors import (
@@ -54,6 +53,7 @@ class _Return(Exception):
     """Raised by ``return`` to unwind the statements of an inlined function."""
 
     value: Any
+    loc: SourceLocation | None = None  # of the `return` statement, for errors about it
 
 
 class CodeGenerator(ast.NodeVisitor):
@@ -71,7 +71,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.sem = Semantic(builder)
         self.tl = Builtins(self.sem)
         self.scope = scope
-        self.call_stack = call_stack + (source.qualname,)
+        self.call_stack = (*call_stack, source.qualname)
 
     # ------------------------------------------------------------------ infrastructure
 
@@ -120,8 +120,7 @@ class CodeGenerator(ast.NodeVisitor):
     def _check_global(self, name: str, value: Any, node: ast.AST) -> Any:
         value = unwrap_constexpr(value)
         ok = (
-            isinstance(value, _COMPILE_TIME_TYPES)
-            or isinstance(value, ModuleType)
+            isinstance(value, (_COMPILE_TIME_TYPES, ModuleType))
             or is_jit_function(value)
             or callable(value)
             or (isinstance(value, tuple) and all(isinstance(v, _COMPILE_TIME_TYPES) for v in value))
@@ -136,9 +135,13 @@ class CodeGenerator(ast.NodeVisitor):
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
-            if isinstance(value, TensorValue) and value.handle.name_hint is None:
-                if value.handle.owner is not None and not isinstance(value.handle.owner, Block):
-                    value.handle.name_hint = target.id
+            named = isinstance(value, TensorValue) and value.handle.name_hint is not None
+            if (
+                isinstance(value, TensorValue)
+                and not named
+                and isinstance(value.handle.owner, Operation)
+            ):
+                value.handle.name_hint = target.id  # readable IR: %offsets, %mask, ...
             self.scope[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value, (tuple, list)):
@@ -192,7 +195,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.assign(node.target, value)
 
     def visit_Return(self, node: ast.Return) -> None:
-        raise _Return(None if node.value is None else self.visit(node.value))
+        raise _Return(None if node.value is None else self.visit(node.value), self.loc(node))
 
     def visit_If(self, node: ast.If) -> None:
         cond = self.visit(node.test)
@@ -207,10 +210,14 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Assert(self, node: ast.Assert) -> None:
         cond = self.visit(node.test)
         if isinstance(cond, TensorValue):
-            self.unsupported(node, "`assert` on a runtime value", "use tl.static_assert on constexprs")
+            self.unsupported(
+                node, "`assert` on a runtime value", "use tl.static_assert on constexprs"
+            )
         if not cond:
             msg = self.visit(node.msg) if node.msg is not None else ""
-            raise KernelValueError(f"assertion failed: {msg}" if msg else "assertion failed", self.loc(node))
+            raise KernelValueError(
+                f"assertion failed: {msg}" if msg else "assertion failed", self.loc(node)
+            )
 
     def visit_While(self, node: ast.While) -> NoReturn:
         self.unsupported(node, "`while`", "use `for ... in range(...)`")
@@ -222,7 +229,9 @@ class CodeGenerator(ast.NodeVisitor):
         self.unsupported(node, "`continue`")
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> NoReturn:
-        self.unsupported(node, "a nested function definition", "define it at module level with @jit")
+        self.unsupported(
+            node, "a nested function definition", "define it at module level with @jit"
+        )
 
     # ------------------------------------------------------------------ loops
 
@@ -287,8 +296,9 @@ class CodeGenerator(ast.NodeVisitor):
         stp = self.sem.constant(step, core.int32)
         assigned = assigned_names(node.body)
         if var in assigned:
+            where = assignment_to(node.body, var) or node
             raise UnsupportedSyntaxError(
-                f"assigning to the loop variable `{var}` inside the loop", self.loc(node)
+                f"assigning to the loop variable `{var}` inside the loop", self.loc(where)
             )
         carried = [n for n in sorted(assigned) if n in self.scope and n != var]
         inits: list[TensorValue] = []
@@ -315,9 +325,9 @@ class CodeGenerator(ast.NodeVisitor):
         with self.b.at_end_of(body):
             try:
                 self.visit_block(node.body)
-            except _Return:
+            except _Return as r:
                 raise UnsupportedSyntaxError(
-                    "`return` inside a runtime loop", self.loc(node)
+                    "`return` inside a runtime loop", r.loc or self.loc(node)
                 ) from None
             yields: list[TensorValue] = []
             for n, init in zip(carried, inits, strict=True):
@@ -331,7 +341,9 @@ class CodeGenerator(ast.NodeVisitor):
                     )
                 yields.append(v)
             self.b.insert(scf.YieldOp(*(v.handle for v in yields)))
-        loop = self.b.insert(scf.ForOp(lb.handle, ub.handle, stp.handle, [v.handle for v in inits], body))
+        loop = self.b.insert(
+            scf.ForOp(lb.handle, ub.handle, stp.handle, [v.handle for v in inits], body)
+        )
         self.scope = outer
         for n, res in zip(carried, loop.results, strict=True):
             res.name_hint = n
@@ -370,7 +382,7 @@ class CodeGenerator(ast.NodeVisitor):
             if name == "to":
                 return BoundMethod(obj, "to")
             raise KernelNameError(f"a block has no attribute `{name}` here", self.loc(node))
-        if isinstance(obj, ModuleType) or isinstance(obj, core.dtype) or isinstance(obj, type):
+        if isinstance(obj, (ModuleType, core.dtype, type)):
             if not hasattr(obj, name):
                 raise KernelNameError(
                     f"`{ast.unparse(node.value)}` has no attribute `{name}`", self.loc(node)
@@ -381,7 +393,8 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(obj, tuple) and name in ("index", "count"):
             return getattr(obj, name)
         raise KernelNameError(
-            f"cannot take attribute `{name}` of {type(obj).__name__} inside a kernel", self.loc(node)
+            f"cannot take attribute `{name}` of {type(obj).__name__} inside a kernel",
+            self.loc(node),
         )
 
     def visit_Subscript(self, node: ast.Subscript) -> Any:
@@ -472,7 +485,9 @@ class CodeGenerator(ast.NodeVisitor):
             except KeyError:
                 self.unsupported(node, f"operator `{sym}`")
             except Exception as e:
-                raise KernelValueError(f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)) from None
+                raise KernelValueError(
+                    f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)
+                ) from None
         if sym in ("+", "-", "*"):
             return self.sem.arith(sym, a, b)
         if sym == "/":
@@ -492,12 +507,18 @@ class CodeGenerator(ast.NodeVisitor):
         v = self.visit(node.operand)
         if not isinstance(v, TensorValue):
             v = unwrap_constexpr(v)
-            return {
+            fn = {
                 ast.UAdd: lambda x: +x,
                 ast.USub: lambda x: -x,
                 ast.Not: lambda x: not x,
                 ast.Invert: lambda x: ~x,
-            }[type(node.op)](v)
+            }[type(node.op)]
+            try:
+                return fn(v)
+            except Exception as e:
+                raise KernelValueError(
+                    f"cannot compute `{ast.unparse(node)}` on {v!r}: {e}", self.loc(node)
+                ) from None
         if isinstance(node.op, ast.UAdd):
             return v
         if isinstance(node.op, ast.USub):
@@ -522,11 +543,21 @@ class CodeGenerator(ast.NodeVisitor):
                 self.unsupported(node, "`in` on runtime values")
             res = unwrap_constexpr(a) in unwrap_constexpr(b)
             return res if isinstance(op, ast.In) else not res
-        sym = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}[
-            type(op)
-        ]
+        sym = {
+            ast.Lt: "<",
+            ast.LtE: "<=",
+            ast.Gt: ">",
+            ast.GtE: ">=",
+            ast.Eq: "==",
+            ast.NotEq: "!=",
+        }[type(op)]
         if not isinstance(a, TensorValue) and not isinstance(b, TensorValue):
-            return _PY_BINOPS[sym](unwrap_constexpr(a), unwrap_constexpr(b))
+            try:
+                return _PY_BINOPS[sym](unwrap_constexpr(a), unwrap_constexpr(b))
+            except Exception as e:
+                raise KernelValueError(
+                    f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)
+                ) from None
         return self.sem.compare(sym, a, b)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> Any:
@@ -563,9 +594,8 @@ class CodeGenerator(ast.NodeVisitor):
         return self.call(fn, args, kwargs, node)
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call) -> Any:
-        if isinstance(fn, BoundMethod):
-            if fn.name == "to":
-                return self.call_builtin("cast", core_fn("cast"), [fn.receiver, *args], kwargs, node)
+        if isinstance(fn, BoundMethod) and fn.name == "to":
+            return self.call_builtin("cast", core_fn("cast"), [fn.receiver, *args], kwargs, node)
         name = core.BUILTINS.get(fn) if _hashable(fn) else None
         if name is not None:
             return self.call_builtin(name, fn, args, kwargs, node)
@@ -580,7 +610,7 @@ class CodeGenerator(ast.NodeVisitor):
                 raise ConstexprError(
                     f"{getattr(fn, '__name__', fn)} needs compile-time arguments", self.loc(node)
                 )
-            return fn(*(unwrap_constexpr(a) for a in args), **kwargs)
+            return call_at_compile_time(fn, args, kwargs, self.loc(node))
         if isinstance(fn, core.dtype):
             self.unsupported(node, f"calling dtype {fn}", "use x.to(dtype)")
         fname = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
@@ -591,7 +621,12 @@ class CodeGenerator(ast.NodeVisitor):
         )
 
     def call_builtin(
-        self, name: str, stub: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], node: ast.AST
+        self,
+        name: str,
+        stub: Callable[..., Any],
+        args: list[Any],
+        kwargs: dict[str, Any],
+        node: ast.AST,
     ) -> Any:
         sig = inspect.signature(stub.__wrapped__)  # type: ignore[attr-defined]
         try:
@@ -667,11 +702,36 @@ def assigned_names(stmts: Sequence[ast.stmt]) -> set[str]:
             if isinstance(n, ast.Assign):
                 for t in n.targets:
                     names.update(targets(t))
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
-                names.update(targets(n.target))
-            elif isinstance(n, ast.For):
+            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
                 names.update(targets(n.target))
     return names
+
+
+def assignment_to(stmts: Sequence[ast.stmt], name: str) -> ast.AST | None:
+    """The first statement of ``stmts`` (nested ones included) that assigns ``name``."""
+    for stmt in stmts:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Assign):
+                targets = n.targets
+            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
+                targets = [n.target]
+            else:
+                continue
+            for t in targets:
+                if any(isinstance(e, ast.Name) and e.id == name for e in ast.walk(t)):
+                    return n
+    return None
+
+
+def call_at_compile_time(
+    fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], loc: SourceLocation | None
+) -> Any:
+    """Call a Python helper on compile-time values; its failure is the kernel's error."""
+    try:
+        return fn(*(unwrap_constexpr(a) for a in args), **kwargs)
+    except Exception as e:
+        name = getattr(fn, "__name__", repr(fn))
+        raise KernelValueError(f"{name}() failed at compile time: {e}", loc) from None
 
 
 _PY_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -722,7 +782,7 @@ def _py_compile_time(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise ConstexprError(
                 f"{fn.__name__}() needs compile-time arguments inside a kernel", gen.loc(node)
             )
-        return fn(*(unwrap_constexpr(a) for a in args), **kwargs)
+        return call_at_compile_time(fn, args, kwargs, gen.loc(node))
 
     return impl
 
@@ -733,7 +793,9 @@ def _py_abs(gen: CodeGenerator, args: list[Any], kwargs: dict[str, Any], node: a
     return py.abs(unwrap_constexpr(args[0]))
 
 
-def _py_print(gen: CodeGenerator, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> NoReturn:
+def _py_print(
+    gen: CodeGenerator, args: list[Any], kwargs: dict[str, Any], node: ast.AST
+) -> NoReturn:
     gen.unsupported(node, "print()", "use tl.static_print for compile-time values")
 
 

@@ -126,9 +126,7 @@ class Semantic:
             v = self.expand_dims(v, 0)
         for a, b in zip(v.shape, shape, strict=True):
             if a != b and a != 1:
-                raise self.type_error(
-                    f"cannot broadcast shape {list(v.shape)} to {list(shape)}"
-                )
+                raise self.type_error(f"cannot broadcast shape {list(v.shape)} to {list(shape)}")
         if v.shape == shape:
             return v
         t = block_type(element_type(v.type), shape)
@@ -168,7 +166,9 @@ class Semantic:
         self, a: TensorValue, b: TensorValue, op: str, *, bool_to_int: bool = False
     ) -> tuple[TensorValue, TensorValue]:
         if a.is_pointer or b.is_pointer:
-            raise self.type_error(f"operator {op} is not defined on pointers ({a.dtype}, {b.dtype})")
+            raise self.type_error(
+                f"operator {op} is not defined on pointers ({a.dtype}, {b.dtype})"
+            )
         d = promote(a.dtype, b.dtype)
         if bool_to_int and d == core.int1:
             d = core.int32

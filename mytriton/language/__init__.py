@@ -181,7 +181,7 @@ def cos(x: Any) -> Any:
 
 
 @builtin
-def abs(x: Any) -> Any:  # noqa: A001 - Triton's public name
+def abs(x: Any) -> Any:
     """Absolute value."""
 
 
@@ -214,12 +214,12 @@ def cdiv(x: Any, div: Any) -> Any:
 
 
 @builtin
-def sum(input: Any, axis: Any = None, keep_dims: Any = False, dtype: Any = None) -> Any:  # noqa: A001
+def sum(input: Any, axis: Any = None, keep_dims: Any = False, dtype: Any = None) -> Any:
     """Sum along ``axis`` (all axes when None)."""
 
 
 @builtin
-def max(  # noqa: A001
+def max(
     input: Any,
     axis: Any = None,
     return_indices: Any = False,
@@ -230,7 +230,7 @@ def max(  # noqa: A001
 
 
 @builtin
-def min(  # noqa: A001
+def min(
     input: Any,
     axis: Any = None,
     return_indices: Any = False,
@@ -265,7 +265,7 @@ def static_range(arg1: Any, arg2: Any = None, step: Any = None) -> Any:
 
 
 @builtin
-def range(  # noqa: A001
+def range(
     arg1: Any,
     arg2: Any = None,
     step: Any = None,
@@ -333,8 +333,8 @@ __all__ = [
     "min",
     "minimum",
     "multiple_of",
-    "pointer_type",
     "num_programs",
+    "pointer_type",
     "program_id",
     "range",
     "rsqrt",

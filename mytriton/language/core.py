@@ -72,9 +72,7 @@ def builtin(fn: F) -> F:
     """Mark ``fn`` as a kernel builtin; the frontend implements it under ``fn.__name__``."""
 
     def outside_kernel(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError(
-            f"tl.{fn.__name__} can only be called inside a @mytriton.jit kernel"
-        )
+        raise RuntimeError(f"tl.{fn.__name__} can only be called inside a @mytriton.jit kernel")
 
     outside_kernel.__name__ = fn.__name__
     outside_kernel.__qualname__ = fn.__qualname__

@@ -33,8 +33,8 @@ from mytriton.dialects.ttg import (
     layout_rank,
     with_layout,
 )
-from mytriton.errors import CompilationError
 from mytriton.dialects.verify import source_location
+from mytriton.errors import CompilationError
 from mytriton.passes.layout_policy import default_blocked, dot_layout
 
 REMATERIALIZABLE = (
@@ -59,7 +59,9 @@ def _is_block(v: SSAValue) -> bool:
     return isinstance(v.type, TensorType)
 
 
-def _rebuild(op: Operation, operands: Sequence[SSAValue], result_types: Sequence[Attribute]) -> Operation:
+def _rebuild(
+    op: Operation, operands: Sequence[SSAValue], result_types: Sequence[Attribute]
+) -> Operation:
     new = type(op).create(
         operands=list(operands),
         result_types=list(result_types),
@@ -179,7 +181,9 @@ class LayoutAssigner:
         new.results[0].name_hint = v.name_hint
         return new.results[0]
 
-    def _operand_layout(self, op: Operation, operand: SSAValue, layout: Attribute) -> Attribute | None:
+    def _operand_layout(
+        self, op: Operation, operand: SSAValue, layout: Attribute
+    ) -> Attribute | None:
         """The layout an operand of ``op`` needs when ``op``'s result has ``layout``."""
         if not _is_block(operand):
             return None
@@ -204,7 +208,9 @@ class LayoutAssigner:
                 raise CompilationError(
                     f"internal error: cannot assign layouts inside {op.name}", source_location(op)
                 )
-            new = self.insert(_rebuild(op, [self.scalar(o) for o in op.operands], [r.type for r in op.results]))
+            new = self.insert(
+                _rebuild(op, [self.scalar(o) for o in op.operands], [r.type for r in op.results])
+            )
             for o, n in zip(op.results, new.results, strict=True):
                 n.name_hint = o.name_hint
                 self.scalars[o] = n
@@ -256,9 +262,11 @@ class LayoutAssigner:
         if isinstance(op, tt.ExpandDimsOp):
             src = self.home.get(op.src)
             axis = op.axis.value.data
-            if isinstance(src, SliceLayoutAttr) and src.dim.data == axis and layout_rank(
-                src.parent
-            ) == len(shape_of(op.result.type)):
+            if (
+                isinstance(src, SliceLayoutAttr)
+                and src.dim.data == axis
+                and layout_rank(src.parent) == len(shape_of(op.result.type))
+            ):
                 return src.parent  # type: ignore[return-value]
             return self.default(op.result)
         if isinstance(op, (tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp)):
@@ -266,7 +274,9 @@ class LayoutAssigner:
             if found is not None:
                 return found
         if isinstance(op, ConvertLayoutOp):
-            raise CompilationError("ttg.convert_layout before layout assignment", source_location(op))
+            raise CompilationError(
+                "ttg.convert_layout before layout assignment", source_location(op)
+            )
         raise CompilationError(
             f"internal error: cannot assign a layout to {op.name}", source_location(op)
         )
@@ -353,7 +363,9 @@ class LayoutAssigner:
             return self._first_prediction([o for o in op.operands if _is_block(o)], seen)
         return None
 
-    def _first_prediction(self, values: Sequence[SSAValue | None], seen: set[SSAValue]) -> Layout | None:
+    def _first_prediction(
+        self, values: Sequence[SSAValue | None], seen: set[SSAValue]
+    ) -> Layout | None:
         for v in values:
             if v is not None:
                 p = self.predict(v, seen)

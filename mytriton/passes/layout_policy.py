@@ -19,9 +19,7 @@ from mytriton.dialects.ttg import WARP_SIZE, BlockedLayoutAttr
 MAX_TILE = 8
 
 
-def _distribute(
-    groups: list[int], order: Sequence[int], total: int
-) -> list[int]:
+def _distribute(groups: list[int], order: Sequence[int], total: int) -> list[int]:
     """Spread ``total`` threads over dimensions with ``groups[d]`` positions, fastest first;
     threads left over replicate along the fastest dimension. Updates ``groups`` in place."""
     counts = [1] * len(groups)

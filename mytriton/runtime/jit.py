@@ -49,7 +49,9 @@ class JITFunction(Generic[T]):
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
         self.constexprs = frozenset(
-            n for n, p in self.signature.parameters.items() if _is_constexpr_annotation(p.annotation)
+            n
+            for n, p in self.signature.parameters.items()
+            if _is_constexpr_annotation(p.annotation)
         )
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
         # *args, **kwargs, keyword- or positional-only parameters: the frontend rejects them
@@ -82,7 +84,9 @@ class JITFunction(Generic[T]):
 
     # ---- launch ----
 
-    def _bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    def _bind(
+        self, args: Sequence[Any], kwargs: dict[str, Any]
+    ) -> tuple[list[Any], dict[str, Any]]:
         options = {k: kwargs.pop(k) for k in list(kwargs) if k in LAUNCH_OPTIONS}
         try:
             bound = self.signature.bind(*args, **kwargs)
@@ -99,8 +103,14 @@ class JITFunction(Generic[T]):
             raise LaunchError(f"num_warps must be a power of two between 1 and 32, got {num_warps}")
         if raw.get("num_ctas", 1) != 1:
             raise LaunchError("num_ctas other than 1 is not supported")
-        debug = self.debug if self.debug is not None else os.environ.get("MYTRITON_DEBUG", "") not in ("", "0")
-        return LaunchOptions(num_warps=num_warps, num_stages=int(raw.get("num_stages", 3)), debug=debug)
+        debug = (
+            self.debug
+            if self.debug is not None
+            else os.environ.get("MYTRITON_DEBUG", "") not in ("", "0")
+        )
+        return LaunchOptions(
+            num_warps=num_warps, num_stages=int(raw.get("num_stages", 3)), debug=debug
+        )
 
     def _grid(self, grid: Grid, values: list[Any]) -> tuple[int, int, int]:
         if callable(grid):
@@ -112,7 +122,7 @@ class JITFunction(Generic[T]):
             raise LaunchError(f"the grid must have 1 to 3 dimensions, got {grid!r}")
         if any(x < 0 for x in g):
             raise LaunchError(f"grid dimensions must be non-negative, got {g}")
-        return (g + (1, 1))[:3]  # type: ignore[return-value]
+        return ((*g, 1, 1))[:3]  # type: ignore[return-value]
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
         if self._unusual_params:
@@ -129,9 +139,8 @@ class JITFunction(Generic[T]):
         if warmup:
             return kernel
         g = self._grid(grid, values)
-        if _can_execute(backend, infos):
-            if g[0] * g[1] * g[2] > 0:
-                backend.launch(kernel, g, runtime_args, infos, options)
+        if _can_execute(backend, infos) and g[0] * g[1] * g[2] > 0:
+            backend.launch(kernel, g, runtime_args, infos, options)
         return kernel
 
 
@@ -153,10 +162,14 @@ def _can_execute(backend: Backend, infos: Sequence[ArrayInfo | None]) -> bool:
             )
         devices = {i.device for i in arrays}
         if len(devices) > 1:
-            raise LaunchError(f"all arrays must be on one CUDA device, got devices {sorted(d for d in devices if d is not None)}")
+            raise LaunchError(
+                "all arrays must be on one CUDA device, got devices "
+                f"{sorted(d for d in devices if d is not None)}"
+            )
         if backend.runs_on == "host":
             raise LaunchError(
-                f"the {backend.name} backend runs on host arrays (NumPy or CPU torch), not CUDA arrays"
+                f"the {backend.name} backend runs on host arrays (NumPy or CPU torch), "
+                "not CUDA arrays"
             )
         return True
     return backend.runs_on == "host"

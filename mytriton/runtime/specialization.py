@@ -61,7 +61,11 @@ def specialize(
     runtime: list[Any] = []
     infos: list[ArrayInfo | None] = []
     for name, value in zip(names, values, strict=True):
-        if name in constexpr_params or value is None or isinstance(value, (core.constexpr, core.dtype)):
+        if (
+            name in constexpr_params
+            or value is None
+            or isinstance(value, (core.constexpr, core.dtype))
+        ):
             v = value.value if isinstance(value, core.constexpr) else value
             try:
                 hash(v)
@@ -69,7 +73,9 @@ def specialize(
                 if isinstance(v, list):
                     v = tuple(v)
                 else:
-                    raise LaunchError(f"constexpr argument `{name}` must be hashable, got {v!r}") from None
+                    raise LaunchError(
+                        f"constexpr argument `{name}` must be hashable, got {v!r}"
+                    ) from None
             specs[name] = ConstexprArg(v)
             key.append(("c", type(v).__name__, v))
         elif is_array(value):

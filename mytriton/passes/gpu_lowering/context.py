@@ -16,12 +16,12 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
     MemRefType,
     StringAttr,
     UnitAttr,
     i32,
 )
-from xdsl.dialects.builtin import LocationAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects.tt_types import shape_of
@@ -106,7 +106,9 @@ class LoweringContext:
         try:
             return self.regs[v]
         except KeyError:
-            raise BackendError(f"internal lowering error: {v.name_hint or v} has no registers") from None
+            raise BackendError(
+                f"internal lowering error: {v.name_hint or v} has no registers"
+            ) from None
 
     def set(self, v: SSAValue, values: Sequence[SSAValue]) -> None:
         self.regs[v] = list(values)

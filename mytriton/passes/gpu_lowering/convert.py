@@ -28,7 +28,9 @@ class LowerConvertLayout:
         assert isinstance(op, ConvertLayoutOp)
         t = op.src.type
         if is_pointer(t):
-            raise BackendError("internal lowering error: cannot move pointer blocks between layouts")
+            raise BackendError(
+                "internal lowering error: cannot move pointer blocks between layouts"
+            )
         shape = shape_of(t)
         numel = 1
         for d in shape:

@@ -24,7 +24,12 @@ from mytriton.dialects.ttg import WARP_SIZE, ConvertLayoutOp
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, CompilationError
 from mytriton.passes.gpu_lowering.context import LoweringContext
-from mytriton.passes.gpu_lowering.control import LowerConstant, LowerFor, LowerProgramId, LowerReturn
+from mytriton.passes.gpu_lowering.control import (
+    LowerConstant,
+    LowerFor,
+    LowerProgramId,
+    LowerReturn,
+)
 from mytriton.passes.gpu_lowering.convert import LowerConvertLayout
 from mytriton.passes.gpu_lowering.dot import LowerDot
 from mytriton.passes.gpu_lowering.elementwise import LowerElementwise
@@ -71,7 +76,9 @@ class Lowering:
 
     def lower_op(self, op: Operation) -> None:
         self.ctx.location = op.location
-        pattern = self.elementwise if isinstance(op, ew.ElementwiseOp) else self.patterns.get(type(op))
+        pattern = (
+            self.elementwise if isinstance(op, ew.ElementwiseOp) else self.patterns.get(type(op))
+        )
         if pattern is None:
             raise CompilationError(
                 f"{op.name} cannot be lowered to the GPU yet", source_location(op)

@@ -35,7 +35,9 @@ class LowerAddPtr:
         pointee = _pointee(op.ptr.type)
         out = [
             ctx.value(
-                llvm.GEPOp(p, [llvm.GEP_USE_SSA_VAL], pointee, ssa_indices=[o], result_type=GLOBAL_POINTER)
+                llvm.GEPOp(
+                    p, [llvm.GEP_USE_SSA_VAL], pointee, ssa_indices=[o], result_type=GLOBAL_POINTER
+                )
             )
             for p, o in zip(_broadcast(ptrs, len(offs)), _broadcast(offs, len(ptrs)), strict=True)
         ]
@@ -80,4 +82,3 @@ class LowerStore:
                 ctx.emit(llvm.StoreOp(v, p))
                 ctx.emit(scf.YieldOp())
             ctx.emit(scf.IfOp(m, [], [then]))
-

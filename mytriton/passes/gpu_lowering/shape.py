@@ -51,7 +51,9 @@ class LowerBroadcast:
         src_g, dst_g = ctx.geometry(op.src.type), ctx.geometry(op.result.type)
         if src_g.root != dst_g.root:
             raise BackendError("internal lowering error: tt.broadcast changes the layout")
-        stretched = [d for d in range(dst_g.root.rank) if src_g.full_shape[d] != dst_g.full_shape[d]]
+        stretched = [
+            d for d in range(dst_g.root.rank) if src_g.full_shape[d] != dst_g.full_shape[d]
+        ]
         index = {reg: i for i, reg in enumerate(src_g.registers)}
         src = ctx.get(op.src)
         out = []
