@@ -154,6 +154,11 @@ class MulOp(BinaryOp):
             return (self.lhs,)
         if self._is(self.lhs, 1):
             return (self.rhs,)
+        if not is_float(self.result.type):  # x * 0 is 0 for integers (not for floats: NaN, inf)
+            if self._is(self.rhs, 0):
+                return (self.rhs,)
+            if self._is(self.lhs, 0):
+                return (self.lhs,)
         return None
 
 

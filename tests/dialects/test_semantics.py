@@ -1,0 +1,300 @@
+"""What elementwise ops compute (``evaluate``, shared by the folder and the interpreter) and
+what the folders produce: i32 wrap-around, C division, f32 rounding, NaN and tie rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType, f32, i1, i32
+from xdsl.ir import Block, Region
+
+from mytriton.dialects import tt
+from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt_constants import (
+    constant_attr,
+    make_constant,
+    scalar_constant,
+    uniform_constant,
+)
+from mytriton.passes.pipeline import run_pipeline
+
+NAN = np.float32("nan")
+
+
+def vals(*types):
+    return tuple(Block(arg_types=list(types)).args)
+
+
+def const(value, t):
+    return make_constant(value, t)
+
+
+def fold(cls, *values_and_types, **kw):
+    """The folded attribute of ``cls`` applied to scalar constants."""
+    consts = [const(v, t) for v, t in values_and_types]
+    op = cls(*kw.get("pre", ()), *(c.result for c in consts))
+    folded = op.fold()
+    assert folded is not None and len(folded) == 1
+    return folded[0]
+
+
+def value_of(attr):
+    """The Python value of a folded attribute (i1 as 0/1: xDSL stores true as -1)."""
+    assert isinstance(attr, (IntegerAttr, FloatAttr))
+    if attr.type == i1:
+        return int(attr.value.data != 0)
+    return attr.value.data
+
+
+# ------------------------------------------------------------------ integer folding
+
+
+def test_i32_add_wraps():
+    attr = fold(ew.AddOp, (2**31 - 1, i32), (1, i32))
+    assert attr.type == i32 and value_of(attr) == -(2**31)
+
+
+def test_i32_sub_and_mul_wrap():
+    assert value_of(fold(ew.SubOp, (-(2**31), i32), (1, i32))) == 2**31 - 1
+    assert value_of(fold(ew.MulOp, (65536, i32), (65536, i32))) == 0
+    assert value_of(fold(ew.MulOp, (65537, i32), (65537, i32))) == 131073
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "q", "r"),
+    [(7, 2, 3, 1), (-7, 2, -3, -1), (7, -2, -3, 1), (-7, -2, 3, -1), (6, 3, 2, 0)],
+)
+def test_integer_division_is_c_division(a, b, q, r):
+    """Quotient truncates toward zero; the remainder has the dividend's sign (not Python's)."""
+    assert value_of(fold(ew.DivOp, (a, i32), (b, i32))) == q
+    assert value_of(fold(ew.RemOp, (a, i32), (b, i32))) == r
+
+
+def test_integer_division_edge_cases():
+    assert value_of(fold(ew.DivOp, (-(2**31), i32), (-1, i32))) == -(2**31)  # wraps
+    assert value_of(fold(ew.DivOp, (5, i32), (0, i32))) == -1  # defined, not a crash
+    assert value_of(fold(ew.RemOp, (5, i32), (0, i32))) == 5
+
+
+def test_bitwise_and_bool_folding():
+    assert value_of(fold(ew.AndOp, (12, i32), (10, i32))) == 8
+    assert value_of(fold(ew.OrOp, (12, i32), (10, i32))) == 14
+    assert value_of(fold(ew.XorOp, (12, i32), (-1, i32))) == -13
+    t = fold(ew.XorOp, (True, i1), (True, i1))
+    assert t.type == i1 and value_of(t) == 0
+    assert value_of(fold(ew.OrOp, (False, i1), (True, i1))) == 1
+
+
+# ------------------------------------------------------------------ float folding
+
+
+def test_f32_addition_rounds_to_f32():
+    attr = fold(ew.AddOp, (0.1, f32), (0.2, f32))
+    expected = float(np.float32(0.1) + np.float32(0.2))
+    assert attr.type == f32 and value_of(attr) == expected
+    assert expected != 0.1 + 0.2  # the f64 result would differ
+    assert value_of(fold(ew.AddOp, (16777216.0, f32), (1.0, f32))) == 16777216.0
+
+
+def test_f32_constants_are_rounded():
+    c = const(0.1, f32)
+    assert value_of(c.value) == float(np.float32(0.1))
+    assert scalar_constant(c.result).dtype == np.float32
+
+
+def test_f32_division_and_overflow():
+    assert value_of(fold(ew.DivOp, (1.0, f32), (3.0, f32))) == float(np.float32(1) / np.float32(3))
+    assert value_of(fold(ew.MulOp, (3e38, f32), (10.0, f32))) == float("inf")
+    assert value_of(fold(ew.DivOp, (1.0, f32), (0.0, f32))) == float("inf")
+    assert np.isnan(value_of(fold(ew.DivOp, (0.0, f32), (0.0, f32))))
+
+
+def test_float_rem_follows_dividend_sign():
+    assert value_of(fold(ew.RemOp, (-7.5, f32), (2.0, f32))) == -1.5
+    assert value_of(fold(ew.RemOp, (7.5, f32), (-2.0, f32))) == 1.5
+
+
+def test_unary_folding():
+    assert value_of(fold(ew.NegOp, (-(2**31), i32))) == -(2**31)  # wraps
+    assert value_of(fold(ew.AbsOp, (-3.5, f32))) == 3.5
+    assert value_of(fold(ew.ExpOp, (0.0, f32))) == 1.0
+    assert value_of(fold(ew.SqrtOp, (2.0, f32))) == float(np.sqrt(np.float32(2)))
+    assert value_of(fold(ew.FloorOp, (-1.5, f32))) == -2.0
+    assert value_of(fold(ew.RsqrtOp, (4.0, f32))) == 0.5
+
+
+def test_cmp_and_select_folding():
+    (a, b) = vals(f32, f32)
+    assert value_of(fold(ew.CmpOp, (1, i32), (2, i32), pre=("lt",))) == 1
+    assert value_of(fold(ew.CmpOp, (NAN, f32), (NAN, f32), pre=("ne",))) == 1
+    assert value_of(fold(ew.CmpOp, (NAN, f32), (NAN, f32), pre=("eq",))) == 0
+    assert value_of(fold(ew.CmpOp, (NAN, f32), (1.0, f32), pre=("lt",))) == 0
+    c = const(True, i1)
+    assert ew.SelectOp(c.result, a, b).fold() == (a,)
+    c = const(False, i1)
+    assert ew.SelectOp(c.result, a, b).fold() == (b,)
+
+
+@pytest.mark.parametrize(
+    ("value", "src", "dst", "expected"),
+    [
+        (3.7, f32, i32, 3),
+        (-3.7, f32, i32, -3),
+        (1e10, f32, i32, 2**31 - 1),
+        (-1e10, f32, i32, -(2**31)),
+        (float("nan"), f32, i32, 0),
+        (5, i32, i1, 1),
+        (0, i32, i1, 0),
+        (0.5, f32, i1, 1),
+        (True, i1, i32, 1),
+        (True, i1, f32, 1.0),
+        (16777217, i32, f32, 16777216.0),
+    ],
+)
+def test_cast_folding(value, src, dst, expected):
+    c = const(value, src)
+    folded = ew.CastOp(c.result, dst).fold()
+    assert folded is not None and folded[0].type == dst
+    assert value_of(folded[0]) == expected
+
+
+# ------------------------------------------------------------------ identities
+
+
+def test_identities():
+    (x, f, b) = vals(i32, f32, i1)
+    zero, one = const(0, i32), const(1, i32)
+    assert ew.AddOp(x, zero.result).fold() == (x,)
+    assert ew.AddOp(zero.result, x).fold() == (x,)
+    assert ew.SubOp(x, zero.result).fold() == (x,)
+    assert ew.MulOp(one.result, x).fold() == (x,)
+    assert ew.DivOp(x, one.result).fold() == (x,)
+    assert ew.AndOp(x, x).fold() == (x,)
+    assert ew.OrOp(x, zero.result).fold() == (x,)
+    assert ew.XorOp(x, zero.result).fold() == (x,)
+    assert ew.MaximumOp(f, f).fold() == (f,)
+    assert ew.MinimumOp(x, x).fold() == (x,)
+    t = const(True, i1)
+    assert ew.AndOp(b, t.result).fold() == (b,)
+
+
+def test_float_plus_zero_is_not_folded():
+    """-0.0 + 0.0 is +0.0, so x + 0.0 is not x for floats."""
+    (f,) = vals(f32)
+    assert ew.AddOp(f, const(0.0, f32).result).fold() is None
+    assert ew.SubOp(f, const(0.0, f32).result).fold() is None
+    assert ew.AddOp(f, f).fold() is None
+
+
+def test_identities_see_through_splats():
+    (blk,) = vals(TensorType(i32, [16]))
+    zero = const(0, i32)
+    splat = tt.SplatOp(zero.result, TensorType(i32, [16]))
+    assert ew.AddOp(blk, splat.result).fold() == (blk,)
+    assert uniform_constant(splat.result) == 0
+    bcast = tt.BroadcastOp(
+        tt.SplatOp(const(3, i32).result, TensorType(i32, [1, 8])).result, TensorType(i32, [4, 8])
+    )
+    assert uniform_constant(bcast.result) == 3
+    assert uniform_constant(tt.ZerosOp(TensorType(f32, [4])).result) == 0.0
+    assert uniform_constant(blk) is None
+
+
+def test_constant_helpers():
+    assert value_of(constant_attr(np.array(True), i1)) == 1
+    assert value_of(constant_attr(np.array(False), i1)) == 0
+    assert constant_attr(np.array(-5, np.int32), i32) == IntegerAttr(-5, i32)
+    assert constant_attr(np.array(2.5, np.float32), f32) == FloatAttr(2.5, f32)
+    assert scalar_constant(const(True, i1).result).dtype == np.bool_
+    assert scalar_constant(vals(i32)[0]) is None
+
+
+def test_canonicalize_folds_a_kernel_body():
+    block = Block(arg_types=[i32])
+    a = const(2**31 - 1, i32)
+    b = const(1, i32)
+    add = ew.AddOp(a.result, b.result)
+    div = ew.DivOp(add.result, const(-7, i32).result)
+    for op in (a, b, add, div.operands[1].owner, div):
+        block.add_op(op)
+    block.add_op(func.ReturnOp(div.result))
+    module = ModuleOp([func.FuncOp("k", ([i32], [i32]), Region(block))])
+    run_pipeline(module, "canonicalize")
+    text = str(module)
+    assert "tt.add" not in text and "tt.div" not in text
+    # (-2**31) / -7 = 306783378 (truncated)
+    assert "arith.constant 306783378 : i32" in text
+    assert isinstance(block.ops.first, arith.ConstantOp)
+
+
+# ------------------------------------------------------------------ evaluate (interpreter rules)
+
+
+def binary(cls, a, b):
+    t = f32 if np.asarray(a).dtype == np.float32 else i32
+    x, y = vals(t, t)
+    return cls(x, y).evaluate(np.asarray(a), np.asarray(b))
+
+
+def test_maximum_minimum_propagate_nan_in_either_position():
+    a = np.array([NAN, 1.0, 2.0, NAN], np.float32)
+    b = np.array([1.0, NAN, 1.0, NAN], np.float32)
+    mx, mn = binary(ew.MaximumOp, a, b), binary(ew.MinimumOp, a, b)
+    assert np.isnan(mx[[0, 1, 3]]).all() and mx[2] == 2.0
+    assert np.isnan(mn[[0, 1, 3]]).all() and mn[2] == 1.0
+    assert mx.dtype == np.float32 and mn.dtype == np.float32
+
+
+def test_maximum_minimum_return_right_operand_on_ties():
+    pz, nz = np.float32(0.0), np.float32(-0.0)
+    assert np.signbit(binary(ew.MaximumOp, pz, nz))  # equal: right operand (-0.0)
+    assert not np.signbit(binary(ew.MaximumOp, nz, pz))
+    assert np.signbit(binary(ew.MinimumOp, pz, nz))
+    assert not np.signbit(binary(ew.MinimumOp, nz, pz))
+
+
+def test_maximum_minimum_on_ints():
+    a = np.array([1, -5, 7], np.int32)
+    b = np.array([2, -6, 7], np.int32)
+    assert binary(ew.MaximumOp, a, b).tolist() == [2, -5, 7]
+    assert binary(ew.MinimumOp, a, b).tolist() == [1, -6, 7]
+
+
+def test_float_ne_is_unordered_others_ordered():
+    x, y = vals(f32, f32)
+    a = np.array([NAN, 1.0, NAN], np.float32)
+    b = np.array([NAN, NAN, 2.0], np.float32)
+    assert ew.CmpOp("ne", x, y).evaluate(a, b).tolist() == [True, True, True]
+    for pred in ("eq", "lt", "le", "gt", "ge"):
+        assert ew.CmpOp(pred, x, y).evaluate(a, b).tolist() == [False] * 3, pred
+
+
+def test_integer_comparisons_are_signed():
+    x, y = vals(i32, i32)
+    a, b = np.array([-1], np.int32), np.array([1], np.int32)
+    assert ew.CmpOp("lt", x, y).evaluate(a, b).tolist() == [True]
+
+
+def test_select_and_cast_evaluate():
+    c, x, y = vals(i1, f32, f32)
+    r = ew.SelectOp(c, x, y).evaluate(
+        np.array([True, False]), np.array([1, 2], np.float32), np.array([3, 4], np.float32)
+    )
+    assert r.tolist() == [1.0, 4.0] and r.dtype == np.float32
+    blk = vals(TensorType(f32, [4]))[0]
+    cast = ew.CastOp(blk, TensorType(i32, [4]))
+    out = cast.evaluate(np.array([1.9, -1.9, NAN, 3e9], np.float32))
+    assert out.tolist() == [1, -1, 0, 2**31 - 1] and out.dtype == np.int32
+
+
+def test_evaluate_keeps_f32_and_wraps_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = binary(ew.AddOp, np.array([2**31 - 1], np.int32), np.array([1], np.int32))
+        e = vals(f32)[0]
+        big = ew.ExpOp(e).evaluate(np.array([100.0], np.float32))
+    assert r.tolist() == [-(2**31)]
+    assert big.dtype == np.float32 and np.isinf(big[0])

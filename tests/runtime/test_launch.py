@@ -1,0 +1,320 @@
+"""Launching: grids, warmup, the compiled-kernel object, and argument errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mytriton as triton
+import mytriton.language as tl
+from mytriton.errors import (
+    BackendUnavailableError,
+    CompilationError,
+    KernelTypeError,
+    LaunchError,
+    MyTritonError,
+)
+from mytriton.runtime.compiled import CompiledKernel
+from tests.frontend.util import X, Y
+
+
+@triton.jit
+def add_kernel(x, y, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, tl.load(x + offs, mask=mask) + tl.load(y + offs, mask=mask), mask=mask)
+
+
+ARGS = (X, X, Y, 64)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    add_kernel.clear_cache()
+    yield
+    add_kernel.clear_cache()
+
+
+# ------------------------------------------------------------------ grids and launches
+
+
+def test_grid_forms(recording):
+    add_kernel[(4,)](*ARGS, BLOCK=16)
+    add_kernel[3](*ARGS, BLOCK=16)
+    add_kernel[(2, 3)](*ARGS, BLOCK=16)
+    add_kernel[(2, 3, 4)](*ARGS, BLOCK=16)
+    add_kernel[[5]](*ARGS, BLOCK=16)
+    grids = [launch[1] for launch in recording.launches]
+    assert grids == [(4, 1, 1), (3, 1, 1), (2, 3, 1), (2, 3, 4), (5, 1, 1)]
+
+
+def test_grid_lambda_gets_arguments_and_constexprs(recording):
+    seen = []
+
+    def grid(meta):
+        seen.append(dict(meta))
+        return (triton.cdiv(meta["n"], meta["BLOCK"]),)
+
+    add_kernel[grid](X, X, Y, 100, BLOCK=16)
+    assert recording.launches[0][1] == (7, 1, 1)
+    assert seen[0]["BLOCK"] == 16 and seen[0]["n"] == 100 and seen[0]["x"] is X
+    assert set(seen[0]) == {"x", "y", "out", "n", "BLOCK"}
+
+
+def test_launch_passes_runtime_arguments_only(recording):
+    add_kernel[(1,)](*ARGS, BLOCK=16)
+    name, _, args, options = recording.launches[0]
+    assert name == "add_kernel"
+    assert args[0] is X and args[2] is Y and args[3] == 64 and len(args) == 4
+    assert options.num_warps == 4
+
+
+def test_empty_grid_compiles_but_does_not_launch(recording):
+    k = add_kernel[(0,)](*ARGS, BLOCK=16)
+    assert isinstance(k, CompiledKernel)
+    assert recording.launches == [] and recording.compiled == ["add_kernel"]
+
+
+def test_warmup_compiles_without_launching(recording):
+    def grid(meta):
+        raise AssertionError("warmup must not evaluate the grid")
+
+    k = add_kernel.warmup(*ARGS, grid=grid, BLOCK=16)
+    assert recording.launches == []
+    assert recording.compiled == ["add_kernel"]
+    assert "recording" in k.asm
+    assert add_kernel[(1,)](*ARGS, BLOCK=16) is k  # the warmed-up entry is reused
+    assert len(recording.launches) == 1 and recording.compiled == ["add_kernel"]
+
+
+@pytest.mark.parametrize(
+    "grid", [(1, 2, 3, 4), (), (-1,)], ids=["four-dims", "no-dims", "negative"]
+)
+def test_bad_grid(grid):
+    with pytest.raises(LaunchError, match="grid"):
+        add_kernel[grid](*ARGS, BLOCK=16)
+
+
+def test_numpy_arrays_compile_only_under_gpu_backend():
+    """The default backend is cuda: NumPy arrays compile, nothing runs, no error."""
+    out = np.full(4, 7.0, np.float32)
+    add_kernel[(1,)](X, X, out, 4, BLOCK=16)
+    assert (out == 7.0).all()
+
+
+def test_unknown_backend(monkeypatch):
+    monkeypatch.setenv("MYTRITON_BACKEND", "vulkan")
+    with pytest.raises(BackendUnavailableError, match="vulkan"):
+        add_kernel.warmup(*ARGS, grid=(1,), BLOCK=16)
+
+
+def test_dump_env_prints_stages(monkeypatch, capsys):
+    add_kernel.clear_cache()
+    monkeypatch.setenv("MYTRITON_DUMP", "1")
+    add_kernel.warmup(*ARGS, grid=(1,), BLOCK=16)
+    err = capsys.readouterr().err
+    assert "// ----- add_kernel: tt -----" in err and "// ----- add_kernel: tt-opt -----" in err
+
+
+# ------------------------------------------------------------------ the compiled kernel
+
+
+def test_compiled_kernel_stages_and_unpacking():
+    k = add_kernel[(1,)](*ARGS, BLOCK=16)
+    assert {"tt", "tt-opt"} <= set(k.asm)
+    assert k.asm["tt"].startswith("builtin.module {")
+    assert "func.func @add_kernel" in k.asm["tt-opt"]
+    before, after, src = k
+    assert (before, after) == (k.asm["tt"], k.asm["tt-opt"])
+    assert src is None  # no backend source yet from the pending cuda backend
+    assert k.name == "add_kernel" and k.backend == "cuda"
+    assert "stages=[tt, tt-opt]" in repr(k)
+
+
+def test_compiled_kernel_module_is_the_optimised_ir():
+    k = add_kernel.warmup(*ARGS, grid=(1,), BLOCK=16)
+    assert str(k.module) == k.asm["tt-opt"]
+
+
+def test_source_prefers_cuda_then_mlir():
+    k = CompiledKernel("k", "x", asm={"tt": "a", "tt-opt": "b", "mlir": "m"})
+    assert list(k) == ["a", "b", "m"]
+    k.asm["cuda"] = "c"
+    assert k.source == "c"
+
+
+# ------------------------------------------------------------------ argument errors
+
+
+def test_wrong_argument_count():
+    with pytest.raises(LaunchError, match="add_kernel: missing a required argument: 'n'"):
+        add_kernel[(1,)](X, X, Y, BLOCK=16)
+    with pytest.raises(LaunchError, match="too many positional arguments"):
+        add_kernel[(1,)](X, X, Y, 4, 16, 5)
+    with pytest.raises(LaunchError, match="unexpected keyword argument 'BLOK'"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, BLOK=16)
+
+
+def test_missing_constexpr():
+    with pytest.raises(LaunchError, match="'BLOCK'"):
+        add_kernel[(1,)](*ARGS)
+
+
+def test_non_contiguous_array():
+    strided = np.zeros(128, np.float32)[::2]
+    with pytest.raises(LaunchError, match="argument `x` is not C-contiguous"):
+        add_kernel[(1,)](strided, X, Y, 64, BLOCK=16)
+    fortran = np.zeros((4, 4), np.float32, order="F")
+    with pytest.raises(LaunchError, match="`out` is not C-contiguous"):
+        add_kernel[(1,)](X, X, fortran, 16, BLOCK=16)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.float16, np.int8])
+def test_unsupported_array_dtype_is_a_clear_error(dtype):
+    with pytest.raises(KernelTypeError) as info:
+        add_kernel[(1,)](X, np.zeros(4, dtype), Y, 4, BLOCK=16)
+    msg = info.value.message
+    assert "parameter `y`" in msg and np.dtype(dtype).name in msg
+    assert "supported: int1, int32, float32" in msg
+
+
+def test_array_dtype_no_kernel_takes():
+    with pytest.raises(LaunchError, match="argument `x` has dtype uint8"):
+        add_kernel[(1,)](np.zeros(4, np.uint8), X, Y, 4, BLOCK=16)
+    with pytest.raises(LaunchError, match="complex64"):
+        add_kernel[(1,)](np.zeros(4, np.complex64), X, Y, 4, BLOCK=16)
+
+
+@pytest.mark.parametrize("value", [2**31, -(2**31) - 1, np.int64(2**40)])
+def test_int_argument_beyond_int32(value):
+    with pytest.raises(LaunchError, match=r"argument `n`.*does not fit in int32"):
+        add_kernel[(1,)](X, X, Y, value, BLOCK=16)
+
+
+def test_int32_limits_accepted():
+    for v in (2**31 - 1, -(2**31), np.int64(5), np.int16(3)):
+        k = add_kernel.warmup(X, X, Y, v, grid=(1,), BLOCK=16)
+        assert "%n: i32" in k.asm["tt"]
+
+
+def test_unsupported_scalar_argument_type():
+    with pytest.raises(LaunchError, match="argument `n` has type str"):
+        add_kernel[(1,)](X, X, Y, "4", BLOCK=16)
+    with pytest.raises(LaunchError, match="argument `n` has type complex"):
+        add_kernel[(1,)](X, X, Y, 1j, BLOCK=16)
+
+
+def test_unsupported_array_type():
+    class FakeDeviceArray:
+        __cuda_array_interface__ = {}
+        dtype = np.dtype(np.float32)
+
+    with pytest.raises(LaunchError, match="argument `x`: unsupported array type"):
+        add_kernel[(1,)](FakeDeviceArray(), X, Y, 4, BLOCK=16)
+
+
+def test_unhashable_constexpr():
+    with pytest.raises(LaunchError, match="constexpr argument `BLOCK` must be hashable"):
+        add_kernel[(1,)](*ARGS, BLOCK={"a": 1})
+
+
+def test_list_constexpr_becomes_tuple():
+    @triton.jit
+    def k(x, out, SHAPE: tl.constexpr):
+        tl.store(out + tl.arange(0, SHAPE[0]), tl.sum(tl.zeros(SHAPE, tl.float32), axis=1))
+
+    a = k.warmup(X, Y, grid=(1,), SHAPE=[4, 8])
+    b = k.warmup(X, Y, grid=(1,), SHAPE=(4, 8))
+    assert a is b and "tensor<4x8xf32>" in a.asm["tt"]
+
+
+def test_constexpr_wrapper_and_dtype_arguments_are_compile_time():
+    @triton.jit
+    def k(x, out, N, DTYPE):
+        tl.store(out + tl.arange(0, N), tl.zeros((N,), DTYPE).to(tl.float32))
+
+    ir = k.warmup(X, Y, tl.constexpr(8), tl.int32, grid=(1,)).asm["tt"]
+    assert "func.func @k(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>)" in ir
+    assert "tt.zeros : tensor<8xi32>" in ir
+
+
+def test_default_parameter_values():
+    @triton.jit
+    def k(x, out, n, BLOCK: tl.constexpr = 32):
+        tl.store(out + tl.arange(0, BLOCK), 0.0, mask=tl.arange(0, BLOCK) < n)
+
+    assert "end = 32 : i32" in k.warmup(X, Y, 4, grid=(1,)).asm["tt"]
+
+
+@pytest.mark.parametrize("num_warps", [0, 3, 64, -4])
+def test_bad_num_warps(num_warps):
+    with pytest.raises(LaunchError, match="num_warps must be a power of two"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, num_warps=num_warps)
+
+
+def test_num_ctas_other_than_one():
+    with pytest.raises(LaunchError, match="num_ctas"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, num_ctas=2)
+
+
+def test_launch_options_are_not_kernel_arguments(recording):
+    add_kernel[(1,)](*ARGS, BLOCK=16, num_warps=8, num_stages=2)
+    options = recording.launches[0][3]
+    assert (options.num_warps, options.num_stages) == (8, 2)
+
+
+def test_star_args_kernel_rejected_at_launch():
+    @triton.jit
+    def k(x, *rest):
+        pass
+
+    with pytest.raises(CompilationError, match=r"\*args/\*\*kwargs parameters"):
+        k[(1,)](X)
+
+
+# ------------------------------------------------------------------ calling outside a kernel
+
+
+def test_calling_a_jit_function_directly_raises():
+    with pytest.raises(RuntimeError, match=r"cannot be called directly.*add_kernel\[grid\]"):
+        add_kernel(*ARGS, BLOCK=16)
+
+
+def test_calling_a_tl_builtin_outside_a_kernel_raises():
+    with pytest.raises(RuntimeError, match=r"tl\.arange can only be called inside"):
+        tl.arange(0, 16)
+
+
+def test_jit_decorator_forms():
+    def f(x):
+        pass
+
+    plain = triton.jit(f)
+    configured = triton.jit(debug=True, do_not_specialize=["x"])(f)
+    assert isinstance(plain, triton.JITFunction) and isinstance(configured, triton.JITFunction)
+    assert configured.debug is True and plain.__name__ == "f"
+    assert "JITFunction(" in repr(plain)
+
+
+def test_errors_share_a_base_class():
+    assert issubclass(LaunchError, MyTritonError) and issubclass(CompilationError, MyTritonError)
+
+
+# ------------------------------------------------------------------ torch (optional)
+
+
+def test_cpu_torch_tensors_compile_only():
+    torch = pytest.importorskip("torch")
+    x = torch.ones(64, dtype=torch.float32)
+    out = torch.zeros(64, dtype=torch.float32)
+    k = add_kernel[(1,)](x, x, out, 64, BLOCK=16)
+    assert "%x: !tt.ptr<f32>" in k.asm["tt"]
+    assert float(out.sum()) == 0.0  # compile-only under the cuda backend
+    # framework independent: a NumPy launch of the same kinds hits the same entry
+    assert add_kernel[(1,)](X, X, Y, 64, BLOCK=16) is k
+    with pytest.raises(LaunchError, match="not C-contiguous"):
+        add_kernel[(1,)](torch.ones(8, 8).t(), x, out, 64, BLOCK=16)
+    ki = add_kernel.warmup(torch.ones(4, dtype=torch.int32), x, out, 4, grid=(1,), BLOCK=16)
+    assert "%x: !tt.ptr<i32>" in ki.asm["tt"]
+    with pytest.raises(KernelTypeError, match="float64"):
+        add_kernel[(1,)](torch.ones(4, dtype=torch.float64), x, out, 4, BLOCK=16)
