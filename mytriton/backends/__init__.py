@@ -74,10 +74,18 @@ def _create(name: str) -> Backend:
         from mytriton.backends.interpreter_backend import InterpreterBackend
 
         return InterpreterBackend()
-    if name in ("cuda", "mlir"):
+    if name == "mlir":
+        from mytriton.backends.mlir.backend import MlirBackend
+
+        return MlirBackend()
+    if name == "gpusim":
+        from mytriton.backends.gpusim import GpuSimBackend
+
+        return GpuSimBackend()
+    if name == "cuda":
         from mytriton.backends.pending import PendingBackend
 
         return PendingBackend(name)
     raise BackendUnavailableError(
-        f"unknown backend {name!r}; MYTRITON_BACKEND must be cuda, mlir or interpreter"
+        f"unknown backend {name!r}; MYTRITON_BACKEND must be cuda, mlir, interpreter or gpusim"
     )

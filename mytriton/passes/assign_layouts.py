@@ -1,7 +1,7 @@
 """``tt-assign-layouts``: give every block value a `ttg` layout, as its tensor encoding.
 
 Anchors decide layouts: a load uses the default (coalesced) layout of its shape unless its
-pointers already have one, a store follows its value, ``tt.dot`` produces a register-tile
+pointers already have one, a store follows its pointers when they are bound (else its value), ``tt.dot`` produces a register-tile
 layout (``dot_layout``), a reduction leaves the slice of its operand's layout, and a
 loop-carried block keeps the layout its yielded value will have. Everything else follows its
 operands. Values that are cheap to recompute (ranges, splats, broadcasts and elementwise math
@@ -218,7 +218,9 @@ class LayoutAssigner:
         if all(r in self.free for r in op.results) and op.results:
             return  # materialized on demand, in the layout each user needs
         if isinstance(op, tt.StoreOp):
-            layout = self._first_home((op.value, op.ptr, op.mask)) or self.default(op.ptr)
+            # a bound pointer block (e.g. loop-carried) cannot move between layouts: the
+            # stored value follows it; otherwise the pointers are recomputed for the value
+            layout = self._first_home((op.ptr, op.value, op.mask)) or self.default(op.ptr)
             self.insert(_rebuild(op, [self.operand(o, layout) for o in op.operands], []))
             return
         if isinstance(op, tt.ReduceOp):

@@ -1,0 +1,13 @@
+"""gpusim: a CPU oracle for the lowered GPU IR (``docs/gpu-ir.md``).
+
+It runs the ``gpu.func`` of a lowered module on NumPy exactly as a GPU would run the block:
+all threads of a program in lockstep, one NumPy entry per thread, with per-thread control flow
+masks, and checks for what a GPU would fault on or leave undefined (out-of-bounds accesses,
+divergent barriers or shuffles, shared-memory races and uninitialised reads).
+"""
+
+from mytriton.backends.gpusim.backend import GpuSimBackend
+from mytriton.backends.gpusim.errors import SimulationError
+from mytriton.backends.gpusim.launch import SimKernel, run_lowered
+
+__all__ = ["GpuSimBackend", "SimKernel", "SimulationError", "run_lowered"]

@@ -1,0 +1,37 @@
+"""Turns the lowered kernel's blocks into lists of closures, once per module."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from xdsl.dialects import gpu, scf
+from xdsl.ir import Block, Operation
+
+from mytriton.backends.gpusim.errors import SimulationError
+from mytriton.backends.gpusim.machine import CompiledBlock
+from mytriton.backends.gpusim.registry import RULES
+
+_TERMINATORS = (scf.YieldOp, gpu.ReturnOp)
+
+
+class Compiler:
+    """Compiles blocks of one kernel; rules read kernel-wide facts from it."""
+
+    def __init__(self, shared_names: set[str], check_races: bool):
+        self.shared_names = shared_names
+        self.check_races = check_races
+
+    def block(self, block: Block) -> CompiledBlock:
+        out = CompiledBlock()
+        for op in block.ops:
+            if isinstance(op, _TERMINATORS):
+                out.results = list(op.operands)
+                break
+            factory = RULES.get(op.name)
+            if factory is None:
+                self.unsupported(op, "the simulator has no rule for this op")
+            out.steps.append(factory(op, self))
+        return out
+
+    def unsupported(self, op: Operation, why: str) -> NoReturn:
+        raise SimulationError(f"gpusim cannot execute {op.name}: {why}", op)

@@ -1,0 +1,81 @@
+"""MLIR scalar types as NumPy dtypes, and the signed/unsigned views integer ops need.
+
+Every SSA value is a NumPy array with one entry per simulated thread, of the dtype of its MLIR
+type: ``i1`` is ``bool``, ``i32`` is ``int32`` (so arithmetic wraps like the GPU's), ``index``
+is ``int64``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+)
+from xdsl.ir import Attribute
+
+from mytriton.backends.gpusim.errors import SimulationError
+
+_INTS = {
+    1: np.dtype(np.bool_),
+    8: np.dtype(np.int8),
+    16: np.dtype(np.int16),
+    32: np.dtype(np.int32),
+    64: np.dtype(np.int64),
+}
+_UNSIGNED: dict[np.dtype, np.dtype] = {
+    np.dtype(np.bool_): np.dtype(np.uint8),
+    np.dtype(np.int8): np.dtype(np.uint8),
+    np.dtype(np.int16): np.dtype(np.uint16),
+    np.dtype(np.int32): np.dtype(np.uint32),
+    np.dtype(np.int64): np.dtype(np.uint64),
+}
+
+
+def dtype_of(t: Attribute) -> np.dtype:
+    """The NumPy dtype holding values of the scalar MLIR type ``t``."""
+    if isinstance(t, IntegerType) and t.width.data in _INTS:
+        return _INTS[t.width.data]
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, Float64Type):
+        return np.dtype(np.float64)
+    raise SimulationError(f"gpusim does not model values of type {t}")
+
+
+def size_of(t: Attribute) -> int:
+    """Bytes one element of ``t`` occupies in memory (LLVM alloc size; ``i1`` is a byte)."""
+    if isinstance(t, llvm.LLVMPointerType):
+        return 8
+    return dtype_of(t).itemsize
+
+
+def bit_width(dtype: np.dtype) -> int:
+    return 1 if dtype == np.bool_ else dtype.itemsize * 8
+
+
+def as_signed(x: np.ndarray) -> np.ndarray:
+    """Integers as two's-complement signed values (``i1`` true is -1, as MLIR's ``slt`` sees it)."""
+    if x.dtype == np.bool_:
+        return -x.astype(np.int8)
+    return x
+
+
+def as_unsigned(x: np.ndarray) -> np.ndarray:
+    """Integers reinterpreted as unsigned (the bit pattern, for ``ult``, ``shrui``, ``divui``)."""
+    return x.view(_UNSIGNED[x.dtype]) if x.dtype != np.bool_ else x.astype(np.uint8)
+
+
+def from_bits(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Wrap an integer array (any width/signedness) back into ``dtype`` (``i1`` keeps bit 0)."""
+    if dtype == np.bool_:
+        return (x & 1).astype(np.bool_)
+    return x.astype(dtype)

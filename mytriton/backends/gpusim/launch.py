@@ -1,0 +1,148 @@
+"""``run_lowered``: bind a lowered module's parameters and run its grid, a batch of programs
+at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import gpu, llvm, memref
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Attribute
+
+from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
+from mytriton.backends.gpusim import rules_memory as _rules_memory
+from mytriton.backends.gpusim.compiler import Compiler
+from mytriton.backends.gpusim.dtypes import dtype_of
+from mytriton.backends.gpusim.errors import SimulationError
+from mytriton.backends.gpusim.global_memory import GlobalMemory, Region
+from mytriton.backends.gpusim.machine import Machine
+from mytriton.backends.gpusim.shared_memory import SharedBuffer, SharedMemory
+from mytriton.backends.gpusim.values import Ptr, Value
+
+_RULES = (rules_arith, rules_control, rules_gpu, rules_math, _rules_memory)  # registered on import
+
+#: lanes (threads of all programs) simulated at once; 0 runs one program at a time
+BATCH_LANES = 16384
+SHARED_SPACE = 3
+
+
+def _kernel(module: ModuleOp) -> tuple[gpu.FuncOp, dict[str, MemRefType]]:
+    """The module's one kernel ``gpu.func`` and its shared-memory globals."""
+    kernels: list[gpu.FuncOp] = []
+    shared: dict[str, MemRefType] = {}
+    for op in module.walk():
+        if isinstance(op, gpu.FuncOp):
+            kernels.append(op)
+        elif isinstance(op, memref.GlobalOp):
+            t = op.type
+            space = t.memory_space
+            if not (isinstance(space, IntegerAttr) and space.value.data == SHARED_SPACE):
+                raise SimulationError(
+                    f"memref.global @{op.sym_name.data} is not in address space 3", op
+                )
+            shared[op.sym_name.data] = t
+    if len(kernels) != 1:
+        raise SimulationError(f"expected one gpu.func in the module, found {len(kernels)}")
+    return kernels[0], shared
+
+
+def _block_size(fn: gpu.FuncOp) -> tuple[int, int, int]:
+    attr = fn.attributes.get("known_block_size") or fn.known_block_size
+    if not isinstance(attr, DenseArrayBase):
+        raise SimulationError("the kernel has no known_block_size: cannot size the block", fn)
+    dims = [int(x) for x in attr.iter_values()]
+    x, y, z = (*dims, 1, 1)[:3]
+    return x, y, z
+
+
+def _scalar(value: Any, t: Attribute, name: str) -> np.generic:
+    """A scalar argument as the parameter's type (bools travel as i32: docs/gpu-ir.md)."""
+    dtype = dtype_of(t)
+    if isinstance(value, (bool, np.bool_)):
+        value = int(value)
+    if dtype.kind in "iu":
+        v = int(value)
+        info = np.iinfo(dtype)
+        if not info.min <= v <= info.max:
+            raise SimulationError(f"argument `{name}` = {v} does not fit in {dtype.name}")
+        return dtype.type(v)
+    if dtype == np.bool_:
+        return np.bool_(value)
+    return dtype.type(float(value))
+
+
+class SimKernel:
+    """A lowered module, compiled once into closures, runnable on any grid and arguments."""
+
+    def __init__(self, module: ModuleOp, check_races: bool = True):
+        self.fn, self.shared_types = _kernel(module)
+        self.block_size = _block_size(self.fn)
+        self.params = list(self.fn.body.block.args)
+        self.names = [p.name_hint or f"arg{i}" for i, p in enumerate(self.params)]
+        pointees = self.fn.attributes.get("mytriton.pointee_types")
+        self.pointees = list(pointees.data) if isinstance(pointees, ArrayAttr) else []
+        self.body = Compiler(set(self.shared_types), check_races).block(self.fn.body.block)
+
+    def _regions(self, args: Sequence[Any]) -> dict[int, Region]:
+        regions: dict[int, Region] = {}
+        for i, (p, a) in enumerate(zip(self.params, args, strict=True)):
+            if not isinstance(p.type, llvm.LLVMPointerType):
+                continue
+            if not isinstance(a, np.ndarray):
+                raise SimulationError(f"argument `{self.names[i]}` must be a NumPy array")
+            if not a.flags["C_CONTIGUOUS"]:
+                raise SimulationError(f"argument `{self.names[i]}` must be C-contiguous")
+            regions[i] = Region(self.names[i], a.reshape(-1).view(np.uint8))
+        return regions
+
+    def run(self, grid: tuple[int, int, int], args: Sequence[Any]) -> None:
+        if len(args) != len(self.params):
+            raise SimulationError(f"the kernel takes {len(self.params)} arguments, got {len(args)}")
+        memory = GlobalMemory(self._regions(args))
+        scalars = {
+            i: _scalar(a, p.type, self.names[i])
+            for i, (p, a) in enumerate(zip(self.params, args, strict=True))
+            if i not in memory.regions
+        }
+        total = grid[0] * grid[1] * grid[2]
+        threads = self.block_size[0] * self.block_size[1] * self.block_size[2]
+        per_batch = max(1, BATCH_LANES // threads)
+        with np.errstate(all="ignore"):
+            for start in range(0, total, per_batch):
+                programs = range(start, min(total, start + per_batch))
+                self._run_batch(grid, programs, memory, scalars)
+
+    def _run_batch(
+        self,
+        grid: tuple[int, int, int],
+        programs: range,
+        memory: GlobalMemory,
+        scalars: dict[int, np.generic],
+    ) -> None:
+        shared = SharedMemory(
+            {
+                name: SharedBuffer(
+                    name, dtype_of(t.element_type), tuple(t.get_shape()), len(programs)
+                )
+                for name, t in self.shared_types.items()
+            }
+        )
+        m = Machine(grid, self.block_size, programs, memory, shared)
+        for i, p in enumerate(self.params):
+            value: Value
+            if i in memory.regions:
+                value = Ptr(np.full(m.lanes, i, np.int64), np.zeros(m.lanes, np.int64))
+            else:
+                value = np.full(m.lanes, scalars[i])
+            m.env[p] = value
+        m.run_block(self.body, m.mask)
+
+
+def run_lowered(
+    module: ModuleOp, grid: tuple[int, int, int], args: Sequence[Any], check_races: bool = True
+) -> None:
+    """Run the lowered kernel of ``module`` over ``grid``: NumPy arrays for pointer parameters
+    (written in place), Python/NumPy numbers for the others."""
+    SimKernel(module, check_races).run(grid, args)

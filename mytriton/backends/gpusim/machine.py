@@ -1,0 +1,155 @@
+"""One batch of programs executing the kernel body in lockstep.
+
+Lane ``l`` is thread ``l % threads`` of the batch's program ``l // threads``. Running several
+programs at once is only a schedule: programs never communicate, and every per-block rule
+(uniform loop bounds, barriers reached by the whole block, shared memory) is checked per program.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+import numpy as np
+from xdsl.ir import Operation, SSAValue
+
+from mytriton.backends.gpusim.errors import SimulationError
+from mytriton.backends.gpusim.global_memory import GlobalMemory
+from mytriton.backends.gpusim.shared_memory import SharedMemory
+from mytriton.backends.gpusim.values import Value
+
+WARP_SIZE = 32
+
+Step = Callable[["Machine"], None]
+
+
+@dataclass
+class CompiledBlock:
+    """A block's ops as closures, and the values its terminator yields."""
+
+    steps: list[Step] = field(default_factory=list)
+    results: list[SSAValue] = field(default_factory=list)
+
+
+class Machine:
+    """The state of one batch: SSA values per lane, the active-lane mask, memories."""
+
+    def __init__(
+        self,
+        grid: tuple[int, int, int],
+        block_size: tuple[int, int, int],
+        programs: Sequence[int],
+        memory: GlobalMemory,
+        shared: SharedMemory,
+    ):
+        self.grid = grid
+        self.block_size = block_size
+        self.threads = block_size[0] * block_size[1] * block_size[2]
+        self.num_programs = len(programs)
+        self.lanes = self.num_programs * self.threads
+        lane = np.arange(self.lanes, dtype=np.int64)
+        self.prog = lane // self.threads
+        self.tid = lane % self.threads
+        pid = np.asarray(programs, dtype=np.int64)
+        gx, gy, _ = grid
+        self.coords = np.stack([pid % gx, (pid // gx) % gy, pid // (gx * gy)], axis=1)
+        self.block_id = tuple(self.coords[:, d][self.prog] for d in range(3))
+        bx, by, _ = block_size
+        self.thread_id = (self.tid % bx, (self.tid // bx) % by, self.tid // (bx * by))
+        self.mask = np.ones(self.lanes, dtype=np.bool_)
+        self.env: dict[SSAValue, Value] = {}
+        self.memory = memory
+        self.shared = shared
+
+    # ---- execution ----
+
+    def run_block(self, block: CompiledBlock, mask: np.ndarray) -> list[Value]:
+        """Run ``block`` with only the lanes of ``mask`` active; return its yielded values."""
+        saved = self.mask
+        self.mask = mask
+        try:
+            for step in block.steps:
+                step(self)
+        finally:
+            self.mask = saved
+        return [self.env[v] for v in block.results]
+
+    # ---- errors ----
+
+    def lane_mask(self, lane: int) -> np.ndarray:
+        """A mask selecting only ``lane`` (to name it in an error)."""
+        mask = np.zeros(self.lanes, np.bool_)
+        mask[lane] = True
+        return mask
+
+    def program_of(self, lane: int) -> tuple[int, int, int]:
+        x, y, z = self.coords[self.prog[lane]]
+        return int(x), int(y), int(z)
+
+    def fail(self, op: Operation | None, message: str, bad: np.ndarray | None = None) -> NoReturn:
+        """Raise for the first lane of ``bad`` (a lane mask), naming its program and thread."""
+        if bad is None or not bad.any():
+            raise SimulationError(message, op)
+        lane = int(np.argmax(bad))
+        raise SimulationError(message, op, self.program_of(lane), int(self.tid[lane]))
+
+    # ---- per-program checks ----
+
+    def by_program(self, x: np.ndarray) -> np.ndarray:
+        """``x`` (one entry per lane) as a (programs, threads) view."""
+        return x.reshape(self.num_programs, self.threads)
+
+    def check_uniform(self, op: Operation, value: np.ndarray, what: str) -> None:
+        """Every active thread of a program must hold the same ``value`` (loop bounds...)."""
+        v = self.by_program(value)
+        m = self.by_program(self.mask)
+        first = v[np.arange(self.num_programs), np.argmax(m, axis=1)]
+        bad = m & (v != first[:, None])
+        if bad.any():
+            lane = int(np.argmax(bad.reshape(-1)))
+            ref = int(np.argmax(m[self.prog[lane]]))
+            self.fail(
+                op,
+                f"{what} differs between threads of one program ({value[lane]} in this thread, "
+                f"{v[self.prog[lane], ref]} in thread {ref}): a GPU needs it uniform",
+                bad.reshape(-1),
+            )
+
+    def active_programs(self) -> np.ndarray:
+        """Per program of the batch, whether any of its threads is active."""
+        return np.asarray(self.by_program(self.mask).any(axis=1))
+
+    def check_whole_programs(self, op: Operation, what: str) -> np.ndarray:
+        """Every program must be fully active or fully inactive here (barriers); returns the
+        per-program activity."""
+        m = self.by_program(self.mask)
+        partial = m.any(axis=1) & ~m.all(axis=1)
+        if partial.any():
+            p = int(np.argmax(partial))
+            idle = int(np.argmax(~m[p]))
+            self.fail(
+                op,
+                f"{what} is reached by {int(m[p].sum())} of the {self.threads} threads of the "
+                f"program (thread {idle} skips it): divergent control flow around it deadlocks "
+                "or is undefined on a GPU",
+                (self.prog == p) & self.mask,
+            )
+        return np.asarray(m.any(axis=1))
+
+    def check_whole_warps(self, op: Operation, what: str) -> None:
+        """Warp-synchronous ops (full-mask shuffles) need every lane of a warp active or none."""
+        if self.threads % WARP_SIZE:
+            self.fail(op, f"{what} needs a block of whole warps, not {self.threads} threads")
+        m = self.mask.reshape(-1, WARP_SIZE)
+        partial = m.any(axis=1) & ~m.all(axis=1)
+        if partial.any():
+            w = int(np.argmax(partial))
+            bad = np.zeros_like(m)
+            bad[w] = ~m[w]
+            self.fail(
+                op,
+                f"{what} with a full lane mask is executed by only {int(m[w].sum())} lanes of "
+                "a warp (the inactive lane named here would have to take part)",
+                bad.reshape(-1),
+            )

@@ -1,0 +1,92 @@
+"""``scf.if`` and ``scf.for`` with per-thread conditions, the way a SIMT GPU runs them.
+
+``scf.if`` runs each region under the mask of the threads that take it (nested masks compose,
+memory is only touched by active threads) and merges the results per thread. ``scf.for`` needs
+bounds uniform across a program's active threads (the lowering only emits such loops; a GPU
+would diverge otherwise), but programs of a batch may run different trip counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import scf
+from xdsl.ir import Operation
+
+from mytriton.backends.gpusim.compiler import Compiler
+from mytriton.backends.gpusim.dtypes import as_signed, dtype_of
+from mytriton.backends.gpusim.machine import Machine, Step
+from mytriton.backends.gpusim.registry import rule
+from mytriton.backends.gpusim.values import Value, merge
+
+
+@rule("scf.if")
+def _if(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, scf.IfOp)
+    then_block = c.block(op.true_region.block)
+    else_block = c.block(op.false_region.block) if op.false_region.blocks else None
+    cond, outs = op.cond, list(op.results)
+
+    def step(m: Machine) -> None:
+        taken = m.env[cond]
+        assert isinstance(taken, np.ndarray)
+        outer = m.mask
+        then_mask = outer & taken
+        else_mask = outer & ~taken
+        then_vals = m.run_block(then_block, then_mask) if then_mask.any() else None
+        else_vals = (
+            m.run_block(else_block, else_mask)
+            if else_block is not None and else_mask.any()
+            else None
+        )
+        if not outs:
+            return
+        if then_vals is None or else_vals is None:
+            chosen = then_vals if then_vals is not None else else_vals
+            assert chosen is not None  # the outer mask has active lanes
+            for r, v in zip(outs, chosen, strict=True):
+                m.env[r] = v
+            return
+        for r, a, b in zip(outs, then_vals, else_vals, strict=True):
+            m.env[r] = merge(taken, a, b)
+
+    return step
+
+
+@rule("scf.for")
+def _for(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, scf.ForOp)
+    body = c.block(op.body.block)
+    iv, carried_args = op.body.block.args[0], list(op.body.block.args[1:])
+    iv_dtype = dtype_of(iv.type)
+    lb, ub, step_v, inits, outs = op.lb, op.ub, op.step, list(op.iter_args), list(op.results)
+
+    def step(m: Machine) -> None:
+        bounds = []
+        for bound, what in ((lb, "the lower bound"), (ub, "the upper bound"), (step_v, "the step")):
+            x = m.env[bound]
+            assert isinstance(x, np.ndarray)
+            m.check_uniform(op, x, f"scf.for: {what}")
+            bounds.append(as_signed(x).astype(np.int64))
+        i, end, stride = bounds
+        bad = m.mask & (stride <= 0)
+        if bad.any():
+            m.fail(
+                op, f"scf.for: the step must be positive, got {int(stride[np.argmax(bad)])}", bad
+            )
+        values: list[Value] = [m.env[v] for v in inits]
+        running = m.mask & (i < end)
+        while running.any():
+            m.env[iv] = i.astype(iv_dtype)
+            for arg, v in zip(carried_args, values, strict=True):
+                m.env[arg] = v
+            new = m.run_block(body, running)
+            if np.array_equal(running, m.mask):  # nobody left the loop: no merge needed
+                values = new
+            else:
+                values = [merge(running, n, v) for n, v in zip(new, values, strict=True)]
+            i = i + stride
+            running = running & (i < end)
+        for r, v in zip(outs, values, strict=True):
+            m.env[r] = v
+
+    return step

@@ -1,0 +1,71 @@
+"""The simulator as an oracle: break correct lowered code the way a lowering bug would, and
+check that the simulator notices (lockstep execution alone would hide a missing barrier)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith, gpu, llvm, scf
+from xdsl.dialects.builtin import IndexType, ModuleOp
+
+from mytriton.backends.gpusim import SimulationError, run_lowered
+from mytriton.dialects.upstream import ShuffleOp
+from tests import kernels
+from tests.gpusim.util import lower, nans, randn
+
+pytestmark = pytest.mark.execution
+
+
+def ops_of(module: ModuleOp, kind: type) -> list:
+    return [op for op in module.walk() if isinstance(op, kind)]
+
+
+def test_missing_barrier_before_the_cross_warp_combine_is_a_race() -> None:
+    x, out = randn(np.random.default_rng(0), 3, 1000), nans(3)
+    module = lower(kernels.row_sum_kernel, x, out, 1000, num_warps=4, BLOCK=1024)
+    run_lowered(module, (3, 1, 1), [x, out, 1000])
+    np.testing.assert_allclose(out, x.sum(axis=1), rtol=1e-5)
+    for barrier in ops_of(module, gpu.BarrierOp):
+        barrier.detach()
+        barrier.erase()
+    with pytest.raises(SimulationError, match="data race: reads smem_0"):
+        run_lowered(module, (3, 1, 1), [x, nans(3), 1000])
+
+
+def test_missing_barrier_after_a_dot_races_with_the_next_k_step() -> None:
+    rng = np.random.default_rng(1)
+    a, b, c = randn(rng, 32, 64), randn(rng, 64, 32), nans(32, 32)
+    module = lower(
+        kernels.tiled_matmul_runtime_k_kernel, a, b, c, 32, 32, 64, num_warps=4, BM=32, BN=32, BK=16
+    )
+    dot_loops = [op for op in ops_of(module, scf.ForOp) if isinstance(op.lb.type, IndexType)]
+    assert dot_loops
+    trailing = dot_loops[0].next_op
+    assert isinstance(trailing, gpu.BarrierOp)
+    trailing.detach()
+    trailing.erase()
+    with pytest.raises(SimulationError, match="data race: overwrites smem_"):
+        run_lowered(module, (1, 1, 1), [a, b, c, 32, 32, 64])
+
+
+def test_wrong_shuffle_offset_leaves_lanes_disagreeing() -> None:
+    """A broken butterfly leaves lanes with different "totals"; all of them store the result."""
+    x, out = randn(np.random.default_rng(2), 2, 32), nans(2)
+    module = lower(kernels.row_sum_kernel, x, out, 32, num_warps=1, BLOCK=32)
+    first, second = ops_of(module, ShuffleOp)[:2]
+    first.operands = [first.operands[0], second.operands[1], first.operands[2]]
+    with pytest.raises(SimulationError, match=r"store different values .* to element 0 of `out`"):
+        run_lowered(module, (2, 1, 1), [x, out, 32])
+
+
+def test_unmasked_edge_load_faults() -> None:
+    x, y, out = np.ones(100, np.float32), np.ones(100, np.float32), nans(100)
+    module = lower(kernels.add_kernel, x, y, out, 100, num_warps=4, BLOCK=128)
+    guarded = next(op for op in ops_of(module, scf.IfOp) if ops_of(op, llvm.LoadOp))  # type: ignore[arg-type]
+    true = arith.ConstantOp.from_int_and_width(1, 1)
+    block = guarded.parent_block()
+    assert block is not None
+    block.insert_op_before(true, guarded)
+    guarded.operands = [true.result]
+    with pytest.raises(SimulationError, match=r"out-of-bounds load of `x`.*program \(0, 0, 0\)"):
+        run_lowered(module, (1, 1, 1), [x, y, out, 100])

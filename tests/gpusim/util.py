@@ -1,0 +1,67 @@
+"""Compile a kernel of ``tests/kernels.py`` through the real lowering and run it on gpusim."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from mytriton.backends import LaunchOptions
+from mytriton.backends.gpusim import run_lowered
+from mytriton.dialects import make_context
+from mytriton.passes.lower_to_gpu import lower_to_gpu
+
+
+def cdiv(a: int, b: int) -> int:
+    return (a + b - 1) // b
+
+
+def lower(kernel: Any, *args: Any, num_warps: int = 4, **constexprs: Any) -> ModuleOp:
+    compiled = kernel.warmup(*args, grid=(1,), **constexprs)
+    return lower_to_gpu(compiled.module, LaunchOptions(num_warps=num_warps))
+
+
+def simulate(
+    kernel: Any, grid: tuple[int, ...], *args: Any, num_warps: int = 4, **constexprs: Any
+) -> ModuleOp:
+    """Lower ``kernel`` for these arguments and run it over ``grid``; returns the module."""
+    module = lower(kernel, *args, num_warps=num_warps, **constexprs)
+    x, y, z = (*grid, 1, 1)[:3]
+    run_lowered(module, (x, y, z), list(args))
+    return module
+
+
+def nans(*shape: int) -> np.ndarray:
+    """An output buffer whose unwritten elements fail any comparison."""
+    return np.full(shape, np.nan, np.float32)
+
+
+def randn(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def parse(text: str) -> ModuleOp:
+    return Parser(make_context(), text).parse_module()
+
+
+def gpu_module(
+    params: str, pointees: str, body: str, threads: int = 32, globals_: str = ""
+) -> ModuleOp:
+    """A hand-written lowered module: one kernel ``k`` with ``params`` and ``body``."""
+    types = ", ".join(p.split(":")[1].strip() for p in params.split(","))
+    return parse(
+        f"""
+builtin.module attributes {{gpu.container_module}} {{
+  "gpu.module"() <{{sym_name = "kernels"}}> ({{
+    {globals_}
+    "gpu.func"() <{{function_type = ({types}) -> ()}}> ({{
+    ^bb0({params}):
+      {body}
+      "gpu.return"() : () -> ()
+    }}) {{sym_name = "k", gpu.kernel, known_block_size = array<i32: {threads}, 1, 1>,
+         mytriton.pointee_types = [{pointees}]}} : () -> ()
+  }}) : () -> ()
+}}"""
+    )
