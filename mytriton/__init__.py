@@ -5,10 +5,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from mytriton import language
 from mytriton.errors import CompilationError, LaunchError
-from mytriton.runtime.jit import JITFunction, jit
 from mytriton.utils import cdiv, next_power_of_2
+
+if TYPE_CHECKING:
+    from mytriton.runtime.jit import JITFunction, jit
+
+
+def __getattr__(name: str) -> Any:
+    # the runtime pulls in the frontend, passes and backends: load it on first use, so tools
+    # that only need the dialects (mytriton-opt) start fast
+    if name in ("jit", "JITFunction"):
+        from mytriton.runtime import jit as _jit
+
+        return getattr(_jit, name)
+    raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
 __version__ = "0.1.0"
 

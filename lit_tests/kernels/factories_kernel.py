@@ -41,20 +41,22 @@ one = factories_kernel.warmup(a, 2.0, grid=(1,), BLOCK=8).asm[stage]
 two = factories_2d_kernel.warmup(a, 3, grid=(1,), BM=4, BN=8).asm[stage]
 print(one + "\n// -----\n" + two)
 
+# tl.full of a scalar is a splat: the multiplication happens once, on scalars.
 # CHECK-LABEL: func.func @factories_kernel(%out: !tt.ptr<f32>, %fill: f32) {
 # CHECK:         %z = tt.zeros : tensor<8xf32>
 # CHECK-NEXT:    %[[C:.*]] = arith.constant 2.500000e+00 : f32
-# CHECK-NEXT:    %f = tt.full %[[C]] : f32 -> tensor<8xf32>
-# CHECK-NEXT:    %g = tt.full %fill : f32 -> tensor<8xf32>
-# CHECK:         %[[FG:.*]] = tt.mul %f, %g : tensor<8xf32>
-# CHECK-NEXT:    %[[S:.*]] = tt.add %z, %[[FG]] : tensor<8xf32>
+# CHECK:         %[[FG:.*]] = tt.mul %[[C]], %fill : f32
+# CHECK-NEXT:    %[[SPLAT:.*]] = tt.splat %[[FG]] : f32 -> tensor<8xf32>
+# CHECK-NEXT:    %[[S:.*]] = tt.add %z, %[[SPLAT]] : tensor<8xf32>
 # CHECK-NEXT:    tt.store %{{.*}}, %[[S]] : tensor<8x!tt.ptr<f32>>
 
-# The all-true mask folds away; the unused tl.empty is dead code.
+# The all-true mask folds away; the unused tl.empty is dead code; the int->float conversion
+# of the filled block happens once on the scalar.
 # CHECK-LABEL: func.func @factories_2d_kernel(%out: !tt.ptr<f32>, %n: i32) {
-# CHECK:         %ints = tt.full %n : i32 -> tensor<4x8xi32>
 # CHECK-NOT:     tt.empty
 # CHECK:         %[[Z:.*]] = tt.zeros : tensor<4x8xf32>
-# CHECK-NEXT:    %[[F:.*]] = tt.cast %ints : tensor<4x8xi32> -> tensor<4x8xf32>
-# CHECK-NEXT:    %acc = tt.add %[[Z]], %[[F]] : tensor<4x8xf32>
+# CHECK-NEXT:    %[[F:.*]] = tt.cast %n : i32 -> f32
+# CHECK-NEXT:    %[[FS:.*]] = tt.splat %[[F]] : f32 -> tensor<4x8xf32>
+# CHECK-NEXT:    %acc = tt.add %[[Z]], %[[FS]] : tensor<4x8xf32>
+# CHECK-NOT:     tt.empty
 # CHECK:         tt.store %{{.*}}, %acc : tensor<4x8x!tt.ptr<f32>>

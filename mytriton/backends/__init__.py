@@ -83,9 +83,9 @@ def _create(name: str) -> Backend:
 
         return GpuSimBackend()
     if name == "cuda":
-        from mytriton.backends.pending import PendingBackend
+        from mytriton.backends.cuda import CudaBackend
 
-        return PendingBackend(name)
+        return CudaBackend()
     raise BackendUnavailableError(
         f"unknown backend {name!r}; MYTRITON_BACKEND must be cuda, mlir, interpreter or gpusim"
     )

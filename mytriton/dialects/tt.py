@@ -1,10 +1,10 @@
 """The `tt` dialect: Triton's block-level programming model as xDSL operations.
 
-Blocks are builtin tensors (see ``tt_types``); plain elementwise arithmetic, comparisons, boolean
-logic, ``select`` and casts use upstream ``arith``/``math`` ops on those tensors, as Triton's own
-TTIR does. The ops below are the ones upstream lacks: program ids, ranges, broadcasts, pointer
-arithmetic, masked memory access, reductions, factories, ``dot``, and the extrema whose NaN/tie
-rules are ours. Each op's verifier states the seed's rules; canonicalization patterns live in
+Blocks are builtin tensors (see ``tt_types``). This file holds the structural ops: program ids,
+ranges, splats and broadcasts, pointer arithmetic, masked memory access, reductions, factories
+and ``dot``; elementwise arithmetic, comparisons, ``select``, math and casts are in
+``tt_elementwise`` (xDSL's ``arith`` only handles scalars, and our ops carry exact GPU
+semantics). Each op's verifier states the seed's rules; canonicalization patterns live in
 ``tt_canonicalize`` and are attached lazily (xDSL needs the op classes first).
 """
 
@@ -491,13 +491,10 @@ class ReduceOp(IRDLOperation):
 # Block factories
 # --------------------------------------------------------------------------------------------
 
-_FACTORY_ELEMENTS = "i1, i32 or f32"
-
-
 def _check_factory_dtype(op: Operation) -> None:
     e = element_type(op.results[0].type)
-    if e not in (i1, i32) and not is_float(e):
-        raise verify_error(op, f"element type must be {_FACTORY_ELEMENTS}-like, got {type_str(e)}")
+    if not (is_int(e) or is_float(e)):
+        raise verify_error(op, f"element type must be an integer or a float, got {type_str(e)}")
 
 
 @irdl_op_definition

@@ -26,7 +26,12 @@ def _replace(rewriter: PatternRewriter, op: Operation, new_ops: list[Operation])
 
 
 def _splat_source(v: SSAValue) -> SSAValue | None:
-    return v.owner.src if isinstance(v.owner, tt.SplatOp) else None
+    """The scalar a block is filled with (``tt.splat`` and ``tt.full`` alike)."""
+    if isinstance(v.owner, tt.SplatOp):
+        return v.owner.src
+    if isinstance(v.owner, tt.FullOp):
+        return v.owner.value
+    return None
 
 
 class HoistSplatOperands(RewritePattern):

@@ -43,6 +43,14 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
     def __init__(self, pointee: Attribute, address_space: int = GLOBAL_ADDRESS_SPACE):
         super().__init__(pointee, IntAttr(address_space))
 
+    def verify(self) -> None:
+        from xdsl.utils.exceptions import VerifyException
+
+        if self.address_space.data < 0:
+            raise VerifyException(
+                f"!tt.ptr: address space must be non-negative, got {self.address_space.data}"
+            )
+
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.pointee)

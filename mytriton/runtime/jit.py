@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
+
+import numpy as np
 
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.errors import LaunchError
+from mytriton.frontend.signature import ConstexprArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.arrays import ArrayInfo
 from mytriton.runtime.compiled import CompiledKernel
 from mytriton.runtime.compiler import compile_stages
-from mytriton.runtime.specialization import specialize
+from mytriton.runtime.specialization import I32_MAX, I32_MIN, specialize
 
 T = TypeVar("T")
 
@@ -54,6 +59,7 @@ class JITFunction(Generic[T]):
             if _is_constexpr_annotation(p.annotation)
         )
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
+        self._plans: dict[tuple[Any, ...], _LaunchPlan] = {}
         # *args, **kwargs, keyword- or positional-only parameters: the frontend rejects them
         # (with the `def` line); check before binding turns them into confusing arguments.
         self._unusual_params = any(
@@ -80,6 +86,7 @@ class JITFunction(Generic[T]):
     def clear_cache(self) -> None:
         """Forget compiled specializations (and the parsed source: globals may have changed)."""
         self.cache.clear()
+        self._plans.clear()
         KernelSource.forget(self.fn)
 
     # ---- launch ----
@@ -96,8 +103,6 @@ class JITFunction(Generic[T]):
         return [bound.arguments[n] for n in self.arg_names], options
 
     def _options(self, raw: dict[str, Any]) -> LaunchOptions:
-        import os
-
         num_warps = int(raw.get("num_warps", 4))
         if num_warps <= 0 or num_warps & (num_warps - 1) or num_warps > 32:
             raise LaunchError(f"num_warps must be a power of two between 1 and 32, got {num_warps}")
@@ -125,23 +130,119 @@ class JITFunction(Generic[T]):
         return ((*g, 1, 1))[:3]  # type: ignore[return-value]
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
+        # Fast path: a launch that looks like an earlier one (same argument kinds, dtypes,
+        # devices and constexpr values, same environment) reuses its plan.
+        fast_key = self._fast_key(args, kwargs)
+        plan = self._plans.get(fast_key) if fast_key is not None else None
+        if plan is None:
+            plan = self._plan(args, kwargs)
+            if fast_key is not None:
+                self._plans[fast_key] = plan
+        if warmup:
+            return plan.kernel
+        if callable(grid):
+            g = self._grid(grid, self._bind(args, dict(kwargs))[0])
+        else:
+            g = self._grid(grid, [])
+        if plan.execute and g[0] * g[1] * g[2] > 0:
+            runtime = [args[i] if i >= 0 else kwargs[plan.names[i]] for i in plan.sources]
+            plan.backend.launch(plan.kernel, g, runtime, plan.infos, plan.options)
+        return plan.kernel
+
+    def _plan(self, args: Sequence[Any], kwargs: dict[str, Any]) -> _LaunchPlan:
+        """Bind, specialize, compile on a cache miss: everything a launch needs but the grid."""
         if self._unusual_params:
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
         options = self._options(raw_options)
         backend = get_backend(selected_backend_name())
-        specs, key, runtime_args, infos = specialize(self.arg_names, self.constexprs, values)
+        specs, key, _, infos = specialize(self.arg_names, self.constexprs, values)
         key = (*key, backend.name, options, pipeline_spec())
         kernel = self.cache.get(key)
         if kernel is None:
             kernel = compile_stages(self.fn, specs, backend, options)
             self.cache[key] = kernel
-        if warmup:
-            return kernel
-        g = self._grid(grid, values)
-        if _can_execute(backend, infos) and g[0] * g[1] * g[2] > 0:
-            backend.launch(kernel, g, runtime_args, infos, options)
-        return kernel
+        # where each runtime argument comes from: a position in args, or a keyword
+        positions = {n: i for i, n in enumerate(self.arg_names[: len(args)])}
+        sources: list[int] = []
+        names: dict[int, str] = {}
+        for n in self.arg_names:
+            if isinstance(specs[n], ConstexprArg):
+                continue
+            if n in positions:
+                sources.append(positions[n])
+            else:
+                tag = -1 - len(names)
+                names[tag] = n
+                sources.append(tag)
+        return _LaunchPlan(
+            kernel, backend, options, tuple(sources), names, infos, _can_execute(backend, infos)
+        )
+
+    def _fast_key(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
+        """A cheap key identifying the specialization and environment, or None if unsure."""
+        key: list[Any] = [len(args)]
+        try:
+            for i, v in enumerate(args):
+                key.append(
+                    _describe(v, i < len(self.arg_names) and self.arg_names[i] in self.constexprs)
+                )
+            for k, v in kwargs.items():
+                key.append(k)
+                key.append(_describe(v, k in self.constexprs or k in LAUNCH_OPTIONS))
+            key.append(tuple(os.environ.get(v) for v in _ENV_KEYS))
+            t = tuple(key)
+            hash(t)
+            return t
+        except _Unsure:
+            return None
+        except TypeError:
+            return None
+
+
+_ENV_KEYS = (
+    "MYTRITON_BACKEND",
+    "MYTRITON_INTERPRET",
+    "TRITON_INTERPRET",
+    "MYTRITON_PIPELINE",
+    "MYTRITON_DEBUG",
+)
+
+
+class _Unsure(Exception):
+    """An argument the fast path cannot describe cheaply: take the slow path."""
+
+
+def _describe(v: Any, compile_time: bool) -> Any:
+    """What of one argument value matters for the specialization (cheap to compute)."""
+    t = type(v)
+    if compile_time:
+        return (t, v)
+    if t is int:
+        return (int, I32_MIN <= v <= I32_MAX)
+    if t is float or t is bool or v is None:
+        return (t, v) if v is None else t
+    module = t.__module__
+    if module == "torch":
+        return (t, v.dtype, v.device, v.is_contiguous())
+    if module.startswith("cupy"):
+        return (t, v.dtype, v.device.id, v.flags.c_contiguous)
+    if t is np.ndarray:
+        return (t, v.dtype, v.flags.c_contiguous)
+    raise _Unsure
+
+
+@dataclass(frozen=True)
+class _LaunchPlan:
+    """A specialization resolved for one argument signature: kernel, backend and arg mapping."""
+
+    kernel: CompiledKernel
+    backend: Backend
+    options: LaunchOptions
+    sources: tuple[int, ...]  # per runtime argument: its position, or -1-k for keyword k
+    names: dict[int, str]
+    infos: list[ArrayInfo | None]
+    execute: bool
 
 
 def _can_execute(backend: Backend, infos: Sequence[ArrayInfo | None]) -> bool:

@@ -126,9 +126,9 @@ def test_compiled_kernel_stages_and_unpacking():
     assert "func.func @add_kernel" in k.asm["tt-opt"]
     before, after, src = k
     assert (before, after) == (k.asm["tt"], k.asm["tt-opt"])
-    assert src is None  # no backend source yet from the pending cuda backend
+    assert src == k.asm["cuda"] and 'extern "C" __global__' in src  # the CUDA C++ source
     assert k.name == "add_kernel" and k.backend == "cuda"
-    assert "stages=[tt, tt-opt]" in repr(k)
+    assert "stages=[tt, tt-opt, ttg, gpu, cuda]" in repr(k)
 
 
 def test_compiled_kernel_module_is_the_optimised_ir():

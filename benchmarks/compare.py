@@ -1,0 +1,196 @@
+"""mytriton (CUDA C++ and MLIR backends) side by side with Triton and torch, on one GPU.
+
+The same kernel source (``kernels_src.py``) is imported under real Triton and under mytriton.
+Prints a table and writes JSON (``--out``). Times are medians of CUDA-event timings.
+
+    python benchmarks/compare.py --out results.json [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+
+def load_kernels(name: str, triton_mod: ModuleType, tl_mod: ModuleType) -> ModuleType:
+    """Import ``kernels_src.py`` with ``triton``/``triton.language`` bound to the given modules."""
+    saved = {k: sys.modules.get(k) for k in ("triton", "triton.language")}
+    sys.modules["triton"], sys.modules["triton.language"] = triton_mod, tl_mod
+    try:
+        spec = importlib.util.spec_from_file_location(name, HERE / "kernels_src.py")
+        assert spec and spec.loader
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+
+def bench_gpu(fn: Callable[[], Any], warmup: int = 10, rep: int = 50) -> float:
+    """Median GPU time of ``fn`` in milliseconds (CUDA events around each call)."""
+    import torch
+
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(rep):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def bench_host(fn: Callable[[], Any], n: int = 2000) -> float:
+    """Host time per call in microseconds (launch overhead: tiny kernels, no sync inside)."""
+    import torch
+
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    t = time.perf_counter()
+    for _ in range(n):
+        fn()
+    elapsed = time.perf_counter() - t
+    torch.cuda.synchronize()
+    return elapsed / n * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="")
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+
+    import torch
+    import triton as real_triton
+    import triton.language as real_tl
+
+    import mytriton
+    import mytriton.language as my_tl
+
+    tri = load_kernels("kernels_triton", real_triton, real_tl)
+    myk = load_kernels("kernels_mytriton", mytriton, my_tl)
+    impls: dict[str, tuple[ModuleType, str | None]] = {"triton": (tri, None)}
+    for backend in ("cuda", "mlir"):
+        impls[f"mytriton-{backend}"] = (myk, backend)
+
+    rows: list[dict[str, Any]] = []
+    dev = "cuda"
+    torch.manual_seed(0)
+
+    def run(name: str, case: str, impl: str, backend: str | None, fn: Callable[[], Any],
+            check: Callable[[], None], bytes_moved: float = 0.0, flops: float = 0.0) -> None:
+        if backend is not None:
+            os.environ["MYTRITON_BACKEND"] = backend
+        try:
+            fn()
+            check()
+            ms = bench_gpu(fn)
+            row = {"bench": name, "case": case, "impl": impl, "ms": ms}
+            if bytes_moved:
+                row["GB/s"] = bytes_moved / ms / 1e6
+            if flops:
+                row["TFLOP/s"] = flops / ms / 1e9
+        except Exception as e:  # report and continue: one failure must not hide the others
+            row = {"bench": name, "case": case, "impl": impl, "error": f"{type(e).__name__}: {e}"[:400]}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+
+    # ---- vector add ----
+    sizes = [1 << 20, 1 << 24] if args.quick else [1 << 20, 1 << 22, 1 << 24, 1 << 26]
+    for n in sizes:
+        x, y = torch.rand(n, device=dev), torch.rand(n, device=dev)
+        ref = x + y
+        for impl, (mod, backend) in impls.items():
+            out = torch.empty_like(x)
+            grid = (triton_cdiv(n, 1024),)
+            fn = lambda mod=mod, out=out, grid=grid: mod.add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)  # noqa: E731
+            run("add", f"n={n}", impl, backend, fn, lambda out=out: torch.testing.assert_close(out, ref), 12 * n)
+        rows.append({"bench": "add", "case": f"n={n}", "impl": "torch", "ms": bench_gpu(lambda: x + y), "GB/s": 12 * n / bench_gpu(lambda: x + y) / 1e6})
+        print(json.dumps(rows[-1]), flush=True)
+
+    # ---- softmax / layer norm ----
+    shapes = [(4096, 1024)] if args.quick else [(4096, 512), (4096, 1024), (4096, 4096)]
+    for m, ncols in shapes:
+        x = torch.randn(m, ncols, device=dev)
+        ref = torch.softmax(x, dim=1)
+        block = mytriton.next_power_of_2(ncols)
+        for impl, (mod, backend) in impls.items():
+            out = torch.empty_like(x)
+            nw = 8 if block >= 2048 else 4
+            fn = lambda mod=mod, out=out, nw=nw: mod.softmax_kernel[(m,)](out, x, x.stride(0), out.stride(0), m, ncols, BLOCK_SIZE=block, num_warps=nw)  # noqa: E731
+            run("softmax", f"{m}x{ncols}", impl, backend, fn, lambda out=out: torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-4), 8 * m * ncols)
+        ms = bench_gpu(lambda: torch.softmax(x, dim=1))
+        rows.append({"bench": "softmax", "case": f"{m}x{ncols}", "impl": "torch", "ms": ms, "GB/s": 8 * m * ncols / ms / 1e6})
+        print(json.dumps(rows[-1]), flush=True)
+        ln_ref = torch.nn.functional.layer_norm(x, (ncols,), eps=1e-5)
+        for impl, (mod, backend) in impls.items():
+            out = torch.empty_like(x)
+            nw = 8 if block >= 2048 else 4
+            fn = lambda mod=mod, out=out, nw=nw: mod.layer_norm_kernel[(m,)](x, out, ncols, 1e-5, BLOCK_SIZE=block, num_warps=nw)  # noqa: E731
+            run("layernorm", f"{m}x{ncols}", impl, backend, fn, lambda out=out: torch.testing.assert_close(out, ln_ref, atol=1e-4, rtol=1e-4), 8 * m * ncols)
+        ms = bench_gpu(lambda: torch.nn.functional.layer_norm(x, (ncols,), eps=1e-5))
+        rows.append({"bench": "layernorm", "case": f"{m}x{ncols}", "impl": "torch", "ms": ms, "GB/s": 8 * m * ncols / ms / 1e6})
+        print(json.dumps(rows[-1]), flush=True)
+
+    # ---- matmul (f32; Triton with ieee = CUDA-core FMA like us, and its default tf32) ----
+    msizes = [512, 1024] if args.quick else [512, 1024, 2048]
+    for s in msizes:
+        a, b = torch.randn(s, s, device=dev), torch.randn(s, s, device=dev)
+        ref = a.double() @ b.double()
+        for impl, (mod, backend) in impls.items():
+            for prec in (("ieee", "tf32") if impl == "triton" else ("ieee",)):
+                c = torch.empty(s, s, device=dev)
+                bm, bn, bk = 64, 64, 16
+                grid = (triton_cdiv(s, bm) * triton_cdiv(s, bn),)
+                fn = lambda mod=mod, c=c, prec=prec, grid=grid: mod.matmul_kernel[grid](a, b, c, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, INPUT_PRECISION=prec, num_warps=4)  # noqa: E731
+                tol = 1e-2 if prec == "tf32" else 1e-3
+                run("matmul", f"{s}^3", f"{impl}[{prec}]", backend, fn, lambda c=c, tol=tol: torch.testing.assert_close(c.double(), ref, atol=tol * s ** 0.5, rtol=tol), 0, 2 * s**3)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        ms = bench_gpu(lambda: a @ b)
+        rows.append({"bench": "matmul", "case": f"{s}^3", "impl": "torch[ieee]", "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9})
+        print(json.dumps(rows[-1]), flush=True)
+
+    # ---- launch overhead (host time per launch of a tiny kernel) ----
+    x = torch.zeros(128, device=dev)
+    for impl, (mod, backend) in impls.items():
+        if backend is not None:
+            os.environ["MYTRITON_BACKEND"] = backend
+        try:
+            us = bench_host(lambda mod=mod: mod.tiny_kernel[(1,)](x, 100, BLOCK=128))
+            rows.append({"bench": "launch", "case": "host us/launch", "impl": impl, "us": us})
+        except Exception as e:
+            rows.append({"bench": "launch", "case": "host us/launch", "impl": impl, "error": str(e)[:300]})
+        print(json.dumps(rows[-1]), flush=True)
+
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=1))
+
+
+def triton_cdiv(a: int, b: int) -> int:
+    return (a + b - 1) // b
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+// RUN: mytriton-opt %s --split-input-file --parsing-diagnostics --verify-diagnostics | filecheck %s
+
+func.func @rank(%a: tensor<16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %b, %c : tensor<16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: operands must be rank-2 blocks, got ranks 1 and 2
+
+// -----
+
+func.func @inner_dims(%a: tensor<16x32xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %b, %c : tensor<16x32xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: inner dimensions differ: [16, 32] x [16, 16]
+
+// -----
+
+func.func @integer_operands(%a: tensor<16x16xi32>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %a, %c : tensor<16x16xi32> * tensor<16x16xi32> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: lhs must hold f32, got tensor<16x16xi32>
+
+// -----
+
+func.func @mixed_floats(%a: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %a, %c : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: lhs must hold f32, got tensor<16x16xf16>
+
+// -----
+
+func.func @accumulator_shape(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %b, %c : tensor<16x32xf32> * tensor<32x8xf32> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: accumulator must be [16, 8], got [16, 16]
+
+// -----
+
+func.func @result_type(%a: tensor<16x16xf32>) {
+  %d = "tt.dot"(%a, %a, %a) : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x8xf32>
+  func.return
+}
+// CHECK: Operation does not verify: result 'result' at position 0 does not verify:
+// CHECK-NEXT: attribute tensor<16x16xf32> expected from variable 'R', but got tensor<16x8xf32>
+
+// -----
+
+func.func @rhs_type(%a: tensor<16x16xf32>, %b: tensor<16x16xf16>) {
+  %d = tt.dot %a, %b, %a : tensor<16x16xf32> * tensor<16x16xf16> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: rhs must hold f32, got tensor<16x16xf16>

@@ -1,0 +1,155 @@
+"""What every op printer shares: the dispatch table, the printer's state, and its helpers.
+
+Op printers are methods of mixins (``print_arith``, ``print_math``, ``print_gpu``,
+``print_memory``, ``print_scf``), each registered for its op classes with ``@prints``;
+``printer.CudaPrinter`` combines them and drives the printing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from mytriton.backends.cuda.c_types import (
+    int_width,
+    is_global_pointer,
+    scalar_type,
+    unsigned_type,
+)
+from mytriton.backends.cuda.names import Namer
+from mytriton.backends.cuda.signature import find_kernel
+from mytriton.backends.cuda.writer import LineDirectives, PyLine, SourceWriter
+from mytriton.dialects.verify import source_location
+from mytriton.errors import BackendError, format_at
+
+OpPrinter = Callable[[Any, Any], None]
+#: op class -> the method that prints it
+OP_PRINTERS: dict[type[Operation], OpPrinter] = {}
+
+
+def prints(*ops: type[Operation]) -> Callable[[OpPrinter], OpPrinter]:
+    """Register the decorated method as the printer of ``ops``."""
+
+    def register(fn: OpPrinter) -> OpPrinter:
+        for op in ops:
+            OP_PRINTERS[op] = fn
+        return fn
+
+    return register
+
+
+def py_line(op: Operation) -> PyLine | None:
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return loc.filename.data, loc.line.data
+    return None
+
+
+class LocatedError(BackendError):
+    """A printer error already prefixed with the kernel line of its op."""
+
+
+class Emitter:
+    """The state of one print: output lines, C++ names, pointer element types, yield targets."""
+
+    def __init__(self, module: ModuleOp, *, line_directives: LineDirectives = "exact"):
+        self.module = module
+        self.kernel = find_kernel(module)
+        self.out = SourceWriter(line_directives=line_directives)
+        self.names = Namer({self.kernel.sym_name.data})
+        self._pointee: dict[SSAValue, str] = {}  # C element type of each pointer value
+        self._yield_targets: list[Sequence[tuple[str, SSAValue]]] = []
+        # ops the lowering made without a Python location belong to the kernel as a whole
+        self._def_line = py_line(self.kernel)
+
+    def _print_block(self, block: Block) -> None:
+        for op in block.ops:
+            self._print_op(op)
+
+    def _print_op(self, op: Operation) -> None:
+        printer = OP_PRINTERS.get(type(op))
+        if printer is None:
+            raise self._error(
+                op, f"the CUDA printer cannot print `{op.name}` (not in docs/gpu-ir.md's op table)"
+            )
+        try:
+            printer(self, op)
+        except LocatedError:
+            raise
+        except BackendError as e:
+            raise self._error(op, str(e)) from None
+
+    @staticmethod
+    def _error(op: Operation, message: str) -> LocatedError:
+        return LocatedError(format_at(source_location(op), f"{op.name}: {message}"))
+
+    def _stmt(self, op: Operation, text: str) -> None:
+        self.out.line(text, py_line(op) or self._def_line)
+
+    def _n(self, value: SSAValue) -> str:
+        return self.names[value]
+
+    def _scalar_type(self, op: Operation, t: Attribute) -> str:
+        try:
+            return scalar_type(t)
+        except BackendError as e:
+            raise self._error(op, str(e)) from None
+
+    def _ctype(self, value: SSAValue) -> str:
+        if is_global_pointer(value.type):
+            return f"{self._pointee.get(value, 'void')}*"
+        return scalar_type(value.type)
+
+    def _define(self, result: SSAValue, expr: str, op: Operation) -> str:
+        ctype = self._ctype(result)
+        name = self.names.define(result)
+        self._stmt(op, f"{ctype} {name} = {expr};")
+        return name
+
+    def _as_pointer(self, value: SSAValue, element: str) -> str:
+        """``value`` as a ``element*`` expression (cast only where its C type differs)."""
+        if self._pointee.get(value) == element:
+            return self._n(value)
+        return f"(({element}*){self._n(value)})"
+
+    def _signed(self, value: SSAValue) -> str:
+        """An integer operand read as signed (an i1 ``true`` is -1, as in MLIR)."""
+        return f"(-(int){self._n(value)})" if int_width(value.type) == 1 else self._n(value)
+
+    def _unsigned(self, value: SSAValue) -> str:
+        if int_width(value.type) == 1:
+            return self._n(value)
+        return f"(({unsigned_type(value.type)}){self._n(value)})"
+
+    def _view(self, value: SSAValue, view: str) -> str:
+        if view == "signed":
+            return self._signed(value)
+        if view == "unsigned":
+            return self._unsigned(value)
+        return self._n(value)
+
+    def _int_binary(self, op: Operation, fmt: str, view: str = "plain", wraps: bool = True) -> None:
+        """An integer op as a C expression; ``wraps``: an i1 result keeps only its low bit."""
+        lhs, rhs = op.operands
+        result = op.results[0]
+        expr = fmt.format(a=self._view(lhs, view), b=self._view(rhs, view), t=self._ctype(result))
+        self._define(result, self._wrap_i1(op, expr) if wraps else expr, op)
+
+    def _float_binary(self, op: Operation, operator: str) -> None:
+        lhs, rhs = op.operands
+        self._define(op.results[0], f"{self._n(lhs)} {operator} {self._n(rhs)}", op)
+
+    def _cast(self, op: Operation, expr: str) -> None:
+        self._define(op.results[0], f"({self._ctype(op.results[0])}){expr}", op)
+
+    def _to_bool(self, op: Operation) -> None:
+        """Truncation to i1 keeps the low bit."""
+        self._define(op.results[0], f"(bool)({self._n(op.operands[0])} & 1)", op)
+
+    @staticmethod
+    def _wrap_i1(op: Operation, expr: str) -> str:
+        """An i1 result keeps only the low bit of the C expression."""
+        return f"(bool)(({expr}) & 1)" if int_width(op.results[0].type) == 1 else expr

@@ -1,0 +1,95 @@
+"""The kernel a lowered module holds, and its launch ABI (``docs/gpu-ir.md``, "ABI").
+
+Both the printer (parameter declarations) and the launcher (argument packing, block size)
+read the ABI from here, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import gpu, memref
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute
+
+from mytriton.backends.cuda.c_types import is_global_pointer
+from mytriton.errors import BackendError
+
+POINTEE_TYPES_ATTR = "mytriton.pointee_types"
+
+
+@dataclass(frozen=True)
+class KernelSignature:
+    """What launching the kernel needs: its name, parameter kinds and thread-block shape.
+
+    ``params`` holds ``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"`` or ``"f64"`` per parameter.
+    """
+
+    name: str
+    params: tuple[str, ...]
+    block: tuple[int, int, int]
+
+
+def find_kernel(module: ModuleOp) -> gpu.FuncOp:
+    """The one ``gpu.func`` of a lowered module (the contract allows exactly one)."""
+    funcs = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]
+    if len(funcs) != 1:
+        raise BackendError(f"a lowered module must hold exactly one gpu.func, found {len(funcs)}")
+    return funcs[0]
+
+
+def shared_globals(module: ModuleOp) -> list[memref.GlobalOp]:
+    return [op for op in module.walk() if isinstance(op, memref.GlobalOp)]
+
+
+def _param_kind(t: Attribute) -> str:
+    if is_global_pointer(t):
+        return "ptr"
+    if isinstance(t, IntegerType) and t.width.data in (32, 64):
+        return f"i{t.width.data}"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    raise BackendError(f"kernel parameters of type {t} are not part of the ABI")
+
+
+def pointee_types(func: gpu.FuncOp) -> list[Attribute]:
+    """Element types of the pointer parameters, in order (``mytriton.pointee_types``)."""
+    attr = func.attributes.get(POINTEE_TYPES_ATTR)
+    if attr is None:
+        return []
+    if not isinstance(attr, ArrayAttr):
+        raise BackendError(f"{POINTEE_TYPES_ATTR} must be an array of types, got {attr}")
+    return list(attr.data)
+
+
+def block_size(func: gpu.FuncOp) -> tuple[int, int, int] | None:
+    """``known_block_size`` (the discardable attribute of the contract, or xDSL's own)."""
+    attr = (
+        func.attributes.get("known_block_size")
+        or func.properties.get("known_block_size")
+        or func.attributes.get("gpu.known_block_size")
+    )
+    if attr is None:
+        return None
+    if not isinstance(attr, DenseArrayBase):
+        raise BackendError(f"known_block_size must be an array<i32: x, y, z>, got {attr}")
+    dims = tuple(int(v) for v in attr.get_values())
+    if len(dims) != 3 or any(d <= 0 for d in dims):
+        raise BackendError(f"known_block_size must hold three positive sizes, got {dims}")
+    return dims  # type: ignore[return-value]
+
+
+def kernel_signature(module: ModuleOp, default_block: int = 128) -> KernelSignature:
+    func = find_kernel(module)
+    params = tuple(_param_kind(t) for t in func.function_type.inputs.data)
+    block = block_size(func) or (default_block, 1, 1)
+    return KernelSignature(func.sym_name.data, params, block)

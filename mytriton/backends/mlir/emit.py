@@ -1,0 +1,100 @@
+"""The lowered xDSL module (``asm["gpu"]``) as MLIR text that upstream MLIR 22 parses.
+
+We print xDSL's generic form, which upstream parses for every op of ``docs/gpu-ir.md``, with each
+op's ``loc("file":line:col)`` so MLIR diagnostics name the kernel's Python line. Where xDSL's
+ops differ from upstream's, the difference is fixed here, on a copy, before printing; upstream
+would otherwise drop or reject it, often silently. Each fix is one function below:
+
+* ``builtin.module`` gets ``gpu.container_module`` (upstream requires it around a ``gpu.module``);
+* ``gpu.module``'s ``sym_name`` is a string (xDSL's constructor stores a symbol reference, which
+  upstream rejects as an invalid property);
+* ``gpu.func``'s ``kernel`` property becomes the discardable ``gpu.kernel`` attribute (upstream
+  drops the unknown property without a word: the kernel would be a ``.func``, not an ``.entry``);
+* ``gpu.func``'s ``gpu.known_block_size`` becomes the inherent ``known_block_size`` (upstream
+  ignores the prefixed name, so PTX would lack ``.maxntid``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from xdsl.dialects import gpu
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
+from xdsl.ir import Operation
+from xdsl.printer import Printer
+
+from mytriton.errors import BackendError
+
+CONTAINER_MODULE = "gpu.container_module"
+KERNEL_ATTR = "gpu.kernel"
+BLOCK_SIZE_ATTR = "known_block_size"
+
+
+def print_generic(module: ModuleOp, *, locations: bool = False) -> str:
+    """xDSL's generic form of ``module`` (``locations``: with each op's ``loc(...)``)."""
+    out = io.StringIO()
+    Printer(stream=out, print_generic_format=True, print_debuginfo=locations).print_op(module)
+    return out.getvalue().rstrip("\n") + "\n"
+
+
+def emit_mlir(module: ModuleOp, *, locations: bool = True) -> str:
+    """MLIR text of the lowered ``module`` for upstream MLIR (the module itself is not changed)."""
+    copy = module.clone()
+    _fix_container_module(copy)
+    for op in copy.walk():
+        fix = _FIXES.get(op.name)
+        if fix is not None:
+            fix(op)
+    kernel_function(copy)  # exactly one kernel, or a clear error before MLIR sees it
+    return print_generic(copy, locations=locations)
+
+
+def kernel_function(module: ModuleOp) -> gpu.FuncOp:
+    """The module's one kernel ``gpu.func``."""
+    kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp) and _is_kernel(op)]
+    if len(kernels) != 1:
+        raise BackendError(
+            f"the lowered module must hold exactly one kernel gpu.func, found {len(kernels)}"
+        )
+    return kernels[0]
+
+
+def kernel_name(module: ModuleOp) -> str:
+    """The symbol name of the module's kernel: the PTX ``.entry`` to launch."""
+    return kernel_function(module).sym_name.data
+
+
+def _is_kernel(op: gpu.FuncOp) -> bool:
+    return KERNEL_ATTR in op.attributes or "kernel" in op.properties
+
+
+def _fix_container_module(module: ModuleOp) -> None:
+    module.attributes[CONTAINER_MODULE] = UnitAttr()
+
+
+def _fix_gpu_module(op: Operation) -> None:
+    name = op.properties.get("sym_name")
+    if isinstance(name, SymbolRefAttr):
+        op.properties["sym_name"] = StringAttr(name.root_reference.data)
+
+
+def _fix_gpu_func(op: Operation) -> None:
+    if op.properties.pop("kernel", None) is not None:
+        op.attributes[KERNEL_ATTR] = UnitAttr()
+    for prefixed in ("gpu.known_block_size", "gpu.known_grid_size"):
+        value = op.attributes.pop(prefixed, None)
+        if isinstance(value, DenseArrayBase):
+            op.attributes.setdefault(prefixed.removeprefix("gpu."), value)
+
+
+_FIXES: dict[str, Callable[[Operation], None]] = {
+    "gpu.module": _fix_gpu_module,
+    "gpu.func": _fix_gpu_func,
+}

@@ -1,0 +1,188 @@
+"""Emitted MLIR text -> PTX and cubin through upstream MLIR, and the ``toolchain()`` report.
+
+One fixed pipeline (``mlir-notes.md``): ``nvvm-attach-target``, then inside the ``gpu.module``
+``convert-scf-to-cf`` (required: ``scf`` has no LLVM translation) and ``convert-gpu-to-nvvm``,
+then ``gpu-module-to-binary``, run once with ``format=isa`` (PTX) and, where ptxas exists, once
+with ``format=bin`` (cubin). The toolkit is always passed: without libdevice every ``math.*``
+op would stay an unresolved ``.extern .func __nv_*`` in the PTX, which we reject.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mytriton.backends.mlir.diagnostics import has_error, log_tail, report
+from mytriton.backends.mlir.providers import (
+    OPT_ENV_VAR,
+    PYTHON_ENV_VAR,
+    Provider,
+    RunResult,
+    select_provider,
+)
+from mytriton.backends.mlir.toolkit import (
+    CHIP_ENV_VAR,
+    CudaToolkit,
+    find_cuda_toolkit,
+    select_chip,
+    tool_env,
+)
+from mytriton.errors import BackendError, BackendUnavailableError
+
+_EXTERN_RE = re.compile(r"\.extern\s+\.func\s+(?:\([^)]*\)\s*)?(__nv_\w+)")
+_MATH_OP_RE = re.compile(r'"(math\.\w+)"\(.*loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)')
+INSTALL_HINT = (
+    'install one: pip install "mytriton[mlir]" (MLIR Python bindings) or apt-get install '
+    f"mlir-22-tools (mlir-opt); or point ${PYTHON_ENV_VAR} / ${OPT_ENV_VAR} at yours"
+)
+TOOLKIT_HINT = (
+    "set CUDA_HOME to a CUDA toolkit, or pip install nvidia-cuda-nvcc nvidia-nvvm "
+    "(ptxas and libdevice)"
+)
+
+
+def pass_pipeline(chip: str, fmt: str, toolkit: CudaToolkit | None) -> str:
+    """The upstream pass pipeline producing a ``gpu.binary`` of format ``isa`` or ``bin``."""
+    binary = f"format={fmt}" + (f" toolkit={toolkit.root}" if toolkit is not None else "")
+    return (
+        "builtin.module("
+        f"nvvm-attach-target{{chip={chip} O=3}},"
+        "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64},canonicalize,cse),"
+        "reconcile-unrealized-casts,"
+        f"gpu-module-to-binary{{{binary}}})"
+    )
+
+
+@dataclass(frozen=True)
+class MlirBuild:
+    """What upstream MLIR made of one kernel."""
+
+    ptx: str
+    cubin: bytes | None  # None where no ptxas was found
+    chip: str
+    provider: str
+    toolkit: CudaToolkit | None
+    log: str  # warnings and remarks, if MLIR printed any
+
+
+def no_provider_message(considered: list[Provider]) -> str:
+    lines = ["no upstream MLIR provider is usable for the mlir backend:"]
+    lines += [f"  {p.name}: {p.unavailable_reason()}" for p in considered]
+    return "\n".join([*lines, INSTALL_HINT])
+
+
+def compile_mlir(
+    text: str, *, kernel: str = "kernel", chip: str | None = None, cubin: bool | None = None
+) -> MlirBuild:
+    """PTX (and a cubin where ptxas exists, or as ``cubin`` asks) of the emitted MLIR ``text``."""
+    provider, considered = select_provider()
+    if provider is None:
+        raise BackendUnavailableError(no_provider_message(considered))
+    toolkit = find_cuda_toolkit()
+    chip = select_chip(chip)[0]
+    env = tool_env(toolkit)
+    what = f"kernel `{kernel}` for {chip}"
+
+    isa = _run(provider, text, pass_pipeline(chip, "isa", toolkit), env, what)
+    ptx = _single_object(isa, "ptx", provider, what).decode()
+    _check_libdevice(ptx, text, toolkit, kernel)
+    binary = None
+    if cubin is None:
+        cubin = toolkit is not None and toolkit.ptxas is not None
+    if cubin:
+        if toolkit is None or toolkit.ptxas is None:
+            raise BackendUnavailableError(
+                f"a cubin needs ptxas, which was not found; {TOOLKIT_HINT}"
+            )
+        built = _run(provider, text, pass_pipeline(chip, "bin", toolkit), env, what)
+        binary = _single_object(built, "cubin", provider, what)
+    return MlirBuild(ptx, binary, chip, provider.name, toolkit, isa.log)
+
+
+def _run(provider: Provider, text: str, pipeline: str, env: dict[str, str], what: str) -> RunResult:
+    result = provider.run(text, pipeline, env)
+    if result.ok and not has_error(result.log):
+        return result
+    at_lines = report(result.log, text)
+    message = f"upstream MLIR ({provider.name}) failed to compile {what}"
+    if at_lines:
+        message += f":\n{at_lines}"
+    message += f"\n--- {provider.name} log ---\n{log_tail(result.log) or '(empty)'}"
+    raise BackendError(message)
+
+
+def _single_object(result: RunResult, kind: str, provider: Provider, what: str) -> bytes:
+    objects = [o for o in result.objects if o.kind == kind]
+    if len(objects) != 1:
+        found = ", ".join(o.kind for o in result.objects) or "none"
+        raise BackendError(
+            f"upstream MLIR ({provider.name}) produced no single {kind} for {what} "
+            f"(objects: {found})\n--- log ---\n{log_tail(result.log) or '(empty)'}"
+        )
+    return objects[0].data
+
+
+def _check_libdevice(ptx: str, text: str, toolkit: CudaToolkit | None, kernel: str) -> None:
+    """Unresolved ``__nv_*`` calls mean libdevice was not linked: the kernel cannot load."""
+    missing = sorted(set(_EXTERN_RE.findall(ptx)))
+    if not missing:
+        return
+    where = [f"  {m[1]} at {m[2]}:{m[3]}:{m[4]}" for m in _MATH_OP_RE.finditer(text)][:5]
+    found = (
+        f"the CUDA toolkit at {toolkit.root} has no nvvm/libdevice/libdevice.10.bc"
+        if toolkit is not None
+        else "no CUDA toolkit was found"
+    )
+    raise BackendUnavailableError(
+        f"kernel `{kernel}` uses math functions that need libdevice ({', '.join(missing)}), "
+        f"but {found}; {TOOLKIT_HINT}" + ("\n" + "\n".join(where) if where else "")
+    )
+
+
+@dataclass(frozen=True)
+class ToolchainReport:
+    """Which MLIR providers exist, which one is used, the CUDA toolkit and the chip."""
+
+    providers: list[tuple[str, str, str | None]]  # name, description, why unusable
+    selected: str | None
+    toolkit: CudaToolkit | None
+    chip: str
+    chip_source: str
+
+    @property
+    def outputs(self) -> list[str]:
+        if self.selected is None:
+            return ["mlir"]
+        has_ptxas = self.toolkit is not None and self.toolkit.ptxas is not None
+        return ["mlir", "ptx", *(["cubin"] if has_ptxas else [])]
+
+    def __str__(self) -> str:
+        lines = ["mytriton MLIR toolchain", "  providers, tried in order:"]
+        for name, description, reason in self.providers:
+            state = (
+                "selected" if name == self.selected else ("usable" if reason is None else reason)
+            )
+            lines.append(f"    {name}: {description} [{state}]")
+        toolkit = str(self.toolkit) if self.toolkit else f"not found ({TOOLKIT_HINT})"
+        lines.append(f"  CUDA toolkit: {toolkit}")
+        chip_hint = "" if self.chip_source != "default" else f"; set ${CHIP_ENV_VAR} to change"
+        lines.append(f"  chip: {self.chip} ({self.chip_source}{chip_hint})")
+        lines.append(f"  stages produced: {', '.join(self.outputs)}")
+        if self.selected is None:
+            lines.append(f"  {INSTALL_HINT}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def toolchain() -> ToolchainReport:
+    """Diagnose the MLIR backend's tools: ``print(mytriton.backends.mlir.toolchain())``."""
+    selected, considered = select_provider()
+    chip, chip_source = select_chip()
+    return ToolchainReport(
+        providers=[(p.name, p.describe(), p.unavailable_reason()) for p in considered],
+        selected=selected.name if selected is not None else None,
+        toolkit=find_cuda_toolkit(),
+        chip=chip,
+        chip_source=chip_source,
+    )

@@ -1,0 +1,90 @@
+"""The `tt` optimization pipeline run on every kernel, and how users replace it.
+
+The pipeline is an xDSL pass spec over the registry's passes (plugins included), taken from
+``MYTRITON_PIPELINE`` when set (an empty value runs no pass). The module is verified before the
+first pass and after every pass, so a rewrite that breaks an op's rules is reported at the
+kernel's source line of that op and names the pass that broke it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
+from xdsl.utils.arg_spec import parse_pipeline as parse_spec_names
+from xdsl.utils.exceptions import ArgSpecParseError
+
+from mytriton.dialects.verify import verify_module
+from mytriton.errors import IRVerificationError, MyTritonError
+from mytriton.passes.registry import (
+    PassFactory,
+    UnknownPassError,
+    available_passes,
+    unknown_pass_message,
+)
+
+PIPELINE_ENV = "MYTRITON_PIPELINE"
+
+# tt-simplify: canonicalize (folding, splat hoisting, constant masks) and CSE to a fixpoint.
+# licm: hoist pure ops out of scf.for bodies (loads and stores have memory effects and stay).
+# tt-simplify again: ops hoisted out of different loops may now be duplicates of each other.
+DEFAULT_PIPELINE = "tt-simplify,licm,tt-simplify"
+
+
+class PipelineSpecError(MyTritonError, ValueError):
+    """A pass pipeline spec that does not parse, or gives a pass an option it lacks."""
+
+
+def pipeline_spec() -> str:
+    """The pipeline to run: ``$MYTRITON_PIPELINE`` if set, else ``DEFAULT_PIPELINE``."""
+    return os.environ.get(PIPELINE_ENV, DEFAULT_PIPELINE).strip()
+
+
+def check_pass_names(spec: str, passes: Mapping[str, PassFactory]) -> None:
+    """Raise ``PipelineSpecError`` if ``spec`` does not parse, ``UnknownPassError`` (listing
+    the known names) if it names a pass missing from ``passes``."""
+    try:
+        names = [p.name for p in parse_spec_names(spec)]
+    except ArgSpecParseError as e:  # a BaseException in xDSL 0.74, not an Exception
+        raise PipelineSpecError(f"invalid pass pipeline '{spec}': {e}") from None
+    unknown = [n for n in names if n not in passes]
+    if unknown:
+        raise UnknownPassError(unknown_pass_message(unknown, passes))
+
+
+def parse_pipeline(spec: str, callback: PassPipelineCallbackType | None = None) -> PassPipeline:
+    """Parse ``spec`` against the registry; unknown names raise ``UnknownPassError``."""
+    passes = available_passes()
+    check_pass_names(spec, passes)
+    try:
+        return PassPipeline.parse_spec(passes, spec, callback)
+    except ValueError as e:  # bad options: "Provided arguments [...] not found ..."
+        raise PipelineSpecError(f"invalid pass pipeline '{spec}': {e}") from e
+
+
+def _verify_between_passes(
+    previous: ModulePass | None, module: ModuleOp, _next: ModulePass | None
+) -> None:
+    try:
+        verify_module(module)
+    except IRVerificationError as e:
+        if previous is None:
+            raise
+        raise IRVerificationError(
+            f"{e.message} (in the IR produced by pass '{previous.name}')", e.loc
+        ) from e
+
+
+def run_pipeline(module: ModuleOp, spec: str | None = None, ctx: Context | None = None) -> None:
+    """Apply ``spec`` (default: ``pipeline_spec()``) to ``module`` in place, verifying
+    the module before the first pass and after each one."""
+    if spec is None:
+        spec = pipeline_spec()
+    if ctx is None:
+        from mytriton.dialects import make_context
+
+        ctx = make_context()
+    parse_pipeline(spec, _verify_between_passes).apply(ctx, module)

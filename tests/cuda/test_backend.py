@@ -1,0 +1,113 @@
+"""The cuda backend without a GPU: compile-only stages, argument packing, a missing CuPy."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mytriton.backends import LaunchOptions
+from mytriton.backends.cuda import CudaBackend
+from mytriton.backends.cuda.backend import print_generic
+from mytriton.backends.cuda.launch import CudaLauncher, argument_packer
+from mytriton.backends.cuda.signature import KernelSignature
+from mytriton.errors import BackendError, BackendUnavailableError
+from mytriton.language import core
+from mytriton.runtime.arrays import ArrayInfo
+from tests.gpu_ir_samples import row_sum_module
+from tests.kernels import add_kernel
+
+X = np.zeros(100, np.float32)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> Any:
+    add_kernel.clear_cache()
+    yield
+    add_kernel.clear_cache()
+
+
+def test_numpy_arguments_compile_only(cuda_backend: CudaBackend) -> None:
+    kernel = add_kernel[(1,)](X, X, X.copy(), 100, BLOCK=128)
+    assert {"tt", "tt-opt", "gpu", "cuda"} <= set(kernel.asm)
+    assert "cubin" not in kernel.asm
+    _, _, src = kernel
+    assert src == kernel.asm["cuda"]
+    assert 'extern "C" __global__ void __launch_bounds__(128) add_kernel(' in src
+    assert isinstance(kernel.binary, CudaLauncher)
+    assert kernel.metadata["signature"] == KernelSignature(
+        "add_kernel", ("ptr", "ptr", "ptr", "i32"), (128, 1, 1)
+    )
+
+
+def test_num_warps_sets_the_block(cuda_backend: CudaBackend) -> None:
+    kernel = add_kernel.warmup(X, X, X, 100, BLOCK=256, grid=(1,), num_warps=8)
+    assert "__launch_bounds__(256)" in kernel.asm["cuda"]
+    assert kernel.binary.block == (256, 1, 1)
+
+
+def test_gpu_stage_is_generic_mlir_with_locations(cuda_backend: CudaBackend) -> None:
+    kernel = add_kernel.warmup(X, X, X, 100, BLOCK=128, grid=(1,))
+    gpu_ir = kernel.asm["gpu"]
+    assert gpu_ir.startswith('"builtin.module"()')
+    assert '"gpu.func"()' in gpu_ir
+    assert "kernels.py" in gpu_ir  # loc(...) of the Python lines
+
+
+@pytest.mark.skipif(shutil.which("mlir-opt-22") is None, reason="mlir-opt-22 not installed")
+def test_gpu_stage_parses_with_mlir_opt(tmp_path: Path) -> None:
+    path = tmp_path / "k.mlir"
+    path.write_text(print_generic(row_sum_module()))
+    result = subprocess.run(["mlir-opt-22", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_launch_without_cupy_says_how_to_install(
+    cuda_backend: CudaBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kernel = add_kernel.warmup(X, X, X, 100, BLOCK=128, grid=(1,))
+    monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy -> ImportError
+    info = ArrayInfo("cupy", core.float32, 0, True, 400)
+    with pytest.raises(BackendUnavailableError, match=r"mytriton\[cuda12\]"):
+        cuda_backend.launch(
+            kernel, (1, 1, 1), [X, X, X, 100], [info, info, info, None], LaunchOptions()
+        )
+
+
+class FakeCupyArray:
+    class data:  # noqa: N801 - mimics cupy's ndarray.data.ptr
+        ptr = 0x7F0000001000
+
+
+class FakeTorchTensor:
+    def data_ptr(self) -> int:
+        return 0x7F0000002000
+
+
+def test_argument_packer_passes_raw_pointers_and_abi_scalars() -> None:
+    params = ("ptr", "i32", "f32", "i32", "i64", "f64")
+    cupy_packer = argument_packer(params, "cupy")
+    packed = [
+        f(a) for f, a in zip(cupy_packer, [FakeCupyArray(), 7, 0.5, True, 2**40, 0.25], strict=True)
+    ]
+    assert packed == [0x7F0000001000, 7, 0.5, 1, 2**40, 0.25]
+    assert [type(p) for p in packed] == [
+        np.uint64,
+        np.int32,
+        np.float32,
+        np.int32,
+        np.int64,
+        np.float64,
+    ]
+    torch_packer = argument_packer(params[:1], "torch")
+    assert torch_packer[0](FakeTorchTensor()) == np.uint64(0x7F0000002000)
+
+
+def test_argument_packer_rejects_host_frameworks() -> None:
+    with pytest.raises(BackendError, match="numpy"):
+        argument_packer(("ptr",), "numpy")

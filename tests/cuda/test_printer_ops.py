@@ -1,0 +1,317 @@
+"""The CUDA C++ statement printed for each op of the lowered-IR contract (docs/gpu-ir.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from xdsl.dialects import arith, gpu, llvm, math, memref
+from xdsl.dialects.builtin import f32, f64, i1, i32, i64
+
+from mytriton.backends.cuda.printer import print_cuda, printable_ops
+from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
+from mytriton.errors import BackendError
+from tests.gpu_ir_samples import KernelBuilder, Ptr, index
+
+CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "gpu-ir.md"
+
+Build = Callable[[KernelBuilder], Any]
+
+
+def kernel_source(build: Build, *, lines: str = "off") -> str:
+    """The C++ of a kernel over a, c: f32, i, j: i32 and p: float* whose body is ``build``."""
+    b = KernelBuilder(
+        "k", [("a", f32), ("c", f32), ("i", i32), ("j", i32), ("p", Ptr(f32))], def_line=4
+    )
+    with b.at(5):
+        build(b)
+        b.op(gpu.ReturnOp([]))
+    return print_cuda(b.build(), line_directives=lines)  # type: ignore[arg-type]
+
+
+def body_of(build: Build) -> list[str]:
+    """The statements of the kernel body, without indentation."""
+    src = kernel_source(build)
+    body = src[src.index("{\n") + 2 : src.rindex("}")]
+    return [line.strip() for line in body.splitlines() if line.strip()]
+
+
+# (op builder, the statement it prints)
+CASES: dict[str, tuple[Build, str]] = {
+    # float arithmetic
+    "addf": (lambda b: b.op(arith.AddfOp(b["a"], b["c"])), "float v0 = a + c;"),
+    "subf": (lambda b: b.op(arith.SubfOp(b["a"], b["c"])), "float v0 = a - c;"),
+    "mulf": (lambda b: b.op(arith.MulfOp(b["a"], b["c"])), "float v0 = a * c;"),
+    "divf": (lambda b: b.op(arith.DivfOp(b["a"], b["c"])), "float v0 = a / c;"),
+    "negf": (lambda b: b.op(arith.NegfOp(b["a"])), "float v0 = -a;"),
+    "remf": (lambda b: b.op(RemFOp(b["a"], b["c"])), "float v0 = fmodf(a, c);"),
+    "maxnumf": (lambda b: b.op(arith.MaxnumfOp(b["a"], b["c"])), "float v0 = fmaxf(a, c);"),
+    "minnumf": (lambda b: b.op(arith.MinnumfOp(b["a"], b["c"])), "float v0 = fminf(a, c);"),
+    "maximumf": (
+        lambda b: b.op(arith.MaximumfOp(b["a"], b["c"])),
+        "float v0 = (isnan(a) || isnan(c)) ? a + c "
+        ": (a == c ? (signbit(a) ? c : a) : fmaxf(a, c));",
+    ),
+    "minimumf": (
+        lambda b: b.op(arith.MinimumfOp(b["a"], b["c"])),
+        "float v0 = (isnan(a) || isnan(c)) ? a + c "
+        ": (a == c ? (signbit(a) ? a : c) : fminf(a, c));",
+    ),
+    # integer arithmetic: C operators, unsigned ops through unsigned casts
+    "addi": (lambda b: b.op(arith.AddiOp(b["i"], b["j"])), "int v0 = i + j;"),
+    "subi": (lambda b: b.op(arith.SubiOp(b["i"], b["j"])), "int v0 = i - j;"),
+    "muli": (lambda b: b.op(arith.MuliOp(b["i"], b["j"])), "int v0 = i * j;"),
+    "divsi": (lambda b: b.op(arith.DivSIOp(b["i"], b["j"])), "int v0 = i / j;"),
+    "remsi": (lambda b: b.op(arith.RemSIOp(b["i"], b["j"])), "int v0 = i % j;"),
+    "divui": (
+        lambda b: b.op(arith.DivUIOp(b["i"], b["j"])),
+        "int v0 = (int)(((unsigned)i) / ((unsigned)j));",
+    ),
+    "remui": (
+        lambda b: b.op(arith.RemUIOp(b["i"], b["j"])),
+        "int v0 = (int)(((unsigned)i) % ((unsigned)j));",
+    ),
+    "andi": (lambda b: b.op(arith.AndIOp(b["i"], b["j"])), "int v0 = i & j;"),
+    "ori": (lambda b: b.op(arith.OrIOp(b["i"], b["j"])), "int v0 = i | j;"),
+    "xori": (lambda b: b.op(arith.XOrIOp(b["i"], b["j"])), "int v0 = i ^ j;"),
+    "shli": (lambda b: b.op(arith.ShLIOp(b["i"], b["j"])), "int v0 = (int)(((unsigned)i) << j);"),
+    "shrsi": (lambda b: b.op(arith.ShRSIOp(b["i"], b["j"])), "int v0 = i >> j;"),
+    "shrui": (lambda b: b.op(arith.ShRUIOp(b["i"], b["j"])), "int v0 = (int)(((unsigned)i) >> j);"),
+    "maxsi": (lambda b: b.op(arith.MaxSIOp(b["i"], b["j"])), "int v0 = max(i, j);"),
+    "minsi": (lambda b: b.op(arith.MinSIOp(b["i"], b["j"])), "int v0 = min(i, j);"),
+    "maxui": (
+        lambda b: b.op(arith.MaxUIOp(b["i"], b["j"])),
+        "int v0 = (int)max(((unsigned)i), ((unsigned)j));",
+    ),
+    "i1 addi keeps the low bit": (
+        lambda b: b.op(arith.AddiOp(b.const(1, i1), b.const(1, i1))),
+        "bool v0 = (bool)((true + true) & 1);",
+    ),
+    "i1 slt reads true as -1": (
+        lambda b: b.op(arith.CmpiOp(b.const(1, i1), b.const(0, i1), "slt")),
+        "bool v0 = (-(int)true) < (-(int)false);",
+    ),
+    # select and casts
+    "select": (
+        lambda b: b.op(arith.SelectOp(b.const(1, i1), b["a"], b["c"])),
+        "float v0 = true ? a : c;",
+    ),
+    "index_cast to index": (
+        lambda b: b.op(arith.IndexCastOp(b["i"], index)),
+        "long long v0 = (long long)i;",
+    ),
+    "index_cast to i32": (
+        lambda b: b.op(arith.IndexCastOp(b.const(7, index), i32)),
+        "int v0 = (int)7LL;",
+    ),
+    "sitofp": (lambda b: b.op(arith.SIToFPOp(b["i"], f32)), "float v0 = (float)i;"),
+    "uitofp": (lambda b: b.op(arith.UIToFPOp(b["i"], f32)), "float v0 = (float)((unsigned)i);"),
+    "fptosi": (lambda b: b.op(arith.FPToSIOp(b["a"], i32)), "int v0 = (int)a;"),
+    "fptoui": (lambda b: b.op(arith.FPToUIOp(b["a"], i32)), "int v0 = (int)(unsigned)a;"),
+    "extsi": (lambda b: b.op(arith.ExtSIOp(b["i"], i64)), "long long v0 = (long long)i;"),
+    "extui": (
+        lambda b: b.op(arith.ExtUIOp(b["i"], i64)),
+        "long long v0 = (long long)((unsigned)i);",
+    ),
+    "extui from i1": (lambda b: b.op(arith.ExtUIOp(b.const(1, i1), i32)), "int v0 = (int)true;"),
+    "extsi from i1": (
+        lambda b: b.op(arith.ExtSIOp(b.const(1, i1), i32)),
+        "int v0 = (int)(-(int)true);",
+    ),
+    "trunci to i1": (lambda b: b.op(arith.TruncIOp(b["i"], i1)), "bool v0 = (bool)(i & 1);"),
+    "trunci": (
+        lambda b: b.op(arith.TruncIOp(b.op(arith.ExtSIOp(b["i"], i64)), i32)),
+        "int v1 = (int)v0;",
+    ),
+    "extf": (lambda b: b.op(arith.ExtFOp(b["a"], f64)), "double v0 = (double)a;"),
+    "truncf": (
+        lambda b: b.op(arith.TruncFOp(b.op(arith.ExtFOp(b["a"], f64)), f32)),
+        "float v1 = (float)v0;",
+    ),
+    "bitcast": (lambda b: b.op(arith.BitcastOp(b["a"], i32)), "int v0 = __float_as_int(a);"),
+    # math
+    "absi": (lambda b: b.op(math.AbsIOp(b["i"])), "int v0 = abs(i);"),
+    "fma": (lambda b: b.op(math.FmaOp(b["a"], b["c"], b["a"])), "float v0 = fmaf(a, c, a);"),
+    "ctpop": (lambda b: b.op(math.CtPopOp(b["i"])), "int v0 = __popc(i);"),
+    "exp f64": (
+        lambda b: b.op(math.ExpOp(b.op(arith.ExtFOp(b["a"], f64)))),
+        "double v1 = exp(v0);",
+    ),
+    # gpu
+    "thread_id": (
+        lambda b: b.op(gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))),
+        "long long v0 = threadIdx.x;",
+    ),
+    "block_id y": (
+        lambda b: b.op(gpu.BlockIdOp(gpu.DimensionAttr(gpu.DimensionEnum.Y))),
+        "long long v0 = blockIdx.y;",
+    ),
+    "grid_dim z": (
+        lambda b: b.op(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum.Z))),
+        "long long v0 = gridDim.z;",
+    ),
+    "barrier": (lambda b: b.op(gpu.BarrierOp()), "__syncthreads();"),
+    "shuffle xor": (
+        lambda b: b.op(ShuffleOp(b["a"], b.const(16), b.const(32), ShuffleMode.XOR)),
+        "float v0 = __shfl_xor_sync(0xffffffffu, a, 16, 32);",
+    ),
+    "shuffle down": (
+        lambda b: b.op(ShuffleOp(b["i"], b.const(1), b.const(32), ShuffleMode.DOWN)),
+        "int v0 = __shfl_down_sync(0xffffffffu, i, 1, 32);",
+    ),
+    # memory
+    "getelementptr": (lambda b: b.gep(b["p"], b["i"]), "float* v0 = p + i;"),
+    "getelementptr constant": (lambda b: b.gep(b["p"], 8), "float* v0 = p + 8;"),
+    "getelementptr other element": (
+        lambda b: b.gep(b["p"], b["i"], i32),
+        "int* v0 = ((int*)p) + i;",
+    ),
+    "load": (lambda b: b.load(b["p"]), "float v0 = *p;"),
+    "load other element": (lambda b: b.load(b["p"], i32), "int v0 = *((int*)p);"),
+    "store": (lambda b: b.store(b["a"], b["p"]), "*p = a;"),
+    "shared load": (
+        lambda b: b.op(memref.LoadOp.get(b.shared("smem_0", [64]), [b.const(3, index)])),
+        "float v0 = smem_0[3LL];",
+    ),
+    "shared store": (
+        lambda b: b.op(memref.StoreOp.get(b["a"], b.shared("smem_0", [64]), [b.const(3, index)])),
+        "smem_0[3LL] = a;",
+    ),
+    "2-D shared load": (
+        lambda b: b.op(
+            memref.LoadOp.get(b.shared("tile", [16, 17]), [b.const(1, index), b.const(2, index)])
+        ),
+        "float v0 = tile[1LL][2LL];",
+    ),
+    "return": (lambda b: None, "return;"),
+}
+
+CMPI = {
+    "eq": "i == j",
+    "ne": "i != j",
+    "slt": "i < j",
+    "sle": "i <= j",
+    "sgt": "i > j",
+    "sge": "i >= j",
+    "ult": "((unsigned)i) < ((unsigned)j)",
+    "ule": "((unsigned)i) <= ((unsigned)j)",
+    "ugt": "((unsigned)i) > ((unsigned)j)",
+    "uge": "((unsigned)i) >= ((unsigned)j)",
+}
+
+# ordered predicates are false on NaN, unordered ones true (gpu-ir.md: une is !=, uno isnan)
+CMPF = {
+    "false": "false",
+    "oeq": "a == c",
+    "ogt": "a > c",
+    "oge": "a >= c",
+    "olt": "a < c",
+    "ole": "a <= c",
+    "one": "(a < c || a > c)",
+    "ord": "!(isnan(a) || isnan(c))",
+    "ueq": "!(a < c || a > c)",
+    "ugt": "!(a <= c)",
+    "uge": "!(a < c)",
+    "ult": "!(a >= c)",
+    "ule": "!(a > c)",
+    "une": "a != c",
+    "uno": "(isnan(a) || isnan(c))",
+    "true": "true",
+}
+
+MATH = {
+    math.ExpOp: "expf",
+    math.Exp2Op: "exp2f",
+    math.LogOp: "logf",
+    math.Log2Op: "log2f",
+    math.SqrtOp: "sqrtf",
+    math.RsqrtOp: "rsqrtf",
+    math.SinOp: "sinf",
+    math.CosOp: "cosf",
+    math.FloorOp: "floorf",
+    math.CeilOp: "ceilf",
+    math.AbsFOp: "fabsf",
+    math.TanhOp: "tanhf",
+    math.ErfOp: "erff",
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_op_statement(case: str) -> None:
+    build, expected = CASES[case]
+    assert expected in body_of(build)
+
+
+@pytest.mark.parametrize("predicate", CMPI)
+def test_cmpi(predicate: str) -> None:
+    body = body_of(lambda b: b.op(arith.CmpiOp(b["i"], b["j"], predicate)))
+    assert body[0] == f"bool v0 = {CMPI[predicate]};"
+
+
+@pytest.mark.parametrize("predicate", CMPF)
+def test_cmpf(predicate: str) -> None:
+    body = body_of(lambda b: b.op(arith.CmpfOp(b["a"], b["c"], predicate)))
+    assert body[0] == f"bool v0 = {CMPF[predicate]};"
+
+
+@pytest.mark.parametrize("op", MATH, ids=lambda op: op.name)
+def test_math_call(op: type) -> None:
+    assert body_of(lambda b: b.op(op(b["a"])))[0] == f"float v0 = {MATH[op]}(a);"
+
+
+def contract_ops() -> set[str]:
+    """Op names in the contract's "Ops that may appear" table (``arith.addi subi ...``)."""
+    text = CONTRACT.read_text()
+    table = text[text.index("## Ops that may appear") :]
+    modifiers = {"x", "y", "z", "x/y/z", "xor"}
+    names = set()
+    for cell in re.findall(r"^\| (.*?) \|", table, flags=re.M):
+        for code in re.findall(r"`([^`]*)`", cell):
+            words = code.split()
+            dialect = words[0].split(".")[0] if words else ""
+            if dialect not in ("gpu", "arith", "math", "llvm", "memref", "scf"):
+                continue
+            names.add(words[0])
+            for word in words[1:]:
+                if not re.fullmatch(r"[a-z_0-9]+", word):
+                    break
+                if word not in modifiers:
+                    names.add(f"{dialect}.{word}")
+    return names
+
+
+def test_every_contract_op_has_a_printer() -> None:
+    ops = contract_ops()
+    assert len(ops) > 50  # the table was found and read
+    known = {op.name for op in printable_ops()}
+    assert ops - known == set()
+
+
+def test_unknown_op_is_an_error_at_its_kernel_line() -> None:
+    with pytest.raises(BackendError) as err:
+        kernel_source(lambda b: b.op(arith.CeilDivSIOp(b["i"], b["j"])))
+    message = str(err.value)
+    assert "/samples/kernels.py:5:1" in message
+    assert "arith.ceildivsi" in message
+
+
+def test_shuffle_valid_result_is_rejected() -> None:
+    def build(b: KernelBuilder) -> None:
+        shuffle = b.op(ShuffleOp(b["a"], b.const(1), b.const(32), ShuffleMode.XOR))
+        b.op(arith.ExtUIOp(shuffle.valid, i32))
+
+    with pytest.raises(BackendError, match="valid"):
+        kernel_source(build)
+
+
+def test_atomic_load_is_rejected() -> None:
+    def build(b: KernelBuilder) -> None:
+        load = llvm.LoadOp(b["p"], f32)
+        load.properties["ordering"] = load.ordering.__class__(2, 64)
+        b.op(load)
+
+    with pytest.raises(BackendError, match="atomic"):
+        kernel_source(build)
