@@ -1,13 +1,16 @@
-"""Every kernel of ``tests/kernels.py``, lowered for 1, 4 and 8 warps and simulated, against a
-float64 NumPy reference. Outputs start as NaN so an element the kernel fails to write fails."""
+"""Every kernel of ``tests/kernels.py`` on every backend (``conftest.BACKENDS``), for 1, 4 and 8
+warps and many shapes, against a float64 NumPy reference. Outputs start as NaN so an element the
+kernel fails to write fails."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
 
 from tests import kernels
-from tests.gpusim.util import cdiv, nans, randn, simulate
+from tests.gpusim.util import cdiv, nans, randn
 
 pytestmark = pytest.mark.execution
 
@@ -34,17 +37,17 @@ SIZES_1D = [(1, 128), (1000, 128), (1000, 256), (4097, 1024), (5000, 4096), (33,
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("n", "block"), SIZES_1D)
-def test_add(rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
+def test_add(run: Any, rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
     x, y, out = randn(rng, n), randn(rng, n), nans(n)
-    simulate(kernels.add_kernel, (cdiv(n, block),), x, y, out, n, num_warps=num_warps, BLOCK=block)
+    run(kernels.add_kernel, (cdiv(n, block),), x, y, out, n, num_warps=num_warps, BLOCK=block)
     close(out, x.astype(np.float64) + y)
 
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("n", "block"), SIZES_1D)
-def test_copy(rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
+def test_copy(run: Any, rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
     x, out = randn(rng, n), nans(n)
-    simulate(kernels.copy_kernel, (cdiv(n, block),), x, out, n, num_warps=num_warps, BLOCK=block)
+    run(kernels.copy_kernel, (cdiv(n, block),), x, out, n, num_warps=num_warps, BLOCK=block)
     np.testing.assert_array_equal(out, x)
 
 
@@ -57,18 +60,18 @@ def special(rng: np.random.Generator, n: int) -> np.ndarray:
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("n", "block"), [(1000, 128), (77, 64), (3000, 4096)])
-def test_relu(rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
+def test_relu(run: Any, rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
     x, out = special(rng, n), nans(n)
-    simulate(kernels.relu_kernel, (cdiv(n, block),), x, out, n, num_warps=num_warps, BLOCK=block)
+    run(kernels.relu_kernel, (cdiv(n, block),), x, out, n, num_warps=num_warps, BLOCK=block)
     close(out, np.maximum(x.astype(np.float64), 0.0))  # NaN propagates
 
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("n", "block"), [(1000, 128), (77, 64), (3000, 4096)])
-def test_leaky_relu(rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
+def test_leaky_relu(run: Any, rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
     x, out = special(rng, n), nans(n)
     alpha = 0.125
-    simulate(
+    run(
         kernels.leaky_relu_kernel,
         (cdiv(n, block),),
         x,
@@ -84,9 +87,9 @@ def test_leaky_relu(rng: np.random.Generator, n: int, block: int, num_warps: int
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("n", "block"), [(1000, 128), (77, 64), (3000, 4096)])
-def test_sigmoid(rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
+def test_sigmoid(run: Any, rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
     x, out = special(rng, n) * np.float32(10), nans(n)
-    simulate(kernels.sigmoid_kernel, (cdiv(n, block),), x, out, n, num_warps=num_warps, BLOCK=block)
+    run(kernels.sigmoid_kernel, (cdiv(n, block),), x, out, n, num_warps=num_warps, BLOCK=block)
     with np.errstate(over="ignore"):
         close(out, 1.0 / (1.0 + np.exp(-x.astype(np.float64))))
 
@@ -94,9 +97,9 @@ def test_sigmoid(rng: np.random.Generator, n: int, block: int, num_warps: int) -
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize("fill", [1.5, -3.25])
 @pytest.mark.parametrize("block", [16, 128, 4096])
-def test_factories(block: int, fill: float, num_warps: int) -> None:
+def test_factories(run: Any, block: int, fill: float, num_warps: int) -> None:
     out = nans(block)
-    simulate(kernels.factories_kernel, (1,), out, fill, num_warps=num_warps, BLOCK=block)
+    run(kernels.factories_kernel, (1,), out, fill, num_warps=num_warps, BLOCK=block)
     close(out, np.full(block, 2.5 * fill))
 
 
@@ -108,10 +111,10 @@ def test_factories(block: int, fill: float, num_warps: int) -> None:
     ("m", "n", "bm", "bn"), [(37, 53, 16, 32), (64, 64, 64, 64), (5, 300, 4, 128), (129, 3, 32, 4)]
 )
 def test_matrix_add_2d(
-    rng: np.random.Generator, m: int, n: int, bm: int, bn: int, num_warps: int
+    run: Any, rng: np.random.Generator, m: int, n: int, bm: int, bn: int, num_warps: int
 ) -> None:
     x, y, out = randn(rng, m, n), randn(rng, m, n), nans(m, n)
-    simulate(
+    run(
         kernels.matrix_add_2d_kernel,
         (cdiv(m, bm), cdiv(n, bn)),
         x,
@@ -143,10 +146,10 @@ ROWS = [(3, 1), (5, 10), (7, 100), (4, 1000), (2, 4096), (9, 31)]
     ids=["sum", "max", "min"],
 )
 def test_row_reductions(
-    rng: np.random.Generator, kernel: object, ref: object, m: int, n: int, num_warps: int
+    run: Any, rng: np.random.Generator, kernel: object, ref: object, m: int, n: int, num_warps: int
 ) -> None:
     x, out = randn(rng, m, n), nans(m)
-    simulate(kernel, (m,), x, out, n, num_warps=num_warps, BLOCK=pow2(n))
+    run(kernel, (m,), x, out, n, num_warps=num_warps, BLOCK=pow2(n))
     close(out, ref(x.astype(np.float64), axis=1), rtol=1e-5, atol=1e-5)  # type: ignore[operator]
 
 
@@ -158,9 +161,9 @@ def softmax_ref(x: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("m", "n"), ROWS)
-def test_softmax(rng: np.random.Generator, m: int, n: int, num_warps: int) -> None:
+def test_softmax(run: Any, rng: np.random.Generator, m: int, n: int, num_warps: int) -> None:
     x, out = randn(rng, m, n), nans(m, n)
-    simulate(kernels.softmax_kernel, (m,), x, out, n, num_warps=num_warps, BLOCK=pow2(n))
+    run(kernels.softmax_kernel, (m,), x, out, n, num_warps=num_warps, BLOCK=pow2(n))
     close(out, softmax_ref(x))
 
 
@@ -170,11 +173,17 @@ def test_softmax(rng: np.random.Generator, m: int, n: int, num_warps: int) -> No
     [(5, 10, 12, 16), (3, 781, 800, 781), (2, 1024, 1024, 1030)],
 )
 def test_fused_softmax(
-    rng: np.random.Generator, m: int, n: int, in_stride: int, out_stride: int, num_warps: int
+    run: Any,
+    rng: np.random.Generator,
+    m: int,
+    n: int,
+    in_stride: int,
+    out_stride: int,
+    num_warps: int,
 ) -> None:
     x = randn(rng, m, in_stride)
     out = nans(m, out_stride)
-    simulate(
+    run(
         kernels.fused_softmax_kernel,
         (m,),
         out,
@@ -192,12 +201,12 @@ def test_fused_softmax(
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("m", "n"), ROWS)
-def test_layer_norm_no_sqrt(rng: np.random.Generator, m: int, n: int, num_warps: int) -> None:
+def test_layer_norm_no_sqrt(
+    run: Any, rng: np.random.Generator, m: int, n: int, num_warps: int
+) -> None:
     x, out = randn(rng, m, n) + np.float32(3), nans(m, n)
     eps = 1e-5
-    simulate(
-        kernels.layer_norm_no_sqrt_kernel, (m,), x, out, n, eps, num_warps=num_warps, BLOCK=pow2(n)
-    )
+    run(kernels.layer_norm_no_sqrt_kernel, (m,), x, out, n, eps, num_warps=num_warps, BLOCK=pow2(n))
     x64 = x.astype(np.float64)
     d = x64 - x64.mean(axis=1, keepdims=True)
     close(out, d / ((d * d).mean(axis=1, keepdims=True) + eps), rtol=1e-4, atol=1e-4)
@@ -209,10 +218,10 @@ def test_layer_norm_no_sqrt(rng: np.random.Generator, m: int, n: int, num_warps:
     [(3, 64, 16, 4), (4, 50, 16, 4), (2, 1000, 256, 4), (5, 1, 32, 2)],
 )
 def test_long_row_sum(
-    rng: np.random.Generator, m: int, n: int, block: int, chunks: int, num_warps: int
+    run: Any, rng: np.random.Generator, m: int, n: int, block: int, chunks: int, num_warps: int
 ) -> None:
     x, out = randn(rng, m, n), nans(m)
-    simulate(
+    run(
         kernels.long_row_sum_kernel,
         (m,),
         x,
@@ -230,17 +239,19 @@ def test_long_row_sum(
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize("k", [0, 1, 7, 100])
-def test_runtime_sum(rng: np.random.Generator, k: int, num_warps: int) -> None:
+def test_runtime_sum(run: Any, rng: np.random.Generator, k: int, num_warps: int) -> None:
     x, out = randn(rng, max(k, 1)), nans(1)
-    simulate(kernels.runtime_sum_kernel, (1,), x, out, k, num_warps=num_warps)
+    run(kernels.runtime_sum_kernel, (1,), x, out, k, num_warps=num_warps)
     close(out, np.array([x[:k].astype(np.float64).sum()]), atol=1e-5)
 
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("n", "block"), [(100, 16), (64, 64), (5, 32), (1000, 128), (0, 16)])
-def test_runtime_block_sum(rng: np.random.Generator, n: int, block: int, num_warps: int) -> None:
+def test_runtime_block_sum(
+    run: Any, rng: np.random.Generator, n: int, block: int, num_warps: int
+) -> None:
     x, out = randn(rng, max(n, 1)), nans(block)
-    simulate(kernels.runtime_block_sum_kernel, (1,), x, out, n, num_warps=num_warps, BLOCK=block)
+    run(kernels.runtime_block_sum_kernel, (1,), x, out, n, num_warps=num_warps, BLOCK=block)
     padded = np.zeros(cdiv(n, block) * block)
     padded[:n] = x[:n]
     close(out, padded.reshape(-1, block).sum(axis=0), atol=1e-5)
@@ -248,9 +259,9 @@ def test_runtime_block_sum(rng: np.random.Generator, n: int, block: int, num_war
 
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("m", "n"), [(3, 4), (1, 1), (0, 5), (6, 0), (10, 13)])
-def test_nested_loop(rng: np.random.Generator, m: int, n: int, num_warps: int) -> None:
+def test_nested_loop(run: Any, rng: np.random.Generator, m: int, n: int, num_warps: int) -> None:
     x, out = randn(rng, max(m * n, 1)), nans(1)
-    simulate(kernels.nested_loop_kernel, (1,), x, out, m, n, num_warps=num_warps)
+    run(kernels.nested_loop_kernel, (1,), x, out, m, n, num_warps=num_warps)
     rows = x[: m * n].astype(np.float64).reshape(m, n).sum(axis=1)
     close(out, np.array([(rows * rows).sum()]), rtol=1e-5, atol=1e-5)
 
@@ -266,10 +277,10 @@ def matmul_inputs(rng: np.random.Generator, m: int, n: int, k: int) -> tuple[np.
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("m", "n", "k", "bn"), [(5, 7, 3, 8), (16, 100, 8, 128), (3, 1, 1, 16)])
 def test_naive_matmul(
-    rng: np.random.Generator, m: int, n: int, k: int, bn: int, num_warps: int
+    run: Any, rng: np.random.Generator, m: int, n: int, k: int, bn: int, num_warps: int
 ) -> None:
     a, b, c, ref = matmul_inputs(rng, m, n, k)
-    simulate(kernels.naive_matmul_kernel, (m,), a, b, c, m, n, num_warps=num_warps, K=k, BN=bn)
+    run(kernels.naive_matmul_kernel, (m,), a, b, c, m, n, num_warps=num_warps, K=k, BN=bn)
     close(c, ref, rtol=1e-5, atol=1e-5)
 
 
@@ -286,10 +297,18 @@ MATMUL_SHAPES = [
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("m", "n", "k", "bm", "bn", "bk"), MATMUL_SHAPES)
 def test_tiled_matmul(
-    rng: np.random.Generator, m: int, n: int, k: int, bm: int, bn: int, bk: int, num_warps: int
+    run: Any,
+    rng: np.random.Generator,
+    m: int,
+    n: int,
+    k: int,
+    bm: int,
+    bn: int,
+    bk: int,
+    num_warps: int,
 ) -> None:
     a, b, c, ref = matmul_inputs(rng, m, n, k)
-    simulate(
+    run(
         kernels.tiled_matmul_kernel,
         (cdiv(m, bm), cdiv(n, bn)),
         a,
@@ -309,10 +328,18 @@ def test_tiled_matmul(
 @pytest.mark.parametrize("num_warps", WARPS)
 @pytest.mark.parametrize(("m", "n", "k", "bm", "bn", "bk"), MATMUL_SHAPES)
 def test_tiled_matmul_runtime_k(
-    rng: np.random.Generator, m: int, n: int, k: int, bm: int, bn: int, bk: int, num_warps: int
+    run: Any,
+    rng: np.random.Generator,
+    m: int,
+    n: int,
+    k: int,
+    bm: int,
+    bn: int,
+    bk: int,
+    num_warps: int,
 ) -> None:
     a, b, c, ref = matmul_inputs(rng, m, n, k)
-    simulate(
+    run(
         kernels.tiled_matmul_runtime_k_kernel,
         (cdiv(m, bm), cdiv(n, bn)),
         a,
@@ -340,6 +367,7 @@ def test_tiled_matmul_runtime_k(
     ],
 )
 def test_tutorial_matmul(
+    run: Any,
     rng: np.random.Generator,
     m: int,
     n: int,
@@ -351,7 +379,7 @@ def test_tutorial_matmul(
     num_warps: int,
 ) -> None:
     a, b, c, ref = matmul_inputs(rng, m, n, k)
-    simulate(
+    run(
         kernels.tutorial_matmul_kernel,
         (cdiv(m, bm) * cdiv(n, bn),),
         a,
@@ -376,12 +404,14 @@ def test_tutorial_matmul(
 
 
 @pytest.mark.parametrize("num_warps", [4])
-def test_tutorial_matmul_transposed_strides(rng: np.random.Generator, num_warps: int) -> None:
+def test_tutorial_matmul_transposed_strides(
+    run: Any, rng: np.random.Generator, num_warps: int
+) -> None:
     """B given as a transposed view through its strides (column-major storage)."""
     m, n, k = 40, 24, 33
     a, bt = randn(rng, m, k), randn(rng, n, k)
     c = nans(m, n)
-    simulate(
+    run(
         kernels.tutorial_matmul_kernel,
         (cdiv(m, 16) * cdiv(n, 16),),
         a,
