@@ -99,8 +99,16 @@ def main() -> None:
     dev = "cuda"
     torch.manual_seed(0)
 
-    def run(name: str, case: str, impl: str, backend: str | None, fn: Callable[[], Any],
-            check: Callable[[], None], bytes_moved: float = 0.0, flops: float = 0.0) -> None:
+    def run(
+        name: str,
+        case: str,
+        impl: str,
+        backend: str | None,
+        fn: Callable[[], Any],
+        check: Callable[[], None],
+        bytes_moved: float = 0.0,
+        flops: float = 0.0,
+    ) -> None:
         if backend is not None:
             os.environ["MYTRITON_BACKEND"] = backend
         try:
@@ -113,7 +121,12 @@ def main() -> None:
             if flops:
                 row["TFLOP/s"] = flops / ms / 1e9
         except Exception as e:  # report and continue: one failure must not hide the others
-            row = {"bench": name, "case": case, "impl": impl, "error": f"{type(e).__name__}: {e}"[:400]}
+            row = {
+                "bench": name,
+                "case": case,
+                "impl": impl,
+                "error": f"{type(e).__name__}: {e}"[:400],
+            }
         rows.append(row)
         print(json.dumps(row), flush=True)
 
@@ -125,9 +138,27 @@ def main() -> None:
         for impl, (mod, backend) in impls.items():
             out = torch.empty_like(x)
             grid = (triton_cdiv(n, 1024),)
-            fn = lambda mod=mod, out=out, grid=grid: mod.add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)  # noqa: E731
-            run("add", f"n={n}", impl, backend, fn, lambda out=out: torch.testing.assert_close(out, ref), 12 * n)
-        rows.append({"bench": "add", "case": f"n={n}", "impl": "torch", "ms": bench_gpu(lambda: x + y), "GB/s": 12 * n / bench_gpu(lambda: x + y) / 1e6})
+            fn = lambda mod=mod, out=out, grid=grid: mod.add_kernel[grid](
+                x, y, out, n, BLOCK_SIZE=1024
+            )
+            run(
+                "add",
+                f"n={n}",
+                impl,
+                backend,
+                fn,
+                lambda out=out: torch.testing.assert_close(out, ref),
+                12 * n,
+            )
+        rows.append(
+            {
+                "bench": "add",
+                "case": f"n={n}",
+                "impl": "torch",
+                "ms": bench_gpu(lambda: x + y),
+                "GB/s": 12 * n / bench_gpu(lambda: x + y) / 1e6,
+            }
+        )
         print(json.dumps(rows[-1]), flush=True)
 
     # ---- softmax / layer norm ----
@@ -139,19 +170,55 @@ def main() -> None:
         for impl, (mod, backend) in impls.items():
             out = torch.empty_like(x)
             nw = 8 if block >= 2048 else 4
-            fn = lambda mod=mod, out=out, nw=nw: mod.softmax_kernel[(m,)](out, x, x.stride(0), out.stride(0), m, ncols, BLOCK_SIZE=block, num_warps=nw)  # noqa: E731
-            run("softmax", f"{m}x{ncols}", impl, backend, fn, lambda out=out: torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-4), 8 * m * ncols)
+            fn = lambda mod=mod, out=out, nw=nw: mod.softmax_kernel[(m,)](
+                out, x, x.stride(0), out.stride(0), m, ncols, BLOCK_SIZE=block, num_warps=nw
+            )
+            run(
+                "softmax",
+                f"{m}x{ncols}",
+                impl,
+                backend,
+                fn,
+                lambda out=out: torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-4),
+                8 * m * ncols,
+            )
         ms = bench_gpu(lambda: torch.softmax(x, dim=1))
-        rows.append({"bench": "softmax", "case": f"{m}x{ncols}", "impl": "torch", "ms": ms, "GB/s": 8 * m * ncols / ms / 1e6})
+        rows.append(
+            {
+                "bench": "softmax",
+                "case": f"{m}x{ncols}",
+                "impl": "torch",
+                "ms": ms,
+                "GB/s": 8 * m * ncols / ms / 1e6,
+            }
+        )
         print(json.dumps(rows[-1]), flush=True)
         ln_ref = torch.nn.functional.layer_norm(x, (ncols,), eps=1e-5)
         for impl, (mod, backend) in impls.items():
             out = torch.empty_like(x)
             nw = 8 if block >= 2048 else 4
-            fn = lambda mod=mod, out=out, nw=nw: mod.layer_norm_kernel[(m,)](x, out, ncols, 1e-5, BLOCK_SIZE=block, num_warps=nw)  # noqa: E731
-            run("layernorm", f"{m}x{ncols}", impl, backend, fn, lambda out=out: torch.testing.assert_close(out, ln_ref, atol=1e-4, rtol=1e-4), 8 * m * ncols)
+            fn = lambda mod=mod, out=out, nw=nw: mod.layer_norm_kernel[(m,)](
+                x, out, ncols, 1e-5, BLOCK_SIZE=block, num_warps=nw
+            )
+            run(
+                "layernorm",
+                f"{m}x{ncols}",
+                impl,
+                backend,
+                fn,
+                lambda out=out: torch.testing.assert_close(out, ln_ref, atol=1e-4, rtol=1e-4),
+                8 * m * ncols,
+            )
         ms = bench_gpu(lambda: torch.nn.functional.layer_norm(x, (ncols,), eps=1e-5))
-        rows.append({"bench": "layernorm", "case": f"{m}x{ncols}", "impl": "torch", "ms": ms, "GB/s": 8 * m * ncols / ms / 1e6})
+        rows.append(
+            {
+                "bench": "layernorm",
+                "case": f"{m}x{ncols}",
+                "impl": "torch",
+                "ms": ms,
+                "GB/s": 8 * m * ncols / ms / 1e6,
+            }
+        )
         print(json.dumps(rows[-1]), flush=True)
 
     # ---- matmul (f32; Triton with ieee = CUDA-core FMA like us, and its default tf32) ----
@@ -160,16 +227,54 @@ def main() -> None:
         a, b = torch.randn(s, s, device=dev), torch.randn(s, s, device=dev)
         ref = a.double() @ b.double()
         for impl, (mod, backend) in impls.items():
-            for prec in (("ieee", "tf32") if impl == "triton" else ("ieee",)):
+            for prec in ("ieee", "tf32") if impl == "triton" else ("ieee",):
                 c = torch.empty(s, s, device=dev)
                 bm, bn, bk = 64, 64, 16
                 grid = (triton_cdiv(s, bm) * triton_cdiv(s, bn),)
-                fn = lambda mod=mod, c=c, prec=prec, grid=grid: mod.matmul_kernel[grid](a, b, c, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, INPUT_PRECISION=prec, num_warps=4)  # noqa: E731
+                fn = lambda mod=mod, c=c, prec=prec, grid=grid: mod.matmul_kernel[grid](
+                    a,
+                    b,
+                    c,
+                    s,
+                    s,
+                    s,
+                    a.stride(0),
+                    a.stride(1),
+                    b.stride(0),
+                    b.stride(1),
+                    c.stride(0),
+                    c.stride(1),
+                    BLOCK_SIZE_M=bm,
+                    BLOCK_SIZE_N=bn,
+                    BLOCK_SIZE_K=bk,
+                    GROUP_SIZE_M=8,
+                    INPUT_PRECISION=prec,
+                    num_warps=4,
+                )
                 tol = 1e-2 if prec == "tf32" else 1e-3
-                run("matmul", f"{s}^3", f"{impl}[{prec}]", backend, fn, lambda c=c, tol=tol: torch.testing.assert_close(c.double(), ref, atol=tol * s ** 0.5, rtol=tol), 0, 2 * s**3)
+                run(
+                    "matmul",
+                    f"{s}^3",
+                    f"{impl}[{prec}]",
+                    backend,
+                    fn,
+                    lambda c=c, tol=tol: torch.testing.assert_close(
+                        c.double(), ref, atol=tol * s**0.5, rtol=tol
+                    ),
+                    0,
+                    2 * s**3,
+                )
         torch.backends.cuda.matmul.allow_tf32 = False
         ms = bench_gpu(lambda: a @ b)
-        rows.append({"bench": "matmul", "case": f"{s}^3", "impl": "torch[ieee]", "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9})
+        rows.append(
+            {
+                "bench": "matmul",
+                "case": f"{s}^3",
+                "impl": "torch[ieee]",
+                "ms": ms,
+                "TFLOP/s": 2 * s**3 / ms / 1e9,
+            }
+        )
         print(json.dumps(rows[-1]), flush=True)
 
     # ---- launch overhead (host time per launch of a tiny kernel) ----
@@ -181,7 +286,9 @@ def main() -> None:
             us = bench_host(lambda mod=mod: mod.tiny_kernel[(1,)](x, 100, BLOCK=128))
             rows.append({"bench": "launch", "case": "host us/launch", "impl": impl, "us": us})
         except Exception as e:
-            rows.append({"bench": "launch", "case": "host us/launch", "impl": impl, "error": str(e)[:300]})
+            rows.append(
+                {"bench": "launch", "case": "host us/launch", "impl": impl, "error": str(e)[:300]}
+            )
         print(json.dumps(rows[-1]), flush=True)
 
     if args.out:

@@ -24,6 +24,7 @@ def __getattr__(name: str) -> Any:
         return getattr(_jit, name)
     raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -491,6 +491,7 @@ class ReduceOp(IRDLOperation):
 # Block factories
 # --------------------------------------------------------------------------------------------
 
+
 def _check_factory_dtype(op: Operation) -> None:
     e = element_type(op.results[0].type)
     if not (is_int(e) or is_float(e)):

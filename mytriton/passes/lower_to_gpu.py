@@ -14,6 +14,7 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
 
 from mytriton.dialects import make_context
+from mytriton.dialects.ttg_aliases import with_layout_aliases
 from mytriton.dialects.verify import verify_module
 from mytriton.passes.assign_layouts import AssignLayoutsPass
 from mytriton.passes.gpu_lowering.driver import Lowering
@@ -38,7 +39,7 @@ def lower_to_gpu(module: ModuleOp, options: Any, stages: dict[str, Any] | None =
     num_warps = int(getattr(options, "num_warps", 4))
     laid = assign_layouts(module, num_warps)
     if stages is not None:
-        stages["ttg"] = str(laid)
+        stages["ttg"] = with_layout_aliases(str(laid))
     lowered = Lowering(num_warps).run(laid)
     ctx = make_context()
     CommonSubexpressionElimination().apply(ctx, lowered)

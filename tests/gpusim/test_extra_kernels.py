@@ -1,5 +1,5 @@
 """The kernels of ``extra_kernels.py`` on gpusim against float64 NumPy references, and the
-the layouts they exercise."""
+layout situations they exercise."""
 
 from __future__ import annotations
 

@@ -122,6 +122,7 @@ class Lowering:
             self.lower_op(op)
         first = body.first_op
         for op in ctx.prologue:
+            op.location = fn.location  # thread coordinates and constants: the kernel's `def`
             if first is None:
                 body.add_op(op)
             else:
