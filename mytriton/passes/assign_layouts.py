@@ -4,10 +4,10 @@ Anchors decide layouts: a load uses the default (coalesced) layout of its shape 
 pointers already have one, a store follows its pointers when they are bound (else its value),
 ``tt.dot`` produces a register-tile layout (``dot_layout``), a reduction leaves the slice of its
 operand's layout, and a loop-carried block keeps the layout its yielded value will have.
-Everything else follows its operands. Values that are cheap to recompute (ranges, splats, broadcasts and elementwise math
-over them: *free* values) are rematerialized in whatever layout each user needs; any other value
-needed in a second layout goes through ``ttg.convert_layout``. CSE and LICM afterwards merge the
-clones and hoist loop invariants.
+Everything else follows its operands. Values that are cheap to recompute (ranges, splats,
+broadcasts and elementwise math over them: *free* values) are rematerialized in whatever layout
+each user needs; any other value needed in a second layout goes through ``ttg.convert_layout``.
+CSE and LICM afterwards merge the clones and hoist loop invariants.
 """
 
 from __future__ import annotations
