@@ -195,33 +195,56 @@ class SliceLayoutAttr(ParametrizedAttribute):
 
 @irdl_attr_definition
 class SharedLayoutAttr(ParametrizedAttribute):
-    """``#ttg.shared<{order = [0, 1]}>``: a block staged in shared memory, ``order[0]`` the
-    dimension contiguous in memory."""
+    """``#ttg.shared<{order = [0, 1], pad = 4}>``: a block staged in shared memory, ``order[0]``
+    the dimension contiguous in memory, each contiguous row followed by ``pad`` unused elements
+    (so threads writing down a column hit different memory banks)."""
 
     name = "ttg.shared"
 
     order: ArrayAttr[IntAttr]
+    pad: IntAttr
 
-    def __init__(self, order: Sequence[int]):
-        super().__init__(_ints(order))
+    def __init__(self, order: Sequence[int], pad: int = 0):
+        super().__init__(_ints(order), IntAttr(pad))
 
     @property
     def dim_order(self) -> tuple[int, ...]:
         return _values(self.order)
 
+    def strides(self, shape: Sequence[int]) -> list[int]:
+        """Element strides of a block of ``shape`` stored in this order, with padding."""
+        strides = [0] * len(shape)
+        s = 1
+        for i, d in enumerate(self.dim_order):
+            strides[d] = s
+            s *= shape[d] + (self.pad.data if i == 0 else 0)
+        return strides
+
+    def size(self, shape: Sequence[int]) -> int:
+        """Elements of the staging buffer of a block of ``shape`` (padding included)."""
+        n = 1
+        for i, d in enumerate(self.dim_order):
+            n *= shape[d] + (self.pad.data if i == 0 else 0)
+        return n
+
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<{")
         _print_list(printer, "order", self.dim_order)
-        printer.print_string("}>")
+        printer.print_string(f", pad = {self.pad.data}}}>")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         parser.parse_punctuation("<")
         parser.parse_punctuation("{")
         order = _parse_named_list(parser, "order")
+        pad = 0
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("pad")
+            parser.parse_punctuation("=")
+            pad = parser.parse_integer()
         parser.parse_punctuation("}")
         parser.parse_punctuation(">")
-        return (_ints(order),)
+        return (_ints(order), IntAttr(pad))
 
 
 Layout = BlockedLayoutAttr | SliceLayoutAttr

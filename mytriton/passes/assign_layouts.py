@@ -50,8 +50,9 @@ REMATERIALIZABLE = (
 )
 
 # Staging orders of tt.dot operands in shared memory: A [M, K] with M contiguous (each k step
-# reads a column), B [K, N] with N contiguous (each k step reads a row).
-DOT_LHS_SHARED = SharedLayoutAttr([0, 1])
+# reads a column) and padded, because the threads that load A side by side along K would
+# otherwise all write the same memory bank; B [K, N] with N contiguous (each k step reads a row).
+DOT_LHS_SHARED = SharedLayoutAttr([0, 1], pad=4)
 DOT_RHS_SHARED = SharedLayoutAttr([1, 0])
 
 

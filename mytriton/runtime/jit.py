@@ -60,6 +60,9 @@ class JITFunction(Generic[T]):
         )
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
         self._plans: dict[tuple[Any, ...], _LaunchPlan] = {}
+        self._compile_time_positions = frozenset(
+            i for i, n in enumerate(self.arg_names) if n in self.constexprs
+        )
         # *args, **kwargs, keyword- or positional-only parameters: the frontend rejects them
         # (with the `def` line); check before binding turns them into confusing arguments.
         self._unusual_params = any(
@@ -182,15 +185,14 @@ class JITFunction(Generic[T]):
     def _fast_key(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
         """A cheap key identifying the specialization and environment, or None if unsure."""
         key: list[Any] = [len(args)]
+        compile_time = self._compile_time_positions
         try:
             for i, v in enumerate(args):
-                key.append(
-                    _describe(v, i < len(self.arg_names) and self.arg_names[i] in self.constexprs)
-                )
+                key.append(_describe(v, i in compile_time))
             for k, v in kwargs.items():
                 key.append(k)
                 key.append(_describe(v, k in self.constexprs or k in LAUNCH_OPTIONS))
-            key.append(tuple(os.environ.get(v) for v in _ENV_KEYS))
+            key.append(_environment())
             t = tuple(key)
             hash(t)
             return t
@@ -207,6 +209,17 @@ _ENV_KEYS = (
     "MYTRITON_PIPELINE",
     "MYTRITON_DEBUG",
 )
+
+
+_ENV_BYTES = tuple(os.fsencode(k) for k in _ENV_KEYS)
+
+
+def _environment() -> tuple[Any, ...]:
+    """The settings that select backend and pipeline (read on every launch: they may change)."""
+    data = getattr(os.environ, "_data", None)  # CPython's raw store: ~10x faster than .get()
+    if isinstance(data, dict):
+        return tuple(data.get(k) for k in _ENV_BYTES)
+    return tuple(os.environ.get(k) for k in _ENV_KEYS)
 
 
 class _Unsure(Exception):

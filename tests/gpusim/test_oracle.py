@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xdsl.dialects import arith, gpu, llvm, scf
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 
 from mytriton.backends.gpusim import SimulationError, run_lowered
 from mytriton.dialects.upstream import ShuffleOp
@@ -38,10 +38,10 @@ def test_missing_barrier_after_a_dot_races_with_the_next_k_step() -> None:
     module = lower(
         kernels.tiled_matmul_runtime_k_kernel, a, b, c, 32, 32, 64, num_warps=4, BM=32, BN=32, BK=16
     )
-    dot_loops = [op for op in ops_of(module, scf.ForOp) if isinstance(op.lb.type, IndexType)]
+    # the dot's FMA loop is the scf.for followed by the barrier that guards buffer reuse
+    dot_loops = [op for op in ops_of(module, scf.ForOp) if isinstance(op.next_op, gpu.BarrierOp)]
     assert dot_loops
     trailing = dot_loops[0].next_op
-    assert isinstance(trailing, gpu.BarrierOp)
     trailing.detach()
     trailing.erase()
     with pytest.raises(SimulationError, match="data race: overwrites smem_"):

@@ -196,6 +196,15 @@ class LoweringContext:
     def linear_index(self, g: Geometry, reg: tuple[int, ...], strides: Sequence[int]) -> SSAValue:
         """``sum(coord_d * strides[d])`` as an ``index`` for shared-memory addressing (computed
         once at the kernel entry: it depends only on the thread id)."""
+        offset = self.linear_offset(g, reg, strides)
+        key = ("as_index", offset)
+        if key not in self._derived:
+            self._derived[key] = self._prologue(arith.IndexCastOp(offset, index))
+        return self._derived[key]
+
+    def linear_offset(self, g: Geometry, reg: tuple[int, ...], strides: Sequence[int]) -> SSAValue:
+        """``sum(coord_d * strides[d])`` as an i32 (32-bit address arithmetic is cheaper on
+        the GPU than ``index``, which is 64-bit)."""
         bases = self.bases(g)
         key = ("linear", tuple(bases), tuple(reg), tuple(strides))
         if key in self._derived:
@@ -216,11 +225,11 @@ class LoweringContext:
             term = self._derived[base_key]
             total = term if total is None else self._prologue(arith.AddiOp(total, term))
         if total is None:
-            result = self.index(const)
+            result = self.i32(const)
         else:
             if const:
                 total = self._prologue(arith.AddiOp(total, self.i32(const)))
-            result = self._prologue(arith.IndexCastOp(total, index))
+            result = total
         self._derived[key] = result
         return result
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, gpu, math, memref, scf
-from xdsl.dialects.builtin import IndexType, f32
+from xdsl.dialects.builtin import IndexType, f32, i32
 from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects import tt
@@ -22,58 +22,49 @@ from mytriton.dialects.ttg import SharedLayoutAttr
 from mytriton.dialects.ttg_geometry import Geometry
 from mytriton.passes.gpu_lowering.context import LoweringContext
 
-
-def _strides(shape: Sequence[int], order: Sequence[int]) -> list[int]:
-    """Element strides of a block stored with ``order[0]`` contiguous."""
-    strides = [0] * len(shape)
-    s = 1
-    for d in order:
-        strides[d] = s
-        s *= shape[d]
-    return strides
+index = IndexType()
 
 
-def _order(op: Operation, name: str, default: Sequence[int]) -> Sequence[int]:
+def _staging(op: Operation, name: str, default: Sequence[int]) -> SharedLayoutAttr:
     attr = op.attributes.get(name)
-    return attr.dim_order if isinstance(attr, SharedLayoutAttr) else default
+    return attr if isinstance(attr, SharedLayoutAttr) else SharedLayoutAttr(default)
 
 
 class LowerDot:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.DotOp)
         (m, k), (_, n) = shape_of(op.a.type), shape_of(op.b.type)
-        a_strides = _strides((m, k), _order(op, "ttg.lhs_shared", (0, 1)))
-        b_strides = _strides((k, n), _order(op, "ttg.rhs_shared", (1, 0)))
-        sa = self._stage(ctx, op.a, m * k, a_strides)
-        sb = self._stage(ctx, op.b, k * n, b_strides)
+        a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
+        b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
+        a_strides, b_strides = a_layout.strides((m, k)), b_layout.strides((k, n))
+        sa = self._stage(ctx, op.a, a_layout.size((m, k)), a_strides)
+        sb = self._stage(ctx, op.b, b_layout.size((k, n)), b_strides)
         ctx.emit(gpu.BarrierOp())
 
         c_g = ctx.geometry(op.acc.type)
         rows = sorted({reg[0] for reg in c_g.registers})
         cols = sorted({reg[1] for reg in c_g.registers})
-        row_index = {o: ctx.linear_index(c_g, (o, 0), (a_strides[0], 0)) for o in rows}
-        col_index = {o: ctx.linear_index(c_g, (0, o), (0, b_strides[1])) for o in cols}
+        row_offset = {o: ctx.linear_offset(c_g, (o, 0), (a_strides[0], 0)) for o in rows}
+        col_offset = {o: ctx.linear_offset(c_g, (0, o), (0, b_strides[1])) for o in cols}
         acc = ctx.get(op.acc)
 
-        body = Block(arg_types=[IndexType(), *(v.type for v in acc)])
+        def element(buf: SSAValue, base: SSAValue, offset: SSAValue) -> SSAValue:
+            address = ctx.value(arith.AddiOp(base, offset))
+            return ctx.value(memref.LoadOp.get(buf, [ctx.value(arith.IndexCastOp(address, index))]))
+
+        body = Block(arg_types=[i32, *(v.type for v in acc)])
         kk, carried = body.args[0], list(body.args[1:])
         with ctx.inside(body):
-            a_k = ctx.value(arith.MuliOp(kk, ctx.index(a_strides[1])))
-            b_k = ctx.value(arith.MuliOp(kk, ctx.index(b_strides[0])))
-            a_vals = {
-                o: ctx.value(memref.LoadOp.get(sa, [ctx.value(arith.AddiOp(a_k, idx))]))
-                for o, idx in row_index.items()
-            }
-            b_vals = {
-                o: ctx.value(memref.LoadOp.get(sb, [ctx.value(arith.AddiOp(b_k, idx))]))
-                for o, idx in col_index.items()
-            }
+            a_k = ctx.value(arith.MuliOp(kk, ctx.i32(a_strides[1])))
+            b_k = ctx.value(arith.MuliOp(kk, ctx.i32(b_strides[0])))
+            a_vals = {o: element(sa, a_k, off) for o, off in row_offset.items()}
+            b_vals = {o: element(sb, b_k, off) for o, off in col_offset.items()}
             updated = [
                 ctx.value(math.FmaOp(a_vals[reg[0]], b_vals[reg[1]], c))
                 for reg, c in zip(c_g.registers, carried, strict=True)
             ]
             ctx.emit(scf.YieldOp(*updated))
-        loop = ctx.emit(scf.ForOp(ctx.index(0), ctx.index(k), ctx.index(1), acc, body))
+        loop = ctx.emit(scf.ForOp(ctx.i32(0), ctx.i32(k), ctx.i32(1), acc, body))
         ctx.emit(gpu.BarrierOp())
         ctx.set(op.result, list(loop.results))
 
