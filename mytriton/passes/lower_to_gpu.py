@@ -6,9 +6,12 @@ which is ``asm["gpu"]``, and can also report the laid-out `tt` (``asm["ttg"]``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
@@ -46,3 +49,24 @@ def lower_to_gpu(module: ModuleOp, options: Any, stages: dict[str, Any] | None =
     DeadCodeElimination().apply(ctx, lowered)
     lowered.verify()
     return lowered
+
+
+@dataclass(frozen=True)
+class LowerToGpuPass(ModulePass):
+    """``tt-lower-to-gpu``: laid-out `tt` (run ``tt-assign-layouts`` first) -> a ``gpu.module``
+    of upstream dialects, in place; the same lowering the GPU backends run."""
+
+    name = "tt-lower-to-gpu"
+
+    num_warps: int = 4
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lowered = Lowering(self.num_warps).run(op)
+        block = op.body.block
+        for old in list(block.ops):
+            old.detach()
+            old.erase(safe_erase=False)
+        for new in list(lowered.body.block.ops):
+            new.detach()
+            block.add_op(new)
+        op.attributes["gpu.container_module"] = UnitAttr()

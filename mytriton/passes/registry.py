@@ -74,6 +74,12 @@ def _tt_assign_layouts() -> type[ModulePass]:
     return AssignLayoutsPass
 
 
+def _tt_lower_to_gpu() -> type[ModulePass]:
+    from mytriton.passes.lower_to_gpu import LowerToGpuPass
+
+    return LowerToGpuPass
+
+
 def builtin_passes() -> dict[str, PassFactory]:
     """The passes mytriton itself ships (xDSL's generic ones and ours), by name."""
     return {
@@ -83,6 +89,7 @@ def builtin_passes() -> dict[str, PassFactory]:
         "licm": _licm,
         "tt-simplify": _tt_simplify,
         "tt-assign-layouts": _tt_assign_layouts,
+        "tt-lower-to-gpu": _tt_lower_to_gpu,
     }
 
 

@@ -87,6 +87,10 @@ class CudaLauncher:
         self._packers: dict[str, list[_Convert]] = {}
         self._streams: dict[tuple[int, int], Any] = {}  # (torch stream, device) -> CuPy stream
         self._several_devices = True  # False once we know there is only one GPU
+        self._ready: dict[tuple[str, int], tuple[Any, ...]] = {}
+        self._array_index = -1
+        self._runtime: Any = None
+        self._driver_error: type[BaseException] = Exception
 
     def function(self, device: int) -> Any:
         """The kernel loaded on ``device`` (compiled for its architecture on first use)."""
@@ -128,25 +132,39 @@ class CudaLauncher:
     def __call__(
         self, grid: tuple[int, int, int], args: Sequence[Any], arrays: Sequence[ArrayInfo | None]
     ) -> None:
-        info = next(a for a in arrays if a is not None)  # jit only launches with arrays
-        device, framework = info.device, info.framework
-        assert device is not None
-        fn = self._functions.get(device) or self.function(device)
-        packed = [
-            convert(a) for convert, a in zip(self._packer(framework, len(args)), args, strict=True)
-        ]
-        stream = self._torch_stream(device) if framework == "torch" else None
-        cupy = sys.modules["cupy"]
-        runtime = cupy.cuda.runtime
+        # the hot path: everything that depends only on (framework, device) is looked up once
+        info = arrays[self._first_array(arrays)]
+        assert info is not None and info.device is not None
+        ready = self._ready.get((info.framework, info.device))
+        if ready is None:
+            ready = self._prepare(info.framework, info.device, len(args))
+        fn, packer, device, torch_stream = ready
+        packed = [convert(a) for convert, a in zip(packer, args, strict=True)]
+        stream = self._torch_stream(device) if torch_stream else None
+        runtime = self._runtime
         previous = runtime.getDevice() if self._several_devices else device
         if previous != device:
             runtime.setDevice(device)
         try:
             fn(grid, self.block, packed, stream=stream)
-        except cupy.cuda.driver.CUDADriverError as e:
+        except self._driver_error as e:
             raise BackendError(
                 f"launching {self.signature.name} (grid {grid}, block {self.block}) failed: {e}"
             ) from None
         finally:
             if previous != device:
                 runtime.setDevice(previous)
+
+    def _first_array(self, arrays: Sequence[ArrayInfo | None]) -> int:
+        if self._array_index < 0 or arrays[self._array_index] is None:
+            self._array_index = next(i for i, a in enumerate(arrays) if a is not None)
+        return self._array_index
+
+    def _prepare(self, framework: str, device: int, nargs: int) -> tuple[Any, ...]:
+        fn = self.function(device)
+        cupy = sys.modules["cupy"]
+        self._runtime = cupy.cuda.runtime
+        self._driver_error = cupy.cuda.driver.CUDADriverError
+        ready = (fn, self._packer(framework, nargs), device, framework == "torch")
+        self._ready[(framework, device)] = ready
+        return ready
