@@ -9,24 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import (
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
-)
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute
 
 from mytriton.backends.gpusim.errors import SimulationError
+from mytriton.dialects.tt_semantics import numpy_dtype
 
-_INTS = {
-    1: np.dtype(np.bool_),
-    8: np.dtype(np.int8),
-    16: np.dtype(np.int16),
-    32: np.dtype(np.int32),
-    64: np.dtype(np.int64),
-}
 _UNSIGNED: dict[np.dtype, np.dtype] = {
     np.dtype(np.bool_): np.dtype(np.uint8),
     np.dtype(np.int8): np.dtype(np.uint8),
@@ -37,18 +25,16 @@ _UNSIGNED: dict[np.dtype, np.dtype] = {
 
 
 def dtype_of(t: Attribute) -> np.dtype:
-    """The NumPy dtype holding values of the scalar MLIR type ``t``."""
-    if isinstance(t, IntegerType) and t.width.data in _INTS:
-        return _INTS[t.width.data]
+    """The NumPy dtype holding values of the scalar MLIR type ``t`` (the same table the `tt`
+    semantics use; ``index`` is 64-bit)."""
     if isinstance(t, IndexType):
         return np.dtype(np.int64)
-    if isinstance(t, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(t, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(t, Float64Type):
-        return np.dtype(np.float64)
-    raise SimulationError(f"gpusim does not model values of type {t}")
+    if isinstance(t, llvm.LLVMPointerType):
+        raise SimulationError(f"gpusim does not model values of type {t}")
+    try:
+        return numpy_dtype(t)
+    except NotImplementedError:
+        raise SimulationError(f"gpusim does not model values of type {t}") from None
 
 
 def size_of(t: Attribute) -> int:
