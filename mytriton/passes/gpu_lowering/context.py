@@ -30,6 +30,7 @@ from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.errors import BackendError
 
 SHARED_MEMORY_LIMIT = 48 * 1024
+SHARED_ALIGNMENT = 16
 index = IndexType()
 
 
@@ -50,7 +51,7 @@ class LoweringContext:
     regs: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     location: LocationAttr | None = None
     buffers: list[SharedBuffer] = field(default_factory=list)
-    _consts: dict[tuple[int | float, Attribute], SSAValue] = field(default_factory=dict)
+    _consts: dict[tuple[int | str, Attribute], SSAValue] = field(default_factory=dict)
     _bases: dict[tuple[object, tuple[int, ...]], list[SSAValue]] = field(default_factory=dict)
     _derived: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     _tid: SSAValue | None = None
@@ -83,9 +84,11 @@ class LoweringContext:
     # ---- constants (hoisted to the kernel's entry, one per value and type) ----
 
     def const(self, value: int | float, type: Attribute) -> SSAValue:
-        key = (value, type)
+        integer = isinstance(type, (IntegerType, IndexType))
+        # floats by their exact bits: -0.0 == 0.0 in Python, but not on the GPU
+        key = (int(value) if integer else float(value).hex(), type)
         if key not in self._consts:
-            if isinstance(type, (IntegerType, IndexType)):
+            if integer:
                 op = arith.ConstantOp.from_int_and_width(int(value), type)
             else:
                 from xdsl.dialects.builtin import FloatAttr
@@ -251,7 +254,14 @@ class LoweringContext:
         return self.value(memref.GetGlobalOp(name, t))
 
     def global_ops(self) -> list[Operation]:
+        # 16-byte aligned, so a thread's 4 consecutive elements can move as one vector access
         return [
-            memref.GlobalOp.get(StringAttr(b.name), b.type, UnitAttr(), StringAttr("private"))
+            memref.GlobalOp.get(
+                StringAttr(b.name),
+                b.type,
+                UnitAttr(),
+                StringAttr("private"),
+                alignment=SHARED_ALIGNMENT,
+            )
             for b in self.buffers
         ]
