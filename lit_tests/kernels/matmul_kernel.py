@@ -94,18 +94,17 @@ print("\n// -----\n".join(m.asm[stage] for m in modules))
 # CHECK:         %acc_4 = tt.add %acc_3, %{{.*}} : tensor<8xf32>
 # CHECK:         tt.store %{{.*}}, %acc_4, %[[BMASK]] : tensor<8x!tt.ptr<f32>>
 
-# K=64, BK=32: two [16, 32] x [32, 32] dots accumulated into the [16, 32] tile, no loop.
+# K=64, BK=32: two [16, 32] x [32, 32] dots, no loop; `acc + tl.dot(a, b)` folds into the
+# dot's accumulator, so the second dot accumulates onto the first (no separate adds).
 # CHECK-LABEL: func.func @tiled_matmul_kernel(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %M: i32, %N: i32) {
 # CHECK-NOT:     scf.for
 # CHECK:         %acc = tt.zeros : tensor<16x32xf32>
 # CHECK:         %a_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32x!tt.ptr<f32>>
 # CHECK:         %b_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32x!tt.ptr<f32>>
-# CHECK:         %[[D0:.*]] = tt.dot %a_values, %b_values, %[[Z:.*]] : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
-# CHECK-NEXT:    %acc_1 = tt.add %acc, %[[D0]] : tensor<16x32xf32>
+# CHECK:         %[[D0:.*]] = tt.dot %a_values, %b_values, %acc : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
 # CHECK:         %a_values_1 = tt.load
 # CHECK:         %b_values_1 = tt.load
-# CHECK:         %[[D1:.*]] = tt.dot %a_values_1, %b_values_1, %[[Z]] : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
-# CHECK-NEXT:    %acc_2 = tt.add %acc_1, %[[D1]] : tensor<16x32xf32>
+# CHECK:         %acc_2 = tt.dot %a_values_1, %b_values_1, %acc_1 : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
 # CHECK-NOT:     tt.dot
 # CHECK:         tt.store %{{.*}}, %acc_2, %{{.*}} : tensor<16x32x!tt.ptr<f32>>
 
@@ -123,8 +122,7 @@ print("\n// -----\n".join(m.asm[stage] for m in modules))
 # CHECK:           %a_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x8x!tt.ptr<f32>>
 # CHECK:           %b_rows = tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
 # CHECK:           %b_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x32x!tt.ptr<f32>>
-# CHECK-NEXT:      %[[D:.*]] = tt.dot %a_values, %b_values, %[[ZACC]] : tensor<16x8xf32> * tensor<8x32xf32> -> tensor<16x32xf32>
-# CHECK-NEXT:      %[[ACC2:.*]] = tt.add %[[ACC]], %[[D]] : tensor<16x32xf32>
+# CHECK-NEXT:      %[[ACC2:.*]] = tt.dot %a_values, %b_values, %[[ACC]] : tensor<16x8xf32> * tensor<8x32xf32> -> tensor<16x32xf32>
 # CHECK-NEXT:      scf.yield %[[ACC2]] : tensor<16x32xf32>
 # CHECK-NEXT:    }
 # CHECK:         tt.store %{{.*}}, %[[ACCR]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>

@@ -14,7 +14,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import uniform_constant
-from mytriton.dialects.tt_elementwise import ElementwiseOp
+from mytriton.dialects.tt_elementwise import AddOp, ElementwiseOp
 from mytriton.dialects.tt_types import is_block
 
 
@@ -128,6 +128,26 @@ class StoreConstantMask(RewritePattern):
             rewriter.erase(op)
 
 
+class AddIntoDot(RewritePattern):
+    """``dot(a, b, 0) + c -> dot(a, b, c)``: accumulate in the dot's registers (``acc +
+    tl.dot(a, b)`` is the common way to write a K loop)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, AddOp):
+            return
+        for dot_side, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            dot = dot_side.owner
+            if not isinstance(dot, tt.DotOp) or not dot_side.has_one_use():
+                continue
+            zero = uniform_constant(dot.acc)
+            if zero is None or float(zero) != 0.0:
+                continue
+            if uniform_constant(other) is not None:
+                continue  # `0 + dot`: nothing to accumulate into (and the rewrite would repeat)
+            _replace(rewriter, op, [tt.DotOp(dot.a, dot.b, other)])
+            return
+
+
 @cache
 def _table() -> dict[type[Operation], tuple[RewritePattern, ...]]:
     return {
@@ -140,10 +160,13 @@ def _table() -> dict[type[Operation], tuple[RewritePattern, ...]]:
 
 
 _HOIST = (HoistSplatOperands(),)
+_ADD = (HoistSplatOperands(), AddIntoDot())
 
 
 def patterns_for(op: type[Operation]) -> tuple[RewritePattern, ...]:
     """The canonicalization patterns of one `tt` op class."""
+    if op is AddOp:
+        return _ADD
     if issubclass(op, ElementwiseOp):
         return _HOIST
     return _table().get(op, ())

@@ -43,6 +43,11 @@ def lower_to_gpu(module: ModuleOp, options: Any, stages: dict[str, Any] | None =
     laid = assign_layouts(module, num_warps)
     if stages is not None:
         stages["ttg"] = with_layout_aliases(str(laid))
+    return lower_laid_out(laid, num_warps)
+
+
+def lower_laid_out(laid: ModuleOp, num_warps: int) -> ModuleOp:
+    """The lowering proper (laid-out `tt` -> ``gpu.module``), then CSE and DCE of the result."""
     lowered = Lowering(num_warps).run(laid)
     ctx = make_context()
     CommonSubexpressionElimination().apply(ctx, lowered)
@@ -54,14 +59,15 @@ def lower_to_gpu(module: ModuleOp, options: Any, stages: dict[str, Any] | None =
 @dataclass(frozen=True)
 class LowerToGpuPass(ModulePass):
     """``tt-lower-to-gpu``: laid-out `tt` (run ``tt-assign-layouts`` first) -> a ``gpu.module``
-    of upstream dialects, in place; the same lowering the GPU backends run."""
+    of upstream dialects, in place: the lowering the GPU backends run (they follow it with
+    ``cse`` and ``dce``, which a pipeline can name after this pass)."""
 
     name = "tt-lower-to-gpu"
 
     num_warps: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lowered = Lowering(self.num_warps).run(op)
+        lowered = Lowering(self.num_warps).run(op)  # no clean-up: compose with `cse,dce`
         block = op.body.block
         for old in list(block.ops):
             old.detach()

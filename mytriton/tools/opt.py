@@ -15,8 +15,10 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
 from xdsl.universe import Universe
+from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from mytriton.errors import MyTritonError
@@ -70,6 +72,16 @@ class MyTritonOptMain(xDSLOptMain):
             "else the default); cannot be combined with -p",
         )
 
+    def apply_passes(self, prog: ModuleOp) -> None:
+        # A pass rejecting its input (CompilationError, BackendError) is a diagnostic like a
+        # verifier error: with --verify-diagnostics it is printed and the next chunk runs.
+        try:
+            super().apply_passes(prog)
+        except MyTritonError as e:
+            if self.args.verify_diagnostics:
+                raise DiagnosticException(str(e)) from e
+            raise
+
     def setup_pipeline(self) -> None:
         if self.args.jit_pipeline:
             if self.args.passes:
@@ -83,13 +95,14 @@ class MyTritonOptMain(xDSLOptMain):
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    """Console entry point (``mytriton-opt``): pipeline errors exit 2 with a one-line message."""
+    """Console entry point (``mytriton-opt``): pipeline errors, and errors a pass raises
+    (``CompilationError``, ``BackendError``), exit 2 with a one-line message."""
     try:
         tool = MyTritonOptMain(description="mytriton's modular optimizer driver", args=args)
+        tool.run()
     except MyTritonError as e:
         print(f"mytriton-opt: error: {e}", file=sys.stderr)
         sys.exit(2)
-    tool.run()
 
 
 if __name__ == "__main__":

@@ -88,7 +88,7 @@ class LoweringContext:
         # floats by their exact bits: -0.0 == 0.0 in Python, but not on the GPU
         key = (int(value) if integer else float(value).hex(), type)
         if key not in self._consts:
-            if integer:
+            if isinstance(type, (IntegerType, IndexType)):
                 op = arith.ConstantOp.from_int_and_width(int(value), type)
             else:
                 from xdsl.dialects.builtin import FloatAttr
@@ -131,7 +131,13 @@ class LoweringContext:
         layout = layout_of(t)
         if layout is None:
             raise BackendError(f"internal lowering error: block type {t} has no layout")
-        return Geometry.of(layout, shape_of(t))
+        g = Geometry.of(layout, shape_of(t))
+        if g.root.num_warps != self.num_warps:
+            raise BackendError(
+                f"a layout for {g.root.num_warps} warps in a kernel lowered for "
+                f"{self.num_warps} warps (assign layouts and lower with the same num_warps)"
+            )
+        return g
 
     @property
     def thread_id(self) -> SSAValue:

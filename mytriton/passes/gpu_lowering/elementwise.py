@@ -52,6 +52,8 @@ _FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
     ew.NegOp: arith.NegfOp,
 }
 _INT_PREDICATES = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
+# booleans order false < true: unsigned (as a signed i1, true is -1 and would sort first)
+_BOOL_PREDICATES = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
 _FLOAT_PREDICATES = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
 
 
@@ -104,7 +106,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
             raise BackendError("comparing pointers is not supported by the GPU backends")
         if is_float(t):
             return ctx.value(arith.CmpfOp(args[0], args[1], _FLOAT_PREDICATES[pred]))
-        return ctx.value(arith.CmpiOp(args[0], args[1], _INT_PREDICATES[pred]))
+        predicates = _BOOL_PREDICATES if is_bool(t) else _INT_PREDICATES
+        return ctx.value(arith.CmpiOp(args[0], args[1], predicates[pred]))
     if is_float(t):
         if kind in (ew.MaximumOp, ew.MinimumOp):
             return float_extremum(ctx, args[0], args[1], kind is ew.MaximumOp)

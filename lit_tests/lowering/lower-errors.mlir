@@ -1,0 +1,45 @@
+// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-lower-to-gpu{num_warps=4}' | filecheck %s --check-prefix=RAW
+// RUN: not mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' 2>&1 | filecheck %s --check-prefix=EXIT
+
+// What tt-lower-to-gpu rejects, each as a one-line error. Without --verify-diagnostics the
+// first one ends mytriton-opt (exit code 2).
+
+// Pointers cannot be compared on the GPU backends.
+func.func @pointer_cmp(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<i1>) {
+  %c = tt.cmp eq, %x, %y : !tt.ptr<f32>
+  tt.store %out, %c : !tt.ptr<i1>
+  func.return
+}
+// CHECK: comparing pointers is not supported by the GPU backends
+// RAW: comparing pointers is not supported by the GPU backends
+// EXIT: mytriton-opt: error: comparing pointers is not supported by the GPU backends
+
+// -----
+
+// A module holds one kernel.
+func.func @one(%x: !tt.ptr<f32>) {
+  func.return
+}
+func.func @two(%x: !tt.ptr<f32>) {
+  func.return
+}
+// CHECK: expected exactly one kernel function to lower
+// RAW: expected exactly one kernel function to lower
+
+// -----
+
+// Shared memory is static and limited to 48 KiB: a 128x64 * 64x128 dot stages
+// (128 + 4) * 64 + 64 * 128 floats = 66560 bytes.
+// Blocks need layouts: without tt-assign-layouts the lowering stops at the first block.
+func.func @too_much_shared_memory(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>) {
+  %as = tt.splat %a : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %bs = tt.splat %b : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>>
+  %av = tt.load %as : tensor<128x64x!tt.ptr<f32>>
+  %bv = tt.load %bs : tensor<64x128x!tt.ptr<f32>>
+  %zero = tt.zeros : tensor<128x128xf32>
+  %d = tt.dot %av, %bv, %zero : tensor<128x64xf32> * tensor<64x128xf32> -> tensor<128x128xf32>
+  func.return
+}
+// CHECK: the kernel needs 66560 bytes of shared memory, more than the 49152 bytes available; use smaller blocks
+// RAW: internal lowering error: block type tensor<128x64x!tt.ptr<f32>> has no layout

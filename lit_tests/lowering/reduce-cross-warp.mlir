@@ -1,0 +1,117 @@
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' | filecheck %s
+
+// Step 3 of tt.reduce: when several warps split the axis, each warp's lanes hold a partial
+// result after the shuffles; each writes it to a shared-memory buffer (one slot per warp and
+// result element), a barrier, then every thread combines the partials in warp order, and a
+// second barrier lets the buffer be rewritten.
+
+// 256 elements over 4 warps: 4 partials.
+func.func @sum256(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+  %v = tt.load %xs : tensor<256x!tt.ptr<f32>>
+  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<256xf32> -> f32
+  tt.store %out, %s : !tt.ptr<f32>
+  func.return
+}
+// CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<4xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()
+// CHECK-LABEL: "gpu.func"
+// CHECK-DAG:     %[[T:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : i32
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[I0:.*]] = arith.index_cast %[[C0]] : i32 to index
+// CHECK-DAG:     %[[I1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[I2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[I3:.*]] = arith.constant 3 : index
+// Registers, then 5 shuffles (the butterfly is in reduce-shuffle.mlir).
+// CHECK:         arith.addf %v, %v_1 : f32
+// CHECK-COUNT-5: "gpu.shuffle"
+// CHECK:         %[[P:.*]] = arith.addf
+// The warp's slot: warp index (thread id bits 5-6) times 1 result element.
+// CHECK-NEXT:    %[[BUF:.*]] = memref.get_global @smem_0 : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[SH:.*]] = arith.shrui %[[T]], %[[C5]] : i32
+// CHECK-NEXT:    %[[WARP:.*]] = arith.andi %[[SH]], %[[C3]] : i32
+// CHECK-NEXT:    %[[SLOT:.*]] = arith.muli %[[WARP]], %[[C1]] : i32
+// CHECK-NEXT:    %[[SLOTI:.*]] = arith.index_cast %[[SLOT]] : i32 to index
+// CHECK-NEXT:    %[[AT:.*]] = arith.addi %[[SLOTI]], %[[I0]] : index
+// CHECK-NEXT:    memref.store %[[P]], %[[BUF]][%[[AT]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
+// CHECK-NEXT:    %[[W0:.*]] = memref.load %[[BUF]][%[[I0]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[A1:.*]] = arith.addi %[[I0]], %[[I1]] : index
+// CHECK-NEXT:    %[[W1:.*]] = memref.load %[[BUF]][%[[A1]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[S01:.*]] = arith.addf %[[W0]], %[[W1]] : f32
+// CHECK-NEXT:    %[[A2:.*]] = arith.addi %[[I0]], %[[I2]] : index
+// CHECK-NEXT:    %[[W2:.*]] = memref.load %[[BUF]][%[[A2]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[S012:.*]] = arith.addf %[[S01]], %[[W2]] : f32
+// CHECK-NEXT:    %[[A3:.*]] = arith.addi %[[I0]], %[[I3]] : index
+// CHECK-NEXT:    %[[W3:.*]] = memref.load %[[BUF]][%[[A3]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %s = arith.addf %[[S012]], %[[W3]] : f32
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
+// CHECK-NEXT:    llvm.store %s, %out : f32, !llvm.ptr<1>
+
+// -----
+
+// 64 elements over 4 warps: warps 2 and 3 replicate warps 0 and 1, so only 2 partials (the
+// warp index is masked to 1 bit, replicas write the same value to the same slot).
+func.func @sum64(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %v = tt.load %xs : tensor<64x!tt.ptr<f32>>
+  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<64xf32> -> f32
+  tt.store %out, %s : !tt.ptr<f32>
+  func.return
+}
+// CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<2xf32, 3 : i64>, {{.*}}}> : () -> ()
+// CHECK-LABEL: "gpu.func"
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         %[[BUF:.*]] = memref.get_global @smem_0 : memref<2xf32, 3 : i64>
+// CHECK-NEXT:    %[[SH:.*]] = arith.shrui %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[WARP:.*]] = arith.andi %[[SH]], %[[ONE]] : i32
+// CHECK-NEXT:    arith.muli %[[WARP]], %[[ONE]] : i32
+// CHECK:         memref.store
+// CHECK-NEXT:    "gpu.barrier"
+// CHECK-COUNT-2: memref.load %[[BUF]]
+// CHECK-NOT:     memref.load
+// CHECK:         "gpu.barrier"
+// CHECK-NEXT:    llvm.store %s, %out
+
+// -----
+
+// Row maxima of a 2x64 block (warpsPerCTA = [2, 2]: 2 warps per row, one row per warp pair):
+// slot = (warp along the row) * 2 rows + this thread's row; partials combined with the NaN-
+// propagating max.
+func.func @row_max(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x64x!tt.ptr<f32>>
+  %v = tt.load %xs : tensor<2x64x!tt.ptr<f32>>
+  %s = tt.reduce max %v {axis = 1 : i32} : tensor<2x64xf32> -> tensor<2xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
+  tt.store %os, %s : tensor<2x!tt.ptr<f32>>
+  func.return
+}
+// CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<4xf32, 3 : i64>, {{.*}}}> : () -> ()
+// CHECK-LABEL: "gpu.func"
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : i32
+// The row: warp bit 1 (thread id bit 6).
+// CHECK:         %[[C6:.*]] = arith.constant 6 : i32
+// CHECK-NEXT:    %[[RSH:.*]] = arith.shrui %[[T:.*]], %[[C6]] : i32
+// CHECK-NEXT:    %[[ROW:.*]] = arith.andi %[[RSH]], %[[ONE]] : i32
+// CHECK:         %[[ROWI:.*]] = arith.index_cast %[[ROW]] : i32 to index
+// CHECK-NEXT:    %[[I2:.*]] = arith.constant 2 : index
+// CHECK:         %[[BUF:.*]] = memref.get_global @smem_0 : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[SH:.*]] = arith.shrui %[[T]], %{{.*}} : i32
+// CHECK-NEXT:    %[[WARP:.*]] = arith.andi %[[SH]], %[[ONE]] : i32
+// CHECK-NEXT:    %[[SLOT:.*]] = arith.muli %[[WARP]], %[[TWO]] : i32
+// CHECK-NEXT:    %[[SLOTI:.*]] = arith.index_cast %[[SLOT]] : i32 to index
+// CHECK-NEXT:    %[[AT:.*]] = arith.addi %[[SLOTI]], %[[ROWI]] : index
+// CHECK-NEXT:    memref.store %{{.*}}, %[[BUF]][%[[AT]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
+// CHECK-NEXT:    %[[W0:.*]] = memref.load %[[BUF]][%[[ROWI]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[A1:.*]] = arith.addi %[[ROWI]], %[[I2]] : index
+// CHECK-NEXT:    %[[W1:.*]] = memref.load %[[BUF]][%[[A1]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[GT:.*]] = arith.cmpf ogt, %[[W0]], %[[W1]] : f32
+// CHECK-NEXT:    %[[PICK:.*]] = arith.select %[[GT]], %[[W0]], %[[W1]] : f32
+// CHECK-NEXT:    %[[UNO:.*]] = arith.cmpf uno, %[[W0]], %[[W1]] : f32
+// CHECK-NEXT:    %[[NAN:.*]] = arith.addf %[[W0]], %[[W1]] : f32
+// CHECK-NEXT:    %s = arith.select %[[UNO]], %[[NAN]], %[[PICK]] : f32
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()

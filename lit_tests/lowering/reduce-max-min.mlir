@@ -1,0 +1,71 @@
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+
+// tt.reduce max/min combine with the same scalar code as tt.maximum/tt.minimum: arith.maxsi /
+// minsi for integers, the NaN-propagating select sequence (maximum-minimum.mlir) for floats,
+// in every step (here: 2 elements, so 1 shuffle with offset 1).
+func.func @int_max(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
+  %xs = tt.splat %x : !tt.ptr<i32> -> tensor<2x!tt.ptr<i32>>
+  %v = tt.load %xs : tensor<2x!tt.ptr<i32>>
+  %m = tt.reduce max %v {axis = 0 : i32} : tensor<2xi32> -> i32
+  tt.store %out, %m : !tt.ptr<i32>
+  func.return
+}
+// CHECK-LABEL: "gpu.func"
+// CHECK-DAG:     %[[W:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[O1:.*]] = arith.constant 1 : i32
+// CHECK:         %v = llvm.load %x : !llvm.ptr<1> -> i32
+// CHECK-NEXT:    %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %[[O1]], %[[W]]) <{mode = #gpu<shuffle_mode xor>}> : (i32, i32, i32) -> (i32, i1)
+// CHECK-NEXT:    %m = arith.maxsi %v, %[[X]] : i32
+// CHECK-NEXT:    llvm.store %m, %out : i32, !llvm.ptr<1>
+
+// -----
+
+func.func @int_min(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
+  %xs = tt.splat %x : !tt.ptr<i32> -> tensor<2x!tt.ptr<i32>>
+  %v = tt.load %xs : tensor<2x!tt.ptr<i32>>
+  %m = tt.reduce min %v {axis = 0 : i32} : tensor<2xi32> -> i32
+  tt.store %out, %m : !tt.ptr<i32>
+  func.return
+}
+// CHECK-LABEL: "gpu.func"
+// CHECK:         %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}> : (i32, i32, i32) -> (i32, i1)
+// CHECK-NEXT:    %m = arith.minsi %v, %[[X]] : i32
+// CHECK-NEXT:    llvm.store %m, %out : i32, !llvm.ptr<1>
+
+// -----
+
+func.func @float_max(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
+  %v = tt.load %xs : tensor<2x!tt.ptr<f32>>
+  %m = tt.reduce max %v {axis = 0 : i32} : tensor<2xf32> -> f32
+  tt.store %out, %m : !tt.ptr<f32>
+  func.return
+}
+// CHECK-LABEL: "gpu.func"
+// CHECK:         %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}> : (f32, i32, i32) -> (f32, i1)
+// CHECK-NEXT:    %[[GT:.*]] = arith.cmpf ogt, %v, %[[X]] : f32
+// CHECK-NEXT:    %[[PICK:.*]] = arith.select %[[GT]], %v, %[[X]] : f32
+// CHECK-NEXT:    %[[UNO:.*]] = arith.cmpf uno, %v, %[[X]] : f32
+// CHECK-NEXT:    %[[NAN:.*]] = arith.addf %v, %[[X]] : f32
+// CHECK-NEXT:    %m = arith.select %[[UNO]], %[[NAN]], %[[PICK]] : f32
+// CHECK-NEXT:    llvm.store %m, %out : f32, !llvm.ptr<1>
+
+// -----
+
+// Within a thread too: 64 elements, 2 registers per thread, combined before the shuffles.
+func.func @float_min(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %v = tt.load %xs : tensor<64x!tt.ptr<f32>>
+  %m = tt.reduce min %v {axis = 0 : i32} : tensor<64xf32> -> f32
+  tt.store %out, %m : !tt.ptr<f32>
+  func.return
+}
+// CHECK-LABEL: "gpu.func"
+// CHECK:         %v_1 = llvm.load %x : !llvm.ptr<1> -> f32
+// CHECK-NEXT:    %[[LT:.*]] = arith.cmpf olt, %v, %v_1 : f32
+// CHECK-NEXT:    %[[PICK:.*]] = arith.select %[[LT]], %v, %v_1 : f32
+// CHECK-NEXT:    %[[UNO:.*]] = arith.cmpf uno, %v, %v_1 : f32
+// CHECK-NEXT:    %[[NAN:.*]] = arith.addf %v, %v_1 : f32
+// CHECK-NEXT:    %[[M:.*]] = arith.select %[[UNO]], %[[NAN]], %[[PICK]] : f32
+// CHECK-NEXT:    %[[X:.*]], %{{.*}} = "gpu.shuffle"(%[[M]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}> : (f32, i32, i32) -> (f32, i1)
+// CHECK-NEXT:    arith.cmpf olt, %[[M]], %[[X]] : f32
