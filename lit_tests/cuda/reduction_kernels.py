@@ -1,0 +1,57 @@
+# RUN: env MYTRITON_BACKEND=cuda %python %s | filecheck %s
+# ruff: noqa: E501  (FileCheck lines are long)
+"""CUDA C++ of the seed's row reductions and softmax: each thread folds its registers, a
+__shfl_xor_sync butterfly (1, 2, 4, 8, 16) combines the warp, and with 4 warps splitting the
+row the partials meet in a __shared__ array between two __syncthreads()."""
+
+import numpy as np
+from common import show
+
+from tests import kernels as K
+
+x = np.zeros(8 * 512, np.float32)
+show(
+    K.row_sum_kernel.warmup(x, x, 500, grid=(8,), BLOCK=512),
+    K.row_max_kernel.warmup(x, x, 500, grid=(8,), BLOCK=32, num_warps=1),
+    K.softmax_kernel.warmup(x, x, 500, grid=(8,), BLOCK=512),
+)
+
+# CHECK-LABEL: row_sum_kernel(float* x, float* out, int N) {
+# CHECK:         float [[S1:v[0-9]+]] = {{v_[0-9]+}} + {{v_[0-9]+}};
+# CHECK-NEXT:    float [[S2:v[0-9]+]] = [[S1]] + {{v_[0-9]+}};
+# CHECK-NEXT:    float [[S3:v[0-9]+]] = [[S2]] + {{v_[0-9]+}};
+# CHECK-NEXT:    float [[X1:v[0-9]+]] = __shfl_xor_sync(0xffffffffu, [[S3]], 1, 32);
+# CHECK-NEXT:    float [[A1:v[0-9]+]] = [[S3]] + [[X1]];
+# CHECK-NEXT:    float [[X2:v[0-9]+]] = __shfl_xor_sync(0xffffffffu, [[A1]], 2, 32);
+# CHECK:         __shfl_xor_sync(0xffffffffu, {{v[0-9]+}}, 4, 32);
+# CHECK:         __shfl_xor_sync(0xffffffffu, {{v[0-9]+}}, 8, 32);
+# CHECK:         float [[X16:v[0-9]+]] = __shfl_xor_sync(0xffffffffu, [[A8:v[0-9]+]], 16, 32);
+# CHECK-NEXT:    float [[WARP:v[0-9]+]] = [[A8]] + [[X16]];
+# CHECK:         smem_0[{{v[0-9]+}}] = [[WARP]];
+# CHECK-NEXT:    __syncthreads();
+# CHECK-NEXT:    float {{v[0-9]+}} = smem_0[{{.*}}];
+# CHECK-COUNT-3: float {{v[0-9]+}} = smem_0[{{.*}}];
+# CHECK-NEXT:    float [[TOTAL:v[0-9]+]] = {{v[0-9]+}} + {{v[0-9]+}};
+# CHECK-NEXT:    __syncthreads();
+# CHECK:         *{{v[0-9]+}} = [[TOTAL]];
+
+# One warp: the butterfly alone, no shared memory and no barrier; max propagates NaN.
+# CHECK-LABEL: row_max_kernel(float* x, float* out, int N) {
+# CHECK-NOT:     __shared__
+# CHECK-NOT:     __syncthreads
+# CHECK:         __shfl_xor_sync(0xffffffffu, {{v[0-9]+}}, 16, 32);
+# CHECK-NEXT:    bool {{v[0-9]+}} = {{v[0-9]+}} > {{v[0-9]+}};
+# CHECK-NOT:     __syncthreads
+# CHECK:         return;
+
+# Two reductions, two shared arrays; the max is subtracted and exponentiated per register.
+# CHECK:       __shared__ __align__(16) float smem_0[4];
+# CHECK-NEXT:  __shared__ __align__(16) float smem_1[4];
+# CHECK-LABEL: softmax_kernel(float* x, float* out, int N) {
+# CHECK-COUNT-2: __syncthreads();
+# CHECK:         float [[SHIFTED:v_[0-9]+]] = {{v_[0-9]+}} - [[MAX:v[0-9]+]];
+# CHECK:         float {{num_[0-9]+}} = expf([[SHIFTED]]);
+# CHECK:         smem_1[
+# CHECK-COUNT-2: __syncthreads();
+# CHECK:         float {{v[0-9]+}} = {{num_[0-9]+}} / [[DEN:den_[0-9]+]];
+# CHECK-COUNT-3: float {{v[0-9]+}} = {{num_[0-9]+}} / [[DEN]];
