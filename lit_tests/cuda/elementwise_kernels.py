@@ -7,14 +7,14 @@ masked loads as if/else with `other`, masked stores), relu (NaN-propagating maxi
 import numpy as np
 from common import show
 
-from tests import kernels as K
+from tests import kernels
 
 x = np.zeros(1024, np.float32)
 show(
-    K.add_kernel.warmup(x, x, x, 1000, grid=(4,), BLOCK=256),
-    K.relu_kernel.warmup(x, x, 1000, grid=(8,), BLOCK=128),
-    K.leaky_relu_kernel.warmup(x, x, 1000, 0.1, grid=(8,), BLOCK=128),
-    K.sigmoid_kernel.warmup(x, x, 1000, grid=(8,), BLOCK=128),
+    kernels.add_kernel.warmup(x, x, x, 1000, grid=(4,), BLOCK=256),
+    kernels.relu_kernel.warmup(x, x, 1000, grid=(8,), BLOCK=128),
+    kernels.leaky_relu_kernel.warmup(x, x, 1000, 0.1, grid=(8,), BLOCK=128),
+    kernels.sigmoid_kernel.warmup(x, x, 1000, grid=(8,), BLOCK=128),
 )
 
 # CHECK-LABEL: extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x, float* y, float* out, int n) {

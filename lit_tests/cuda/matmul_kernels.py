@@ -8,11 +8,11 @@ loop over the 16 staged k, and synchronizes again before the buffers are rewritt
 import numpy as np
 from common import show
 
-from tests import kernels as K
+from tests import kernels
 
 x = np.zeros(256 * 256, np.float32)
 show(
-    K.tutorial_matmul_kernel.warmup(
+    kernels.tutorial_matmul_kernel.warmup(
         x,
         x,
         x,

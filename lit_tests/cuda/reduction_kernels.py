@@ -1,5 +1,5 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s | filecheck %s
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """CUDA C++ of the seed's row reductions and softmax: each thread folds its registers, a
 __shfl_xor_sync butterfly (1, 2, 4, 8, 16) combines the warp, and with 4 warps splitting the
 row the partials meet in a __shared__ array between two __syncthreads()."""
@@ -7,13 +7,13 @@ row the partials meet in a __shared__ array between two __syncthreads()."""
 import numpy as np
 from common import show
 
-from tests import kernels as K
+from tests import kernels
 
 x = np.zeros(8 * 512, np.float32)
 show(
-    K.row_sum_kernel.warmup(x, x, 500, grid=(8,), BLOCK=512),
-    K.row_max_kernel.warmup(x, x, 500, grid=(8,), BLOCK=32, num_warps=1),
-    K.softmax_kernel.warmup(x, x, 500, grid=(8,), BLOCK=512),
+    kernels.row_sum_kernel.warmup(x, x, 500, grid=(8,), BLOCK=512),
+    kernels.row_max_kernel.warmup(x, x, 500, grid=(8,), BLOCK=32, num_warps=1),
+    kernels.softmax_kernel.warmup(x, x, 500, grid=(8,), BLOCK=512),
 )
 
 # CHECK-LABEL: row_sum_kernel(float* x, float* out, int N) {
