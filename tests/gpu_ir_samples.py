@@ -1,9 +1,10 @@
 """Hand-built lowered-IR modules (``docs/gpu-ir.md``) for testing the GPU emitters on their own.
 
 Each sample is what ``lower_to_gpu`` could produce for a small kernel: a ``gpu.module`` with one
-``gpu.func`` over scalar upstream ops. ``KernelBuilder`` keeps the construction short; the
-samples cover every op of the contract, and ``OP_CASES`` pairs each op with a NumPy reference so
-GPU tests can check the printed C++ computes what the op means.
+``gpu.func`` over scalar upstream ops (and the ``vector<N x T>`` values of vectorized global
+accesses). ``KernelBuilder`` keeps the construction short; the samples cover every op of the
+contract, and ``OP_CASES`` pairs each op with a NumPy reference so GPU tests can check the
+printed C++ computes what the op means.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith, gpu, llvm, math, memref, scf
+from xdsl.dialects import arith, gpu, llvm, math, memref, scf, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -29,6 +30,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     UnitAttr,
+    VectorType,
     f32,
     f64,
     i1,
@@ -125,11 +127,22 @@ class KernelBuilder:
             return self.op(llvm.GEPOp(ptr, [offset], element, result_type=PTR))
         return self.op(llvm.GEPOp(ptr, [llvm.GEP_USE_SSA_VAL], element, [offset], PTR))
 
-    def load(self, ptr: SSAValue, t: Attribute = f32) -> SSAValue:
-        return self.op(llvm.LoadOp(ptr, t))
+    def load(self, ptr: SSAValue, t: Attribute = f32, alignment: int | None = None) -> SSAValue:
+        return self.op(llvm.LoadOp(ptr, t, alignment))
 
-    def store(self, value: SSAValue, ptr: SSAValue) -> None:
-        self.op(llvm.StoreOp(value, ptr))
+    def store(self, value: SSAValue, ptr: SSAValue, alignment: int | None = None) -> None:
+        self.op(llvm.StoreOp(value, ptr, alignment))
+
+    def broadcast(self, scalar: SSAValue, lanes: int) -> SSAValue:
+        """``vector.broadcast``: a ``vector<lanes x T>`` of copies of ``scalar``."""
+        return self.op(vector.BroadcastOp(scalar, VectorType(scalar.type, [lanes])))
+
+    def extract(self, v: SSAValue, position: int) -> SSAValue:
+        assert isinstance(v.type, VectorType)
+        return self.op(vector.ExtractOp(v, [position], v.type.element_type))
+
+    def insert(self, scalar: SSAValue, v: SSAValue, position: int) -> SSAValue:
+        return self.op(vector.InsertOp(scalar, v, [position]))
 
     def if_(
         self, cond: SSAValue, result_types: Sequence[Attribute] = ()
@@ -143,19 +156,30 @@ class KernelBuilder:
     def yield_(self, *values: SSAValue) -> None:
         self.op(scf.YieldOp(*values))
 
-    def masked_load(self, mask: SSAValue, ptr: SSAValue, other: SSAValue, hint: str) -> SSAValue:
+    def masked_load(
+        self,
+        mask: SSAValue,
+        ptr: SSAValue,
+        other: SSAValue,
+        hint: str,
+        alignment: int | None = None,
+    ) -> SSAValue:
+        """``scf.if`` yielding the loaded value or ``other`` (of the loaded type: a vector
+        ``other`` makes a vector load)."""
         res, then, els = self.if_(mask, [other.type])
         res.name_hint = hint
         with self.inside(then):
-            self.yield_(self.load(ptr, other.type))
+            self.yield_(self.load(ptr, other.type, alignment))
         with self.inside(els):
             self.yield_(other)
         return res
 
-    def masked_store(self, mask: SSAValue, value: SSAValue, ptr: SSAValue) -> None:
+    def masked_store(
+        self, mask: SSAValue, value: SSAValue, ptr: SSAValue, alignment: int | None = None
+    ) -> None:
         _, then, _ = self.if_(mask)
         with self.inside(then):
-            self.store(value, ptr)
+            self.store(value, ptr, alignment)
             self.yield_()
 
     def for_(
@@ -316,6 +340,114 @@ def pointer_walk_module(block: int = 64) -> ModuleOp:
         b.store(b.op(arith.AddfOp(loop.res[0], loop.res[2])), b.gep(b["out"], tid))
         b.op(gpu.ReturnOp([]))
     return b.build()
+
+
+# ---------------------------------------------------------------------------------------------
+# Vectorized global accesses: each thread moves ``lanes`` consecutive elements at once
+
+
+def vector_copy_module(
+    lanes: int = 4, element: Attribute = f32, alignment: int | None = None, block: int = 64
+) -> ModuleOp:
+    """out[start + k] = x[start + k] for k < n, ``lanes`` elements per thread and access.
+
+    Thread g of the grid handles elements ``lanes * g`` to ``lanes * g + lanes - 1`` with one
+    masked ``vector<lanes x element>`` load (``other`` a broadcast -1) and one masked vector
+    store; the mask is ``lanes * g < n``, so the lowering this mimics vectorizes only when ``n``
+    is a multiple of ``lanes``. ``start`` shifts both pointers: it must keep them aligned to
+    ``alignment`` (by default the vector's size, 4 * lanes bytes).
+    """
+    align = alignment if alignment is not None else 4 * lanes
+    b = KernelBuilder(
+        "vector_copy",
+        [("x", Ptr(element)), ("out", Ptr(element)), ("n", i32), ("start", i32)],
+        block=block,
+        def_line=50,
+    )
+    with b.at(51):
+        g = b.op(arith.AddiOp(b.op(arith.MuliOp(b.program_id(), b.const(block))), b.tid()), "g")
+        offsets = b.op(arith.MuliOp(g, b.const(lanes)), "offsets")
+    with b.at(52):
+        mask = b.op(arith.CmpiOp(offsets, b["n"], "slt"), "mask")
+        at = b.op(arith.AddiOp(b["start"], offsets))
+        other = b.broadcast(b.const(-1, element), lanes)
+        values = b.masked_load(mask, b.gep(b["x"], at, element), other, "values", align)
+    with b.at(53):
+        b.masked_store(mask, values, b.gep(b["out"], at, element), align)
+        b.op(gpu.ReturnOp([]))
+    return b.build()
+
+
+def vector_ops_module(block: int = 32) -> ModuleOp:
+    """Every vector op on float4 and int2 values, through scf.if and scf.for.
+
+    Thread t, for the float4 ``x[4t:4t+4]`` = (a, b, c, d):
+    ``out[4t:4t+4] = (a*s, b*s, c*s, d*s) + iters * (d, c, b, a)``, built by a broadcast and
+    inserts, the reversed vector carried through an ``scf.for`` of ``iters`` iterations; and
+    for the int2 ``idx[2t:2t+2]`` = (i, j): ``out_i[2t:2t+2] = (j, i + j)``.
+    """
+    b = KernelBuilder(
+        "vector_ops",
+        [
+            ("x", Ptr(f32)),
+            ("idx", Ptr(i32)),
+            ("out", Ptr(f32)),
+            ("out_i", Ptr(i32)),
+            ("s", f32),
+            ("iters", i32),
+        ],
+        block=block,
+        def_line=60,
+    )
+    with b.at(61):
+        tid = b.tid()
+        four = b.op(arith.MuliOp(tid, b.const(4)), "at4")
+        v = b.load(b.gep(b["x"], four), VectorType(f32, [4]), 16)
+        v.name_hint = "xv"
+    with b.at(62):
+        parts = [b.extract(v, k) for k in range(4)]
+        scaled = b.broadcast(b.op(arith.MulfOp(parts[0], b["s"])), 4)
+        for k in range(1, 4):
+            scaled = b.insert(b.op(arith.MulfOp(parts[k], b["s"])), scaled, k)
+        scaled.name_hint = "scaled"
+        reversed_ = b.broadcast(parts[3], 4)
+        for k in range(1, 4):
+            reversed_ = b.insert(parts[3 - k], reversed_, k)
+    with b.at(63):
+        loop, body = b.for_(b.const(0), b["iters"], b.const(1), [scaled])
+        loop.res[0].name_hint = "acc"
+        with b.inside(body):
+            _, acc = body.args
+            summed = [
+                b.op(arith.AddfOp(b.extract(acc, k), b.extract(reversed_, k))) for k in range(4)
+            ]
+            new = b.broadcast(summed[0], 4)
+            for k in range(1, 4):
+                new = b.insert(summed[k], new, k)
+            b.yield_(new)
+    with b.at(64):
+        b.store(loop.res[0], b.gep(b["out"], four), 16)
+    with b.at(65):
+        two = b.op(arith.MuliOp(tid, b.const(2)), "at2")
+        pair = b.load(b.gep(b["idx"], two, i32), VectorType(i32, [2]), 8)
+        i, j = b.extract(pair, 0), b.extract(pair, 1)
+        swapped = b.insert(b.op(arith.AddiOp(i, j)), b.insert(j, pair, 0), 1)
+        b.store(swapped, b.gep(b["out_i"], two, i32), 8)
+        b.op(gpu.ReturnOp([]))
+    return b.build()
+
+
+def vector_ops_reference(
+    x: np.ndarray, idx: np.ndarray, s: float, iters: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """What ``vector_ops_module`` stores to ``out`` and ``out_i``."""
+    quads = x.reshape(-1, 4)
+    out = quads * np.float32(s)
+    for _ in range(iters):
+        out = out + quads[:, ::-1]
+    pairs = idx.reshape(-1, 2)
+    out_i = np.stack([pairs[:, 1], (pairs[:, 0].astype(np.int64) + pairs[:, 1])], axis=1)
+    return out.astype(np.float32).reshape(-1), out_i.astype(np.int32).reshape(-1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -787,4 +919,7 @@ def all_samples() -> dict[str, ModuleOp]:
         "row_sum": row_sum_module(),
         "pointer_walk": pointer_walk_module(),
         "op_cases": op_cases_module(),
+        "vector_copy_f32x4": vector_copy_module(),
+        "vector_copy_i32x2": vector_copy_module(2, i32),
+        "vector_ops": vector_ops_module(),
     }

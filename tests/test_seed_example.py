@@ -63,7 +63,7 @@ def test_example_unpacks_into_three_values(example):
 def test_frontend_ir_has_the_seed_ops(example):
     ir = example[0]
     assert (
-        "func.func @add_kernel(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32)"
+        "func.func @add_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32)"
         in ir
     )
     assert "tt.get_program_id x : i32" in ir

@@ -1,5 +1,5 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s | filecheck %s
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """CUDA C++ of the seed's elementwise kernels: add (BLOCK=256 over 128 threads: two registers,
 masked loads as if/else with `other`, masked stores), relu (NaN-propagating maximum), leaky relu
 (select) and sigmoid (expf, IEEE division)."""

@@ -4,7 +4,7 @@
 # RUN: mytriton-opt --split-input-file %t.mlir -o %t.opt.mlir
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
-# ruff: noqa: E501, N803  (FileCheck lines are long; kernels keep Triton's names)
+# ruff: noqa: N803  (FileCheck lines are long; kernels keep Triton's names)
 """The seed's add_kernel: offsets and mask computed once and shared (CSE joins the two `other`
 constants the frontend emits)."""
 
@@ -29,7 +29,7 @@ a = np.zeros(1000, np.float32)
 compiled = add_kernel.warmup(a, a, a, 1000, grid=(4,), BLOCK=256)
 print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
 
-# CHECK-LABEL: func.func @add_kernel(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+# CHECK-LABEL: func.func @add_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
 # CHECK-NEXT:    %[[PID:.*]] = tt.get_program_id x : i32
 # CHECK-NEXT:    %[[BLOCK:.*]] = arith.constant 256 : i32
 # CHECK-NEXT:    %[[START:.*]] = tt.mul %[[PID]], %[[BLOCK]] : i32

@@ -3,7 +3,7 @@
 # RUN: mytriton-opt --split-input-file %t.mlir -o %t.opt.mlir
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
-# ruff: noqa: E501, N803  (kernels keep Triton's names; FileCheck lines are long)
+# ruff: noqa: N803  (kernels keep Triton's names; FileCheck lines are long)
 """The seed's copy_kernel: a load without `other` gets a zero `other` of the pointee type."""
 
 import sys
@@ -25,7 +25,7 @@ a = np.zeros(1000, np.float32)
 compiled = copy_kernel.warmup(a, a, 1000, grid=(4,), BLOCK=256)
 print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
 
-# CHECK-LABEL: func.func @copy_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+# CHECK-LABEL: func.func @copy_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
 # CHECK:         %offsets = tt.add %{{.*}}, %{{.*}} : tensor<256xi32>
 # CHECK:         %mask = tt.cmp lt, %offsets, %{{.*}} : tensor<256xi32>
 # CHECK:         %[[OUTP:.*]] = tt.addptr %{{.*}}, %offsets : tensor<256x!tt.ptr<f32>>, tensor<256xi32>

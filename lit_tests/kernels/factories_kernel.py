@@ -42,7 +42,7 @@ two = factories_2d_kernel.warmup(a, 3, grid=(1,), BM=4, BN=8).asm[stage]
 print(one + "\n// -----\n" + two)
 
 # tl.full of a scalar is a splat: the multiplication happens once, on scalars.
-# CHECK-LABEL: func.func @factories_kernel(%out: !tt.ptr<f32>, %fill: f32) {
+# CHECK-LABEL: func.func @factories_kernel(%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %fill: f32) {
 # CHECK:         %z = tt.zeros : tensor<8xf32>
 # CHECK-NEXT:    %[[C:.*]] = arith.constant 2.500000e+00 : f32
 # CHECK:         %[[FG:.*]] = tt.mul %[[C]], %fill : f32
@@ -52,7 +52,7 @@ print(one + "\n// -----\n" + two)
 
 # The all-true mask folds away; the unused tl.empty is dead code; the int->float conversion
 # of the filled block happens once on the scalar.
-# CHECK-LABEL: func.func @factories_2d_kernel(%out: !tt.ptr<f32>, %n: i32) {
+# CHECK-LABEL: func.func @factories_2d_kernel(%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
 # CHECK-NOT:     tt.empty
 # CHECK:         %[[Z:.*]] = tt.zeros : tensor<4x8xf32>
 # CHECK-NEXT:    %[[F:.*]] = tt.cast %n : i32 -> f32

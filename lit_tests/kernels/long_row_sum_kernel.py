@@ -31,7 +31,7 @@ a = np.zeros(4 * 1000, np.float32)
 compiled = long_row_sum_kernel.warmup(a, a, 1000, grid=(4,), BLOCK=256, CHUNKS=4)
 print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
 
-# CHECK-LABEL: func.func @long_row_sum_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %N: i32) {
+# CHECK-LABEL: func.func @long_row_sum_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %N: i32) {
 # CHECK-NOT:     scf.for
 # CHECK:         %partial = tt.zeros : tensor<256xf32>
 # CHECK:         %[[BASES:.*]] = tt.splat %{{.*}} : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>

@@ -3,7 +3,7 @@
 # RUN: mytriton-opt --split-input-file %t.mlir -o %t.opt.mlir
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
-# ruff: noqa: E501, N803  (kernels keep Triton's names; FileCheck lines are long)
+# ruff: noqa: N803  (kernels keep Triton's names; FileCheck lines are long)
 """The seed's matrix multiplications: the naive rank-1 version (compile-time K, unrolled), the
 tiled tl.dot version with a compile-time K (unrolled: one tt.dot per K tile) and with a runtime
 K (one tt.dot in an scf.for carrying the [BM, BN] accumulator)."""
@@ -80,7 +80,7 @@ modules = [
 print("\n// -----\n".join(m.asm[stage] for m in modules))
 
 # K=4 is unrolled: four scalar loads of A, four masked row loads of B, four multiply-adds.
-# CHECK-LABEL: func.func @naive_matmul_kernel(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %M: i32, %N: i32) {
+# CHECK-LABEL: func.func @naive_matmul_kernel(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32, %N: i32) {
 # CHECK-NOT:     scf.for
 # CHECK:         %acc = tt.zeros : tensor<8xf32>
 # CHECK:         %[[A0:.*]] = tt.load %{{.*}} : !tt.ptr<f32>
@@ -96,7 +96,7 @@ print("\n// -----\n".join(m.asm[stage] for m in modules))
 
 # K=64, BK=32: two [16, 32] x [32, 32] dots, no loop; `acc + tl.dot(a, b)` folds into the
 # dot's accumulator, so the second dot accumulates onto the first (no separate adds).
-# CHECK-LABEL: func.func @tiled_matmul_kernel(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %M: i32, %N: i32) {
+# CHECK-LABEL: func.func @tiled_matmul_kernel(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}) {
 # CHECK-NOT:     scf.for
 # CHECK:         %acc = tt.zeros : tensor<16x32xf32>
 # CHECK:         %a_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32x!tt.ptr<f32>>
@@ -110,7 +110,7 @@ print("\n// -----\n".join(m.asm[stage] for m in modules))
 
 # Runtime K: the pointer bases, the row mask and the `other` blocks are hoisted; the body
 # computes the K-dependent columns/rows, loads both tiles and accumulates one dot.
-# CHECK-LABEL: func.func @tiled_matmul_runtime_k_kernel(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %M: i32, %N: i32, %K: i32) {
+# CHECK-LABEL: func.func @tiled_matmul_runtime_k_kernel(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}) {
 # CHECK:         %[[ZACC:.*]] = tt.zeros : tensor<16x32xf32>
 # CHECK:         %[[STEP:.*]] = arith.constant 8 : i32
 # CHECK:         %a_rows = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>

@@ -3,7 +3,7 @@
 # RUN: mytriton-opt --split-input-file %t.mlir -o %t.opt.mlir
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
-# ruff: noqa: E501, N803  (kernels keep Triton's names; FileCheck lines are long)
+# ruff: noqa: N803  (kernels keep Triton's names; FileCheck lines are long)
 """The seed's matrix_add_2d_kernel: x[:, None] / x[None, :] expansion, broadcast offsets and a
 broadcast 2-D mask."""
 
@@ -32,7 +32,7 @@ a = np.zeros(100 * 100, np.float32)
 compiled = matrix_add_2d_kernel.warmup(a, a, a, 100, 100, grid=(7, 4), BM=16, BN=32)
 print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
 
-# CHECK-LABEL: func.func @matrix_add_2d_kernel(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %M: i32, %N: i32) {
+# CHECK-LABEL: func.func @matrix_add_2d_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32, %N: i32) {
 # CHECK:         %pid_m = tt.get_program_id x : i32
 # CHECK-NEXT:    %pid_n = tt.get_program_id y : i32
 # CHECK:         %[[RM:.*]] = tt.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32>

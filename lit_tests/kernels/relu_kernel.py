@@ -26,7 +26,7 @@ a = np.zeros(1000, np.float32)
 compiled = relu_kernel.warmup(a, a, 1000, grid=(4,), BLOCK=256)
 print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
 
-# CHECK-LABEL: func.func @relu_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+# CHECK-LABEL: func.func @relu_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
 # CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 # CHECK-NEXT:    %[[ZEROS:.*]] = tt.splat %[[ZERO]] : f32 -> tensor<256xf32>
 # CHECK-NEXT:    %v = tt.load %{{.*}}, %mask, %[[ZEROS]] : tensor<256x!tt.ptr<f32>>

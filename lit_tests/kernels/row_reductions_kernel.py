@@ -3,7 +3,7 @@
 # RUN: mytriton-opt --split-input-file %t.mlir -o %t.opt.mlir
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
-# ruff: noqa: E501, N803  (kernels keep Triton's names; FileCheck lines are long)
+# ruff: noqa: N803  (kernels keep Triton's names; FileCheck lines are long)
 """The seed's row-wise reductions: one row per program, tl.sum/max/min(axis=0) of a rank-1
 block to an f32 scalar, stored through a scalar pointer. max/min load with -inf/+inf."""
 
@@ -44,7 +44,7 @@ stage = sys.argv[1] if len(sys.argv) > 1 else "tt-opt"
 kernels = (row_sum_kernel, row_max_kernel, row_min_kernel)
 print("\n// -----\n".join(k.warmup(a, a, 100, grid=(100,), BLOCK=128).asm[stage] for k in kernels))
 
-# CHECK-LABEL: func.func @row_sum_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %N: i32) {
+# CHECK-LABEL: func.func @row_sum_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %N: i32) {
 # CHECK:         %row = tt.get_program_id x : i32
 # CHECK-NEXT:    %cols = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
 # The row's base pointer is computed on scalars, then splatted once.

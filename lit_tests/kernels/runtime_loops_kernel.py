@@ -4,7 +4,7 @@
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
 # RUN: %python %s tt | filecheck %s --check-prefix=TT
-# ruff: noqa: E501, N803  (FileCheck lines are long; kernels keep Triton's names)
+# ruff: noqa: N803  (FileCheck lines are long; kernels keep Triton's names)
 """The seed's runtime loops: scf.for with iter_args for loop-carried scalars and blocks, yield of
 the updated values, nested loops, and loop-invariant code hoisted out of the body by LICM."""
 
@@ -58,7 +58,7 @@ print(
     )
 )
 
-# CHECK-LABEL: func.func @runtime_sum_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %K: i32) {
+# CHECK-LABEL: func.func @runtime_sum_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %K: i32) {
 # CHECK-NEXT:    %[[LB:.*]] = arith.constant 0 : i32
 # CHECK-NEXT:    %[[STEP:.*]] = arith.constant 1 : i32
 # CHECK-NEXT:    %[[INIT:.*]] = arith.constant 0.000000e+00 : f32
@@ -72,7 +72,7 @@ print(
 
 # A block and a block of pointers carried together; the mask's splat of N, the `other` block
 # and the pointer increment are loop invariants hoisted above the loop.
-# CHECK-LABEL: func.func @runtime_block_sum_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %N: i32) {
+# CHECK-LABEL: func.func @runtime_block_sum_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %N: i32) {
 # CHECK:         %acc = tt.zeros : tensor<64xf32>
 # CHECK:         %ptrs = tt.addptr %{{.*}}, %cols : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
 # CHECK:         %[[STEP:.*]] = arith.constant 64 : i32
@@ -90,7 +90,7 @@ print(
 # CHECK:         tt.store %{{.*}}, %[[ACCR]] : tensor<64x!tt.ptr<f32>>
 
 # The inner loop's row pointer `x + i * N` is computed once per outer iteration.
-# CHECK-LABEL: func.func @nested_loop_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %M: i32, %N: i32) {
+# CHECK-LABEL: func.func @nested_loop_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32, %N: i32) {
 # CHECK:         %total = scf.for %i = %[[ZERO:.*]] to %M step %[[ONE:.*]] iter_args(%[[T:.*]] = %[[F0:.*]]) -> (f32) : i32 {
 # CHECK-NEXT:      %[[OFF:.*]] = tt.mul %i, %N : i32
 # CHECK-NEXT:      %[[ROWP:.*]] = tt.addptr %x, %[[OFF]] : !tt.ptr<f32>, i32

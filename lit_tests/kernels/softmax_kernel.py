@@ -3,7 +3,7 @@
 # RUN: mytriton-opt --split-input-file %t.mlir -o %t.opt.mlir
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
-# ruff: noqa: E501, N803  (kernels keep Triton's names; FileCheck lines are long)
+# ruff: noqa: N803  (kernels keep Triton's names; FileCheck lines are long)
 """The seed's softmax_kernel and Triton tutorial 02's fused softmax: max-reduce, broadcast back
 (tt.splat of the f32 scalar), exp, sum-reduce, divide. The row offset `row * N` is computed once
 for the load and the store (CSE)."""
@@ -59,7 +59,7 @@ seed = softmax_kernel.warmup(a, a, 100, grid=(100,), BLOCK=128).asm[stage]
 tutorial = fused_softmax_kernel.warmup(a, a, 100, 100, 100, 100, grid=(100,), BLOCK_SIZE=128)
 print(seed + "\n// -----\n" + tutorial.asm[stage])
 
-# CHECK-LABEL: func.func @softmax_kernel(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %N: i32) {
+# CHECK-LABEL: func.func @softmax_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %N: i32) {
 # CHECK:         %mask = tt.cmp lt, %cols, %{{.*}} : tensor<128xi32>
 # CHECK-NEXT:    %[[ROWOFF:.*]] = tt.mul %row, %N : i32
 # CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
@@ -76,7 +76,7 @@ print(seed + "\n// -----\n" + tutorial.asm[stage])
 # CHECK-NEXT:    %[[Y:.*]] = tt.div %num, %[[DENS]] : tensor<128xf32>
 # CHECK-NEXT:    tt.store %{{.*}}, %[[Y]], %mask : tensor<128x!tt.ptr<f32>>
 
-# CHECK-LABEL: func.func @fused_softmax_kernel(%output_ptr: !tt.ptr<f32>, %input_ptr: !tt.ptr<f32>, %input_row_stride: i32, %output_row_stride: i32, %n_rows: i32, %n_cols: i32) {
+# CHECK-LABEL: func.func @fused_softmax_kernel(%output_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %input_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %input_row_stride: i32, %output_row_stride: i32, %n_rows: i32, %n_cols: i32) {
 # CHECK:         %row_start_ptr = tt.addptr %input_ptr, %{{.*}} : !tt.ptr<f32>, i32
 # CHECK:         %input_ptrs = tt.addptr %{{.*}}, %col_offsets : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
 # CHECK:         %row = tt.load %input_ptrs, %mask, %{{.*}} : tensor<128x!tt.ptr<f32>>

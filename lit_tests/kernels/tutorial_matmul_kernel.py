@@ -3,7 +3,7 @@
 # RUN: mytriton-opt --split-input-file %t.mlir -o %t.opt.mlir
 # RUN: filecheck %s --input-file=%t.opt.mlir
 # RUN: %{same_ir} %t.mlir %t.opt.mlir
-# ruff: noqa: E501, N803  (kernels keep Triton's names; FileCheck lines are long)
+# ruff: noqa: N803  (kernels keep Triton's names; FileCheck lines are long)
 """Triton tutorial 03's matmul (f32, no autotune): grouped program ordering with tl.cdiv, `//`,
 `%` and min() on i32 scalars, strided pointer blocks advanced in the loop, and
 tl.dot(a, b, accumulator) carried through an scf.for over cdiv(K, BLOCK_SIZE_K) iterations."""
@@ -71,7 +71,7 @@ compiled = matmul_kernel.warmup(
 )  # fmt: skip
 print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
 
-# CHECK-LABEL: func.func @matmul_kernel(%a_ptr: !tt.ptr<f32>, %b_ptr: !tt.ptr<f32>, %c_ptr: !tt.ptr<f32>, %M: i32, %N: i32, %K: i32, %stride_am: i32, %stride_ak: i32, %stride_bk: i32, %stride_bn: i32, %stride_cm: i32, %stride_cn: i32) {
+# CHECK-LABEL: func.func @matmul_kernel(%a_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %stride_am: i32 {tt.divisibility = 16 : i32}, %stride_bk: i32 {tt.divisibility = 16 : i32}, %stride_cm: i32 {tt.divisibility = 16 : i32}) {
 # CHECK:         %pid = tt.get_program_id x : i32
 # tl.cdiv(M, 32) is (M + 32 - 1) // 32 on i32
 # CHECK:         %[[C32:.*]] = arith.constant 32 : i32
@@ -90,11 +90,12 @@ print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
 # CHECK:         %a_ptrs = tt.addptr %{{.*}}, %{{.*}} : tensor<32x16x!tt.ptr<f32>>, tensor<32x16xi32>
 # CHECK:         %b_ptrs = tt.addptr %{{.*}}, %{{.*}} : tensor<16x64x!tt.ptr<f32>>, tensor<16x64xi32>
 # CHECK:         %accumulator = tt.zeros : tensor<32x64xf32>
-# The trip count cdiv(K, 16) and the pointer increments 16 * stride are loop invariants.
-# CHECK:         %[[TRIPS:.*]] = tt.div %{{.*}}, %{{.*}} : i32
-# CHECK:         %[[AINC:.*]] = tt.mul %{{.*}}, %stride_ak : i32
-# CHECK-NEXT:    %[[AINCS:.*]] = tt.splat %[[AINC]] : i32 -> tensor<32x16xi32>
-# CHECK-NEXT:    %[[BINC:.*]] = tt.mul %{{.*}}, %stride_bk : i32
+# The trip count cdiv(K, 16) and the pointer increments 16 * stride are loop invariants; the
+# unit stride_ak (an integer argument equal to 1, compiled in like Triton does) folds to 16.
+# CHECK:         %[[C16:.*]] = arith.constant 16 : i32
+# CHECK:         %[[TRIPS:.*]] = tt.div %{{.*}}, %[[C16]] : i32
+# CHECK:         %[[AINCS:.*]] = tt.splat %[[C16]] : i32 -> tensor<32x16xi32>
+# CHECK-NEXT:    %[[BINC:.*]] = tt.mul %[[C16]], %stride_bk : i32
 # CHECK-NEXT:    %[[BINCS:.*]] = tt.splat %[[BINC]] : i32 -> tensor<16x64xi32>
 # CHECK-NEXT:    %{{.*}}, %[[ACCR:.*]], %{{.*}} = scf.for %k = %{{.*}} to %[[TRIPS]] step %[[ONE]] iter_args(%[[AP:.*]] = %a_ptrs, %[[ACC:.*]] = %accumulator, %[[BP:.*]] = %b_ptrs) -> (tensor<32x16x!tt.ptr<f32>>, tensor<32x64xf32>, tensor<16x64x!tt.ptr<f32>>) : i32 {
 # CHECK:           %a = tt.load %[[AP]], %{{.*}}, %{{.*}} : tensor<32x16x!tt.ptr<f32>>

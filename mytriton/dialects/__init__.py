@@ -21,7 +21,7 @@ TT = Dialect(
 def all_dialects() -> list[Dialect]:
     """``tt``, ``ttg`` and every upstream dialect our IR stages use (gpu and arith extended with
     the upstream ops xDSL lacks)."""
-    from xdsl.dialects import builtin, func, llvm, math, memref, scf
+    from xdsl.dialects import builtin, func, llvm, math, memref, scf, vector
 
     from mytriton.dialects.ttg import TTG
     from mytriton.dialects.upstream import ARITH, GPU

@@ -6,7 +6,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FileLineColLoc,
+    IntAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    i32,
+)
 from xdsl.ir import Block, Region
 
 from mytriton.dialects.verify import verify_module
@@ -41,6 +50,7 @@ def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> Modu
     scope: dict[str, Any] = {}
     arg_names: list[str] = []
     arg_types = []
+    arg_attrs: list[DictionaryAttr] = []
     for name in src.parameters():
         spec = specs.get(name)
         if spec is None:
@@ -56,6 +66,10 @@ def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> Modu
                 msg = f"parameter `{name}` ({what}): {e.message}"
                 raise KernelTypeError(msg, def_loc) from None
             arg_names.append(name)
+            attrs = {}
+            if spec.divisibility > 1:
+                attrs["tt.divisibility"] = IntegerAttr(spec.divisibility, i32)
+            arg_attrs.append(DictionaryAttr(attrs))
         else:
             raise KernelTypeError(f"bad specification {spec!r} for parameter `{name}`", def_loc)
     block = Block(arg_types=arg_types)
@@ -72,7 +86,12 @@ def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> Modu
     end_line = getattr(fdef, "end_lineno", None) or fdef.lineno
     with builder.located(src.location(fdef.body[-1]) if end_line else def_loc):
         builder.insert(func.ReturnOp())
-    kernel = func.FuncOp(fdef.name, (arg_types, []), Region(block))
+    kernel = func.FuncOp(
+        fdef.name,
+        (arg_types, []),
+        Region(block),
+        arg_attrs=ArrayAttr(arg_attrs) if any(a.data for a in arg_attrs) else None,
+    )
     if def_loc is not None:
         kernel.location = FileLineColLoc(
             StringAttr(def_loc.file), IntAttr(def_loc.line), IntAttr(def_loc.col)

@@ -35,6 +35,7 @@ class ArrayInfo:
     device: int | None  # CUDA device ordinal, None for host memory
     contiguous: bool
     nbytes: int
+    address: int  # of the first element (its alignment is part of the specialization)
 
     @property
     def on_gpu(self) -> bool:
@@ -69,6 +70,7 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
             None,
             bool(x.flags["C_CONTIGUOUS"]),
             x.nbytes,
+            x.ctypes.data,
         )
     mod = type(x).__module__
     if mod.startswith("torch"):
@@ -85,6 +87,7 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
             device,
             bool(x.is_contiguous()),
             x.numel() * x.element_size(),
+            int(x.data_ptr()),
         )
     if mod.startswith("cupy"):
         return ArrayInfo(
@@ -93,6 +96,7 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
             int(x.device.id),
             bool(x.flags.c_contiguous),
             int(x.nbytes),
+            int(x.data.ptr),
         )
     raise LaunchError(f"{what}: unsupported array type {type(x).__module__}.{type(x).__name__}")
 

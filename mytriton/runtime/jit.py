@@ -18,7 +18,7 @@ import numpy as np
 
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.errors import LaunchError
-from mytriton.frontend.signature import ConstexprArg
+from mytriton.frontend.signature import DIVISIBILITY, ConstexprArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.arrays import ArrayInfo
@@ -165,8 +165,16 @@ class JITFunction(Generic[T]):
         if kernel is None:
             kernel = compile_stages(self.fn, specs, backend, options)
             self.cache[key] = kernel
-        # where each runtime argument comes from: a position in args, or a keyword
-        positions = {n: i for i, n in enumerate(self.arg_names[: len(args)])}
+        sources, names = self._sources(specs, len(args))
+        return _LaunchPlan(
+            kernel, backend, options, sources, names, infos, _can_execute(backend, infos)
+        )
+
+    def _sources(
+        self, specs: dict[str, Any], npositional: int
+    ) -> tuple[tuple[int, ...], dict[int, str]]:
+        """Where each runtime argument comes from: a position in args, or a keyword (-1-k)."""
+        positions = {n: i for i, n in enumerate(self.arg_names[:npositional])}
         sources: list[int] = []
         names: dict[int, str] = {}
         for n in self.arg_names:
@@ -178,9 +186,15 @@ class JITFunction(Generic[T]):
                 tag = -1 - len(names)
                 names[tag] = n
                 sources.append(tag)
-        return _LaunchPlan(
-            kernel, backend, options, tuple(sources), names, infos, _can_execute(backend, infos)
-        )
+        return tuple(sources), names
+
+    def runtime_arguments(self, *args: Any, **kwargs: Any) -> list[Any]:
+        """The values a launch with these arguments passes to the compiled kernel, in order
+        (constexprs and integers specialized to 1 are compiled in, so they are left out)."""
+        values, _ = self._bind(args, dict(kwargs))
+        specs, _, _, _ = specialize(self.arg_names, self.constexprs, values)
+        sources, names = self._sources(specs, len(args))
+        return [args[i] if i >= 0 else kwargs[names[i]] for i in sources]
 
     def _fast_key(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
         """A cheap key identifying the specialization and environment, or None if unsure."""
@@ -232,16 +246,16 @@ def _describe(v: Any, compile_time: bool) -> Any:
     if compile_time:
         return (t, v)
     if t is int:
-        return (int, I32_MIN <= v <= I32_MAX)
+        return (int, I32_MIN <= v <= I32_MAX, v == 1, v % DIVISIBILITY == 0)
     if t is float or t is bool or v is None:
         return (t, v) if v is None else t
     module = t.__module__
     if module == "torch":
-        return (t, v.dtype, v.device, v.is_contiguous())
+        return (t, v.dtype, v.device, v.is_contiguous(), v.data_ptr() % DIVISIBILITY == 0)
     if module.startswith("cupy"):
-        return (t, v.dtype, v.device.id, v.flags.c_contiguous)
+        return (t, v.dtype, v.device.id, v.flags.c_contiguous, v.data.ptr % DIVISIBILITY == 0)
     if t is np.ndarray:
-        return (t, v.dtype, v.flags.c_contiguous)
+        return (t, v.dtype, v.flags.c_contiguous, v.ctypes.data % DIVISIBILITY == 0)
     raise _Unsure
 
 

@@ -1,8 +1,10 @@
 """Turning launch arguments into the frontend's argument specs and a cheap cache key.
 
-The key follows the seed's rule: argument kinds and dtypes (framework independent) plus the
-values of constexprs. Arrays become pointers, Python ints i32, floats f32, bools i1; ``None``
-and ``tl.constexpr(...)`` values are compile-time.
+The key follows the seed's rule, argument kinds and dtypes (framework independent) plus the
+values of constexprs, refined as Triton does: integers equal to 1 are compiled in, and
+integers divisible by 16 and 16-byte aligned arrays are marked so (``tt.divisibility``). Arrays
+become pointers, Python ints i32, floats f32, bools i1; ``None`` and ``tl.constexpr(...)``
+values are compile-time.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 
 from mytriton.errors import LaunchError
 from mytriton.frontend import ArgSpec, ConstexprArg, PointerArg, ScalarArg
+from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
 from mytriton.runtime.arrays import ArrayInfo, describe_array, is_array
 
@@ -85,14 +88,20 @@ def specialize(
                     f"argument `{name}` is not C-contiguous; pass a contiguous array "
                     "(np.ascontiguousarray / .contiguous())"
                 )
-            specs[name] = PointerArg(info.dtype)
-            key.append(("p", info.dtype.name))
+            div = DIVISIBILITY if info.address % DIVISIBILITY == 0 else 1
+            specs[name] = PointerArg(info.dtype, div)
+            key.append(("p", info.dtype.name, div))
             runtime.append(value)
             infos.append(info)
+        elif type(value) is int and value == 1:
+            # Triton's rule: an integer equal to 1 (a unit stride) is compiled in as a constant
+            specs[name] = ConstexprArg(1)
+            key.append(("c", "int", 1))
         else:
             d = scalar_dtype(name, value)
-            specs[name] = ScalarArg(d)
-            key.append(("s", d.name))
+            div = DIVISIBILITY if d == core.int32 and int(value) % DIVISIBILITY == 0 else 1
+            specs[name] = ScalarArg(d, div)
+            key.append(("s", d.name, div))
             runtime.append(value)
             infos.append(None)
     return specs, tuple(key), runtime, infos

@@ -72,7 +72,7 @@ def test_launch_without_cupy_says_how_to_install(
 ) -> None:
     kernel = add_kernel.warmup(X, X, X, 100, BLOCK=128, grid=(1,))
     monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy -> ImportError
-    info = ArrayInfo("cupy", core.float32, 0, True, 400)
+    info = ArrayInfo("cupy", core.float32, 0, True, 400, 0)
     with pytest.raises(BackendUnavailableError, match=r"mytriton\[cuda12\]"):
         cuda_backend.launch(
             kernel, (1, 1, 1), [X, X, X, 100], [info, info, info, None], LaunchOptions()

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, f32, i32
 
 from mytriton.backends.cuda import emitter
 from mytriton.backends.cuda.compile import compile_cuda, device_arch
@@ -30,6 +30,9 @@ from tests.gpu_ir_samples import (
     pointer_walk_module,
     row_sum_module,
     sample_inputs,
+    vector_copy_module,
+    vector_ops_module,
+    vector_ops_reference,
 )
 
 pytestmark = pytest.mark.gpu
@@ -132,6 +135,37 @@ def test_every_op_computes_what_it_means(cupy: Any) -> None:
             ]
             failures.append(f"{case.name}: " + "; ".join(rows))
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    ("lanes", "dtype", "n", "start"), [(4, np.float32, 400, 4), (2, np.int32, 250, 2)]
+)
+def test_vector_copy(
+    to_device: Callable[[Any], Any], lanes: int, dtype: Any, n: int, start: int
+) -> None:
+    """float4 / int2 loads and stores; threads past ``n`` are masked off and address memory
+    past the end of ``x``."""
+    x = (np.arange(n + start) * 3 - 7).astype(dtype)
+    out = to_device(np.zeros(n + start, dtype))
+    module = vector_copy_module(lanes, i32 if dtype == np.int32 else f32)
+    launch(module, (3, 1, 1), [to_device(x), out, n, start])
+    result = to_host(out)
+    np.testing.assert_array_equal(result[start:], x[start:])
+    np.testing.assert_array_equal(result[:start], 0)
+
+
+@pytest.mark.parametrize("iters", [0, 3])
+def test_vector_ops(cupy: Any, iters: int) -> None:
+    rng = np.random.default_rng(iters)
+    x = rng.standard_normal(128).astype(np.float32)
+    idx = rng.integers(-(2**31), 2**31, 64).astype(np.int32)
+    out, out_i = cupy.zeros(128, np.float32), cupy.zeros(64, np.int32)
+    launch(
+        vector_ops_module(), (1, 1, 1), [cupy.asarray(x), cupy.asarray(idx), out, out_i, 1.5, iters]
+    )
+    ref, ref_i = vector_ops_reference(x, idx, 1.5, iters)
+    np.testing.assert_allclose(out.get(), ref, rtol=1e-6)  # nvcc may contract a * s + b to an fma
+    np.testing.assert_array_equal(out_i.get(), ref_i)
 
 
 def test_nvrtc_errors_name_the_python_line(cupy: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -272,7 +272,7 @@ def contract_ops() -> set[str]:
         for code in re.findall(r"`([^`]*)`", cell):
             words = code.split()
             dialect = words[0].split(".")[0] if words else ""
-            if dialect not in ("gpu", "arith", "math", "llvm", "memref", "scf"):
+            if dialect not in ("gpu", "arith", "math", "llvm", "memref", "scf", "vector"):
                 continue
             names.add(words[0])
             for word in words[1:]:

@@ -263,6 +263,9 @@ def test_int32_pointer_load_store():
         tl.store(out + offs, v + 1)
 
     ir = tt(k, XI, XI, BLOCK=16)
-    assert "func.func @k(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>)" in ir
+    assert (
+        "func.func @k(%x: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<i32> {tt.divisibility = 16 : i32})"
+        in ir
+    )
     assert "arith.constant 0 : i32" in ir  # default `other` of an i32 load
     assert op_lines(ir, "tt.add")[-1].endswith(": tensor<16xi32>")

@@ -326,7 +326,10 @@ def test_bool_argument_is_i1_and_float_argument_f32():
         tl.store(out, f, mask=flag)
 
     ir = tt(k, X, Y, True, 1.0, np.int32(3))
-    assert "func.func @k(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %flag: i1, %f: f32, %n: i32)" in ir
+    assert (
+        "func.func @k(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flag: i1, %f: f32, %n: i32)"
+        in ir
+    )
 
 
 # ------------------------------------------------------------------ broadcasting and shapes

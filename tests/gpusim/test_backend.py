@@ -51,7 +51,9 @@ def test_printed_gpu_stage_runs_the_same(gpusim: GpuSimBackend) -> None:
     args = (m, n, k, k, 1, n, 1, n, 1)
     meta = dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=16, GROUP_SIZE_M=2)
     compiled = kernels.tutorial_matmul_kernel[(6,)](a, b, c1, *args, **meta)
-    run_lowered(parse(compiled.asm["gpu"]), (6, 1, 1), [a, b, c2, *args])
+    runtime = kernels.tutorial_matmul_kernel.runtime_arguments(a, b, c2, *args, **meta)
+    assert len(runtime) == 9  # the three unit strides are compiled in
+    run_lowered(parse(compiled.asm["gpu"]), (6, 1, 1), runtime)
     np.testing.assert_array_equal(c1, c2)
     np.testing.assert_allclose(c1, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.vector import Vector
 from xdsl.parser import Parser
 
 from mytriton.backends import LaunchOptions
@@ -29,7 +30,7 @@ def simulate(
     """Lower ``kernel`` for these arguments and run it over ``grid``; returns the module."""
     module = lower(kernel, *args, num_warps=num_warps, **constexprs)
     x, y, z = (*grid, 1, 1)[:3]
-    run_lowered(module, (x, y, z), list(args))
+    run_lowered(module, (x, y, z), kernel.runtime_arguments(*args, **constexprs))
     return module
 
 
@@ -43,7 +44,10 @@ def randn(rng: np.random.Generator, *shape: int) -> np.ndarray:
 
 
 def parse(text: str) -> ModuleOp:
-    return Parser(make_context(), text).parse_module()
+    ctx = make_context()
+    if ctx.get_optional_dialect("vector") is None:  # vectorized accesses (docs/gpu-ir.md)
+        ctx.load_dialect(Vector)
+    return Parser(ctx, text).parse_module()
 
 
 def gpu_module(

@@ -1,7 +1,5 @@
 """The emitter: every op of ``docs/gpu-ir.md`` printed the way upstream MLIR 22 parses it."""
 
-# ruff: noqa: E501  (FileCheck lines quote whole MLIR lines)
-
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -234,7 +234,10 @@ def test_constexpr_wrapper_and_dtype_arguments_are_compile_time():
         tl.store(out + tl.arange(0, N), tl.zeros((N,), DTYPE).to(tl.float32))
 
     ir = k.warmup(X, Y, tl.constexpr(8), tl.int32, grid=(1,)).asm["tt"]
-    assert "func.func @k(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>)" in ir
+    assert (
+        "func.func @k(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32})"
+        in ir
+    )
     assert "tt.zeros : tensor<8xi32>" in ir
 
 

@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """The elementwise family (tests/kernels.py: add_kernel, leaky_relu_kernel, sigmoid_kernel)
 through the CUDA backend's stages: one layout for every block (BLOCK=256, 4 warps: 2 registers
 per thread), then masked loads as scf.if, the math per register, masked stores."""

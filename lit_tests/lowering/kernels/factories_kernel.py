@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """tests/kernels.py's factories_kernel (BLOCK=64, 4 warps: 128 threads for 64 elements, so
 each thread holds 1 register, its coordinate wrapped modulo 64): tl.zeros and tl.full are
 constants or the scalar itself in every register."""
@@ -18,7 +18,7 @@ print(factories_kernel.warmup(a, 1.5, grid=(1,), BLOCK=64).asm[sys.argv[1]])
 
 # tl.full((BLOCK,), 2.5) * tl.full([BLOCK], fill) was folded to a scalar product, splat.
 # TTG:       #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-# TTG-LABEL: func.func @factories_kernel(%out: !tt.ptr<f32>, %fill: f32) {
+# TTG-LABEL: func.func @factories_kernel(%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %fill: f32) {
 # TTG:         %[[C:.*]] = arith.constant 2.500000e+00 : f32
 # TTG-NEXT:    %[[FG:.*]] = tt.mul %[[C]], %fill : f32
 # TTG:         %z = tt.zeros : tensor<64xf32, #blocked>

@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """tests/kernels.py's layer_norm_no_sqrt_kernel (BLOCK=1024, 8 warps: 4 registers per thread):
 two sums over one row, the second over values computed from the first; each reduction has
 its own 8-float buffer for the 8 warps' partials."""

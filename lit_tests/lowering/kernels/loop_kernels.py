@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """The loop family (tests/kernels.py): runtime_block_sum_kernel carries a block and its pointers
 through a runtime loop (BLOCK=256, 4 warps: 2 registers each), runtime_sum_kernel and
 nested_loop_kernel carry scalars, long_row_sum_kernel's static_range is unrolled (no loop)."""

@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """The matmul family (tests/kernels.py): tutorial_matmul_kernel (Triton tutorial 03: strides,
 pointer increments, a runtime K loop) with 32x32x16 tiles over 4 warps, and
 tiled_matmul_runtime_k_kernel with 16x16x8 tiles: the accumulator gets the dot's register-tile

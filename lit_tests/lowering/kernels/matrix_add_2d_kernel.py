@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """tests/kernels.py's matrix_add_2d_kernel (16x64 tiles, a 2-D grid, 4 warps): the rows and
 columns are ranges in the two slices of the tile's layout, expanded (no data movement) and
 broadcast; every thread owns 8 rows (2 warps down the rows) of one column."""

@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """The row-reduction family (tests/kernels.py: row_sum_kernel, row_max_kernel, row_min_kernel),
 4 warps: a row of 512 (4 registers per thread, 4 warps of partials), of 128 (1 register, 4
 warps) and of 32 (one warp holds the row, the other warps replicate it: no shared memory)."""

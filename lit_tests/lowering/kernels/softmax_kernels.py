@@ -1,6 +1,6 @@
 # RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
 # RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
-# ruff: noqa: E501  (FileCheck lines are long)
+
 """The softmax family (tests/kernels.py: softmax_kernel, and Triton tutorial 02's
 fused_softmax_kernel), BLOCK=256 over 4 warps: two reductions over the row, each with its own
 shared buffer; the scalar results are used directly by every thread (no broadcast code)."""

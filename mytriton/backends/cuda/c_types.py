@@ -1,6 +1,8 @@
 """C++ spellings of the lowered IR's types (the ABI of ``docs/gpu-ir.md``).
 
 ``index`` is 64-bit, as in MLIR's NVVM lowering, so both emitters agree on index arithmetic.
+The vectors of vectorized global accesses (``vector<2xf32>`` ... ``vector<4xi32>``) are CUDA's
+built-in ``float2``/``float4``/``int2``/``int4``, whose alignment is their size.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    VectorType,
 )
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
@@ -27,6 +30,16 @@ _UINT_TYPES = {
     32: "unsigned",
     64: "unsigned long long",
 }
+
+#: (C++ element type, lanes) of each vector<N x T> the contract allows -> CUDA's vector type
+_VECTOR_TYPES = {
+    ("float", 2): "float2",
+    ("float", 4): "float4",
+    ("int", 2): "int2",
+    ("int", 4): "int4",
+}
+#: the C++ member holding each position of a vector (``vector.extract %v[2]`` is ``v.z``)
+VECTOR_COMPONENTS = "xyzw"
 
 #: ``memref`` memory spaces that mean CUDA shared memory
 SHARED_MEMORY_SPACES = ("3", "#gpu.address_space<workgroup>")
@@ -55,6 +68,37 @@ def scalar_type(t: Attribute) -> str:
     if isinstance(t, Float64Type):
         return "double"
     raise BackendError(f"the CUDA printer has no C++ type for {t}")
+
+
+def vector_lanes(t: VectorType[Attribute]) -> int:
+    """N of a ``vector<N x T>`` the contract allows (1-D, N in {2, 4}, T f32 or i32)."""
+    shape = t.get_shape()
+    if len(shape) != 1 or t.get_num_scalable_dims() or shape[0] not in (2, 4):
+        raise BackendError(f"the CUDA printer has no C++ type for {t} (only vector<2x..>, <4x..>)")
+    return shape[0]
+
+
+def vector_type(t: VectorType[Attribute]) -> str:
+    """``float2``, ``float4``, ``int2`` or ``int4``."""
+    e = t.element_type
+    element = "float" if isinstance(e, Float32Type) else "int" if int_width(e) == 32 else ""
+    name = _VECTOR_TYPES.get((element, vector_lanes(t)))
+    if name is None:
+        raise BackendError(f"the CUDA printer has no C++ type for {t} (only f32 and i32 vectors)")
+    return name
+
+
+def vector_bytes(t: VectorType[Attribute]) -> int:
+    """Size (and CUDA alignment) of a vector value in memory."""
+    vector_type(t)  # one of the allowed vectors: 4-byte elements
+    return 4 * vector_lanes(t)
+
+
+def value_type(t: Attribute) -> str:
+    """The C++ type of a non-pointer value: a scalar type or a CUDA vector type."""
+    if isinstance(t, VectorType):
+        return vector_type(t)
+    return scalar_type(t)
 
 
 def unsigned_type(t: Attribute) -> str:

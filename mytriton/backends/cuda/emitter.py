@@ -1,8 +1,10 @@
 """What every op printer shares: the dispatch table, the printer's state, and its helpers.
 
 Op printers are methods of mixins (``print_arith``, ``print_math``, ``print_gpu``,
-``print_memory``, ``print_scf``), each registered for its op classes with ``@prints``;
-``printer.CudaPrinter`` combines them and drives the printing.
+``print_memory``, ``print_scf``, ``print_vector``), each registered for its op classes with
+``@prints``; ``printer.CudaPrinter`` combines them and drives the printing. Vector values
+(``float4``...) may only flow through the ops registered with ``vectors=True``: C++ has no
+arithmetic on CUDA's vector types, so any other op meeting one is an error, not broken C++.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.backends.cuda.c_types import (
@@ -18,6 +20,7 @@ from mytriton.backends.cuda.c_types import (
     is_global_pointer,
     scalar_type,
     unsigned_type,
+    value_type,
 )
 from mytriton.backends.cuda.names import Namer
 from mytriton.backends.cuda.signature import find_kernel
@@ -28,14 +31,19 @@ from mytriton.errors import BackendError, format_at
 OpPrinter = Callable[[Any, Any], None]
 #: op class -> the method that prints it
 OP_PRINTERS: dict[type[Operation], OpPrinter] = {}
+#: the op classes whose printers handle vector operands and results (docs/gpu-ir.md)
+VECTOR_OPS: set[type[Operation]] = set()
 
 
-def prints(*ops: type[Operation]) -> Callable[[OpPrinter], OpPrinter]:
-    """Register the decorated method as the printer of ``ops``."""
+def prints(*ops: type[Operation], vectors: bool = False) -> Callable[[OpPrinter], OpPrinter]:
+    """Register the decorated method as the printer of ``ops``; ``vectors``: it also prints
+    them on vector values (every other printer only ever sees scalars and pointers)."""
 
     def register(fn: OpPrinter) -> OpPrinter:
         for op in ops:
             OP_PRINTERS[op] = fn
+            if vectors:
+                VECTOR_OPS.add(op)
         return fn
 
     return register
@@ -75,6 +83,14 @@ class Emitter:
             raise self._error(
                 op, f"the CUDA printer cannot print `{op.name}` (not in docs/gpu-ir.md's op table)"
             )
+        if type(op) not in VECTOR_OPS:
+            for value in (*op.operands, *op.results):
+                if isinstance(value.type, VectorType):
+                    raise self._error(
+                        op,
+                        f"the CUDA printer has no {op.name} on {value.type} (vectors only "
+                        "flow through llvm.load/store, vector.* and scf, docs/gpu-ir.md)",
+                    )
         try:
             printer(self, op)
         except LocatedError:
@@ -101,7 +117,7 @@ class Emitter:
     def _ctype(self, value: SSAValue) -> str:
         if is_global_pointer(value.type):
             return f"{self._pointee.get(value, 'void')}*"
-        return scalar_type(value.type)
+        return value_type(value.type)
 
     def _define(self, result: SSAValue, expr: str, op: Operation) -> str:
         ctype = self._ctype(result)

@@ -29,7 +29,8 @@ _CUDA_NAMES = frozenset(
     """threadIdx blockIdx blockDim gridDim warpSize INFINITY NAN isnan signbit abs llabs max min
     __syncthreads __shfl_xor_sync __shfl_down_sync __shfl_up_sync __shfl_sync __popc __popcll
     __clz __clzll __float_as_int __int_as_float __uint_as_float __double_as_longlong
-    __longlong_as_double""".split()  # noqa: SIM905
+    __longlong_as_double float2 float4 int2 int4 make_float2 make_float4 make_int2
+    make_int4""".split()  # noqa: SIM905
 )
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -1,15 +1,20 @@
 """Global memory through ``llvm`` pointers (``T*``) and shared memory through ``memref``
-(``__shared__`` arrays named by their ``memref.global``)."""
+(``__shared__`` arrays named by their ``memref.global``).
+
+A vector load or store (``vector<4xf32>``) is one access through a cast pointer,
+``*(const float4*)p``, which nvcc turns into ``ld.global.v4``: CUDA's vector types are aligned
+to their size, so the op's ``alignment`` must promise at least that much.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from xdsl.dialects import llvm, memref
-from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType
+from xdsl.ir import Attribute, SSAValue
 
-from mytriton.backends.cuda.c_types import is_shared_memref
+from mytriton.backends.cuda.c_types import is_shared_memref, vector_bytes, vector_type
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.errors import BackendError
 
@@ -27,17 +32,25 @@ class MemoryPrinter(Emitter):
         offset = self._n(op.ssa_indices[0]) if raw[0] == llvm.GEP_USE_SSA_VAL else str(raw[0])
         self._define(op.result, f"{base} + {offset}", op)
 
-    @prints(llvm.LoadOp)
+    @prints(llvm.LoadOp, vectors=True)
     def _print_load(self, op: llvm.LoadOp) -> None:
         if op.ordering.value.data != 0:
             raise BackendError("atomic loads are not supported")
         result = op.dereferenced_value
+        if isinstance(result.type, VectorType):
+            vector = _aligned_vector(result.type, op.alignment)
+            self._define(result, f"*(const {vector}*){self._n(op.ptr)}", op)
+            return
         self._define(result, f"*{self._as_pointer(op.ptr, self._ctype(result))}", op)
 
-    @prints(llvm.StoreOp)
+    @prints(llvm.StoreOp, vectors=True)
     def _print_store(self, op: llvm.StoreOp) -> None:
         if op.ordering is not None and op.ordering.value.data != 0:
             raise BackendError("atomic stores are not supported")
+        if isinstance(op.value.type, VectorType):
+            vector = _aligned_vector(op.value.type, op.alignment)
+            self._stmt(op, f"*({vector}*){self._n(op.ptr)} = {self._n(op.value)};")
+            return
         pointer = self._as_pointer(op.ptr, self._ctype(op.value))
         self._stmt(op, f"*{pointer} = {self._n(op.value)};")
 
@@ -58,3 +71,15 @@ class MemoryPrinter(Emitter):
     @prints(memref.StoreOp)
     def _print_memref_store(self, op: memref.StoreOp) -> None:
         self._stmt(op, f"{self._subscript(op.memref, op.indices)} = {self._n(op.value)};")
+
+
+def _aligned_vector(t: VectorType[Attribute], alignment: IntegerAttr[IntegerType] | None) -> str:
+    """The CUDA vector type of a vector access, which must be aligned to its size (an absent
+    ``alignment`` means the ABI alignment of the vector, its size, as in LLVM)."""
+    vector, size = vector_type(t), vector_bytes(t)
+    if alignment is not None and alignment.value.data < size:
+        raise BackendError(
+            f"a {t} access needs alignment >= {size} (a {vector} is {size}-byte aligned), "
+            f"but the op only promises {alignment.value.data}"
+        )
+    return vector

@@ -1,5 +1,6 @@
 """``scf.if`` and ``scf.for`` as C++ ``if``/``for`` whose results and carried values are
-variables declared before the statement and assigned by ``scf.yield``."""
+variables declared before the statement and assigned by ``scf.yield`` (scalars, pointers, or
+CUDA vectors such as the ``float4`` of a masked vector load)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from mytriton.errors import BackendError
 class ScfPrinter(Emitter):
     """Structured control flow with result and carried variables."""
 
-    @prints(scf.IfOp)
+    @prints(scf.IfOp, vectors=True)
     def _print_if(self, op: scf.IfOp) -> None:
         targets = []
         for result in op.output:
@@ -31,7 +32,7 @@ class ScfPrinter(Emitter):
             self._print_region_block(else_block, targets)
         self.out.line("}")
 
-    @prints(scf.ForOp)
+    @prints(scf.ForOp, vectors=True)
     def _print_for(self, op: scf.ForOp) -> None:
         if "unsignedCmp" in op.properties or "unsignedCmp" in op.attributes:
             raise BackendError("unsigned scf.for comparisons are not supported")
@@ -61,7 +62,7 @@ class ScfPrinter(Emitter):
         finally:
             self._yield_targets.pop()
 
-    @prints(scf.YieldOp)
+    @prints(scf.YieldOp, vectors=True)
     def _print_yield(self, op: scf.YieldOp) -> None:
         """Assign the yielded values to the enclosing op's result (or loop-carried) variables.
 

@@ -7,7 +7,8 @@ from the IR's name hints (``offsets_3``), and ``#line`` directives map every sta
 the Python line it came from, so NVRTC diagnostics point into the kernel's source.
 
 ``emitter`` holds the dispatch table and the shared helpers; ``print_arith``, ``print_math``,
-``print_gpu``, ``print_memory`` and ``print_scf`` hold the op printers of each dialect; this
+``print_gpu``, ``print_memory``, ``print_scf`` and ``print_vector`` hold the op printers of each
+dialect; this
 module prints the kernel around them (signature, shared arrays, pointer element types).
 """
 
@@ -24,6 +25,7 @@ from mytriton.backends.cuda.print_gpu import GpuPrinter
 from mytriton.backends.cuda.print_math import MATH_CALLS, MathPrinter
 from mytriton.backends.cuda.print_memory import MemoryPrinter
 from mytriton.backends.cuda.print_scf import ScfPrinter
+from mytriton.backends.cuda.print_vector import VectorPrinter
 from mytriton.backends.cuda.signature import block_size, pointee_types, shared_globals
 from mytriton.backends.cuda.writer import LineDirectives
 
@@ -38,7 +40,7 @@ def print_cuda(module: ModuleOp, *, line_directives: LineDirectives = "exact") -
     return CudaPrinter(module, line_directives=line_directives).print()
 
 
-class CudaPrinter(ArithPrinter, MathPrinter, GpuPrinter, MemoryPrinter, ScfPrinter):
+class CudaPrinter(ArithPrinter, MathPrinter, GpuPrinter, MemoryPrinter, ScfPrinter, VectorPrinter):
     """Prints the one kernel of a lowered module; one instance per print."""
 
     def print(self) -> str:

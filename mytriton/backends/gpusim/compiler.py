@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import NoReturn
 
 from xdsl.dialects import gpu, scf
+from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Block, Operation
 
+from mytriton.backends.gpusim.dtypes import vector_shape
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.machine import CompiledBlock
-from mytriton.backends.gpusim.registry import RULES
+from mytriton.backends.gpusim.registry import RULES, VECTOR_RULES
 
 _TERMINATORS = (scf.YieldOp, gpu.ReturnOp)
 
@@ -30,8 +32,26 @@ class Compiler:
             factory = RULES.get(op.name)
             if factory is None:
                 self.unsupported(op, "the simulator has no rule for this op")
+            self._check_vectors(op)
             out.steps.append(factory(op, self))
         return out
+
+    def _check_vectors(self, op: Operation) -> None:
+        """Vectors only flow through the ops of the contract that take them, and only of the
+        shapes it allows."""
+        for value in (*op.operands, *op.results):
+            if not isinstance(value.type, VectorType):
+                continue
+            if op.name not in VECTOR_RULES:
+                self.unsupported(
+                    op,
+                    f"vector values ({value.type}) only flow through llvm.load/store, vector.* "
+                    "and scf (docs/gpu-ir.md)",
+                )
+            try:
+                vector_shape(value.type)
+            except SimulationError as e:
+                self.unsupported(op, e.message)
 
     def unsupported(self, op: Operation, why: str) -> NoReturn:
         raise SimulationError(f"gpusim cannot execute {op.name}: {why}", op)

@@ -2,14 +2,15 @@
 
 Every SSA value is a NumPy array with one entry per simulated thread, of the dtype of its MLIR
 type: ``i1`` is ``bool``, ``i32`` is ``int32`` (so arithmetic wraps like the GPU's), ``index``
-is ``int64``.
+is ``int64``. A ``vector<N x T>`` value (vectorized global accesses) has one extra trailing axis
+of length N: shape ``(lanes, N)``, dtype of ``T``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType, VectorType
 from xdsl.ir import Attribute
 
 from mytriton.backends.gpusim.errors import SimulationError
@@ -35,6 +36,19 @@ def dtype_of(t: Attribute) -> np.dtype:
         return numpy_dtype(t)
     except NotImplementedError:
         raise SimulationError(f"gpusim does not model values of type {t}") from None
+
+
+def vector_shape(t: VectorType[Attribute]) -> tuple[np.dtype, int]:
+    """(element dtype, N) of a ``vector<N x T>`` the contract allows: 1-D, N in {2, 4}, T f32
+    or i32 (``docs/gpu-ir.md``; ``i1`` is never vectorized)."""
+    shape = t.get_shape()
+    e = t.element_type
+    element_ok = isinstance(e, Float32Type) or (isinstance(e, IntegerType) and e.width.data == 32)
+    if len(shape) != 1 or t.get_num_scalable_dims() or shape[0] not in (2, 4) or not element_ok:
+        raise SimulationError(
+            f"gpusim does not model values of type {t} (only vector<2x..>/<4x..> of f32 or i32)"
+        )
+    return dtype_of(e), shape[0]
 
 
 def size_of(t: Attribute) -> int:

@@ -1,7 +1,8 @@
 """Global memory: the arrays passed for pointer parameters, addressed through ``Ptr`` values.
 
 Every access of an active lane must stay inside the array its pointer derives from (aligned to
-the accessed type); a store by several threads of one program to one element must agree.
+the accessed type, and to the op's ``alignment``); a store by several threads of one program to
+one element must agree. Vector accesses (``vector<4xf32>``) touch N consecutive elements.
 """
 
 from __future__ import annotations
@@ -35,14 +36,39 @@ class Region:
         return view
 
 
+@dataclass(frozen=True)
+class Access:
+    """How one ``llvm.load``/``llvm.store`` touches memory: ``vector`` elements per lane (0 for a
+    scalar access) and the byte alignment its ``alignment`` attribute promises (0: none)."""
+
+    verb: str
+    vector: int = 0
+    align: int = 0
+
+    def elements(self, idx: np.ndarray) -> np.ndarray:
+        """Element indices per lane: ``idx`` itself, or ``(lanes, N)`` consecutive ones."""
+        if not self.vector:
+            return idx
+        return idx[:, None] + np.arange(self.vector)
+
+
+SCALAR_LOAD = Access("load")
+SCALAR_STORE = Access("store")
+
+
 class GlobalMemory:
-    """Loads and stores through ``Ptr`` values, bounds-checked per parameter array."""
+    """Loads and stores through ``Ptr`` values, bounds-checked per parameter array.
+
+    ``vector`` N > 0 makes an access read or write N consecutive elements per lane (values of
+    shape ``(lanes, N)``); ``align`` is the byte alignment the op promises, checked too since a
+    GPU faults on a misaligned vector access.
+    """
 
     def __init__(self, regions: dict[int, Region]):
         self.regions = regions
 
     def _accesses(
-        self, m: Machine, op: Operation, ptr: Ptr, dtype: np.dtype, verb: str
+        self, m: Machine, op: Operation, ptr: Ptr, dtype: np.dtype, access: Access
     ) -> Iterator[tuple[Region, np.ndarray, np.ndarray]]:
         """Per parameter array the active lanes address: (region, lanes, element indices)."""
         active = np.flatnonzero(m.mask)
@@ -53,8 +79,8 @@ class GlobalMemory:
             lanes = active if len(groups) == 1 else active[args == arg]
             region = self.regions.get(arg)
             if region is None:
-                m.fail(op, f"{verb} through a pointer that is not a pointer parameter")
-            yield region, lanes, self._check(m, op, region, ptr.off[lanes], lanes, dtype, verb)
+                m.fail(op, f"{access.verb} through a pointer that is not a pointer parameter")
+            yield region, lanes, self._check(m, op, region, ptr.off[lanes], lanes, dtype, access)
 
     @staticmethod
     def _check(
@@ -64,44 +90,73 @@ class GlobalMemory:
         off: np.ndarray,
         lanes: np.ndarray,
         dtype: np.dtype,
-        verb: str,
+        access: Access,
     ) -> np.ndarray:
+        """Index of each lane's (first) element; all its elements must lie in the array, at an
+        offset aligned to the element and to the op's alignment."""
         size = dtype.itemsize
+        align = max(size, access.align)
         idx = off // size
         n = region.typed(dtype).size
-        bad = (off % size != 0) | (idx < 0) | (idx >= n)
+        misaligned = off % align != 0
+        bad = misaligned | (idx < 0) | (idx + max(access.vector, 1) > n)
         if bad.any():
             i = int(np.argmax(bad))
-            what = "misaligned" if off[i] % size else "out-of-bounds"
+            lane = m.lane_mask(int(lanes[i]))
+            where = f"{access.verb} of `{region.name}`: byte offset {int(off[i])}"
+            if misaligned[i] and (access.vector or off[i] % size == 0):
+                why = "a GPU faults on a misaligned vector access" if access.vector else None
+                m.fail(
+                    op,
+                    f"misaligned {where} is not a multiple of {align} bytes, the alignment the "
+                    f"op promises ({why or 'LLVM may compile the access relying on it'})",
+                    lane,
+                )
+            if access.vector:
+                m.fail(
+                    op,
+                    f"out-of-bounds {where} (elements {int(idx[i])} to "
+                    f"{int(idx[i]) + access.vector - 1} of {dtype.name}), but the array holds "
+                    f"{n} such elements",
+                    lane,
+                )
+            what = "misaligned" if misaligned[i] else "out-of-bounds"
             m.fail(
                 op,
-                f"{what} {verb} of `{region.name}`: byte offset {int(off[i])} (element "
-                f"{int(off[i]) / size:g} of {dtype.name}), but the array holds {n} such elements",
-                m.lane_mask(int(lanes[i])),
+                f"{what} {where} (element {int(off[i]) / size:g} of {dtype.name}), but the "
+                f"array holds {n} such elements",
+                lane,
             )
         return idx
 
-    def load(self, m: Machine, op: Operation, ptr: Ptr, dtype: np.dtype) -> np.ndarray:
-        out = np.zeros(m.lanes, dtype)
+    def load(
+        self, m: Machine, op: Operation, ptr: Ptr, dtype: np.dtype, access: Access = SCALAR_LOAD
+    ) -> np.ndarray:
+        shape = (m.lanes, access.vector) if access.vector else (m.lanes,)
+        out = np.zeros(shape, dtype)
         if m.mask.any():
-            for region, lanes, idx in self._accesses(m, op, ptr, dtype, "load"):
-                out[lanes] = region.typed(dtype)[idx]
+            for region, lanes, idx in self._accesses(m, op, ptr, dtype, access):
+                out[lanes] = region.typed(dtype)[access.elements(idx)]
         return out
 
-    def store(self, m: Machine, op: Operation, ptr: Ptr, values: np.ndarray) -> None:
+    def store(
+        self, m: Machine, op: Operation, ptr: Ptr, values: np.ndarray, access: Access = SCALAR_STORE
+    ) -> None:
         if not m.mask.any():
             return
-        for region, lanes, idx in self._accesses(m, op, ptr, values.dtype, "store"):
-            vals = values[lanes]
+        for region, lanes, idx in self._accesses(m, op, ptr, values.dtype, access):
+            elements = access.elements(idx).reshape(-1)
+            vals = values[lanes].reshape(-1)
+            programs = np.repeat(m.prog[lanes], max(access.vector, 1))
             # only threads of one program conflict: programs are ordered like a sequential run
-            clash = first_conflict(m.prog[lanes] * region.raw.size + idx, vals)
+            clash = first_conflict(programs * region.raw.size + elements, vals)
             if clash is not None:
-                a, b = (int(lanes[i]) for i in clash)
+                a, b = (int(lanes[i // max(access.vector, 1)]) for i in clash)
                 m.fail(
                     op,
                     f"threads {int(m.tid[a])} and {int(m.tid[b])} store different values "
-                    f"({vals[clash[0]]} and {vals[clash[1]]}) to element {int(idx[clash[0]])} "
-                    f"of `{region.name}` at once",
+                    f"({vals[clash[0]]} and {vals[clash[1]]}) to element "
+                    f"{int(elements[clash[0]])} of `{region.name}` at once",
                     m.lane_mask(b),
                 )
-            region.typed(values.dtype)[idx] = vals
+            region.typed(values.dtype)[elements] = vals

@@ -13,6 +13,7 @@ from xdsl.ir import Attribute
 
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
 from mytriton.backends.gpusim import rules_memory as _rules_memory
+from mytriton.backends.gpusim import rules_vector as _rules_vector
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import SimulationError
@@ -21,7 +22,8 @@ from mytriton.backends.gpusim.machine import Machine
 from mytriton.backends.gpusim.shared_memory import SharedBuffer, SharedMemory
 from mytriton.backends.gpusim.values import Ptr, Value
 
-_RULES = (rules_arith, rules_control, rules_gpu, rules_math, _rules_memory)  # registered on import
+# registered on import
+_RULES = (rules_arith, rules_control, rules_gpu, rules_math, _rules_memory, _rules_vector)
 
 #: lanes (threads of all programs) simulated at once; 0 runs one program at a time
 BATCH_LANES = 16384

@@ -1,7 +1,8 @@
 """The rule table: for each op name, a factory turning that op into a closure over a Machine.
 
 Compiling every op once into a closure keeps per-op work during simulation to a dict lookup
-and the NumPy call itself.
+and the NumPy call itself. Rules registered with ``vectors=True`` also accept vector values
+(``(lanes, N)`` arrays); the compiler refuses vectors anywhere else, as the contract does.
 """
 
 from __future__ import annotations
@@ -20,12 +21,16 @@ if TYPE_CHECKING:
 
 RuleFactory = Callable[[Operation, "Compiler"], Step]
 RULES: dict[str, RuleFactory] = {}
+#: names of the ops whose rules handle vector operands and results (docs/gpu-ir.md)
+VECTOR_RULES: set[str] = set()
 
 
-def rule(*names: str) -> Callable[[RuleFactory], RuleFactory]:
+def rule(*names: str, vectors: bool = False) -> Callable[[RuleFactory], RuleFactory]:
     def register(factory: RuleFactory) -> RuleFactory:
         for n in names:
             RULES[n] = factory
+            if vectors:
+                VECTOR_RULES.add(n)
         return factory
 
     return register

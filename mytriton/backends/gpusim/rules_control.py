@@ -1,9 +1,10 @@
 """``scf.if`` and ``scf.for`` with per-thread conditions, the way a SIMT GPU runs them.
 
 ``scf.if`` runs each region under the mask of the threads that take it (nested masks compose,
-memory is only touched by active threads) and merges the results per thread. ``scf.for`` needs
-bounds uniform across a program's active threads (the lowering only emits such loops; a GPU
-would diverge otherwise), but programs of a batch may run different trip counts.
+memory is only touched by active threads) and merges the results per thread (a vector result
+as a whole). ``scf.for`` needs bounds uniform across a program's active threads (the lowering
+only emits such loops; a GPU would diverge otherwise), but programs of a batch may run
+different trip counts.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Value, merge
 
 
-@rule("scf.if")
+@rule("scf.if", vectors=True)
 def _if(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, scf.IfOp)
     then_block = c.block(op.true_region.block)
@@ -52,7 +53,7 @@ def _if(op: Operation, c: Compiler) -> Step:
     return step
 
 
-@rule("scf.for")
+@rule("scf.for", vectors=True)
 def _for(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, scf.ForOp)
     body = c.block(op.body.block)

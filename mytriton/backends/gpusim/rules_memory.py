@@ -1,16 +1,22 @@
 """Memory ops: ``llvm.getelementptr``/``load``/``store`` on the parameter arrays, and
 ``memref.get_global``/``load``/``store`` on per-program shared memory. Only the active lanes
-touch memory, so a masked-off out-of-bounds address never faults."""
+touch memory, so a masked-off out-of-bounds address never faults.
+
+``llvm.load``/``llvm.store`` of a ``vector<N x T>`` access N consecutive elements per lane at an
+address aligned to the op's ``alignment`` (the vector's size when absent, as in LLVM), which
+must be at least the vector's size: the CUDA printer's ``float4`` accesses need that much.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm, memref
-from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType
+from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
-from mytriton.backends.gpusim.dtypes import as_signed, dtype_of, size_of
+from mytriton.backends.gpusim.dtypes import as_signed, dtype_of, size_of, vector_shape
+from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Ptr, SharedRef
@@ -41,31 +47,56 @@ def _gep(op: Operation, c: Compiler) -> Step:
     return step
 
 
-@rule("llvm.load")
+def _access(
+    op: Operation, c: Compiler, verb: str, t: Attribute, alignment: IntegerAttr[IntegerType] | None
+) -> tuple[np.dtype, Access]:
+    """The element dtype and the ``Access`` of a scalar or vector load/store of type ``t``."""
+    align = 0 if alignment is None else alignment.value.data
+    if not isinstance(t, VectorType):
+        return dtype_of(t), Access(verb, align=align)
+    dtype, n = vector_shape(t)
+    size = n * dtype.itemsize
+    if alignment is None:
+        align = size  # LLVM: the ABI alignment of the vector type
+    if align < size or align & (align - 1):
+        c.unsupported(
+            op,
+            f"a {t} access needs a power-of-two alignment >= {size} (its size: CUDA's vector "
+            f"types are that aligned), but the op promises {align}",
+        )
+    return dtype, Access(f"vector {verb}", vector=n, align=align)
+
+
+@rule("llvm.load", vectors=True)
 def _load(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, llvm.LoadOp)
-    dtype = dtype_of(op.dereferenced_value.type)
+    if op.ordering.value.data != 0:
+        c.unsupported(op, "atomic loads are not modelled")
     ptr, out = op.ptr, op.dereferenced_value
+    dtype, access = _access(op, c, "load", out.type, op.alignment)
 
     def step(m: Machine) -> None:
         p = m.env[ptr]
         assert isinstance(p, Ptr)
-        m.env[out] = m.memory.load(m, op, p, dtype)
+        m.env[out] = m.memory.load(m, op, p, dtype, access)
 
     return step
 
 
-@rule("llvm.store")
+@rule("llvm.store", vectors=True)
 def _store(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, llvm.StoreOp)
     value, ptr = op.value, op.ptr
     if isinstance(value.type, llvm.LLVMPointerType):
         c.unsupported(op, "storing pointers to memory is not modelled")
+    if op.ordering is not None and op.ordering.value.data != 0:
+        c.unsupported(op, "atomic stores are not modelled")
+    _, access = _access(op, c, "store", value.type, op.alignment)
 
     def step(m: Machine) -> None:
         p, v = m.env[ptr], m.env[value]
         assert isinstance(p, Ptr) and isinstance(v, np.ndarray)
-        m.memory.store(m, op, p, v)
+        m.memory.store(m, op, p, v, access)
 
     return step
 

@@ -1,8 +1,9 @@
 """Simulated SSA values: one NumPy entry per thread of the batch (a "lane").
 
-Scalars are arrays; a global pointer is a ``Ptr`` (which kernel parameter it derives from, and a
-byte offset from that parameter's address), so every access can be bounds-checked against the
-array that was passed; a shared-memory ``memref`` is a ``SharedRef`` naming its buffer.
+Scalars are arrays (a ``vector<N x T>`` adds a trailing axis of N: shape ``(lanes, N)``); a
+global pointer is a ``Ptr`` (which kernel parameter it derives from, and a byte offset from
+that parameter's address), so every access can be bounds-checked against the array that was
+passed; a shared-memory ``memref`` is a ``SharedRef`` naming its buffer.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ Value: TypeAlias = np.ndarray | Ptr | SharedRef
 def merge(cond: np.ndarray, a: Value, b: Value) -> Value:
     """Per lane, ``a`` where ``cond`` else ``b`` (``scf.if`` results, loop-carried values)."""
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        if a.ndim > 1:  # vectors: the lane's condition picks all of its elements
+            cond = cond.reshape(-1, *[1] * (a.ndim - 1))
         return np.where(cond, a, b)
     if isinstance(a, Ptr) and isinstance(b, Ptr):
         return Ptr(np.where(cond, a.arg, b.arg), np.where(cond, a.off, b.off))
