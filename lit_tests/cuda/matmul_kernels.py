@@ -51,5 +51,6 @@ show(
 # CHECK:           }
 # CHECK-NEXT:      __syncthreads();
 # CHECK:         }
-# The 32 accumulator registers are stored under their masks.
-# CHECK-COUNT-32: *{{c_ptrs_[0-9]+}} = {{accumulator_[0-9]+}};
+# The 32 accumulator registers are stored under their masks, 4 at a time: each thread's row
+# of the register tile is contiguous and 16-byte aligned (N is a multiple of 16).
+# CHECK-COUNT-8: *(float4*){{c_ptrs_[0-9]+}} = {{v[0-9]+}};

@@ -33,6 +33,7 @@ def all_dialects() -> list[Dialect]:
         scf.Scf,
         math.Math,
         memref.MemRef,
+        vector.Vector,
         llvm.LLVM,
         GPU,
         TT,

@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_elementwise import ElementwiseOp
-from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.tt_types import PointerType, element_type, is_bool, shape_of
 from mytriton.dialects.ttg import (
     BlockedLayoutAttr,
     ConvertLayoutOp,
@@ -35,6 +35,7 @@ from mytriton.dialects.ttg import (
 )
 from mytriton.dialects.verify import source_location
 from mytriton.errors import CompilationError
+from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.layout_policy import default_blocked, dot_layout
 
 REMATERIALIZABLE = (
@@ -83,8 +84,9 @@ class _Scope:
 class LayoutAssigner:
     """Rebuilds one kernel function with every block value laid out."""
 
-    def __init__(self, num_warps: int):
+    def __init__(self, num_warps: int, axis: AxisAnalysis):
         self.num_warps = num_warps
+        self.axis = axis
         self.scalars: dict[SSAValue, SSAValue] = {}
         self.home: dict[SSAValue, Layout] = {}
         self.scopes: list[_Scope] = []
@@ -124,6 +126,22 @@ class LayoutAssigner:
 
     def default(self, v: SSAValue) -> BlockedLayoutAttr:
         return default_blocked(shape_of(v.type), self.num_warps)
+
+    def coalesced(self, ptr: SSAValue, mask: SSAValue | None) -> BlockedLayoutAttr:
+        """The layout of a memory access: as many consecutive elements per thread as can move
+        in one aligned vector access (``axis_info``), up to 16 bytes."""
+        shape = shape_of(ptr.type)
+        elem = element_type(ptr.type)
+        vector = 1
+        if shape and isinstance(elem, PointerType) and not is_bool(elem.pointee):
+            size = max(1, getattr(elem.pointee, "bitwidth", 32) // 8)
+            info = self.axis[ptr]
+            d = len(shape) - 1
+            vector = min(16 // size, info.contiguity[d], info.divisibility[d] // size)
+            if mask is not None:
+                vector = min(vector, self.axis[mask].constancy[d])
+            vector = 1 << (max(vector, 1).bit_length() - 1)
+        return default_blocked(shape, self.num_warps, vector)
 
     def insert(self, op: Operation) -> Operation:
         self.block.add_op(op)
@@ -221,7 +239,9 @@ class LayoutAssigner:
         if isinstance(op, tt.StoreOp):
             # a bound pointer block (e.g. loop-carried) cannot move between layouts: the
             # stored value follows it; otherwise the pointers are recomputed for the value
-            layout = self._first_home((op.ptr, op.value, op.mask)) or self.default(op.ptr)
+            layout = self._first_home((op.ptr, op.value, op.mask)) or self.coalesced(
+                op.ptr, op.mask
+            )
             self.insert(_rebuild(op, [self.operand(o, layout) for o in op.operands], []))
             return
         if isinstance(op, tt.ReduceOp):
@@ -261,7 +281,7 @@ class LayoutAssigner:
     def _layout_of_bound(self, op: Operation) -> Layout:
         """The layout of a non-free op's block result, from its operands' layouts."""
         if isinstance(op, tt.LoadOp):
-            return self._first_home((op.ptr, op.mask, op.other)) or self.default(op.result)
+            return self._first_home((op.ptr, op.mask, op.other)) or self.coalesced(op.ptr, op.mask)
         if isinstance(op, tt.ExpandDimsOp):
             src = self.home.get(op.src)
             axis = op.axis.value.data
@@ -347,7 +367,9 @@ class LayoutAssigner:
         seen.add(v)
         op = v.owner
         if isinstance(op, tt.LoadOp):
-            return self._first_prediction((op.ptr, op.mask, op.other), seen) or self.default(v)
+            return self._first_prediction((op.ptr, op.mask, op.other), seen) or self.coalesced(
+                op.ptr, op.mask
+            )
         if isinstance(op, tt.DotOp):
             return self.predict(op.acc, seen) or dot_layout(shape_of(v.type), self.num_warps)
         if isinstance(op, tt.ReduceOp):
@@ -386,6 +408,7 @@ class AssignLayoutsPass(ModulePass):
     num_warps: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        axis = AxisAnalysis(op)
         for fn in op.walk():
             if isinstance(fn, func.FuncOp):
-                LayoutAssigner(self.num_warps).run(fn)
+                LayoutAssigner(self.num_warps, axis).run(fn)

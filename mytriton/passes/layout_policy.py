@@ -5,6 +5,10 @@ first and each thread owns one element per tile, so every warp-wide memory acces
 consecutive addresses; a block larger than the tile wraps around (every thread then holds
 several registers, strided by the tile), a smaller one is replicated over threads.
 
+A load or store whose addresses the axis analysis proves contiguous, aligned and uniformly
+masked gets ``vector`` elements per thread (up to 16 bytes), which the lowering then moves with
+one vector access.
+
 ``dot_layout``: the accumulator of ``tt.dot``. Each thread owns a contiguous ``tm x tn`` register
 tile (as square as possible, at most 8x8), so one K step reads ``tm + tn`` staged operand values
 for ``tm * tn`` FMAs.
@@ -42,8 +46,17 @@ def _blocked(shape: Sequence[int], spt: list[int], num_warps: int) -> BlockedLay
     return BlockedLayoutAttr(spt, tpw, wpc, order)
 
 
-def default_blocked(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
-    return _blocked(shape, [1] * len(shape), num_warps)
+def default_blocked(shape: Sequence[int], num_warps: int, vector: int = 1) -> BlockedLayoutAttr:
+    """Coalesced: ``vector`` consecutive elements of the fastest dimension per thread (so a
+    thread's share of a tile can move as one access), as many threads as fit after that."""
+    spt = [1] * len(shape)
+    if shape:
+        numel = 1
+        for d in shape:
+            numel *= d
+        per_thread = max(1, numel // (WARP_SIZE * num_warps))
+        spt[-1] = max(1, min(vector, shape[-1], per_thread))
+    return _blocked(shape, spt, num_warps)
 
 
 def dot_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:

@@ -66,8 +66,10 @@ print(tiled.asm[stage])
 # GPU-NEXT:      }) : (i32, i32, i32, f32, f32, f32, f32, f32, f32, f32, f32) -> (f32, f32, f32, f32, f32, f32, f32, f32)
 # GPU-NEXT:      "gpu.barrier"() : () -> ()
 # GPU:           "scf.yield"(%a_ptrs_{{[0-9]+}}, {{.*}}) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, f32, f32, f32, f32, f32, f32, f32, f32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
-# The masked store of the 8 accumulator registers.
-# GPU-COUNT-8:   "llvm.store"(%accumulator_{{[0-9]+}}
+# The masked store of the 8 accumulator registers: each thread's 4 consecutive columns of a row
+# are contiguous and 16-byte aligned (unit column stride, N a multiple of 16), so 2 vector stores.
+# GPU-COUNT-2:   "llvm.store"(%{{[0-9]+}}, %c_ptrs{{(_[0-9]+)?}}) <{ordering = 0 : i64, alignment = 16 : i64}> : (vector<4xf32>, !llvm.ptr<1>) -> ()
+# GPU-NOT:       "llvm.store"(%accumulator
 # GPU:         sym_name = "tutorial_matmul_kernel"
 # GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<160xf32, 3 : i64>, {{.*}}}>
 # GPU-NEXT:    "memref.global"() <{sym_name = "smem_1", type = memref<128xf32, 3 : i64>, {{.*}}}>

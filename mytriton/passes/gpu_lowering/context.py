@@ -28,6 +28,7 @@ from mytriton.dialects.tt_types import shape_of
 from mytriton.dialects.ttg import layout_of
 from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.errors import BackendError
+from mytriton.passes.axis_info import AxisAnalysis
 
 SHARED_MEMORY_LIMIT = 48 * 1024
 SHARED_ALIGNMENT = 16
@@ -53,6 +54,7 @@ class LoweringContext:
     buffers: list[SharedBuffer] = field(default_factory=list)
     _consts: dict[tuple[int | str, Attribute], SSAValue] = field(default_factory=dict)
     _bases: dict[tuple[object, tuple[int, ...]], list[SSAValue]] = field(default_factory=dict)
+    axis: AxisAnalysis | None = None  # what is known of the integer/pointer values
     _derived: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     _tid: SSAValue | None = None
 

@@ -23,6 +23,7 @@ from mytriton.dialects.tt_types import PointerType, is_bool, is_float, is_int
 from mytriton.dialects.ttg import WARP_SIZE, ConvertLayoutOp
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, CompilationError
+from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.control import (
     LowerConstant,
@@ -94,6 +95,7 @@ class Lowering:
         if len(fns) != 1:
             raise BackendError("expected exactly one kernel function to lower")
         fn = fns[0]
+        self.ctx.axis = AxisAnalysis(module)
         old_args = fn.body.block.args
         arg_types: list[Attribute] = []
         pointees: list[Attribute] = []

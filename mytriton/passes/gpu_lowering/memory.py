@@ -1,21 +1,24 @@
-"""Lowering of pointer arithmetic and global-memory access, register by register.
+"""Lowering of pointer arithmetic and global-memory access.
 
 Pointers are bare ``!llvm.ptr<1>`` values; ``tt.addptr`` is a GEP over the pointee type. A masked
 load is an ``scf.if`` yielding the loaded value or ``other``, so masked-off lanes never touch
-memory; a masked store is an ``scf.if`` around the store.
+memory; a masked store is an ``scf.if`` around the store. When the axis analysis proves a
+thread's consecutive registers contiguous in memory, aligned, and under one mask value, they
+move as one vector (``vector<4xf32>``: a 16-byte ``ld.global.v4``); otherwise one by one.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import llvm, scf
-from xdsl.dialects.builtin import IntAttr
+from xdsl.dialects import llvm, scf, vector
+from xdsl.dialects.builtin import IntAttr, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import PointerType, element_type
+from mytriton.dialects.tt_types import PointerType, element_type, is_block, is_bool
 from mytriton.passes.gpu_lowering.context import LoweringContext
 
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
+MAX_VECTOR_BYTES = 16
 
 
 def _pointee(ptr_type: Attribute) -> Attribute:
@@ -44,41 +47,108 @@ class LowerAddPtr:
         ctx.set(op.result, out)
 
 
+def vector_width(ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp) -> int:
+    """How many consecutive registers of ``op`` can move in one aligned vector access (1 when
+    the axis analysis cannot prove their addresses contiguous and aligned and their mask
+    uniform)."""
+    if ctx.axis is None or not is_block(op.ptr.type):
+        return 1
+    pointee = _pointee(op.ptr.type)
+    if is_bool(pointee):
+        return 1
+    g = ctx.geometry(op.ptr.type)
+    d = g.root.rank - 1
+    if g.root.dim_order[0] != d or len(g.kept) != g.root.rank:
+        return 1  # registers are consecutive in memory only along the innermost dimension
+    size = max(1, getattr(pointee, "bitwidth", 32) // 8)
+    info = ctx.axis[op.ptr]
+    width = min(
+        g.root.spt[d], g.full_shape[d], MAX_VECTOR_BYTES // size,
+        info.contiguity[d], info.divisibility[d] // size,
+    )  # fmt: skip
+    for v in (op.mask, op.other if isinstance(op, tt.LoadOp) else None):
+        if v is not None:
+            width = min(width, ctx.axis[v].constancy[d])
+    width = 1 << (max(width, 1).bit_length() - 1)
+    return width if width >= 2 else 1
+
+
+def _groups(count: int, width: int) -> list[range]:
+    return [range(i, i + width) for i in range(0, count, width)]
+
+
 class LowerLoad:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.LoadOp)
         pointee = _pointee(op.ptr.type)
         ptrs = ctx.get(op.ptr)
-        if op.mask is None:
-            ctx.set(op.result, [ctx.value(llvm.LoadOp(p, pointee)) for p in ptrs])
-            return
-        masks = ctx.get(op.mask)
+        masks = ctx.get(op.mask) if op.mask is not None else None
         others = ctx.get(op.other) if op.other is not None else None
-        out = []
-        for i, (p, m) in enumerate(zip(ptrs, masks, strict=True)):
-            then = Block()
-            with ctx.inside(then):
-                loaded = ctx.value(llvm.LoadOp(p, pointee))
-                ctx.emit(scf.YieldOp(loaded))
-            other = others[i] if others is not None else ctx.const(0, pointee)  # type: ignore[arg-type]
-            orelse = Block()
-            with ctx.inside(orelse):
-                ctx.emit(scf.YieldOp(other))
-            out.append(ctx.value(scf.IfOp(m, [pointee], [then], [orelse])))  # type: ignore[list-item]
+        width = vector_width(ctx, op)
+        out: list[SSAValue] = []
+        for group in _groups(len(ptrs), width):
+            first = group[0]
+            mask = masks[first] if masks is not None else None
+            other = None
+            if mask is not None:
+                other = others[first] if others is not None else ctx.const(0, pointee)  # type: ignore[arg-type]
+            if width == 1:
+                out.append(self._load(ctx, ptrs[first], pointee, mask, other))
+                continue
+            vt = VectorType(pointee, [width])
+            fill = ctx.value(vector.BroadcastOp(other, vt)) if other is not None else None
+            loaded = self._load(ctx, ptrs[first], vt, mask, fill, align=width * _size(pointee))
+            out += [ctx.value(vector.ExtractOp(loaded, [i], pointee)) for i in range(width)]
         ctx.set(op.result, out)
+
+    def _load(
+        self,
+        ctx: LoweringContext,
+        ptr: SSAValue,
+        t: Attribute,
+        mask: SSAValue | None,
+        other: SSAValue | None,
+        align: int | None = None,
+    ) -> SSAValue:
+        """``*ptr``, or ``mask ? *ptr : other`` without touching memory when masked off."""
+        if mask is None:
+            return ctx.value(llvm.LoadOp(ptr, t, alignment=align))
+        assert other is not None
+        then = Block()
+        with ctx.inside(then):
+            ctx.emit(scf.YieldOp(ctx.value(llvm.LoadOp(ptr, t, alignment=align))))
+        orelse = Block()
+        with ctx.inside(orelse):
+            ctx.emit(scf.YieldOp(other))
+        return ctx.value(scf.IfOp(mask, [t], [then], [orelse]))
 
 
 class LowerStore:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.StoreOp)
+        pointee = _pointee(op.ptr.type)
         ptrs, values = ctx.get(op.ptr), ctx.get(op.value)
-        if op.mask is None:
-            for p, v in zip(ptrs, values, strict=True):
-                ctx.emit(llvm.StoreOp(v, p))
-            return
-        for p, v, m in zip(ptrs, values, ctx.get(op.mask), strict=True):
+        masks = ctx.get(op.mask) if op.mask is not None else None
+        width = vector_width(ctx, op)
+        for group in _groups(len(ptrs), width):
+            first = group[0]
+            value = values[first]
+            align = None
+            if width > 1:
+                value = ctx.value(vector.BroadcastOp(value, VectorType(pointee, [width])))
+                for i in range(1, width):
+                    value = ctx.value(vector.InsertOp(values[group[i]], value, [i]))
+                align = width * _size(pointee)
+            store = llvm.StoreOp(value, ptrs[first], alignment=align)
+            if masks is None:
+                ctx.emit(store)
+                continue
             then = Block()
             with ctx.inside(then):
-                ctx.emit(llvm.StoreOp(v, p))
+                ctx.emit(store)
                 ctx.emit(scf.YieldOp())
-            ctx.emit(scf.IfOp(m, [], [then]))
+            ctx.emit(scf.IfOp(masks[first], [], [then]))
+
+
+def _size(t: Attribute) -> int:
+    return max(1, getattr(t, "bitwidth", 32) // 8)

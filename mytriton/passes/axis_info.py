@@ -1,0 +1,290 @@
+"""What is known about the integer and pointer values of a block, per dimension (Triton's
+AxisInfo): how long the runs of consecutive values are (*contiguity*), what power of two the
+first value of each run is a multiple of (*divisibility*; bytes for pointers), and how long the
+runs of equal values are (*constancy*).
+
+It decides which loads and stores may move 16 bytes at a time: pointers contiguous over a
+thread's elements, aligned, under a mask that is constant over them. The facts come from
+``tl.arange``, constants, and the specialization of the kernel's arguments
+(``tt.divisibility = 16`` on integers divisible by 16 and on 16-byte aligned arrays).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import gcd
+
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from mytriton.dialects import tt
+from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt_types import PointerType, element_type, is_int, shape_of
+from mytriton.dialects.ttg import ConvertLayoutOp
+
+MAX_DIVISIBILITY = 1 << 30
+_LOOP_ROUNDS = 6
+
+
+def pow2_dividing(n: int) -> int:
+    """The largest power of two dividing ``n`` (``MAX_DIVISIBILITY`` for 0)."""
+    n = abs(int(n))
+    if n == 0:
+        return MAX_DIVISIBILITY
+    return min(n & -n, MAX_DIVISIBILITY)
+
+
+@dataclass(frozen=True)
+class AxisInfo:
+    """Per dimension of a block (a scalar has ``rank == 0`` and only ``scalar_divisibility``)."""
+
+    contiguity: tuple[int, ...]
+    divisibility: tuple[int, ...]
+    constancy: tuple[int, ...]
+    scalar_divisibility: int = 1
+
+    @property
+    def rank(self) -> int:
+        return len(self.contiguity)
+
+    def element_divisibility(self, d: int) -> int:
+        """A power of two *every* element is a multiple of, judged along dimension ``d``."""
+        if self.rank == 0:
+            return self.scalar_divisibility
+        return self.divisibility[d] if self.contiguity[d] == 1 else 1
+
+    def meet(self, other: AxisInfo) -> AxisInfo:
+        """What holds for both (values that may come from either, e.g. loop iterations)."""
+        return AxisInfo(
+            tuple(map(min, self.contiguity, other.contiguity)),
+            tuple(map(min, self.divisibility, other.divisibility)),
+            tuple(map(min, self.constancy, other.constancy)),
+            min(self.scalar_divisibility, other.scalar_divisibility),
+        )
+
+
+def unknown(shape: Sequence[int]) -> AxisInfo:
+    r = len(shape)
+    return AxisInfo((1,) * r, (1,) * r, (1,) * r, 1)
+
+
+def scalar(divisibility: int) -> AxisInfo:
+    return AxisInfo((), (), (), min(divisibility, MAX_DIVISIBILITY))
+
+
+def uniform(shape: Sequence[int], divisibility: int) -> AxisInfo:
+    """Every element the same value, a multiple of ``divisibility``."""
+    r = len(shape)
+    return AxisInfo((1,) * r, (divisibility,) * r, tuple(shape), divisibility)
+
+
+class AxisAnalysis:
+    """Computes ``AxisInfo`` for every value of a kernel (a `tt` module, laid out or not)."""
+
+    def __init__(self, module: ModuleOp):
+        self.info: dict[SSAValue, AxisInfo] = {}
+        for op in module.walk():
+            if isinstance(op, func.FuncOp):
+                self._function(op)
+
+    def __getitem__(self, v: SSAValue) -> AxisInfo:
+        found = self.info.get(v)
+        return found if found is not None else unknown(shape_of(v.type))
+
+    # ---- traversal ----
+
+    def _function(self, fn: func.FuncOp) -> None:
+        block = fn.body.block
+        attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+        for i, arg in enumerate(block.args):
+            div = 1
+            if i < len(attrs):
+                found = attrs[i].data.get("tt.divisibility")
+                if isinstance(found, IntegerAttr):
+                    div = found.value.data
+            self.info[arg] = scalar(div)
+        self._block(block)
+
+    def _block(self, block: Block) -> None:
+        for op in block.ops:
+            if isinstance(op, scf.ForOp):
+                self._loop(op)
+            else:
+                self._op(op)
+
+    def _loop(self, op: scf.ForOp) -> None:
+        body = op.body.block
+        iv_div = gcd(self[op.lb].scalar_divisibility, self[op.step].scalar_divisibility)
+        self.info[body.args[0]] = scalar(iv_div)
+        carried = [self[v] for v in op.iter_args]
+        yield_op = body.last_op
+        assert isinstance(yield_op, scf.YieldOp)
+        for _ in range(_LOOP_ROUNDS):
+            for arg, info in zip(body.args[1:], carried, strict=True):
+                self.info[arg] = info
+            self._block(body)
+            after = [c.meet(self[y]) for c, y in zip(carried, yield_op.operands, strict=True)]
+            if after == carried:
+                break
+            carried = after
+        else:  # did not settle: assume nothing about the carried values
+            carried = [unknown(shape_of(v.type)) for v in op.iter_args]
+            for arg, info in zip(body.args[1:], carried, strict=True):
+                self.info[arg] = info
+            self._block(body)
+        for res, info in zip(op.results, carried, strict=True):
+            self.info[res] = info
+
+    # ---- rules ----
+
+    def _op(self, op: Operation) -> None:
+        if not op.results:
+            return
+        result = op.results[0]
+        shape = shape_of(result.type)
+        self.info[result] = self._rule(op, shape)
+
+    def _rule(self, op: Operation, shape: tuple[int, ...]) -> AxisInfo:
+        if isinstance(op, arith.ConstantOp):
+            value = op.value
+            if isinstance(value, IntegerAttr):
+                return scalar(pow2_dividing(value.value.data))
+            return scalar(1)
+        if isinstance(op, tt.MakeRangeOp):
+            n = op.end.value.data - op.start.value.data
+            return AxisInfo((n,), (pow2_dividing(op.start.value.data),), (1,), 1)
+        if isinstance(op, (tt.SplatOp, tt.FullOp)):
+            return uniform(shape, self[op.operands[0]].scalar_divisibility)
+        if isinstance(op, tt.ZerosOp):
+            return uniform(shape, MAX_DIVISIBILITY)
+        if isinstance(op, tt.BroadcastOp):
+            return self._broadcast(self[op.src], shape_of(op.src.type), shape)
+        if isinstance(op, tt.ExpandDimsOp):
+            return self._expand_dims(self[op.src], op.axis.value.data)
+        if isinstance(op, ConvertLayoutOp):
+            return self[op.src]
+        if isinstance(op, tt.AddPtrOp):
+            elem = element_type(op.ptr.type)
+            size = _byte_size(elem.pointee) if isinstance(elem, PointerType) else 1
+            return self._add(self[op.ptr], self[op.offset], scale_b=size)
+        if isinstance(op, tt.LoadOp):
+            p = self[op.ptr]  # the same address gives the same value
+            return AxisInfo((1,) * len(shape), (1,) * len(shape), p.constancy, 1)
+        if isinstance(op, ew.ElementwiseOp):
+            return self._elementwise(op, shape)
+        return unknown(shape)
+
+    def _broadcast(
+        self, src: AxisInfo, src_shape: tuple[int, ...], shape: tuple[int, ...]
+    ) -> AxisInfo:
+        c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
+        for i, (a, b) in enumerate(zip(src_shape, shape, strict=True)):
+            if a == 1 and b != 1:
+                c[i], k[i] = 1, b
+        return AxisInfo(tuple(c), tuple(d), tuple(k), src.scalar_divisibility)
+
+    def _expand_dims(self, src: AxisInfo, axis: int) -> AxisInfo:
+        every = min([src.element_divisibility(d) for d in range(src.rank)] or [1])
+        c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
+        c.insert(axis, 1)
+        d.insert(axis, every)
+        k.insert(axis, 1)
+        return AxisInfo(tuple(c), tuple(d), tuple(k), src.scalar_divisibility)
+
+    def _add(self, a: AxisInfo, b: AxisInfo, scale_b: int = 1) -> AxisInfo:
+        if a.rank == 0:
+            return scalar(gcd(a.scalar_divisibility, _scaled(b.scalar_divisibility, scale_b)))
+        contiguity = tuple(
+            max(min(ca, kb), min(cb, ka))
+            for ca, kb, cb, ka in zip(
+                a.contiguity, b.constancy, b.contiguity, a.constancy, strict=True
+            )
+        )
+        divisibility = tuple(
+            gcd(da, _scaled(db, scale_b))
+            for da, db in zip(a.divisibility, b.divisibility, strict=True)
+        )
+        constancy = tuple(map(gcd, a.constancy, b.constancy))
+        return AxisInfo(contiguity, divisibility, constancy, 1)
+
+    def _elementwise(self, op: ew.ElementwiseOp, shape: tuple[int, ...]) -> AxisInfo:
+        operands = [self[v] for v in op.operands]
+        r = len(shape)
+        constancy = tuple(gcd(*(o.constancy[d] for o in operands)) for d in range(r))
+        if not is_int(op.results[0].type):
+            return AxisInfo((1,) * r, (1,) * r, constancy, 1)
+        if isinstance(op, ew.AddOp):
+            return self._add(operands[0], operands[1])
+        if isinstance(op, ew.SubOp):
+            a, b = operands
+            if r == 0:
+                return scalar(gcd(a.scalar_divisibility, b.scalar_divisibility))
+            contiguity = tuple(map(min, a.contiguity, b.constancy))
+            divisibility = tuple(map(gcd, a.divisibility, b.divisibility))
+            return AxisInfo(contiguity, divisibility, constancy, 1)
+        if isinstance(op, ew.MulOp):
+            a, b = operands
+            if r == 0:
+                return scalar(a.scalar_divisibility * b.scalar_divisibility)
+            divisibility = tuple(
+                min(a.element_divisibility(d) * b.element_divisibility(d), MAX_DIVISIBILITY)
+                for d in range(r)
+            )
+            return AxisInfo((1,) * r, divisibility, constancy, 1)
+        if isinstance(op, ew.RemOp) and r > 0:
+            a, b = operands
+            # x % m keeps runs of x that do not cross a multiple of m
+            contiguity = tuple(
+                min(a.contiguity[d], b.element_divisibility(d)) if b.constancy[d] > 1 else 1
+                for d in range(r)
+            )
+            divisibility = tuple(
+                gcd(a.divisibility[d], b.element_divisibility(d)) for d in range(r)
+            )
+            return AxisInfo(contiguity, divisibility, constancy, 1)
+        if isinstance(op, ew.CmpOp) and r > 0:
+            return AxisInfo((1,) * r, (1,) * r, self._compare(op, operands, constancy), 1)
+        if isinstance(op, ew.SelectOp) and r > 0:
+            c, a, b = operands
+            contiguity = tuple(
+                min(a.contiguity[d], b.contiguity[d], c.constancy[d]) for d in range(r)
+            )
+            divisibility = tuple(map(gcd, a.divisibility, b.divisibility))
+            return AxisInfo(contiguity, divisibility, constancy, 1)
+        if r == 0:
+            return scalar(1)
+        return AxisInfo((1,) * r, (1,) * r, constancy, 1)
+
+    def _compare(
+        self, op: ew.CmpOp, operands: list[AxisInfo], constancy: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """``x < n`` with ``x`` contiguous from aligned starts and ``n`` a constant multiple of
+        ``g`` only changes value at multiples of ``g``: the mask is constant over ``g``."""
+        pred = op.predicate.data.value
+        a, b = operands
+        if pred in ("lt", "ge"):
+            runs, bound = a, b
+        elif pred in ("gt", "le"):
+            runs, bound = b, a
+        else:
+            return constancy
+        out = []
+        for d, k in enumerate(constancy):
+            if bound.constancy[d] >= runs.contiguity[d]:
+                g = min(runs.contiguity[d], runs.divisibility[d], bound.element_divisibility(d))
+                k = max(k, g)
+            out.append(k)
+        return tuple(out)
+
+
+def _scaled(div: int, scale: int) -> int:
+    return min(div * scale, MAX_DIVISIBILITY)
+
+
+def _byte_size(t: object) -> int:
+    width = getattr(t, "bitwidth", None)
+    if not isinstance(width, int):
+        width = 32
+    return max(1, width // 8)
