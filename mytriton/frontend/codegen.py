@@ -200,12 +200,91 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_If(self, node: ast.If) -> None:
         cond = self.visit(node.test)
         if isinstance(cond, TensorValue):
-            self.unsupported(
-                node,
-                "`if` on a runtime value",
-                "use a compile-time (tl.constexpr) condition, or tl.where / a mask",
-            )
+            self.runtime_if(node, cond)
+            return
         self.visit_block(node.body if cond else node.orelse)
+
+    def runtime_if(self, node: ast.If, cond: TensorValue) -> None:
+        """``if`` on a runtime scalar: an ``scf.if`` whose results are the variables either
+        branch assigns (Triton's rule: a variable used after the ``if`` must exist on both
+        paths, and keep one type)."""
+        if cond.is_block:
+            raise KernelTypeError(
+                "the condition of an `if` must be a scalar; for blocks use tl.where or a mask",
+                self.loc(node.test),
+            )
+        flag = self.sem.to_bool(cond)
+        before = dict(self.scope)
+        branches: list[tuple[Block, dict[str, Any]]] = []
+        for stmts in (node.body, node.orelse):
+            block = Block()
+            self.scope = dict(before)
+            with self.b.at_end_of(block):
+                try:
+                    self.visit_block(stmts)
+                except _Return as r:
+                    raise UnsupportedSyntaxError(
+                        "`return` inside an `if` on a runtime value", r.loc or self.loc(node)
+                    ) from None
+            branches.append((block, self.scope))
+        self.scope = before
+        (then_block, then_scope), (else_block, else_scope) = branches
+        assigned = assigned_names(node.body) | assigned_names(node.orelse)
+        names = [n for n in sorted(assigned) if n in then_scope and n in else_scope]
+        results: list[tuple[str, TensorValue, TensorValue]] = []
+        for n in names:
+            a, b = then_scope[n], else_scope[n]
+            same_constant = (
+                not isinstance(a, TensorValue)
+                and not isinstance(b, TensorValue)
+                and unwrap_constexpr(a) == unwrap_constexpr(b)
+            )
+            if a is b or same_constant:
+                continue  # the same on both paths (a compile-time value, or not reassigned)
+            results.append((n, *self._if_values(n, a, b, then_block, else_block, node)))
+        with self.b.at_end_of(then_block):
+            self.b.insert(scf.YieldOp(*(a.handle for _, a, _ in results)))
+        with self.b.at_end_of(else_block):
+            self.b.insert(scf.YieldOp(*(b.handle for _, _, b in results)))
+        op = self.b.insert(
+            scf.IfOp(flag.handle, [a.type for _, a, _ in results], [then_block], [else_block])
+        )
+        for (n, _, _), res in zip(results, op.results, strict=True):
+            res.name_hint = n
+            self.scope[n] = TensorValue(res)
+        for n in assigned - set(names) - set(before):
+            self.scope.pop(n, None)  # assigned on one path only: not defined after the `if`
+
+    def _if_values(
+        self, name: str, a: Any, b: Any, then_block: Block, else_block: Block, node: ast.If
+    ) -> tuple[TensorValue, TensorValue]:
+        """The runtime values of ``name`` on both paths, Python numbers converted (weakly
+        typed, like the other operand of an operator) inside their own branch."""
+        for v in (a, b):
+            if not isinstance(v, TensorValue) and not isinstance(
+                unwrap_constexpr(v), (bool, int, float)
+            ):
+                raise KernelTypeError(
+                    f"`{name}` holds a compile-time {type(v).__name__} and is reassigned under a "
+                    "runtime `if`; only numbers and blocks can differ between its branches",
+                    self.loc(node),
+                )
+        if not isinstance(a, TensorValue):
+            like = b if isinstance(b, TensorValue) else None
+            if like is None and isinstance(unwrap_constexpr(b), float):
+                a = float(unwrap_constexpr(a))  # 1 on one path, 0.5 on the other: a float
+            with self.b.at_end_of(then_block):
+                a = self.sem.to_tensor(unwrap_constexpr(a), like)
+        if not isinstance(b, TensorValue):
+            with self.b.at_end_of(else_block):
+                b = self.sem.to_tensor(unwrap_constexpr(b), a)
+        if a.type != b.type:
+            raise KernelTypeError(
+                f"`{name}` is {describe(a)} in the `if` branch but {describe(b)} in the `else` "
+                "branch; it must have one type after the `if`",
+                self.loc(node),
+            )
+        return a, b
 
     def visit_Assert(self, node: ast.Assert) -> None:
         cond = self.visit(node.test)

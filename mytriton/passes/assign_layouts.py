@@ -221,6 +221,9 @@ class LayoutAssigner:
         if isinstance(op, scf.ForOp):
             self.emit_for(op)
             return
+        if isinstance(op, scf.IfOp):
+            self.emit_if(op)
+            return
         has_blocks = any(_is_block(v) for v in (*op.operands, *op.results))
         if not has_blocks:
             if op.regions:
@@ -304,6 +307,58 @@ class LayoutAssigner:
             f"internal error: cannot assign a layout to {op.name}", source_location(op)
         )
 
+    # ---------------------------------------------------------------- conditionals
+
+    def emit_if(self, op: scf.IfOp) -> None:
+        """A block result keeps the layout its yielded values will have (converted if the two
+        branches disagree)."""
+        branches = [op.true_region.block, op.false_region.block]
+        yields = [b.last_op for b in branches]
+        assert all(isinstance(y, scf.YieldOp) for y in yields)
+        layouts: list[Layout | None] = []
+        for i, r in enumerate(op.results):
+            if not _is_block(r):
+                layouts.append(None)
+                continue
+            found = None
+            for y in yields:
+                assert y is not None
+                found = found or self.predict(y.operands[i], set())
+            layouts.append(found or self.default(r))
+        new_blocks = []
+        outer_block = self.block
+        for branch, y in zip(branches, yields, strict=True):
+            assert isinstance(y, scf.YieldOp)
+            block = Block()
+            self.block = block
+            self.scopes.append(_Scope({}))
+            for inner in list(branch.ops):
+                if inner is y:
+                    break
+                self.emit(inner)
+            new_yield = scf.YieldOp(
+                *(self.operand(v, lay) for v, lay in zip(y.operands, layouts, strict=True))
+            )
+            new_yield.location = y.location
+            self.insert(new_yield)
+            self.scopes.pop()
+            new_blocks.append(block)
+        self.block = outer_block
+        new_if = scf.IfOp(
+            self.scalar(op.cond),
+            [with_layout(r.type, lay) for r, lay in zip(op.results, layouts, strict=True)],
+            [new_blocks[0]],
+            [new_blocks[1]],
+        )
+        new_if.location = op.location
+        self.insert(new_if)
+        for old_res, new_res, lay in zip(op.results, new_if.results, layouts, strict=True):
+            if lay is None:
+                self.scalars[old_res] = new_res
+                new_res.name_hint = old_res.name_hint
+            else:
+                self.bind(old_res, new_res, lay)
+
     # ---------------------------------------------------------------- loops
 
     def emit_for(self, op: scf.ForOp) -> None:
@@ -384,6 +439,14 @@ class LayoutAssigner:
             y = op.body.block.last_op
             assert isinstance(y, scf.YieldOp)
             return self.predict(y.operands[v.index], seen)
+        if isinstance(op, scf.IfOp):
+            for region in (op.true_region, op.false_region):
+                y = region.block.last_op
+                assert isinstance(y, scf.YieldOp)
+                found = self.predict(y.operands[v.index], seen)
+                if found is not None:
+                    return found
+            return None
         if isinstance(op, (tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp, ConvertLayoutOp)):
             return self._first_prediction([o for o in op.operands if _is_block(o)], seen)
         return None

@@ -111,8 +111,21 @@ class AxisAnalysis:
         for op in block.ops:
             if isinstance(op, scf.ForOp):
                 self._loop(op)
+            elif isinstance(op, scf.IfOp):
+                self._conditional(op)
             else:
                 self._op(op)
+
+    def _conditional(self, op: scf.IfOp) -> None:
+        """A result holds what both branches' yielded values have in common."""
+        yields = []
+        for region in (op.true_region, op.false_region):
+            self._block(region.block)
+            y = region.block.last_op
+            assert isinstance(y, scf.YieldOp)
+            yields.append(y)
+        for i, res in enumerate(op.results):
+            self.info[res] = self[yields[0].operands[i]].meet(self[yields[1].operands[i]])
 
     def _loop(self, op: scf.ForOp) -> None:
         body = op.body.block

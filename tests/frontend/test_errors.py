@@ -59,17 +59,32 @@ def continue_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def runtime_if_kernel(x, out, n, BLOCK: tl.constexpr):
-    if n > 0:  # <-
+def if_on_block_kernel(x, out, n, BLOCK: tl.constexpr):
+    if tl.arange(0, BLOCK) > 0:  # <-
         tl.store(out, 1.0)
 
 
 @triton.jit
-def runtime_elif_kernel(x, out, n, BLOCK: tl.constexpr):
-    if BLOCK > 1024:
-        tl.store(out, 1.0)
-    elif n > 0:  # <-
-        tl.store(out, 2.0)
+def if_type_change_kernel(x, out, n, BLOCK: tl.constexpr):
+    v = 1.0
+    if n > 0:  # <-
+        v = tl.zeros((BLOCK,), tl.float32)
+    tl.store(out + tl.arange(0, BLOCK), v)
+
+
+@triton.jit
+def return_in_runtime_if_kernel(x, out, n, BLOCK: tl.constexpr):
+    if n > 0:
+        return  # <-
+    tl.store(out, 1.0)
+
+
+@triton.jit
+def if_compile_time_value_kernel(x, out, n, BLOCK: tl.constexpr):
+    d = tl.float32
+    if n > 0:  # <-
+        d = tl.int32
+    tl.store(out, tl.zeros((BLOCK,), d).to(tl.float32))
 
 
 @triton.jit
@@ -828,8 +843,15 @@ CASES = [
     (while_kernel, UnsupportedSyntaxError, ("`while`",), "while"),
     (break_kernel, UnsupportedSyntaxError, ("`break`",), "break"),
     (continue_kernel, UnsupportedSyntaxError, ("`continue`",), "continue"),
-    (runtime_if_kernel, UnsupportedSyntaxError, ("`if` on a runtime value", "tl.where"), "if"),
-    (runtime_elif_kernel, UnsupportedSyntaxError, ("`if` on a runtime value",), "elif"),
+    (if_on_block_kernel, KernelTypeError, ("condition of an `if` must be a scalar",), "tl.arange"),
+    (if_type_change_kernel, KernelTypeError, ("`v`", "one type after the `if`"), "if"),
+    (
+        return_in_runtime_if_kernel,
+        UnsupportedSyntaxError,
+        ("`return` inside an `if` on a runtime value",),
+        "return",
+    ),
+    (if_compile_time_value_kernel, KernelTypeError, ("`d`", "compile-time"), "if"),
     (runtime_ternary_kernel, UnsupportedSyntaxError, ("conditional expression",), "1.0 if"),
     (runtime_assert_kernel, UnsupportedSyntaxError, ("`assert` on a runtime value",), "assert"),
     (failed_assert_kernel, KernelValueError, ("assertion failed", "BLOCK too small"), "assert"),

@@ -126,7 +126,7 @@ def stored_arguments(kernel: func.FuncOp) -> set[SSAValue] | None:
 
 def _pointer_roots(value: SSAValue) -> set[SSAValue] | None:
     """The kernel parameters a pointer value is derived from, following pointer arithmetic,
-    shape ops, selects and loop-carried values."""
+    shape ops, selects, loop-carried values and the branches of conditionals."""
     roots: set[SSAValue] = set()
     pending, seen = [value], set()
     while pending:
@@ -150,6 +150,13 @@ def _pointer_roots(value: SSAValue) -> set[SSAValue] | None:
         if isinstance(owner, scf.ForOp) and owner.body.block.last_op is not None:
             index = owner.results.index(v)
             pending += [owner.iter_args[index], owner.body.block.last_op.operands[index]]
+        elif isinstance(owner, scf.IfOp):
+            index = owner.results.index(v)
+            for region in (owner.true_region, owner.false_region):
+                y = region.block.last_op
+                if y is None:
+                    return None
+                pending.append(y.operands[index])
         elif isinstance(owner, tt.AddPtrOp | tt.SplatOp | tt.BroadcastOp | tt.ExpandDimsOp):
             pending.append(owner.operands[0])
         elif isinstance(owner, SelectOp):

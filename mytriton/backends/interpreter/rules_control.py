@@ -1,5 +1,5 @@
-"""Rules of the upstream ops a kernel uses: ``arith.constant``, ``scf.for``/``scf.yield`` and
-``func.return``."""
+"""Rules of the upstream ops a kernel uses: ``arith.constant``, ``scf.for``/``scf.if``/
+``scf.yield`` and ``func.return``."""
 
 from __future__ import annotations
 
@@ -83,6 +83,25 @@ def for_loop(ex: Executor, op: scf.ForOp) -> Sequence[Value]:
         for r, p in zip(op.results, poisons, strict=True):
             ex.set_poison(r, p)
     return carried
+
+
+@rule(scf.IfOp)
+def conditional(ex: Executor, op: scf.IfOp) -> Sequence[Value]:
+    """Runs the branch the condition selects; it must be the same in every program of the
+    batch (a batch whose programs disagree is rerun one program at a time)."""
+    if ex.debug and (p := ex.poison(op.cond)) is not None:
+        raise PoisonUse(f"the `if` condition is derived from uninitialised data ({p.origin})", op)
+    cond = as_array(ex.get(op.cond), "if condition")
+    if cond.shape[0] > 1 and np.any(cond != cond[0]):
+        raise BatchDiverged()
+    region = op.true_region if bool(cond[0]) else op.false_region
+    results = list(ex.run_block(region.block))
+    if ex.debug:
+        y = region.block.last_op
+        assert y is not None
+        for r, v in zip(op.results, y.operands, strict=True):
+            ex.set_poison(r, ex.poison(v))
+    return results
 
 
 @rule(scf.YieldOp, func.ReturnOp)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, gpu, scf
 from xdsl.dialects.builtin import i32
-from xdsl.ir import Block, Operation
+from xdsl.ir import Attribute, Block, Operation
 
 from mytriton.dialects import tt
 from mytriton.passes.gpu_lowering.context import LoweringContext
@@ -74,3 +74,33 @@ class LowerFor:
 class LowerReturn:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         ctx.emit(gpu.ReturnOp([]))
+
+
+class LowerIf:
+    """``scf.if`` on a scalar condition -> ``scf.if`` yielding every register of its results."""
+
+    def __init__(self, lowering: Lowering):
+        self.lowering = lowering
+
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, scf.IfOp)
+        blocks = []
+        counts: list[int] = []
+        types: list[Attribute] = []
+        for region in (op.true_region, op.false_region):
+            block = Block()
+            with ctx.inside(block):
+                for inner in region.block.ops:
+                    if isinstance(inner, scf.YieldOp):
+                        values = [ctx.get(v) for v in inner.operands]
+                        counts = [len(v) for v in values]
+                        types = [r.type for v in values for r in v]
+                        ctx.emit(scf.YieldOp(*(r for v in values for r in v)))
+                    else:
+                        self.lowering.lower_op(inner)
+            blocks.append(block)
+        new = ctx.emit(scf.IfOp(ctx.scalar(op.cond), types, [blocks[0]], [blocks[1]]))
+        pos = 0
+        for res, n in zip(op.results, counts, strict=True):
+            ctx.set(res, list(new.results[pos : pos + n]))
+            pos += n

@@ -28,6 +28,7 @@ from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.control import (
     LowerConstant,
     LowerFor,
+    LowerIf,
     LowerProgramId,
     LowerReturn,
 )
@@ -71,6 +72,7 @@ class Lowering:
             tt.DotOp: LowerDot(),
             ConvertLayoutOp: LowerConvertLayout(),
             scf.ForOp: LowerFor(self),
+            scf.IfOp: LowerIf(self),
             func.ReturnOp: LowerReturn(),
         }
         self.elementwise = LowerElementwise()
