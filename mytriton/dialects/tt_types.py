@@ -120,6 +120,12 @@ def is_pointer(t: Attribute) -> bool:
     return isinstance(element_type(t), PointerType)
 
 
+def byte_size(t: Attribute) -> int:
+    """Bytes one element of scalar type ``t`` occupies in memory (``i1`` is a byte)."""
+    width = getattr(t, "bitwidth", None)
+    return max(1, width // 8) if isinstance(width, int) else 4
+
+
 def is_power_of_two(n: int) -> bool:
     return n > 0 and (n & (n - 1)) == 0
 

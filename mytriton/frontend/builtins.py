@@ -8,7 +8,6 @@ are ``TensorValue``s (runtime) or plain Python values (compile time).
 from __future__ import annotations
 
 import builtins as py
-from collections.abc import Sequence
 from typing import Any
 
 from mytriton.dialects import tt
@@ -431,9 +430,3 @@ class Builtins:
         self, arg1: Any, arg2: Any, step: Any, num_stages: Any, loop_unroll_factor: Any
     ) -> None:
         raise KernelValueError("tl.range can only be iterated by a for loop", self.b.loc)
-
-
-def builtin_names() -> Sequence[str]:
-    from mytriton.language.core import BUILTINS
-
-    return sorted(BUILTINS.values())

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import i32
-
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects.tt_constants import make_constant
@@ -308,6 +306,3 @@ class Semantic:
             x, y = self.cast(x, d), self.cast(y, d)
         c, x, y = self.broadcast_all(c, x, y)
         return TensorValue(self.b.insert(ew.SelectOp(c.handle, x.handle, y.handle)).result)
-
-    def index_constant(self, value: int) -> TensorValue:
-        return TensorValue(self.b.insert(make_constant(value, i32)).result)

@@ -50,9 +50,5 @@ class BoundMethod:
     name: str
 
 
-def is_runtime(v: Any) -> bool:
-    return isinstance(v, TensorValue)
-
-
 def unwrap_constexpr(v: Any) -> Any:
     return v.value if isinstance(v, core.constexpr) else v

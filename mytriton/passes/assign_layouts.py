@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_elementwise import ElementwiseOp
-from mytriton.dialects.tt_types import PointerType, element_type, is_bool, shape_of
+from mytriton.dialects.tt_types import shape_of
 from mytriton.dialects.ttg import (
     BlockedLayoutAttr,
     ConvertLayoutOp,
@@ -130,18 +130,8 @@ class LayoutAssigner:
     def coalesced(self, ptr: SSAValue, mask: SSAValue | None) -> BlockedLayoutAttr:
         """The layout of a memory access: as many consecutive elements per thread as can move
         in one aligned vector access (``axis_info``), up to 16 bytes."""
-        shape = shape_of(ptr.type)
-        elem = element_type(ptr.type)
-        vector = 1
-        if shape and isinstance(elem, PointerType) and not is_bool(elem.pointee):
-            size = max(1, getattr(elem.pointee, "bitwidth", 32) // 8)
-            info = self.axis[ptr]
-            d = len(shape) - 1
-            vector = min(16 // size, info.contiguity[d], info.divisibility[d] // size)
-            if mask is not None:
-                vector = min(vector, self.axis[mask].constancy[d])
-            vector = 1 << (max(vector, 1).bit_length() - 1)
-        return default_blocked(shape, self.num_warps, vector)
+        vector = self.axis.access_width(ptr, [mask])
+        return default_blocked(shape_of(ptr.type), self.num_warps, vector)
 
     def insert(self, op: Operation) -> Operation:
         self.block.add_op(op)

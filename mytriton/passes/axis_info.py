@@ -21,10 +21,18 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects.tt_types import PointerType, element_type, is_int, shape_of
+from mytriton.dialects.tt_types import (
+    PointerType,
+    byte_size,
+    element_type,
+    is_bool,
+    is_int,
+    shape_of,
+)
 from mytriton.dialects.ttg import ConvertLayoutOp
 
 MAX_DIVISIBILITY = 1 << 30
+MAX_VECTOR_BYTES = 16
 _LOOP_ROUNDS = 6
 
 
@@ -92,6 +100,23 @@ class AxisAnalysis:
     def __getitem__(self, v: SSAValue) -> AxisInfo:
         found = self.info.get(v)
         return found if found is not None else unknown(shape_of(v.type))
+
+    def access_width(self, ptr: SSAValue, uniform: Sequence[SSAValue | None]) -> int:
+        """How many consecutive elements (along the last dimension) of an access through the
+        pointer block ``ptr`` can move as one aligned vector of at most 16 bytes: a power of
+        two, with the values in ``uniform`` (mask, ``other``) constant over them."""
+        shape = shape_of(ptr.type)
+        elem = element_type(ptr.type)
+        if not shape or not isinstance(elem, PointerType) or is_bool(elem.pointee):
+            return 1
+        size = byte_size(elem.pointee)
+        d = len(shape) - 1
+        info = self[ptr]
+        width = min(MAX_VECTOR_BYTES // size, info.contiguity[d], info.divisibility[d] // size)
+        for v in uniform:
+            if v is not None:
+                width = min(width, self[v].constancy[d])
+        return 1 << (max(width, 1).bit_length() - 1)
 
     # ---- traversal ----
 
@@ -180,7 +205,7 @@ class AxisAnalysis:
             return self[op.src]
         if isinstance(op, tt.AddPtrOp):
             elem = element_type(op.ptr.type)
-            size = _byte_size(elem.pointee) if isinstance(elem, PointerType) else 1
+            size = byte_size(elem.pointee) if isinstance(elem, PointerType) else 1
             return self._add(self[op.ptr], self[op.offset], scale_b=size)
         if isinstance(op, tt.LoadOp):
             p = self[op.ptr]  # the same address gives the same value
@@ -294,10 +319,3 @@ class AxisAnalysis:
 
 def _scaled(div: int, scale: int) -> int:
     return min(div * scale, MAX_DIVISIBILITY)
-
-
-def _byte_size(t: object) -> int:
-    width = getattr(t, "bitwidth", None)
-    if not isinstance(width, int):
-        width = 32
-    return max(1, width // 8)

@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.tt_types import byte_size, shape_of
 from mytriton.dialects.ttg import layout_of
 from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.errors import BackendError
@@ -250,8 +250,7 @@ class LoweringContext:
         """A fresh static shared-memory buffer (``memref<numel x element, 3>``)."""
         name = f"smem_{len(self.buffers)}"
         t = MemRefType(element, [numel], memory_space=IntegerAttr(3, 64))
-        width = element.bitwidth if hasattr(element, "bitwidth") else 32  # type: ignore[attr-defined]
-        nbytes = numel * max(width, 8) // 8
+        nbytes = numel * byte_size(element)
         self.buffers.append(SharedBuffer(name, t, nbytes))
         total = sum(b.nbytes for b in self.buffers)
         if total > SHARED_MEMORY_LIMIT:

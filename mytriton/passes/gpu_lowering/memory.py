@@ -14,11 +14,10 @@ from xdsl.dialects.builtin import IntAttr, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import PointerType, element_type, is_block, is_bool
+from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block
 from mytriton.passes.gpu_lowering.context import LoweringContext
 
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
-MAX_VECTOR_BYTES = 16
 
 
 def _pointee(ptr_type: Attribute) -> Attribute:
@@ -53,23 +52,13 @@ def vector_width(ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp) -> int:
     uniform)."""
     if ctx.axis is None or not is_block(op.ptr.type):
         return 1
-    pointee = _pointee(op.ptr.type)
-    if is_bool(pointee):
-        return 1
     g = ctx.geometry(op.ptr.type)
     d = g.root.rank - 1
     if g.root.dim_order[0] != d or len(g.kept) != g.root.rank:
         return 1  # registers are consecutive in memory only along the innermost dimension
-    size = max(1, getattr(pointee, "bitwidth", 32) // 8)
-    info = ctx.axis[op.ptr]
-    width = min(
-        g.root.spt[d], g.full_shape[d], MAX_VECTOR_BYTES // size,
-        info.contiguity[d], info.divisibility[d] // size,
-    )  # fmt: skip
-    for v in (op.mask, op.other if isinstance(op, tt.LoadOp) else None):
-        if v is not None:
-            width = min(width, ctx.axis[v].constancy[d])
-    width = 1 << (max(width, 1).bit_length() - 1)
+    uniform = [op.mask, op.other if isinstance(op, tt.LoadOp) else None]
+    # all three are powers of two: so is their minimum
+    width = min(g.root.spt[d], g.full_shape[d], ctx.axis.access_width(op.ptr, uniform))
     return width if width >= 2 else 1
 
 
@@ -97,7 +86,7 @@ class LowerLoad:
                 continue
             vt = VectorType(pointee, [width])
             fill = ctx.value(vector.BroadcastOp(other, vt)) if other is not None else None
-            loaded = self._load(ctx, ptrs[first], vt, mask, fill, align=width * _size(pointee))
+            loaded = self._load(ctx, ptrs[first], vt, mask, fill, align=width * byte_size(pointee))
             out += [ctx.value(vector.ExtractOp(loaded, [i], pointee)) for i in range(width)]
         ctx.set(op.result, out)
 
@@ -138,7 +127,7 @@ class LowerStore:
                 value = ctx.value(vector.BroadcastOp(value, VectorType(pointee, [width])))
                 for i in range(1, width):
                     value = ctx.value(vector.InsertOp(values[group[i]], value, [i]))
-                align = width * _size(pointee)
+                align = width * byte_size(pointee)
             store = llvm.StoreOp(value, ptrs[first], alignment=align)
             if masks is None:
                 ctx.emit(store)
@@ -148,7 +137,3 @@ class LowerStore:
                 ctx.emit(store)
                 ctx.emit(scf.YieldOp())
             ctx.emit(scf.IfOp(masks[first], [], [then]))
-
-
-def _size(t: Attribute) -> int:
-    return max(1, getattr(t, "bitwidth", 32) // 8)
