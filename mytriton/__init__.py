@@ -12,6 +12,7 @@ from mytriton.errors import CompilationError, LaunchError
 from mytriton.utils import cdiv, next_power_of_2
 
 if TYPE_CHECKING:
+    from mytriton.runtime.compile_ir import compile  # noqa: A004 (Triton's name)
     from mytriton.runtime.jit import JITFunction, jit
 
 
@@ -22,6 +23,10 @@ def __getattr__(name: str) -> Any:
         from mytriton.runtime import jit as _jit
 
         return getattr(_jit, name)
+    if name == "compile":
+        from mytriton.runtime.compile_ir import compile as _compile
+
+        return _compile
     raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
 
@@ -32,6 +37,7 @@ __all__ = [
     "JITFunction",
     "LaunchError",
     "cdiv",
+    "compile",
     "jit",
     "language",
     "next_power_of_2",

@@ -7,6 +7,7 @@ line with a caret, the way Python's own ``SyntaxError`` does.
 from __future__ import annotations
 
 import linecache
+import os
 from dataclasses import dataclass
 
 
@@ -88,3 +89,12 @@ class BackendError(MyTritonError):
 
 class BackendUnavailableError(BackendError):
     """The selected backend needs something this machine lacks (a GPU, CuPy, MLIR...)."""
+
+
+class CompileOnlyWarning(UserWarning):
+    """A launch under a GPU backend with host arrays compiled the kernel but ran nothing."""
+
+
+def debug_enabled() -> bool:
+    """``MYTRITON_DEBUG=1``: interpreter poison checks, and errors keep the compiler's stack."""
+    return os.environ.get("MYTRITON_DEBUG", "") not in ("", "0")

@@ -530,9 +530,10 @@ def _bits(x: np.ndarray) -> np.ndarray:
     return x.astype(np.int64) & 1
 
 
-def _ieee_maximum(a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """IEEE 754-2019 maximum (MLIR maximumf): NaN if either is NaN, and -0.0 < +0.0."""
-    out = np.maximum(a, c)
+def _ieee_maximum(a: np.ndarray, c: np.ndarray, propagate_nan: bool = True) -> np.ndarray:
+    """IEEE 754-2019 maximum (MLIR maximumf): NaN if either is NaN, and -0.0 < +0.0; without
+    ``propagate_nan`` maxNum (maxnumf), whose signed zeros follow PTX ``max.f32`` (+0.0 wins)."""
+    out = np.maximum(a, c) if propagate_nan else np.fmax(a, c)
     both_zero = (a == 0) & (c == 0)
     return _f(np.where(both_zero, np.where(np.signbit(a) & np.signbit(c), -0.0, 0.0), out))
 
@@ -594,9 +595,9 @@ OP_CASES: list[OpCase] = [
     OpCase("remf", _fbin(RemFOp), lambda a, c, i, j: _f(np.fmod(a, c))),
     OpCase("maximumf", _fbin(arith.MaximumfOp), lambda a, c, i, j: _ieee_maximum(a, c)),
     OpCase("minimumf", _fbin(arith.MinimumfOp), lambda a, c, i, j: -_ieee_maximum(-a, -c)),
-    # maxnum/minnum may return either zero when the operands compare equal
-    OpCase("maxnumf", _fbin(arith.MaxnumfOp), lambda a, c, i, j: _f(np.fmax(a, c)), None, False),
-    OpCase("minnumf", _fbin(arith.MinnumfOp), lambda a, c, i, j: _f(np.fmin(a, c)), None, False),
+    # MLIR lets maxnum/minnum return either of two zeros; both backends give PTX's (+0.0 > -0.0)
+    OpCase("maxnumf", _fbin(arith.MaxnumfOp), lambda a, c, i, j: _ieee_maximum(a, c, False)),
+    OpCase("minnumf", _fbin(arith.MinnumfOp), lambda a, c, i, j: -_ieee_maximum(-a, -c, False)),
     OpCase(
         "select",
         lambda b, a, c, i, j: b.op(arith.SelectOp(b.op(arith.CmpfOp(a, c, "olt")), a, c)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from io import StringIO
@@ -142,18 +143,135 @@ def test_verify_diagnostics(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     code, out, _ = _run_main(capsys, str(bad), "--verify-diagnostics")
     assert code == 0
     assert "Operation does not verify: tt.make_range: range size end - start = 3" in out
-    with pytest.raises(Exception, match="range size end - start = 3"):
-        main([str(bad)])
+    code, out, err = _run_main(capsys, str(bad))
+    assert (code, out) == (1, "")
+    assert err.startswith("mytriton-opt: error: tt.make_range: range size end - start = 3")
 
 
 def test_console_script_reads_stdin() -> None:
-    exe = Path(sys.executable).with_name("mytriton-opt")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "mytriton.tools.opt"]
     out = subprocess.run(
-        [*cmd, "-p", "canonicalize"], input=KERNEL, capture_output=True, text=True, timeout=120
+        [*_opt_command(), "-p", "canonicalize"],
+        input=KERNEL,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     assert "func.func @k(%p: !tt.ptr<f32>, %n: i32) -> tensor<16xi32>" in out.stdout
+
+
+def _opt_command() -> list[str]:
+    exe = Path(sys.executable).with_name("mytriton-opt")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "mytriton.tools.opt"]
+
+
+def test_dash_reads_stdin() -> None:
+    """``-`` is stdin, as for mlir-opt (not a file named ``-``)."""
+    out = subprocess.run(
+        [*_opt_command(), "-", "-p", "canonicalize"],
+        input=KERNEL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "func.func @k(%p: !tt.ptr<f32>, %n: i32) -> tensor<16xi32>" in out.stdout
+
+
+def test_any_file_name_parses_as_mlir(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "kernel.ttir"
+    path.write_text(KERNEL, encoding="utf-8")
+    code, out, err = _run_main(capsys, str(path), "-p", "tt-simplify")
+    assert code == 0, err
+    assert "tt.add %n, %n : i32" in out
+
+
+# ---------------------------------------------------------------------------------------
+# Bad input is a diagnostic and a non-zero exit, never a traceback
+# ---------------------------------------------------------------------------------------
+
+ZERO_SIZED = """
+func.func @k(%x: !tt.ptr<i32>) {
+  %p = tt.splat %x : !tt.ptr<i32> -> tensor<0x!tt.ptr<i32>>
+  %v = tt.load %p : tensor<0x!tt.ptr<i32>>
+  tt.store %p, %v : tensor<0x!tt.ptr<i32>>
+  func.return
+}
+"""
+
+
+def _nested_modules(depth: int) -> str:
+    return "builtin.module {" * depth + "}" * depth
+
+
+BAD_INPUTS: dict[str, tuple[str | bytes | None, list[str], str]] = {
+    # name: (input file text, or None for no file; extra arguments; expected message start)
+    "parse": ("func.func @k( {\n", [], "{file}:1:15\nfunc.func @k( {{"),
+    "verify": (
+        KERNEL.replace("tt.add %a, %b", "tt.exp %a"),
+        [],
+        "tt.exp: operand must be a float, got tensor<16xi32>",
+    ),
+    "zero-sized": (
+        ZERO_SIZED,
+        ["-p", "tt-assign-layouts"],
+        "tt.splat: dimension 0 of shape [0] must be positive",
+    ),
+    "missing": (None, [], "cannot open input file '{file}': No such file or directory"),
+    "binary": (b"\x7fELF\x02\x01\n\x8d\xff", [], "{file}:2: byte 0x8d is not UTF-8"),
+    "deep": (_nested_modules(2000), [], "the input nests too deeply"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_bad_input_is_a_diagnostic(
+    case: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text, extra, message = BAD_INPUTS[case]
+    path = tmp_path / "in.mlir"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    elif text is not None:
+        path.write_text(text, encoding="utf-8")
+    code, out, err = _run_main(capsys, str(path), *extra)
+    assert (code, out) == (1, "")
+    assert err.startswith("mytriton-opt: error: " + message.format(file=path)), err
+    assert "Traceback" not in err
+
+
+def test_directory_input_is_a_diagnostic(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = _run_main(capsys, str(tmp_path))
+    assert code == 1
+    assert err == f"mytriton-opt: error: cannot open input file '{tmp_path}': Is a directory\n"
+
+
+def test_unwritable_output_is_a_diagnostic(
+    capsys: pytest.CaptureFixture[str], kernel_file: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "no" / "such" / "dir.mlir"
+    code, out, err = _run_main(capsys, str(kernel_file), "-o", str(target))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"mytriton-opt: error: cannot open output file '{target}': No such file or directory\n"
+    )
+
+
+def test_console_script_diagnostic_has_no_traceback() -> None:
+    """What a user sees: the verifier's annotated report, no Python stack, exit status 1."""
+    out = subprocess.run(
+        [*_opt_command(), "-", "-p", "tt-assign-layouts"],
+        input=ZERO_SIZED,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 1
+    assert out.stdout == ""
+    assert out.stderr.startswith("mytriton-opt: error: tt.splat: dimension 0 of shape [0]")
+    assert "Operation does not verify" in out.stderr
+    assert "Traceback" not in out.stderr
 
 
 # ---------------------------------------------------------------------------------------
@@ -214,3 +332,61 @@ def test_round_trip(path: Path) -> None:
         assert reparsed.is_structurally_equivalent(original)
         from_generic = _parse(ctx, _print(original, generic=True))
         assert _print(from_generic) == custom
+
+
+# ---------------------------------------------------------------------------------------
+# Targets: a lowered file printed as the GPU backends print it
+# ---------------------------------------------------------------------------------------
+
+LAID_OUT_PIPELINE = "tt-assign-layouts{num_warps=2},tt-lower-to-gpu,cse,dce"
+COPY_KERNEL = """\
+func.func @copy(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %px = tt.addptr %xs, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %v = tt.load %px : tensor<64x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %po = tt.addptr %os, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %po, %v : tensor<64x!tt.ptr<f32>>
+  func.return
+}
+"""
+
+
+def test_cuda_target_prints_the_lowered_kernel(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "copy.tt.mlir"
+    path.write_text(COPY_KERNEL)
+    code, out, err = _run_main(capsys, str(path), "-p", LAID_OUT_PIPELINE, "-t", "cuda")
+    assert code == 0, err
+    assert 'extern "C" __global__ void __launch_bounds__(64) copy(float* x, float* out)' in out
+
+
+def test_nvvm_mlir_target(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "copy.tt.mlir"
+    path.write_text(COPY_KERNEL)
+    code, out, err = _run_main(capsys, str(path), "-p", LAID_OUT_PIPELINE, "-t", "nvvm-mlir")
+    assert code == 0, err
+    assert '"gpu.func"' in out and "gpu.container_module" in out
+
+
+@pytest.mark.skipif(
+    not any(shutil.which(n) for n in ("mlir-opt", "mlir-opt-22")), reason="no mlir-opt"
+)
+def test_ptx_target(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "copy.tt.mlir"
+    path.write_text(COPY_KERNEL)
+    code, out, err = _run_main(capsys, str(path), "-p", LAID_OUT_PIPELINE, "-t", "ptx")
+    assert code == 0, err
+    assert ".visible .entry copy(" in out and ".maxntid 64, 1, 1" in out
+
+
+def test_cuda_target_of_unlowered_ir_is_a_diagnostic(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "copy.tt.mlir"
+    path.write_text(COPY_KERNEL)
+    code, _, err = _run_main(capsys, str(path), "-t", "cuda")
+    assert code != 0
+    assert "must hold exactly one gpu.func" in err and "Traceback" not in err

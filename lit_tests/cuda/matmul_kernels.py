@@ -43,8 +43,8 @@ show(
 # CHECK-COUNT-8:   smem_1[{{v[0-9]+}}] = {{b_[0-9]+}};
 # CHECK-NEXT:      __syncthreads();
 # CHECK:           for (int [[KK:v[0-9]+]] = 0; [[KK]] < 16; [[KK]] += 1) {
-# CHECK-NEXT:          int [[ROWBASE:v[0-9]+]] = [[KK]] * 68;
-# CHECK-NEXT:          int [[COLBASE:v[0-9]+]] = [[KK]] * 64;
+# CHECK-NEXT:          int [[ROWBASE:v[0-9]+]] = (int)((unsigned int)[[KK]] * (unsigned int)68);
+# CHECK-NEXT:          int [[COLBASE:v[0-9]+]] = (int)((unsigned int)[[KK]] * (unsigned int)64);
 # CHECK-COUNT-4:       float {{v[0-9]+}} = smem_0[{{v[0-9]+}}];
 # CHECK-COUNT-8:       float {{v[0-9]+}} = smem_1[{{v[0-9]+}}];
 # CHECK-COUNT-32:      float {{v[0-9]+}} = fmaf({{v[0-9]+}}, {{v[0-9]+}}, {{.*}});

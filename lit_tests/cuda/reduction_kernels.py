@@ -35,12 +35,12 @@ show(
 # CHECK-NEXT:    __syncthreads();
 # CHECK:         *{{v[0-9]+}} = [[TOTAL]];
 
-# One warp: the butterfly alone, no shared memory and no barrier; max propagates NaN.
+# One warp: the butterfly alone, no shared memory and no barrier; max ignores NaN (fmaxf).
 # CHECK-LABEL: row_max_kernel(float* x, float* out, int N) {
 # CHECK-NOT:     __shared__
 # CHECK-NOT:     __syncthreads
-# CHECK:         __shfl_xor_sync(0xffffffffu, {{v[0-9]+}}, 16, 32);
-# CHECK-NEXT:    bool {{v[0-9]+}} = {{v[0-9]+}} > {{v[0-9]+}};
+# CHECK:         float [[X16:v[0-9]+]] = __shfl_xor_sync(0xffffffffu, [[M8:v[0-9]+]], 16, 32);
+# CHECK-NEXT:    float {{v[0-9]+}} = fmaxf([[M8]], [[X16]]);
 # CHECK-NOT:     __syncthreads
 # CHECK:         return;
 

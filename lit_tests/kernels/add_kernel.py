@@ -14,6 +14,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -27,7 +28,7 @@ def add_kernel(x, y, out, n, BLOCK: tl.constexpr):
 
 a = np.zeros(1000, np.float32)
 compiled = add_kernel.warmup(a, a, a, 1000, grid=(4,), BLOCK=256)
-print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
+print(strip_locations(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"]))
 
 # CHECK-LABEL: func.func @add_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
 # CHECK-NEXT:    %[[PID:.*]] = tt.get_program_id x : i32

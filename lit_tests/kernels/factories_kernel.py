@@ -13,6 +13,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -37,8 +38,8 @@ def factories_2d_kernel(out, n, BM: tl.constexpr, BN: tl.constexpr):
 
 a = np.zeros(64, np.float32)
 stage = sys.argv[1] if len(sys.argv) > 1 else "tt-opt"
-one = factories_kernel.warmup(a, 2.0, grid=(1,), BLOCK=8).asm[stage]
-two = factories_2d_kernel.warmup(a, 3, grid=(1,), BM=4, BN=8).asm[stage]
+one = strip_locations(factories_kernel.warmup(a, 2.0, grid=(1,), BLOCK=8).asm[stage])
+two = strip_locations(factories_2d_kernel.warmup(a, 3, grid=(1,), BM=4, BN=8).asm[stage])
 print(one + "\n// -----\n" + two)
 
 # tl.full of a scalar is a splat: the multiplication happens once, on scalars.

@@ -13,6 +13,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -25,7 +26,7 @@ def leaky_relu_kernel(x, out, n, alpha, BLOCK: tl.constexpr):
 
 a = np.zeros(1000, np.float32)
 compiled = leaky_relu_kernel.warmup(a, a, 1000, 0.01, grid=(4,), BLOCK=256)
-print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
+print(strip_locations(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"]))
 
 # CHECK-LABEL: func.func @leaky_relu_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %alpha: f32) {
 # CHECK:         %[[ZEROS:.*]] = tt.splat %{{.*}} : f32 -> tensor<256xf32>

@@ -14,6 +14,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -77,7 +78,7 @@ modules = [
     tiled_matmul_kernel.warmup(x, x, x, 32, 32, grid=(2, 2), K=64, BM=16, BN=32, BK=32),
     tiled_matmul_runtime_k_kernel.warmup(x, x, x, 32, 32, 64, grid=(2, 2), BM=16, BN=32, BK=8),
 ]
-print("\n// -----\n".join(m.asm[stage] for m in modules))
+print("\n// -----\n".join(strip_locations(m.asm[stage]) for m in modules))
 
 # K=4 is unrolled: four scalar loads of A, four masked row loads of B, four multiply-adds.
 # CHECK-LABEL: func.func @naive_matmul_kernel(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32, %N: i32) {

@@ -13,6 +13,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -30,7 +31,7 @@ def matrix_add_2d_kernel(x, y, out, M, N, BM: tl.constexpr, BN: tl.constexpr):
 
 a = np.zeros(100 * 100, np.float32)
 compiled = matrix_add_2d_kernel.warmup(a, a, a, 100, 100, grid=(7, 4), BM=16, BN=32)
-print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
+print(strip_locations(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"]))
 
 # CHECK-LABEL: func.func @matrix_add_2d_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32, %N: i32) {
 # CHECK:         %pid_m = tt.get_program_id x : i32

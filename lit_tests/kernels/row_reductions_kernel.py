@@ -13,6 +13,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -42,7 +43,11 @@ def row_min_kernel(x, out, N, BLOCK: tl.constexpr):
 a = np.zeros(100 * 100, np.float32)
 stage = sys.argv[1] if len(sys.argv) > 1 else "tt-opt"
 kernels = (row_sum_kernel, row_max_kernel, row_min_kernel)
-print("\n// -----\n".join(k.warmup(a, a, 100, grid=(100,), BLOCK=128).asm[stage] for k in kernels))
+print(
+    "\n// -----\n".join(
+        strip_locations(k.warmup(a, a, 100, grid=(100,), BLOCK=128).asm[stage]) for k in kernels
+    )
+)
 
 # CHECK-LABEL: func.func @row_sum_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %N: i32) {
 # CHECK:         %row = tt.get_program_id x : i32

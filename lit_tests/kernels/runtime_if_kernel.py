@@ -11,6 +11,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -30,7 +31,7 @@ def branchy_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 x = np.zeros(1024, np.float32)
-print(branchy_kernel.warmup(x, x, 1000, grid=(8,), BLOCK=128).asm["tt-opt"])
+print(strip_locations(branchy_kernel.warmup(x, x, 1000, grid=(8,), BLOCK=128).asm["tt-opt"]))
 
 # CHECK-LABEL: func.func @branchy_kernel(
 # CHECK:         %v = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x!tt.ptr<f32>>

@@ -14,6 +14,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -51,9 +52,11 @@ stage = sys.argv[1] if len(sys.argv) > 1 else "tt-opt"
 print(
     "\n// -----\n".join(
         [
-            runtime_sum_kernel.warmup(a, a, 10, grid=(1,)).asm[stage],
-            runtime_block_sum_kernel.warmup(a, a, 1000, grid=(1,), BLOCK=64).asm[stage],
-            nested_loop_kernel.warmup(a, a, 4, 5, grid=(1,)).asm[stage],
+            strip_locations(runtime_sum_kernel.warmup(a, a, 10, grid=(1,)).asm[stage]),
+            strip_locations(
+                runtime_block_sum_kernel.warmup(a, a, 1000, grid=(1,), BLOCK=64).asm[stage]
+            ),
+            strip_locations(nested_loop_kernel.warmup(a, a, 4, 5, grid=(1,)).asm[stage]),
         ]
     )
 )

@@ -12,6 +12,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -24,7 +25,7 @@ def sigmoid_kernel(x, out, n, BLOCK: tl.constexpr):
 
 a = np.zeros(1000, np.float32)
 compiled = sigmoid_kernel.warmup(a, a, 1000, grid=(4,), BLOCK=256)
-print(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"])
+print(strip_locations(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt"]))
 
 # CHECK-LABEL: func.func @sigmoid_kernel(
 # CHECK:         %v = tt.load %{{.*}}, %mask, %{{.*}} : tensor<256x!tt.ptr<f32>>

@@ -14,6 +14,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -55,9 +56,9 @@ def fused_softmax_kernel(
 
 a = np.zeros(100 * 100, np.float32)
 stage = sys.argv[1] if len(sys.argv) > 1 else "tt-opt"
-seed = softmax_kernel.warmup(a, a, 100, grid=(100,), BLOCK=128).asm[stage]
+seed = strip_locations(softmax_kernel.warmup(a, a, 100, grid=(100,), BLOCK=128).asm[stage])
 tutorial = fused_softmax_kernel.warmup(a, a, 100, 100, 100, 100, grid=(100,), BLOCK_SIZE=128)
-print(seed + "\n// -----\n" + tutorial.asm[stage])
+print(seed + "\n// -----\n" + strip_locations(tutorial.asm[stage]))
 
 # CHECK-LABEL: func.func @softmax_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %N: i32) {
 # CHECK:         %mask = tt.cmp lt, %cols, %{{.*}} : tensor<128xi32>

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // A boolean parameter travels as an i32 (0 or 1), so no backend has to agree on how a 1-bit
 // parameter is passed; the kernel turns it back into an i1 (!= 0) once, at its entry, and
@@ -17,5 +17,7 @@ func.func @flag(%x: !tt.ptr<f32>, %b: i1, %out: !tt.ptr<i1>) {
 // CHECK:         %[[B:.*]] = arith.cmpi ne, %b, %[[ZERO]] : i32
 // CHECK-NEXT:    %v = scf.if %[[B]] -> (f32) {
 // CHECK:         llvm.store %v, %x : f32, !llvm.ptr<1>
-// CHECK-NEXT:    llvm.store %[[B]], %out : i1, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %[[B]], %out : i1, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK:       mytriton.pointee_types = [f32, i1]

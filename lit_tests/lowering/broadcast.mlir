@@ -1,10 +1,11 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.broadcast keeps its operand's layout, so it is register reuse: every register of the
 // result is the operand's register at the same position, with the stretched coordinate 0.
 
 // A 1x8 row (threadsPerWarp = [1, 32]: one element per thread) stretched to 4x8: each thread
-// now owns 4 rows of its column, all the same loaded value.
+// now owns 4 rows of its column, all the same loaded value. Lanes 8-31 replicate lanes 0-7, so
+// only lanes 0-7 (thread-id bits 3-4 zero) store.
 func.func @row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1x8x!tt.ptr<f32>>
   %r = tt.load %xs : tensor<1x8x!tt.ptr<f32>>
@@ -14,11 +15,15 @@ func.func @row(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   func.return
 }
 // CHECK-LABEL: ^bb0(%x: !llvm.ptr<1>, %out: !llvm.ptr<1>):
+// CHECK:         %[[BITS:.*]] = arith.constant 24 : i32
+// CHECK:         %owner = arith.cmpi eq
 // CHECK-NEXT:    %r = llvm.load %x : !llvm.ptr<1> -> f32
-// CHECK-NEXT:    llvm.store %r, %out : f32, !llvm.ptr<1>
-// CHECK-NEXT:    llvm.store %r, %out : f32, !llvm.ptr<1>
-// CHECK-NEXT:    llvm.store %r, %out : f32, !llvm.ptr<1>
-// CHECK-NEXT:    llvm.store %r, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %r, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:      llvm.store %r, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:      llvm.store %r, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:      llvm.store %r, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    "gpu.return"
 
 // -----

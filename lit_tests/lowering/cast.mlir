@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.cast, one conversion per kind, with C semantics: int -> float rounds (sitofp), float ->
 // int truncates toward zero (fptosi), a bool converts as 0 or 1 (unsigned: uitofp, extui),

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.cmp on integers -> signed arith.cmpi; on floats -> ordered arith.cmpf (false when either
 // is NaN), except `ne`, which is unordered (true when either is NaN), as in C and Python; on

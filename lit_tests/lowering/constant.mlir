@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // Scalar constants move to the kernel's entry, one per value and type: equal constants are
 // shared, different bit patterns never are (-0.0 is not 0.0 on the GPU: 1/-0.0 is -inf).
@@ -33,15 +33,20 @@ func.func @constants(%i: !tt.ptr<i32>, %f: !tt.ptr<f32>) {
 // CHECK-NEXT:    %nz = arith.constant -0.000000e+00 : f32
 // CHECK-NEXT:    %one = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    %inf = arith.constant 0x7f800000 : f32
+// CHECK:         %owner = arith.cmpi eq
 // CHECK-NEXT:    %[[B:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT:    %pid = arith.index_cast %[[B]] : index to i32
 // CHECK-NEXT:    %s = arith.select %t, %seven, %minus : i32
 // CHECK-NEXT:    %s2 = arith.select %fl, %seven, %pid : i32
 // CHECK-NEXT:    %si = arith.addi %s, %s2 : i32
-// CHECK-NEXT:    llvm.store %si, %i : i32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %si, %i : i32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %a = arith.divf %one, %z : f32
 // CHECK-NEXT:    %b = arith.divf %one, %nz : f32
 // CHECK-NEXT:    %c = arith.addf %a, %b : f32
 // CHECK-NEXT:    %d = arith.addf %c, %inf : f32
-// CHECK-NEXT:    llvm.store %d, %f : f32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %d, %f : f32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    "gpu.return"() : () -> ()

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // ttg.convert_layout goes through shared memory: every thread stores the elements it owns at
 // their row-major position, a barrier, every thread loads the elements the new layout gives

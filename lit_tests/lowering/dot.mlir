@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.dot on CUDA cores: every thread stores the A and B elements it owns into two shared
 // buffers, in the staging order chosen by layout assignment (A [M, K] column-major with each

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // Float binary ops -> arith (the remainder is our arith.remf: C's fmodf), and the float unary
 // ops -> math (negation is arith.negf), on scalars and per register on blocks. maximum and

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // Integer elementwise ops -> arith, signed where it matters (division and remainder truncate
 // like C, maximum/minimum compare signed), on scalars and per register on blocks.
@@ -47,7 +47,10 @@ func.func @int_ops(%a: i32, %b: i32, %p: !tt.ptr<i1>, %q: !tt.ptr<i32>) {
 // CHECK-NEXT:    %band = arith.andi %x, %y : i1
 // CHECK-NEXT:    %bor = arith.ori %x, %y : i1
 // CHECK-NEXT:    %bxor = arith.xori %band, %bor : i1
-// CHECK-NEXT:    llvm.store %bxor, %p : i1, !llvm.ptr<1>
+// A scalar is stored by thread 0 only.
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %bxor, %p : i1, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // A 64-element block over 32 threads: the op once per register.
 // CHECK:         %w = arith.muli %v, %v : i32
 // CHECK-NEXT:    %w_1 = arith.muli %v_1, %v_1 : i32

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.expand_dims consumes the slice of its result's layout: the registers are the operand's,
 // unchanged. A row sum expanded and broadcast back over its row (x - sum(x, 1)[:, None]) uses
@@ -19,5 +19,7 @@ func.func @minus_row_sum(%x: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[S2:.*]], %{{.*}} = "gpu.shuffle"(%[[A1]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}> : (f32, i32, i32) -> (f32, i1)
 // CHECK-NEXT:    %[[M:.*]] = arith.addf %[[A1]], %[[S2]] : f32
 // CHECK-NEXT:    %d = arith.subf %v, %[[M]] : f32
-// CHECK-NEXT:    llvm.store %d, %x : f32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %d, %x : f32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    "gpu.return"

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // A runtime scf.for keeps its structure (i32 induction variable, same bounds); a carried block
 // becomes one iter_arg per register of the thread, in register order, next to the scalars.
@@ -43,7 +43,9 @@ func.func @carried(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
 // CHECK:         llvm.store %res, %q : f32, !llvm.ptr<1>
 // CHECK-NEXT:    llvm.store %res_1, %q_1 : f32, !llvm.ptr<1>
 // CHECK-NEXT:    %kf = arith.sitofp %res_4 : i32 to f32
-// CHECK-NEXT:    llvm.store %kf, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %kf, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 
 // -----
 

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // A runtime `if` on a scalar: its block results get the layout of the yielded values and
 // become one scf.if result per register (BLOCK 64 over 32 threads: 2 registers each).

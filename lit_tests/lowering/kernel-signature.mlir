@@ -1,6 +1,6 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' | filecheck %s
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s --check-prefix=W1
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=8},tt-lower-to-gpu{num_warps=8}' | filecheck %s --check-prefix=W8
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s --check-prefix=W1
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=8},tt-lower-to-gpu' | filecheck %s --check-prefix=W8
 
 // The kernel becomes the single gpu.func of a gpu.module named "kernels" in a
 // gpu.container_module (docs/gpu-ir.md): pointers are bare !llvm.ptr<1> (their element types

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.load -> llvm.load per register. A masked load is an scf.if per register that loads only
 // when the mask is set and otherwise yields `other` (0 of the element type without one), so a

@@ -1,9 +1,10 @@
-// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' | filecheck %s
-// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-lower-to-gpu{num_warps=4}' | filecheck %s --check-prefix=RAW
-// RUN: not mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' 2>&1 | filecheck %s --check-prefix=EXIT
+// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-lower-to-gpu' | filecheck %s --check-prefix=RAW
+// RUN: not mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' 2>&1 | filecheck %s --check-prefix=EXIT
 
 // What tt-lower-to-gpu rejects, each as a one-line error. Without --verify-diagnostics the
-// first one ends mytriton-opt (exit code 2).
+// first one ends mytriton-opt (exit code 2). Without tt-assign-layouts (RAW) the module has no
+// launch geometry (`ttg.num-warps`), which the lowering reads.
 
 // Pointers cannot be compared on the GPU backends.
 func.func @pointer_cmp(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<i1>) {
@@ -12,7 +13,7 @@ func.func @pointer_cmp(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<i1>) {
   func.return
 }
 // CHECK: comparing pointers is not supported by the GPU backends
-// RAW: comparing pointers is not supported by the GPU backends
+// RAW: the module has no `ttg.num-warps` attribute: run tt-assign-layouts first
 // EXIT: mytriton-opt: error: comparing pointers is not supported by the GPU backends
 
 // -----
@@ -25,7 +26,7 @@ func.func @two(%x: !tt.ptr<f32>) {
   func.return
 }
 // CHECK: expected exactly one kernel function to lower
-// RAW: expected exactly one kernel function to lower
+// RAW: the module has no `ttg.num-warps` attribute: run tt-assign-layouts first
 
 // -----
 
@@ -42,4 +43,4 @@ func.func @too_much_shared_memory(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>) {
   func.return
 }
 // CHECK: the kernel needs 66560 bytes of shared memory, more than the 49152 bytes available; use smaller blocks
-// RAW: internal lowering error: block type tensor<128x64x!tt.ptr<f32>> has no layout
+// RAW: the module has no `ttg.num-warps` attribute: run tt-assign-layouts first

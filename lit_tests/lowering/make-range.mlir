@@ -1,5 +1,5 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s --check-prefix=W1
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' | filecheck %s --check-prefix=W4
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s --check-prefix=W1
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' | filecheck %s --check-prefix=W4
 
 // tt.make_range: each register holds the coordinate of the element it owns, computed once at
 // the kernel entry from the thread id: base = (warp * threadsPerWarp + lane) * sizePerThread,
@@ -25,7 +25,8 @@ func.func @range64(%out: !tt.ptr<i32>) {
 // W1:         llvm.getelementptr %out[%r_1] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
 // W1-LABEL: sym_name = "range64"
 
-// Four warps, 128 threads for 64 elements: one register, warps 2 and 3 replicate 0 and 1.
+// Four warps, 128 threads for 64 elements: one register, warps 2 and 3 replicate 0 and 1 (and
+// only warps 0 and 1, whose thread-id bit 6 is 0, store).
 // W4-LABEL: "gpu.func"
 // W4:         %[[TID:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
 // W4-NEXT:    %[[T:.*]] = arith.index_cast %[[TID]] : index to i32
@@ -40,8 +41,14 @@ func.func @range64(%out: !tt.ptr<i32>) {
 // W4-NEXT:    %[[BASE:.*]] = arith.addi %[[WS]], %[[LANE]] : i32
 // W4-NEXT:    %[[M63:.*]] = arith.constant 63 : i32
 // W4-NEXT:    %r = arith.andi %[[BASE]], %[[M63]] : i32
+// W4:         %[[BIT6:.*]] = arith.constant 64 : i32
+// W4-NEXT:    %[[REPLICA:.*]] = arith.andi %[[T]], %[[BIT6]] : i32
+// W4-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// W4-NEXT:    %owner = arith.cmpi eq, %[[REPLICA]], %[[ZERO]] : i32
 // W4:         %p = llvm.getelementptr %out[%r] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-// W4-NEXT:    llvm.store %r, %p : i32, !llvm.ptr<1>
+// W4-NEXT:    scf.if %owner {
+// W4-NEXT:      llvm.store %r, %p : i32, !llvm.ptr<1>
+// W4-NEXT:    }
 // W4-NEXT:    "gpu.return"
 
 // -----

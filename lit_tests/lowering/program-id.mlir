@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.get_program_id -> gpu.block_id, tt.get_num_programs -> gpu.grid_dim, on the same axis
 // (the program grid is the CUDA grid), cast from index to i32 where the op is.
@@ -17,8 +17,13 @@ func.func @ids(%out: !tt.ptr<i32>) {
   tt.store %out, %e : !tt.ptr<i32>
   func.return
 }
-// No block here, so no thread coordinates: the body starts with the first id.
+// No block here, so the only thread coordinate is the test for thread 0, the one that stores
+// a scalar; then the ids.
 // CHECK:       ^bb0(%out: !llvm.ptr<1>):
+// CHECK-NEXT:    %[[TID:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+// CHECK-NEXT:    %[[T:.*]] = arith.index_cast %[[TID]] : index to i32
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %owner = arith.cmpi eq, %[[T]], %[[ZERO]] : i32
 // CHECK-NEXT:    %[[BX:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT:    %x = arith.index_cast %[[BX]] : index to i32
 // CHECK-NEXT:    %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
@@ -36,5 +41,7 @@ func.func @ids(%out: !tt.ptr<i32>) {
 // CHECK-NEXT:    %c = arith.addi %b, %nx : i32
 // CHECK-NEXT:    %d = arith.addi %c, %ny : i32
 // CHECK-NEXT:    %e = arith.addi %d, %nz : i32
-// CHECK-NEXT:    llvm.store %e, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %e, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    "gpu.return"() : () -> ()

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // Step 1 of tt.reduce: every thread first combines its own registers along the axis. Here a
 // 4x32 block over one warp (threadsPerWarp = [1, 32]) puts the 4 rows of a column in one

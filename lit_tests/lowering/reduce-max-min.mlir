@@ -1,8 +1,9 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.reduce max/min combine with the same scalar code as tt.maximum/tt.minimum: arith.maxsi /
-// minsi for integers, the NaN-propagating select sequence (maximum-minimum.mlir) for floats,
-// in every step (here: 2 elements, so 1 shuffle with offset 1).
+// minsi for integers, Triton's NaN-ignoring arith.maxnumf / minnumf for floats (tl.max of a
+// block holding NaN is NaN only if every element is), in every step (here: 2 elements, so 1
+// shuffle with offset 1).
 func.func @int_max(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
   %xs = tt.splat %x : !tt.ptr<i32> -> tensor<2x!tt.ptr<i32>>
   %v = tt.load %xs : tensor<2x!tt.ptr<i32>>
@@ -16,7 +17,9 @@ func.func @int_max(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
 // CHECK:         %v = llvm.load %x : !llvm.ptr<1> -> i32
 // CHECK-NEXT:    %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %[[O1]], %[[W]]) <{mode = #gpu<shuffle_mode xor>}> : (i32, i32, i32) -> (i32, i1)
 // CHECK-NEXT:    %m = arith.maxsi %v, %[[X]] : i32
-// CHECK-NEXT:    llvm.store %m, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %m, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 
 // -----
 
@@ -30,7 +33,9 @@ func.func @int_min(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
 // CHECK-LABEL: "gpu.func"
 // CHECK:         %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}> : (i32, i32, i32) -> (i32, i1)
 // CHECK-NEXT:    %m = arith.minsi %v, %[[X]] : i32
-// CHECK-NEXT:    llvm.store %m, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %m, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 
 // -----
 
@@ -43,12 +48,10 @@ func.func @float_max(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 }
 // CHECK-LABEL: "gpu.func"
 // CHECK:         %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}> : (f32, i32, i32) -> (f32, i1)
-// CHECK-NEXT:    %[[GT:.*]] = arith.cmpf ogt, %v, %[[X]] : f32
-// CHECK-NEXT:    %[[PICK:.*]] = arith.select %[[GT]], %v, %[[X]] : f32
-// CHECK-NEXT:    %[[UNO:.*]] = arith.cmpf uno, %v, %[[X]] : f32
-// CHECK-NEXT:    %[[NAN:.*]] = arith.addf %v, %[[X]] : f32
-// CHECK-NEXT:    %m = arith.select %[[UNO]], %[[NAN]], %[[PICK]] : f32
-// CHECK-NEXT:    llvm.store %m, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    %m = arith.maxnumf %v, %[[X]] : f32
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %m, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 
 // -----
 
@@ -62,10 +65,6 @@ func.func @float_min(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 }
 // CHECK-LABEL: "gpu.func"
 // CHECK:         %v_1 = llvm.load %x : !llvm.ptr<1> -> f32
-// CHECK-NEXT:    %[[LT:.*]] = arith.cmpf olt, %v, %v_1 : f32
-// CHECK-NEXT:    %[[PICK:.*]] = arith.select %[[LT]], %v, %v_1 : f32
-// CHECK-NEXT:    %[[UNO:.*]] = arith.cmpf uno, %v, %v_1 : f32
-// CHECK-NEXT:    %[[NAN:.*]] = arith.addf %v, %v_1 : f32
-// CHECK-NEXT:    %[[M:.*]] = arith.select %[[UNO]], %[[NAN]], %[[PICK]] : f32
+// CHECK-NEXT:    %[[M:.*]] = arith.minnumf %v, %v_1 : f32
 // CHECK-NEXT:    %[[X:.*]], %{{.*}} = "gpu.shuffle"(%[[M]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}> : (f32, i32, i32) -> (f32, i1)
-// CHECK-NEXT:    arith.cmpf olt, %[[M]], %[[X]] : f32
+// CHECK-NEXT:    arith.minnumf %[[M]], %[[X]] : f32

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // Step 2 of tt.reduce: a butterfly of gpu.shuffle xor over the lanes that own distinct
 // elements along the axis: offsets 1, 2, 4, ... times the lane stride of the axis, width 32;
@@ -31,7 +31,9 @@ func.func @sum64(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[S8:.*]] = arith.addf %[[S4]], %[[X8]] : f32
 // CHECK-NEXT:    %[[X16:.*]], %{{.*}} = "gpu.shuffle"(%[[S8]], %[[O16]], %[[W]]) <{mode = #gpu<shuffle_mode xor>}> : (f32, i32, i32) -> (f32, i1)
 // CHECK-NEXT:    %s = arith.addf %[[S8]], %[[X16]] : f32
-// CHECK-NEXT:    llvm.store %s, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %s, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 
 // -----
 
@@ -55,7 +57,9 @@ func.func @sum8(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
 // CHECK-NEXT:    %[[S2:.*]] = arith.addi %[[S1]], %[[X2]] : i32
 // CHECK-NEXT:    %[[X4:.*]], %{{.*}} = "gpu.shuffle"(%[[S2]], %[[O4]], %[[W]])
 // CHECK-NEXT:    %s = arith.addi %[[S2]], %[[X4]] : i32
-// CHECK-NEXT:    llvm.store %s, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %s, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK-LABEL: sym_name = "sum8"
 
 // -----
@@ -77,4 +81,6 @@ func.func @column_sums(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[S8:.*]] = arith.addf %v, %[[X8]] : f32
 // CHECK-NEXT:    %[[X16:.*]], %{{.*}} = "gpu.shuffle"(%[[S8]], %[[O16]], %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
 // CHECK-NEXT:    %s = arith.addf %[[S8]], %[[X16]] : f32
-// CHECK-NEXT:    llvm.store %s, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %s, %out : f32, !llvm.ptr<1>
+// CHECK-NEXT:    }

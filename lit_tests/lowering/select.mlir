@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.select -> arith.select, per register for blocks (tl.where).
 func.func @where(%x: !tt.ptr<f32>, %a: i32, %b: i32, %out: !tt.ptr<i32>) {
@@ -17,7 +17,9 @@ func.func @where(%x: !tt.ptr<f32>, %a: i32, %b: i32, %out: !tt.ptr<i32>) {
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %c = arith.cmpi slt, %a, %b : i32
 // CHECK-NEXT:    %s = arith.select %c, %a, %b : i32
-// CHECK-NEXT:    llvm.store %s, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    scf.if %owner {
+// CHECK-NEXT:      llvm.store %s, %out : i32, !llvm.ptr<1>
+// CHECK-NEXT:    }
 // CHECK:         %pos = arith.cmpf ogt, %v, %[[ZERO]] : f32
 // CHECK-NEXT:    %pos_1 = arith.cmpf ogt, %v_1, %[[ZERO]] : f32
 // CHECK-NEXT:    %relu = arith.select %pos, %v, %[[ZERO]] : f32

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu{num_warps=4}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' | filecheck %s
 
 // Every op that communicates through shared memory (cross-warp reductions, layout
 // conversions, dot staging) gets its own static buffer: a private memref.global in address

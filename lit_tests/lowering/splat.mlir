@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu{num_warps=1}' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.splat and tt.full: every register of the block is the scalar itself (no code at all).
 func.func @splat(%out: !tt.ptr<f32>, %f: f32) {

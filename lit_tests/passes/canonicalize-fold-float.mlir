@@ -1,7 +1,7 @@
 // RUN: mytriton-opt %s -p canonicalize | filecheck %s
 
 // Float folding computes in the element type: f32 results are rounded to f32 (not
-// computed in Python's f64), f16 to f16; NaN propagates through maximum.
+// computed in Python's f64), f16 to f16; maximum/minimum follow Triton's NaN rule.
 
 func.func @f32_rounding() -> (f32, f32, f32) {
   %one = arith.constant 1.0 : f32
@@ -45,17 +45,39 @@ func.func @math() -> (f32, f32, f32, f32) {
 // CHECK-NEXT:    %[[AB:.*]] = arith.constant 2.500000e+00 : f32
 // CHECK-NEXT:    func.return %[[E]], %[[FL]], %[[CE]], %[[AB]]
 
-func.func @nan_maximum() -> (f32, f32) {
+// tt.maximum/tt.minimum fold with Triton's rule: by default a NaN operand is ignored (maxnum),
+// with `propagate_nan = all` the result is NaN; +0.0 > -0.0 whichever side it is on.
+func.func @nan_maximum() -> (f32, f32, f32, f32) {
   %nan = arith.constant 0x7FC00000 : f32
   %one = arith.constant 1.0 : f32
   %a = tt.maximum %nan, %one : f32
   %b = tt.minimum %one, %nan : f32
-  func.return %a, %b : f32, f32
+  %c = tt.maximum %one, %nan, propagate_nan = all : f32
+  %d = tt.minimum %nan, %one, propagate_nan = all : f32
+  func.return %a, %b, %c, %d : f32, f32, f32, f32
 }
 // CHECK-LABEL: func.func @nan_maximum()
-// CHECK-NEXT:    %[[A:.*]] = arith.constant 0x7fc00000 : f32
-// CHECK-NEXT:    %[[B:.*]] = arith.constant 0x7fc00000 : f32
-// CHECK-NEXT:    func.return %[[A]], %[[B]] : f32, f32
+// CHECK-NEXT:    %[[A:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    %[[B:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 0x7fc00000 : f32
+// CHECK-NEXT:    %[[D:.*]] = arith.constant 0x7fc00000 : f32
+// CHECK-NEXT:    func.return %[[A]], %[[B]], %[[C]], %[[D]] : f32, f32, f32, f32
+
+func.func @signed_zero_extrema() -> (f32, f32, f32, f32) {
+  %pz = arith.constant 0.0 : f32
+  %nz = arith.constant -0.0 : f32
+  %a = tt.maximum %nz, %pz : f32
+  %b = tt.maximum %pz, %nz, propagate_nan = all : f32
+  %c = tt.minimum %pz, %nz : f32
+  %d = tt.minimum %nz, %pz, propagate_nan = all : f32
+  func.return %a, %b, %c, %d : f32, f32, f32, f32
+}
+// CHECK-LABEL: func.func @signed_zero_extrema()
+// CHECK-NEXT:    %[[A:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[B:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[C:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-NEXT:    %[[D:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-NEXT:    func.return %[[A]], %[[B]], %[[C]], %[[D]] : f32, f32, f32, f32
 
 func.func @int_to_float() -> f32 {
   %big = arith.constant 16777217 : i32

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mytriton.backends.arrays import ArrayInfo
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.stages import Stage
 from mytriton.errors import BackendUnavailableError
-from mytriton.runtime.arrays import ArrayInfo
-from mytriton.runtime.compiled import CompiledKernel
 
 DEFAULT_BACKEND = "cuda"
 
@@ -30,15 +31,20 @@ class LaunchOptions:
 
 
 class Backend(ABC):
-    """Compiles a kernel's optimised `tt` IR and launches it."""
+    """Compiles a kernel's optimised `tt` IR through its stages, and launches it."""
 
     name: ClassVar[str]
     #: "host" backends run NumPy/CPU-torch arrays; "gpu" backends run CuPy/CUDA-torch arrays
     runs_on: ClassVar[str]
+    #: the stages after ``tt-opt``, in order (the runtime runs, prints, dumps and overrides them)
+    stages: ClassVar[tuple[Stage, ...]] = ()
 
     @abstractmethod
-    def compile(self, kernel: CompiledKernel, options: LaunchOptions) -> None:
-        """Add this backend's stages to ``kernel.asm`` and set ``kernel.binary`` if it can run."""
+    def load(
+        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
+    ) -> None:
+        """Make ``kernel`` launchable from its stages' artifacts (set ``kernel.binary``).
+        ``artifacts`` holds every stage that ran; a stage that could not run here is absent."""
 
     @abstractmethod
     def launch(

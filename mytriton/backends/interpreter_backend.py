@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mytriton.backends import Backend, LaunchOptions
-from mytriton.runtime.arrays import ArrayInfo, as_host_numpy
-from mytriton.runtime.compiled import CompiledKernel
+from mytriton.backends.arrays import ArrayInfo, host_arrays
+from mytriton.backends.compiled import CompiledKernel
 
 
 class InterpreterBackend(Backend):
     name = "interpreter"
     runs_on = "host"
+    stages = ()  # it executes the tt-opt module itself
 
-    def compile(self, kernel: CompiledKernel, options: LaunchOptions) -> None:
-        return None  # the interpreter executes the tt-opt module itself
+    def load(
+        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
+    ) -> None:
+        kernel.binary = artifacts["tt-opt"]
 
     def launch(
         self,
@@ -27,9 +30,5 @@ class InterpreterBackend(Backend):
     ) -> None:
         from mytriton.backends.interpreter import run_kernel
 
-        assert kernel.module is not None
-        host_args = [
-            as_host_numpy(a) if info is not None else a
-            for a, info in zip(args, arrays, strict=True)
-        ]
-        run_kernel(kernel.module, kernel.name, grid, host_args, debug=options.debug)
+        with host_arrays(args, arrays) as host_args:
+            run_kernel(kernel.binary, kernel.name, grid, host_args, debug=options.debug)

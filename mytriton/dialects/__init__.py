@@ -6,14 +6,18 @@ from xdsl.context import Context
 from xdsl.ir import Dialect
 
 from mytriton.dialects.tt import TT_CORE_OPS, ProgramAxisAttr, ReduceKindAttr
-from mytriton.dialects.tt_elementwise import TT_ELEMENTWISE_OPS, CmpPredicateAttr
+from mytriton.dialects.tt_elementwise import (
+    TT_ELEMENTWISE_OPS,
+    CmpPredicateAttr,
+    PropagateNanAttr,
+)
 from mytriton.dialects.tt_traits import TTConstantMaterialization
 from mytriton.dialects.tt_types import PointerType
 
 TT = Dialect(
     "tt",
     [*TT_CORE_OPS, *TT_ELEMENTWISE_OPS],
-    [PointerType, ProgramAxisAttr, ReduceKindAttr, CmpPredicateAttr],
+    [PointerType, ProgramAxisAttr, ReduceKindAttr, CmpPredicateAttr, PropagateNanAttr],
     [TTConstantMaterialization()],
 )
 

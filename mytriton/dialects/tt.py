@@ -102,7 +102,8 @@ class ReduceKind(StrEnum):
 
 @irdl_attr_definition
 class ReduceKindAttr(EnumAttribute[ReduceKind], SpacedOpaqueSyntaxAttribute):
-    """Combiner of ``tt.reduce``: ``sum``, ``max`` or ``min`` (max/min propagate NaN)."""
+    """Combiner of ``tt.reduce``: ``sum``, ``max`` or ``min`` (``tt.maximum``/``tt.minimum``
+    without NaN propagation, as Triton's ``tl.max``/``tl.min``)."""
 
     name = "tt.reduce_kind"
 
@@ -454,7 +455,8 @@ def reduced_type(src: Attribute, axis: int) -> Attribute:
 class ReduceOp(IRDLOperation):
     """``tl.sum/max/min(x, axis)``: combine a block along one axis (rank-1 gives a scalar).
 
-    ``max``/``min`` propagate NaN. Float sums are accumulated in the element type (f32).
+    ``max``/``min`` ignore NaN elements (NaN only if all are) and order ``-0.0 < +0.0``. Float
+    sums are accumulated in the element type (f32).
     """
 
     name = "tt.reduce"

@@ -7,6 +7,7 @@ then applies to blocks too (``splat(2) * splat(3)`` becomes ``splat(6)``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from xdsl.ir import Operation, SSAValue
@@ -16,6 +17,20 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import uniform_constant
 from mytriton.dialects.tt_elementwise import AddOp, ElementwiseOp
 from mytriton.dialects.tt_types import is_block
+
+_PATTERNS: dict[type[Operation], list[RewritePattern]] = {}
+
+
+def canonicalizes(*ops: type[Operation]) -> Callable[[type[RewritePattern]], type[RewritePattern]]:
+    """Class decorator, beside each pattern: an instance of it canonicalizes ``ops`` (and
+    their subclasses). Ops find their patterns here through their ``LazyPatterns`` trait."""
+
+    def register(cls: type[RewritePattern]) -> type[RewritePattern]:
+        for op in ops:
+            _PATTERNS.setdefault(op, []).append(cls())
+        return cls
+
+    return register
 
 
 def _replace(rewriter: PatternRewriter, op: Operation, new_ops: list[Operation]) -> None:
@@ -34,6 +49,7 @@ def _splat_source(v: SSAValue) -> SSAValue | None:
     return None
 
 
+@canonicalizes(ElementwiseOp)
 class HoistSplatOperands(RewritePattern):
     """``op(splat a, splat b) -> splat(op(a, b))`` for every elementwise op."""
 
@@ -47,6 +63,7 @@ class HoistSplatOperands(RewritePattern):
         _replace(rewriter, op, [scalar, tt.SplatOp(scalar.results[0], op.results[0].type)])
 
 
+@canonicalizes(tt.AddPtrOp)
 class HoistSplatAddPtr(RewritePattern):
     """``addptr(splat p, splat o) -> splat(addptr(p, o))``."""
 
@@ -59,6 +76,7 @@ class HoistSplatAddPtr(RewritePattern):
         _replace(rewriter, op, [scalar, tt.SplatOp(scalar.result, op.result.type)])
 
 
+@canonicalizes(tt.AddPtrOp)
 class AddPtrZeroOffset(RewritePattern):
     """``addptr(p, 0) -> p``."""
 
@@ -70,6 +88,7 @@ class AddPtrZeroOffset(RewritePattern):
             rewriter.erase(op)
 
 
+@canonicalizes(tt.BroadcastOp)
 class BroadcastSimplify(RewritePattern):
     """``broadcast(x) : T -> T`` is ``x``; ``broadcast(splat a)`` and ``broadcast(broadcast x)``
     collapse to one op."""
@@ -86,6 +105,7 @@ class BroadcastSimplify(RewritePattern):
             _replace(rewriter, op, [tt.BroadcastOp(inner.src, op.result.type)])
 
 
+@canonicalizes(tt.ExpandDimsOp)
 class ExpandDimsOfSplat(RewritePattern):
     """``expand_dims(splat a) -> splat a`` of the expanded shape."""
 
@@ -95,6 +115,7 @@ class ExpandDimsOfSplat(RewritePattern):
             _replace(rewriter, op, [tt.SplatOp(a, op.result.type)])
 
 
+@canonicalizes(tt.LoadOp)
 class LoadConstantMask(RewritePattern):
     """An all-true mask is dropped; an all-false mask with ``other`` gives ``other``."""
 
@@ -112,6 +133,7 @@ class LoadConstantMask(RewritePattern):
             rewriter.erase(op)
 
 
+@canonicalizes(tt.StoreOp)
 class StoreConstantMask(RewritePattern):
     """An all-true mask is dropped; a store under an all-false mask is erased."""
 
@@ -128,6 +150,7 @@ class StoreConstantMask(RewritePattern):
             rewriter.erase(op)
 
 
+@canonicalizes(AddOp)
 class AddIntoDot(RewritePattern):
     """``dot(a, b, 0) + c -> dot(a, b, c)``: accumulate in the dot's registers (``acc +
     tl.dot(a, b)`` is the common way to write a K loop)."""
@@ -149,24 +172,7 @@ class AddIntoDot(RewritePattern):
 
 
 @cache
-def _table() -> dict[type[Operation], tuple[RewritePattern, ...]]:
-    return {
-        tt.AddPtrOp: (AddPtrZeroOffset(), HoistSplatAddPtr()),
-        tt.BroadcastOp: (BroadcastSimplify(),),
-        tt.ExpandDimsOp: (ExpandDimsOfSplat(),),
-        tt.LoadOp: (LoadConstantMask(),),
-        tt.StoreOp: (StoreConstantMask(),),
-    }
-
-
-_HOIST = (HoistSplatOperands(),)
-_ADD = (HoistSplatOperands(), AddIntoDot())
-
-
 def patterns_for(op: type[Operation]) -> tuple[RewritePattern, ...]:
-    """The canonicalization patterns of one `tt` op class."""
-    if op is AddOp:
-        return _ADD
-    if issubclass(op, ElementwiseOp):
-        return _HOIST
-    return _table().get(op, ())
+    """The canonicalization patterns of one `tt` op class: those registered for it and for its
+    base classes (``ElementwiseOp``'s serve every elementwise op), base classes first."""
+    return tuple(p for base in reversed(op.__mro__) for p in _PATTERNS.get(base, ()))

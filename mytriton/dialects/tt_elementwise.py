@@ -234,26 +234,66 @@ class XorOp(BinaryOp):
         return None
 
 
+class PropagateNan(StrEnum):
+    """``tl.PropagateNan``: ``none`` ignores a NaN operand (IEEE maxNum, MLIR ``maxnumf``),
+    ``all`` returns NaN (IEEE maximum, MLIR ``maximumf``)."""
+
+    NONE = "none"
+    ALL = "all"
+
+
+@irdl_attr_definition
+class PropagateNanAttr(EnumAttribute[PropagateNan], SpacedOpaqueSyntaxAttribute):
+    """NaN handling of float ``tt.maximum``/``tt.minimum`` (integers ignore it)."""
+
+    name = "tt.propagate_nan"
+
+
+class ExtremumOp(BinaryOp):
+    """``tt.maximum``/``tt.minimum``: integers compare signed; floats follow PTX ``max``/``min``
+    (``+0.0 > -0.0``; a NaN operand gives the other operand, or NaN with ``propagate_nan =
+    all``). Syntax: ``tt.maximum %a, %b[, propagate_nan = all] : T``."""
+
+    propagate_nan = prop_def(PropagateNanAttr, default_value=PropagateNanAttr(PropagateNan.NONE))
+    assembly_format = (
+        "$lhs `,` $rhs (`,` `propagate_nan` `=` $propagate_nan^)? attr-dict `:` type($result)"
+    )
+
+    def __init__(
+        self, lhs: SSAValue, rhs: SSAValue, propagate_nan: PropagateNan = PropagateNan.NONE
+    ):
+        super().__init__(lhs, rhs)
+        self.propagate_nan = PropagateNanAttr(propagate_nan)
+
+    @property
+    def propagates_nan(self) -> bool:
+        return self.propagate_nan.data is PropagateNan.ALL
+
+    def evaluate(self, *args: Array) -> Array:
+        return sem.evaluate(type(self).SEMANTICS, *args, self.propagates_nan)
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        lhs, rhs = operands
+        return type(self)(lhs, rhs, self.propagate_nan.data)
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        return (self.lhs,) if self.lhs == self.rhs else None
+
+
 @irdl_op_definition
-class MaximumOp(BinaryOp):
-    """``tl.maximum``: NaN if either operand is NaN; on equal values the right operand."""
+class MaximumOp(ExtremumOp):
+    """``tl.maximum``."""
 
     name = "tt.maximum"
     SEMANTICS: ClassVar = sem.maximum
 
-    def fold_identity(self) -> Sequence[SSAValue] | None:
-        return (self.lhs,) if self.lhs == self.rhs else None
-
 
 @irdl_op_definition
-class MinimumOp(BinaryOp):
-    """``tl.minimum``: NaN if either operand is NaN; on equal values the right operand."""
+class MinimumOp(ExtremumOp):
+    """``tl.minimum``."""
 
     name = "tt.minimum"
     SEMANTICS: ClassVar = sem.minimum
-
-    def fold_identity(self) -> Sequence[SSAValue] | None:
-        return (self.lhs,) if self.lhs == self.rhs else None
 
 
 # --------------------------------------------------------------------------------------------

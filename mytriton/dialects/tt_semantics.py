@@ -1,9 +1,10 @@
-"""Reference semantics of the `tt` elementwise ops, as NumPy functions.
+"""Reference semantics of the `tt` elementwise ops (and max/min reductions), as NumPy functions.
 
 These define what each op computes on the GPU (C/PTX semantics, not Python's or NumPy's):
-i32 wraps, integer division truncates toward zero, f32 stays f32, ``maximum``/``minimum``
-propagate NaN and return the right operand on ties, float ``!=`` is unordered. The constant
-folder and the CPU interpreter both call these, so the two can never disagree.
+i32 wraps, integer division truncates toward zero, f32 stays f32, float ``maximum``/``minimum``
+are PTX's ``max``/``min`` (a NaN operand is ignored, or with ``propagate_nan`` returned; ``+0.0 >
+-0.0``), float ``!=`` is unordered. The constant folder and the CPU interpreter both call these,
+so the two can never disagree.
 """
 
 from __future__ import annotations
@@ -101,18 +102,41 @@ def bit_xor(a: Array, b: Array) -> Array:
     return np.bitwise_xor(a, b)
 
 
-def maximum(a: Array, b: Array) -> Array:
-    r = np.where(a > b, a, b)
-    if _is_float(a):
-        r = np.where(np.isnan(a) | np.isnan(b), np.array(np.nan, a.dtype), r)
-    return r.astype(a.dtype)
+def maximum(a: Array, b: Array, propagate_nan: bool = False) -> Array:
+    """PTX ``max`` (``max.NaN`` with ``propagate_nan``): LLVM/MLIR ``maxnum`` (``maximum``)."""
+    if not _is_float(a):
+        return np.maximum(a, b)
+    r = (np.maximum if propagate_nan else np.fmax)(a, b)
+    # equal operands are two zeros (+0.0 wins) or one number
+    return np.where(a == b, np.where(np.signbit(a), b, a), r).astype(a.dtype)
 
 
-def minimum(a: Array, b: Array) -> Array:
-    r = np.where(a < b, a, b)
-    if _is_float(a):
-        r = np.where(np.isnan(a) | np.isnan(b), np.array(np.nan, a.dtype), r)
-    return r.astype(a.dtype)
+def minimum(a: Array, b: Array, propagate_nan: bool = False) -> Array:
+    """PTX ``min`` (``min.NaN`` with ``propagate_nan``): LLVM/MLIR ``minnum`` (``minimum``)."""
+    if not _is_float(a):
+        return np.minimum(a, b)
+    r = (np.minimum if propagate_nan else np.fmin)(a, b)
+    # equal operands are two zeros (-0.0 wins) or one number
+    return np.where(a == b, np.where(np.signbit(a), a, b), r).astype(a.dtype)
+
+
+def reduce_max(a: Array, axis: int) -> Array:
+    """``tl.max``: ``maximum`` (NaN ignored) over ``axis``; it is associative and commutative
+    (``+0.0 > -0.0``), so any combining order gives this."""
+    if not _is_float(a):
+        return np.max(a, axis=axis)
+    r = np.fmax.reduce(a, axis=axis)
+    positive_zero = np.any((a == 0) & ~np.signbit(a), axis=axis)
+    return np.where((r == 0) & positive_zero, np.zeros_like(r), r).astype(a.dtype)
+
+
+def reduce_min(a: Array, axis: int) -> Array:
+    """``tl.min``: ``minimum`` (NaN ignored) over ``axis``, in any combining order."""
+    if not _is_float(a):
+        return np.min(a, axis=axis)
+    r = np.fmin.reduce(a, axis=axis)
+    negative_zero = np.any((a == 0) & np.signbit(a), axis=axis)
+    return np.where((r == 0) & negative_zero, -np.zeros_like(r), r).astype(a.dtype)
 
 
 # Float comparisons are ordered except ``ne`` (unordered: NaN != x), NumPy's own rule.

@@ -14,7 +14,7 @@ from mytriton.dialects.tt_types import block_shape_problem, shape_of, type_str
 
 
 class LazyPatterns(HasCanonicalizationPatternsTrait):
-    """Canonicalization patterns of an op, looked up in ``tt_canonicalize.PATTERNS``.
+    """Canonicalization patterns of an op, registered beside each pattern (``canonicalizes``).
 
     xDSL resolves a pattern's ``op:`` annotation when the pattern class is created, so the
     patterns must be defined after the op classes; this trait defers the lookup to first use.

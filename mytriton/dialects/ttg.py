@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, TensorType
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, TensorType, i32
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -248,6 +248,33 @@ class SharedLayoutAttr(ParametrizedAttribute):
 
 
 Layout = BlockedLayoutAttr | SliceLayoutAttr
+
+
+# The launch geometry layout assignment writes on the module (Triton's attribute names): the
+# lowering and the ABI read it from there.
+NUM_WARPS_ATTR = "ttg.num-warps"
+THREADS_PER_WARP_ATTR = "ttg.threads-per-warp"
+
+
+def set_launch_geometry(module: Operation, num_warps: int) -> None:
+    module.attributes[NUM_WARPS_ATTR] = IntegerAttr(num_warps, i32)
+    module.attributes[THREADS_PER_WARP_ATTR] = IntegerAttr(WARP_SIZE, i32)
+
+
+def module_num_warps(module: Operation) -> int:
+    """``ttg.num-warps`` of a laid-out module (a ``VerifyException`` when it is missing)."""
+    attr = module.attributes.get(NUM_WARPS_ATTR)
+    if not isinstance(attr, IntegerAttr):
+        raise VerifyException(
+            f"the module has no `{NUM_WARPS_ATTR}` attribute: run tt-assign-layouts first"
+        )
+    threads = module.attributes.get(THREADS_PER_WARP_ATTR, IntegerAttr(WARP_SIZE, i32))
+    if not isinstance(threads, IntegerAttr) or threads.value.data != WARP_SIZE:
+        raise VerifyException(f"`{THREADS_PER_WARP_ATTR}` must be {WARP_SIZE}")
+    n = attr.value.data
+    if n <= 0 or n & (n - 1) or n > 32:
+        raise VerifyException(f"`{NUM_WARPS_ATTR}` must be a power of two from 1 to 32, got {n}")
+    return n
 
 
 def layout_rank(layout: Attribute) -> int:

@@ -23,6 +23,11 @@ def log2(n: int) -> int:
     return n.bit_length() - 1
 
 
+def _bit_range(lo: int, hi: int) -> int:
+    """The mask of bits ``lo`` to ``hi - 1``."""
+    return (1 << hi) - (1 << lo)
+
+
 @dataclass(frozen=True)
 class Geometry:
     """The distribution of a block of ``shape`` under ``layout`` (blocked, or slices of one)."""
@@ -89,6 +94,25 @@ class Geometry:
     def distinct_warps(self, d: int) -> int:
         covered = self.root.spt[d] * self.root.tpw[d]
         return min(self.root.wpc[d], max(1, self.full_shape[d] // covered))
+
+    @cached_property
+    def replica_bits(self) -> int:
+        """The thread-id bits that only tell replicas apart: threads differing only in them
+        hold the same elements. Along each dimension, lanes (warps) at or beyond the distinct
+        ones wrap around onto the same elements, so the bits of those high coordinates are
+        replica bits; the thread with all of them 0 is the elements' one owner (what Triton
+        lets store)."""
+        bits = 0
+        for d in range(self.root.rank):
+            lane_shift = log2(self.lane_strides[d])
+            bits |= _bit_range(
+                lane_shift + log2(self.distinct_lanes(d)), lane_shift + log2(self.root.tpw[d])
+            )
+            warp_shift = log2(WARP_SIZE) + log2(self.warp_strides[d])
+            bits |= _bit_range(
+                warp_shift + log2(self.distinct_warps(d)), warp_shift + log2(self.root.wpc[d])
+            )
+        return bits
 
     def shuffle_offsets(self, d: int) -> list[int]:
         """Lane xor-offsets that combine all distinct lanes along ``d`` (a butterfly)."""

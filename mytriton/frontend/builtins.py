@@ -11,6 +11,7 @@ import builtins as py
 from typing import Any
 
 from mytriton.dialects import tt
+from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects.tt_types import block_shape_problem, block_type
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.dtypes import to_ir
@@ -252,14 +253,27 @@ class Builtins:
     def where(self, condition: Any, x: Any, y: Any) -> TensorValue:
         return self.sem.where(condition, x, y)
 
+    def _propagate_nan(self, value: Any, what: str) -> ew.PropagateNan:
+        v = self._constexpr(value, f"{what}'s propagate_nan")
+        if not isinstance(v, core.PropagateNan):
+            raise KernelValueError(
+                f"{what}: propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL, "
+                f"got {v!r}",
+                self.b.loc,
+            )
+        return ew.PropagateNan.ALL if v is core.PropagateNan.ALL else ew.PropagateNan.NONE
+
     def maximum(self, x: Any, y: Any, propagate_nan: Any) -> TensorValue:
-        return self.sem.minmax("maximum", x, y)
+        nan = self._propagate_nan(propagate_nan, "tl.maximum")
+        return self.sem.minmax("maximum", x, y, nan)
 
     def minimum(self, x: Any, y: Any, propagate_nan: Any) -> TensorValue:
-        return self.sem.minmax("minimum", x, y)
+        nan = self._propagate_nan(propagate_nan, "tl.minimum")
+        return self.sem.minmax("minimum", x, y, nan)
 
     def clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> TensorValue:
-        return self.sem.minmax("minimum", self.sem.minmax("maximum", x, min), max)
+        nan = self._propagate_nan(propagate_nan, "tl.clamp")
+        return self.sem.minmax("minimum", self.sem.minmax("maximum", x, min, nan), max, nan)
 
     def exp(self, x: Any) -> TensorValue:
         return self.sem.float_math("exp", x)

@@ -3,6 +3,11 @@
 One ``visit_<Node>`` method per supported node; every other node is rejected in ``generic_visit``
 with its location. Runtime values are ``TensorValue``s; ``tl.constexpr`` parameters, literals,
 globals and closure values stay Python values and are computed with at compile time.
+
+By concern: names, assignments, statements, expressions, calls and the inlining of ``@jit``
+callees live here; ``if``/``for`` in control_flow.py (``ControlFlowMixin``); what is evaluated
+at compile time (globals, Python builtins, operators on constants) in compile_time.py; the
+shared state and error plumbing in codegen_base.py.
 """
 
 from __future__ import annotations
@@ -10,100 +15,40 @@ from __future__ import annotations
 import ast
 import builtins as py
 import inspect
-import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any, NoReturn
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import i32
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 
 from mytriton import utils
 from mytriton.errors import (
-    CompilationError,
     ConstexprError,
     KernelNameError,
     KernelTypeError,
     KernelValueError,
-    SourceLocation,
     UnsupportedSyntaxError,
 )
-from mytriton.frontend.builder import IRBuilder
-from mytriton.frontend.builtins import Builtins
-from mytriton.frontend.semantic import Semantic
+from mytriton.frontend.codegen_base import CodeGeneratorBase, _Return, core_fn
+from mytriton.frontend.compile_time import (
+    PURE_PY_FUNCTIONS,
+    PY_BINOPS,
+    PY_BUILTINS,
+    call_at_compile_time,
+    check_global,
+    is_hashable,
+    is_jit_function,
+)
+from mytriton.frontend.control_flow import ControlFlowMixin
 from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import BoundMethod, TensorValue, unwrap_constexpr
 from mytriton.language import core
 
-# Python `range` loops with compile-time bounds are unrolled up to this many iterations;
-# longer ones become structured loops (`tl.static_range` always unrolls).
-MAX_UNROLL = 64
 
-_COMPILE_TIME_TYPES = (bool, int, float, str, type(None), core.dtype, core.constexpr)
-
-
-def is_jit_function(obj: Any) -> bool:
-    return getattr(obj, "is_mytriton_jit", False) is True
-
-
-@dataclass
-class _Return(Exception):
-    """Raised by ``return`` to unwind the statements of an inlined function."""
-
-    value: Any
-    loc: SourceLocation | None = None  # of the `return` statement, for errors about it
-
-
-class CodeGenerator(ast.NodeVisitor):
-    """Compiles one function body (the kernel, or an inlined ``@jit`` callee)."""
-
-    def __init__(
-        self,
-        source: KernelSource,
-        builder: IRBuilder,
-        scope: dict[str, Any],
-        call_stack: tuple[str, ...] = (),
-    ):
-        self.src = source
-        self.b = builder
-        self.sem = Semantic(builder)
-        self.tl = Builtins(self.sem)
-        self.scope = scope
-        self.call_stack = (*call_stack, source.qualname)
-
-    # ------------------------------------------------------------------ infrastructure
-
-    def loc(self, node: ast.AST) -> SourceLocation | None:
-        return self.src.location(node)
-
-    def visit(self, node: ast.AST) -> Any:
-        with self.b.located(self.loc(node)):
-            try:
-                return super().visit(node)
-            except (CompilationError, _Return):
-                raise
-            except RecursionError:
-                raise
-            except Exception as e:  # an xDSL verifier or a bug: report at the kernel line
-                raise CompilationError(
-                    f"internal error while compiling this line: {type(e).__name__}: {e}",
-                    self.b.loc,
-                ) from e
-
-    def unsupported(self, node: ast.AST, what: str, hint: str = "") -> NoReturn:
-        msg = f"{what} is not supported in a kernel"
-        if hint:
-            msg += f"; {hint}"
-        raise UnsupportedSyntaxError(msg, self.loc(node))
-
-    def generic_visit(self, node: ast.AST) -> NoReturn:
-        self.unsupported(node, f"`{type(node).__name__}` syntax")
-
-    def visit_block(self, stmts: Sequence[ast.stmt]) -> None:
-        for s in stmts:
-            self.visit(s)
+# (`ast.NodeVisitor` is named again so that linters see the `visit_<Node>` methods as a visitor's.)
+class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
+    """Compiles one function body (the kernel, or an inlined ``@jit`` callee); ``if``/``for``
+    come from ``ControlFlowMixin``, the state and ``visit`` from ``CodeGeneratorBase``."""
 
     # ------------------------------------------------------------------ names
 
@@ -115,23 +60,7 @@ class CodeGenerator(ast.NodeVisitor):
             if hasattr(py, name):
                 return getattr(py, name)
             raise KernelNameError(f"name `{name}` is not defined", self.loc(node))
-        return self._check_global(name, value, node)
-
-    def _check_global(self, name: str, value: Any, node: ast.AST) -> Any:
-        value = unwrap_constexpr(value)
-        ok = (
-            isinstance(value, (_COMPILE_TIME_TYPES, ModuleType))
-            or is_jit_function(value)
-            or callable(value)
-            or (isinstance(value, tuple) and all(isinstance(v, _COMPILE_TIME_TYPES) for v in value))
-        )
-        if not ok:
-            raise KernelNameError(
-                f"global `{name}` of type {type(value).__name__} cannot be used inside a kernel "
-                "(only numbers, strings, dtypes, tuples of those, modules and @jit functions)",
-                self.loc(node),
-            )
-        return value
+        return check_global(name, value, self.loc(node))
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
@@ -197,95 +126,6 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Return(self, node: ast.Return) -> None:
         raise _Return(None if node.value is None else self.visit(node.value), self.loc(node))
 
-    def visit_If(self, node: ast.If) -> None:
-        cond = self.visit(node.test)
-        if isinstance(cond, TensorValue):
-            self.runtime_if(node, cond)
-            return
-        self.visit_block(node.body if cond else node.orelse)
-
-    def runtime_if(self, node: ast.If, cond: TensorValue) -> None:
-        """``if`` on a runtime scalar: an ``scf.if`` whose results are the variables either
-        branch assigns (Triton's rule: a variable used after the ``if`` must exist on both
-        paths, and keep one type)."""
-        if cond.is_block:
-            raise KernelTypeError(
-                "the condition of an `if` must be a scalar; for blocks use tl.where or a mask",
-                self.loc(node.test),
-            )
-        flag = self.sem.to_bool(cond)
-        before = dict(self.scope)
-        branches: list[tuple[Block, dict[str, Any]]] = []
-        for stmts in (node.body, node.orelse):
-            block = Block()
-            self.scope = dict(before)
-            with self.b.at_end_of(block):
-                try:
-                    self.visit_block(stmts)
-                except _Return as r:
-                    raise UnsupportedSyntaxError(
-                        "`return` inside an `if` on a runtime value", r.loc or self.loc(node)
-                    ) from None
-            branches.append((block, self.scope))
-        self.scope = before
-        (then_block, then_scope), (else_block, else_scope) = branches
-        assigned = assigned_names(node.body) | assigned_names(node.orelse)
-        names = [n for n in sorted(assigned) if n in then_scope and n in else_scope]
-        results: list[tuple[str, TensorValue, TensorValue]] = []
-        for n in names:
-            a, b = then_scope[n], else_scope[n]
-            same_constant = (
-                not isinstance(a, TensorValue)
-                and not isinstance(b, TensorValue)
-                and unwrap_constexpr(a) == unwrap_constexpr(b)
-            )
-            if a is b or same_constant:
-                continue  # the same on both paths (a compile-time value, or not reassigned)
-            results.append((n, *self._if_values(n, a, b, then_block, else_block, node)))
-        with self.b.at_end_of(then_block):
-            self.b.insert(scf.YieldOp(*(a.handle for _, a, _ in results)))
-        with self.b.at_end_of(else_block):
-            self.b.insert(scf.YieldOp(*(b.handle for _, _, b in results)))
-        op = self.b.insert(
-            scf.IfOp(flag.handle, [a.type for _, a, _ in results], [then_block], [else_block])
-        )
-        for (n, _, _), res in zip(results, op.results, strict=True):
-            res.name_hint = n
-            self.scope[n] = TensorValue(res)
-        for n in assigned - set(names) - set(before):
-            self.scope.pop(n, None)  # assigned on one path only: not defined after the `if`
-
-    def _if_values(
-        self, name: str, a: Any, b: Any, then_block: Block, else_block: Block, node: ast.If
-    ) -> tuple[TensorValue, TensorValue]:
-        """The runtime values of ``name`` on both paths, Python numbers converted (weakly
-        typed, like the other operand of an operator) inside their own branch."""
-        for v in (a, b):
-            if not isinstance(v, TensorValue) and not isinstance(
-                unwrap_constexpr(v), (bool, int, float)
-            ):
-                raise KernelTypeError(
-                    f"`{name}` holds a compile-time {type(v).__name__} and is reassigned under a "
-                    "runtime `if`; only numbers and blocks can differ between its branches",
-                    self.loc(node),
-                )
-        if not isinstance(a, TensorValue):
-            like = b if isinstance(b, TensorValue) else None
-            if like is None and isinstance(unwrap_constexpr(b), float):
-                a = float(unwrap_constexpr(a))  # 1 on one path, 0.5 on the other: a float
-            with self.b.at_end_of(then_block):
-                a = self.sem.to_tensor(unwrap_constexpr(a), like)
-        if not isinstance(b, TensorValue):
-            with self.b.at_end_of(else_block):
-                b = self.sem.to_tensor(unwrap_constexpr(b), a)
-        if a.type != b.type:
-            raise KernelTypeError(
-                f"`{name}` is {describe(a)} in the `if` branch but {describe(b)} in the `else` "
-                "branch; it must have one type after the `if`",
-                self.loc(node),
-            )
-        return a, b
-
     def visit_Assert(self, node: ast.Assert) -> None:
         cond = self.visit(node.test)
         if isinstance(cond, TensorValue):
@@ -298,143 +138,10 @@ class CodeGenerator(ast.NodeVisitor):
                 f"assertion failed: {msg}" if msg else "assertion failed", self.loc(node)
             )
 
-    def visit_While(self, node: ast.While) -> NoReturn:
-        self.unsupported(node, "`while`", "use `for ... in range(...)`")
-
-    def visit_Break(self, node: ast.Break) -> NoReturn:
-        self.unsupported(node, "`break`")
-
-    def visit_Continue(self, node: ast.Continue) -> NoReturn:
-        self.unsupported(node, "`continue`")
-
     def visit_FunctionDef(self, node: ast.FunctionDef) -> NoReturn:
         self.unsupported(
             node, "a nested function definition", "define it at module level with @jit"
         )
-
-    # ------------------------------------------------------------------ loops
-
-    def visit_For(self, node: ast.For) -> None:
-        if node.orelse:
-            self.unsupported(node, "`for ... else`")
-        if not isinstance(node.target, ast.Name):
-            self.unsupported(node.target, "a loop target other than a plain name")
-        it = node.iter
-        if not isinstance(it, ast.Call):
-            self.unsupported(it, "iterating over anything but range/tl.range/tl.static_range")
-        fn = self.visit(it.func)
-        if fn is py.range:
-            kind = "range"
-        elif fn is core_fn("static_range"):
-            kind = "static"
-        elif fn is core_fn("range"):
-            kind = "runtime"
-        else:
-            self.unsupported(it, "iterating over anything but range/tl.range/tl.static_range")
-        args = [self.visit(a) for a in it.args]
-        kwargs = {k.arg: self.visit(k.value) for k in it.keywords if k.arg}
-        if kind != "runtime" and kwargs:
-            self.unsupported(it, "keyword arguments to range")
-        step_kw = kwargs.pop("step", None)
-        kwargs.pop("num_stages", None)
-        kwargs.pop("loop_unroll_factor", None)
-        if kwargs:
-            self.unsupported(it, f"tl.range options {sorted(kwargs)}")
-        if not 1 <= len(args) <= 3:
-            raise KernelTypeError(f"range expects 1 to 3 arguments, got {len(args)}", self.loc(it))
-        start, stop, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], 1)
-        if len(args) == 3:
-            step = args[2]
-        if step_kw is not None:
-            step = step_kw
-        bounds = [unwrap_constexpr(x) for x in (start, stop, step)]
-        constant = all(isinstance(x, int) and not isinstance(x, bool) for x in bounds)
-        if kind == "static" and not constant:
-            raise ConstexprError(
-                "tl.static_range bounds must be compile-time integers (tl.constexpr)", self.loc(it)
-            )
-        if constant and kind != "runtime":
-            trips = len(py.range(*bounds))
-            if kind == "static" or trips <= MAX_UNROLL:
-                self.unrolled_loop(node, node.target.id, py.range(*bounds))
-                return
-        self.runtime_loop(node, node.target.id, *bounds)
-
-    def unrolled_loop(self, node: ast.For, var: str, values: py.range) -> None:
-        for v in values:
-            self.scope[var] = v
-            self.visit_block(node.body)
-
-    def runtime_loop(self, node: ast.For, var: str, start: Any, stop: Any, step: Any) -> None:
-        if isinstance(step, TensorValue) or not isinstance(step, int) or step <= 0:
-            raise KernelValueError(
-                "the step of a runtime loop must be a positive compile-time integer",
-                self.loc(node.iter),
-            )
-        lb, ub = (self._loop_bound(x, node) for x in (start, stop))
-        stp = self.sem.constant(step, core.int32)
-        assigned = assigned_names(node.body)
-        if var in assigned:
-            where = assignment_to(node.body, var) or node
-            raise UnsupportedSyntaxError(
-                f"assigning to the loop variable `{var}` inside the loop", self.loc(where)
-            )
-        carried = [n for n in sorted(assigned) if n in self.scope and n != var]
-        inits: list[TensorValue] = []
-        for n in carried:
-            v = self.scope[n]
-            if isinstance(v, TensorValue):
-                inits.append(v)
-            elif isinstance(unwrap_constexpr(v), (bool, int, float)):
-                inits.append(self.sem.to_tensor(unwrap_constexpr(v)))
-            else:
-                raise KernelTypeError(
-                    f"`{n}` holds a compile-time {type(v).__name__} and is reassigned inside a "
-                    "runtime loop; only numbers and blocks can be loop-carried",
-                    self.loc(node),
-                )
-        body = Block(arg_types=[i32, *(v.type for v in inits)])
-        body.args[0].name_hint = var
-        for n, arg in zip(carried, body.args[1:], strict=True):
-            arg.name_hint = n
-        outer = dict(self.scope)
-        self.scope[var] = TensorValue(body.args[0])
-        for n, arg in zip(carried, body.args[1:], strict=True):
-            self.scope[n] = TensorValue(arg)
-        with self.b.at_end_of(body):
-            try:
-                self.visit_block(node.body)
-            except _Return as r:
-                raise UnsupportedSyntaxError(
-                    "`return` inside a runtime loop", r.loc or self.loc(node)
-                ) from None
-            yields: list[TensorValue] = []
-            for n, init in zip(carried, inits, strict=True):
-                v = self.scope[n]
-                v = self.sem.to_tensor(v, init) if not isinstance(v, TensorValue) else v
-                if v.type != init.type:
-                    raise KernelTypeError(
-                        f"loop-carried variable `{n}` is {describe(init)} before the loop but "
-                        f"{describe(v)} after an iteration; its type must not change",
-                        self.loc(node),
-                    )
-                yields.append(v)
-            self.b.insert(scf.YieldOp(*(v.handle for v in yields)))
-        loop = self.b.insert(
-            scf.ForOp(lb.handle, ub.handle, stp.handle, [v.handle for v in inits], body)
-        )
-        self.scope = outer
-        for n, res in zip(carried, loop.results, strict=True):
-            res.name_hint = n
-            self.scope[n] = TensorValue(res)
-
-    def _loop_bound(self, x: Any, node: ast.For) -> TensorValue:
-        v = self.sem.to_tensor(unwrap_constexpr(x)) if not isinstance(x, TensorValue) else x
-        if v.is_block or v.dtype != core.int32:
-            raise KernelTypeError(
-                f"range bounds must be int32 scalars, got {describe(v)}", self.loc(node.iter)
-            )
-        return v
 
     # ------------------------------------------------------------------ expressions
 
@@ -466,7 +173,7 @@ class CodeGenerator(ast.NodeVisitor):
                 raise KernelNameError(
                     f"`{ast.unparse(node.value)}` has no attribute `{name}`", self.loc(node)
                 )
-            return self._check_global(name, getattr(obj, name), node)
+            return check_global(name, getattr(obj, name), self.loc(node))
         if isinstance(obj, core.constexpr):
             return getattr(obj.value, name)
         if isinstance(obj, tuple) and name in ("index", "count"):
@@ -560,7 +267,7 @@ class CodeGenerator(ast.NodeVisitor):
         sym = self._BINOPS.get(type(op), type(op).__name__)
         if not isinstance(a, TensorValue) and not isinstance(b, TensorValue):
             try:
-                return _PY_BINOPS[sym](unwrap_constexpr(a), unwrap_constexpr(b))
+                return PY_BINOPS[sym](unwrap_constexpr(a), unwrap_constexpr(b))
             except KeyError:
                 self.unsupported(node, f"operator `{sym}`")
             except Exception as e:
@@ -632,7 +339,7 @@ class CodeGenerator(ast.NodeVisitor):
         }[type(op)]
         if not isinstance(a, TensorValue) and not isinstance(b, TensorValue):
             try:
-                return _PY_BINOPS[sym](unwrap_constexpr(a), unwrap_constexpr(b))
+                return PY_BINOPS[sym](unwrap_constexpr(a), unwrap_constexpr(b))
             except Exception as e:
                 raise KernelValueError(
                     f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)
@@ -675,16 +382,16 @@ class CodeGenerator(ast.NodeVisitor):
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call) -> Any:
         if isinstance(fn, BoundMethod) and fn.name == "to":
             return self.call_builtin("cast", core_fn("cast"), [fn.receiver, *args], kwargs, node)
-        name = core.BUILTINS.get(fn) if _hashable(fn) else None
+        name = core.BUILTINS.get(fn) if is_hashable(fn) else None
         if name is not None:
             return self.call_builtin(name, fn, args, kwargs, node)
         if is_jit_function(fn):
             return self.inline(fn, args, kwargs, node)
-        if _hashable(fn) and fn in _PY_BUILTINS:
-            return _PY_BUILTINS[fn](self, args, kwargs, node)
+        if is_hashable(fn) and fn in PY_BUILTINS:
+            return PY_BUILTINS[fn](self, args, kwargs, node)
         if fn is utils.cdiv:
             return self.call_builtin("cdiv", core_fn("cdiv"), args, kwargs, node)
-        if fn is utils.next_power_of_2 or (_hashable(fn) and fn in _PURE_PY_FUNCTIONS):
+        if fn is utils.next_power_of_2 or (is_hashable(fn) and fn in PURE_PY_FUNCTIONS):
             if any(isinstance(a, TensorValue) for a in [*args, *kwargs.values()]):
                 raise ConstexprError(
                     f"{getattr(fn, '__name__', fn)} needs compile-time arguments", self.loc(node)
@@ -743,168 +450,3 @@ class CodeGenerator(ast.NodeVisitor):
         except _Return as r:
             return r.value
         return None
-
-
-def core_fn(name: str) -> Any:
-    import mytriton.language as tl
-
-    return getattr(tl, name)
-
-
-def _hashable(x: Any) -> bool:
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
-
-
-def describe(v: TensorValue) -> str:
-    if v.is_block:
-        return f"a {v.dtype} block of shape {list(v.shape)}"
-    return f"a {v.dtype} scalar"
-
-
-def assigned_names(stmts: Sequence[ast.stmt]) -> set[str]:
-    """Names a statement list assigns (loop targets included), for loop-carried analysis."""
-    names: set[str] = set()
-
-    def targets(t: ast.expr) -> Iterator[str]:
-        if isinstance(t, ast.Name):
-            yield t.id
-        elif isinstance(t, (ast.Tuple, ast.List)):
-            for e in t.elts:
-                yield from targets(e)
-
-    for stmt in stmts:
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Assign):
-                for t in n.targets:
-                    names.update(targets(t))
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
-                names.update(targets(n.target))
-    return names
-
-
-def assignment_to(stmts: Sequence[ast.stmt], name: str) -> ast.AST | None:
-    """The first statement of ``stmts`` (nested ones included) that assigns ``name``."""
-    for stmt in stmts:
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Assign):
-                targets = n.targets
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
-                targets = [n.target]
-            else:
-                continue
-            for t in targets:
-                if any(isinstance(e, ast.Name) and e.id == name for e in ast.walk(t)):
-                    return n
-    return None
-
-
-def call_at_compile_time(
-    fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], loc: SourceLocation | None
-) -> Any:
-    """Call a Python helper on compile-time values; its failure is the kernel's error."""
-    try:
-        return fn(*(unwrap_constexpr(a) for a in args), **kwargs)
-    except Exception as e:
-        name = getattr(fn, "__name__", repr(fn))
-        raise KernelValueError(f"{name}() failed at compile time: {e}", loc) from None
-
-
-_PY_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "//": lambda a, b: a // b,
-    "%": lambda a, b: a % b,
-    "&": lambda a, b: a & b,
-    "|": lambda a, b: a | b,
-    "^": lambda a, b: a ^ b,
-    "**": lambda a, b: a**b,
-    "<<": lambda a, b: a << b,
-    ">>": lambda a, b: a >> b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-}
-
-
-def _py_minmax(which: str) -> Callable[..., Any]:
-    def impl(gen: CodeGenerator, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        if kwargs:
-            gen.unsupported(node, f"keyword arguments to {which}()")
-        if len(args) == 1 and isinstance(args[0], (tuple, list)):
-            args = list(args[0])
-        if not any(isinstance(a, TensorValue) for a in args):
-            return getattr(py, which)(unwrap_constexpr(a) for a in args)
-        acc = args[0]
-        for a in args[1:]:
-            acc = gen.sem.minmax("maximum" if which == "max" else "minimum", acc, a)
-        return acc
-
-    return impl
-
-
-def _py_compile_time(fn: Callable[..., Any]) -> Callable[..., Any]:
-    def impl(gen: CodeGenerator, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        if any(isinstance(a, TensorValue) for a in [*args, *kwargs.values()]):
-            if fn is float or fn is int or fn is bool:
-                target = {float: core.float32, int: core.int32, bool: core.int1}[fn]  # type: ignore[index]
-                if len(args) == 1 and not kwargs:
-                    return gen.sem.cast(args[0], target)
-            raise ConstexprError(
-                f"{fn.__name__}() needs compile-time arguments inside a kernel", gen.loc(node)
-            )
-        return call_at_compile_time(fn, args, kwargs, gen.loc(node))
-
-    return impl
-
-
-def _py_abs(gen: CodeGenerator, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-    if len(args) == 1 and isinstance(args[0], TensorValue):
-        return gen.sem.abs(args[0])
-    return py.abs(unwrap_constexpr(args[0]))
-
-
-def _py_print(
-    gen: CodeGenerator, args: list[Any], kwargs: dict[str, Any], node: ast.AST
-) -> NoReturn:
-    gen.unsupported(node, "print()", "use tl.static_print for compile-time values")
-
-
-_PY_BUILTINS: dict[Any, Callable[..., Any]] = {
-    py.min: _py_minmax("min"),
-    py.max: _py_minmax("max"),
-    py.abs: _py_abs,
-    py.print: _py_print,
-    py.float: _py_compile_time(py.float),
-    py.int: _py_compile_time(py.int),
-    py.bool: _py_compile_time(py.bool),
-    py.len: _py_compile_time(py.len),
-    py.isinstance: _py_compile_time(py.isinstance),
-    py.tuple: _py_compile_time(py.tuple),
-    py.list: _py_compile_time(py.list),
-    py.str: _py_compile_time(py.str),
-    py.round: _py_compile_time(py.round),
-    py.pow: _py_compile_time(py.pow),
-    py.divmod: _py_compile_time(py.divmod),
-    py.range: _py_compile_time(py.range),
-    core.constexpr: _py_compile_time(core.constexpr),
-}
-
-_PURE_PY_FUNCTIONS = {
-    math.log2,
-    math.ceil,
-    math.floor,
-    math.sqrt,
-    math.log,
-    math.exp,
-    math.gcd,
-    math.isqrt,
-}

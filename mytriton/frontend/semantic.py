@@ -242,11 +242,13 @@ class Semantic:
         cls = ew.AndOp if op == "and" else ew.OrOp
         return TensorValue(self.b.insert(cls(a.handle, b.handle)).result)
 
-    def minmax(self, op: str, a: Any, b: Any) -> TensorValue:
+    def minmax(
+        self, op: str, a: Any, b: Any, propagate_nan: ew.PropagateNan = ew.PropagateNan.NONE
+    ) -> TensorValue:
         a, b = self.operands(a, b)
         a, b = self.promoted(a, b, op, bool_to_int=True)
         cls = ew.MaximumOp if op == "maximum" else ew.MinimumOp
-        return TensorValue(self.b.insert(cls(a.handle, b.handle)).result)
+        return TensorValue(self.b.insert(cls(a.handle, b.handle, propagate_nan)).result)
 
     # ---- unary ----
 

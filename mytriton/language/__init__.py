@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mytriton.language.core import (
+    PropagateNan,
     bfloat16,
     builtin,
     constexpr,
@@ -126,18 +127,20 @@ def where(condition: Any, x: Any, y: Any) -> Any:
 
 
 @builtin
-def maximum(x: Any, y: Any, propagate_nan: Any = None) -> Any:
-    """Elementwise maximum; NaN-propagating, the right operand on ties."""
+def maximum(x: Any, y: Any, propagate_nan: Any = PropagateNan.NONE) -> Any:
+    """Elementwise maximum: a NaN operand is ignored unless ``propagate_nan`` is
+    ``PropagateNan.ALL``; ``+0.0 > -0.0``."""
 
 
 @builtin
-def minimum(x: Any, y: Any, propagate_nan: Any = None) -> Any:
-    """Elementwise minimum; NaN-propagating, the right operand on ties."""
+def minimum(x: Any, y: Any, propagate_nan: Any = PropagateNan.NONE) -> Any:
+    """Elementwise minimum: a NaN operand is ignored unless ``propagate_nan`` is
+    ``PropagateNan.ALL``; ``-0.0 < +0.0``."""
 
 
 @builtin
-def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = None) -> Any:
-    """``minimum(maximum(x, min), max)``."""
+def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = PropagateNan.NONE) -> Any:
+    """``minimum(maximum(x, min), max)``, both with ``propagate_nan``."""
 
 
 @builtin
@@ -226,7 +229,8 @@ def max(
     return_indices_tie_break_left: Any = True,
     keep_dims: Any = False,
 ) -> Any:
-    """Maximum along ``axis`` (NaN-propagating)."""
+    """Maximum along ``axis``: NaN elements are ignored (NaN only if all are), as Triton's
+    ``maximum`` combiner does."""
 
 
 @builtin
@@ -237,7 +241,8 @@ def min(
     return_indices_tie_break_left: Any = True,
     keep_dims: Any = False,
 ) -> Any:
-    """Minimum along ``axis`` (NaN-propagating)."""
+    """Minimum along ``axis``: NaN elements are ignored (NaN only if all are), as Triton's
+    ``minimum`` combiner does."""
 
 
 # ---- linear algebra ----
@@ -296,6 +301,7 @@ def max_contiguous(input: Any, values: Any) -> Any:
 
 
 __all__ = [
+    "PropagateNan",
     "abs",
     "arange",
     "bfloat16",

@@ -6,6 +6,7 @@ ops. Calling one from ordinary Python raises, as it does in Triton.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -63,6 +64,17 @@ class constexpr:  # noqa: N801 - Triton's public name
 
     def __repr__(self) -> str:
         return f"constexpr[{self.value!r}]"
+
+
+class PropagateNan(enum.Enum):
+    """NaN handling of ``tl.maximum``/``tl.minimum``/``tl.clamp`` (Triton's values).
+
+    ``NONE`` (the default) returns the other operand when one is NaN (IEEE maxNum, PTX
+    ``max.f32``); ``ALL`` returns NaN when either operand is NaN (PTX ``max.NaN.f32``).
+    """
+
+    NONE = 0x0000
+    ALL = 0xFFFF
 
 
 BUILTINS: dict[Callable[..., Any], str] = {}

@@ -30,13 +30,14 @@ from mytriton.dialects.ttg import (
     Layout,
     SharedLayoutAttr,
     SliceLayoutAttr,
-    layout_rank,
+    set_launch_geometry,
     with_layout,
 )
 from mytriton.dialects.verify import source_location
 from mytriton.errors import CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
-from mytriton.passes.layout_policy import default_blocked, dot_layout
+from mytriton.passes.layout_policy import default_blocked
+from mytriton.passes.layout_rules import RESULT_LAYOUT, first_known
 
 REMATERIALIZABLE = (
     tt.MakeRangeOp,
@@ -232,16 +233,16 @@ class LayoutAssigner:
         if isinstance(op, tt.StoreOp):
             # a bound pointer block (e.g. loop-carried) cannot move between layouts: the
             # stored value follows it; otherwise the pointers are recomputed for the value
-            layout = self._first_home((op.ptr, op.value, op.mask)) or self.coalesced(
+            layout = first_known(self.home.get, (op.ptr, op.value, op.mask)) or self.coalesced(
                 op.ptr, op.mask
             )
             self.insert(_rebuild(op, [self.operand(o, layout) for o in op.operands], []))
             return
         if isinstance(op, tt.ReduceOp):
-            src_layout = self.home.get(op.src) or self.default(op.src)
-            src = self.value(op.src, src_layout)
+            layout = self.result_layout(op)
+            assert isinstance(layout, SliceLayoutAttr)
+            src = self.value(op.src, layout.parent)
             if _is_block(op.result):
-                layout = SliceLayoutAttr(op.axis.value.data, src_layout)
                 new = self.insert(_rebuild(op, [src], [with_layout(op.result.type, layout)]))
                 self.bind(op.result, new.results[0], layout)
             else:
@@ -250,7 +251,7 @@ class LayoutAssigner:
                 self.scalars[op.result] = new.results[0]
             return
         if isinstance(op, tt.DotOp):
-            layout = self.home.get(op.acc) or dot_layout(shape_of(op.acc.type), self.num_warps)
+            layout = self.result_layout(op)
             a = self.value(op.a, self.home.get(op.a) or self.default(op.a))
             b = self.value(op.b, self.home.get(op.b) or self.default(op.b))
             acc = self.value(op.acc, layout)
@@ -259,43 +260,28 @@ class LayoutAssigner:
             new.attributes["ttg.rhs_shared"] = DOT_RHS_SHARED
             self.bind(op.result, new.results[0], layout)
             return
-        layout = self._layout_of_bound(op)
+        layout = self.result_layout(op)
         operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
         result = op.results[0]
         new = self.insert(_rebuild(op, operands, [with_layout(result.type, layout)]))
         self.bind(result, new.results[0], layout)
 
-    def _first_home(self, values: Sequence[SSAValue | None]) -> Layout | None:
-        for v in values:
-            if v is not None and v in self.home:
-                return self.home[v]
-        return None
-
-    def _layout_of_bound(self, op: Operation) -> Layout:
-        """The layout of a non-free op's block result, from its operands' layouts."""
-        if isinstance(op, tt.LoadOp):
-            return self._first_home((op.ptr, op.mask, op.other)) or self.coalesced(op.ptr, op.mask)
-        if isinstance(op, tt.ExpandDimsOp):
-            src = self.home.get(op.src)
-            axis = op.axis.value.data
-            if (
-                isinstance(src, SliceLayoutAttr)
-                and src.dim.data == axis
-                and layout_rank(src.parent) == len(shape_of(op.result.type))
-            ):
-                return src.parent  # type: ignore[return-value]
-            return self.default(op.result)
-        if isinstance(op, (tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp)):
-            found = self._first_home([o for o in op.operands if _is_block(o)])
-            if found is not None:
-                return found
+    def result_layout(self, op: Operation) -> Layout:
+        """The layout of a bound op's block result: its rule (``layout_rules``) applied to the
+        layouts its operands have."""
         if isinstance(op, ConvertLayoutOp):
             raise CompilationError(
                 "ttg.convert_layout before layout assignment", source_location(op)
             )
-        raise CompilationError(
-            f"internal error: cannot assign a layout to {op.name}", source_location(op)
-        )
+        rule = RESULT_LAYOUT.get(op)
+        layout = rule(op, self.home.get, self) if rule is not None else None
+        if layout is None and isinstance(op, tt.ExpandDimsOp):
+            layout = self.default(op.result)  # of a rematerialized operand
+        if layout is None:
+            raise CompilationError(
+                f"internal error: cannot assign a layout to {op.name}", source_location(op)
+            )
+        return layout
 
     # ---------------------------------------------------------------- conditionals
 
@@ -411,20 +397,6 @@ class LayoutAssigner:
             return None
         seen.add(v)
         op = v.owner
-        if isinstance(op, tt.LoadOp):
-            return self._first_prediction((op.ptr, op.mask, op.other), seen) or self.coalesced(
-                op.ptr, op.mask
-            )
-        if isinstance(op, tt.DotOp):
-            return self.predict(op.acc, seen) or dot_layout(shape_of(v.type), self.num_warps)
-        if isinstance(op, tt.ReduceOp):
-            operand = self.predict(op.src, seen) or self.default(op.src)
-            return SliceLayoutAttr(op.axis.value.data, operand)
-        if isinstance(op, tt.ExpandDimsOp):
-            sliced = self.predict(op.src, seen)
-            if isinstance(sliced, SliceLayoutAttr) and sliced.dim.data == op.axis.value.data:
-                return sliced.parent  # type: ignore[return-value]
-            return self.default(v) if sliced is not None else None
         if isinstance(op, scf.ForOp):
             y = op.body.block.last_op
             assert isinstance(y, scf.YieldOp)
@@ -437,19 +409,8 @@ class LayoutAssigner:
                 if found is not None:
                     return found
             return None
-        if isinstance(op, (tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp, ConvertLayoutOp)):
-            return self._first_prediction([o for o in op.operands if _is_block(o)], seen)
-        return None
-
-    def _first_prediction(
-        self, values: Sequence[SSAValue | None], seen: set[SSAValue]
-    ) -> Layout | None:
-        for v in values:
-            if v is not None:
-                p = self.predict(v, seen)
-                if p is not None:
-                    return p
-        return None
+        rule = RESULT_LAYOUT.get(op)
+        return None if rule is None else rule(op, lambda o: self.predict(o, seen), self)
 
 
 @dataclass(frozen=True)
@@ -461,6 +422,7 @@ class AssignLayoutsPass(ModulePass):
     num_warps: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        set_launch_geometry(op, self.num_warps)
         axis = AxisAnalysis(op)
         for fn in op.walk():
             if isinstance(fn, func.FuncOp):

@@ -1,73 +1,69 @@
-"""`tt` -> layouts -> upstream dialects: the single lowering shared by both GPU emitters.
+"""`tt` -> layouts -> upstream dialects: the single lowering shared by gpusim and both GPU
+emitters, as two named pass pipelines that ``mytriton-opt -p`` replays exactly.
 
-``lower_to_gpu`` is what the CUDA and MLIR backends call; it returns the ``gpu.module`` text of
-which is ``asm["gpu"]``, and can also report the laid-out `tt` (``asm["ttg"]``).
+``ttg_pipeline(num_warps)`` lays out optimised `tt` (``asm["ttg"]``; the module carries
+``ttg.num-warps``), ``GPU_PIPELINE`` lowers laid-out `tt` to a ``gpu.module`` (``asm["gpu"]``),
+reading the launch geometry from the module.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
-from xdsl.transforms.dead_code_elimination import DeadCodeElimination
-from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
+from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects import make_context
-from mytriton.dialects.ttg_aliases import with_layout_aliases
-from mytriton.dialects.verify import verify_module
-from mytriton.passes.assign_layouts import AssignLayoutsPass
+from mytriton.dialects.ttg import module_num_warps
+from mytriton.errors import CompilationError
 from mytriton.passes.gpu_lowering.driver import Lowering
+from mytriton.passes.pipeline import run_pipeline
+
+# layouts, then the clean-up of the layout conversions it inserted (merged clones, hoisting)
+TTG_PIPELINE = "tt-assign-layouts{{num_warps={num_warps}}},cse,licm"
+# the lowering proper, then CSE and DCE of what it emitted
+GPU_PIPELINE = "tt-lower-to-gpu,cse,dce"
+
+
+def ttg_pipeline(num_warps: int) -> str:
+    return TTG_PIPELINE.format(num_warps=num_warps)
 
 
 def assign_layouts(module: ModuleOp, num_warps: int) -> ModuleOp:
-    """A copy of optimised `tt` IR with every block laid out (clones merged, invariants hoisted)."""
-    ctx = make_context()
+    """A laid-out copy of optimised `tt` IR (``asm["ttg"]``)."""
     laid = module.clone()
-    AssignLayoutsPass(num_warps).apply(ctx, laid)
-    CommonSubexpressionElimination().apply(ctx, laid)
-    LoopInvariantCodeMotionPass().apply(ctx, laid)
-    verify_module(laid)
+    run_pipeline(laid, ttg_pipeline(num_warps))
     return laid
 
 
-def lower_to_gpu(module: ModuleOp, options: Any, stages: dict[str, Any] | None = None) -> ModuleOp:
-    """The lowered ``gpu.module`` of an optimised `tt` module (``options.num_warps`` warps).
-
-    When ``stages`` is given, the laid-out `tt` text is recorded there as ``"ttg"``.
-    """
-    num_warps = int(getattr(options, "num_warps", 4))
-    laid = assign_layouts(module, num_warps)
-    if stages is not None:
-        stages["ttg"] = with_layout_aliases(str(laid))
-    return lower_laid_out(laid, num_warps)
-
-
-def lower_laid_out(laid: ModuleOp, num_warps: int) -> ModuleOp:
-    """The lowering proper (laid-out `tt` -> ``gpu.module``), then CSE and DCE of the result."""
-    lowered = Lowering(num_warps).run(laid)
-    ctx = make_context()
-    CommonSubexpressionElimination().apply(ctx, lowered)
-    DeadCodeElimination().apply(ctx, lowered)
+def lower_laid_out(laid: ModuleOp) -> ModuleOp:
+    """The ``gpu.module`` of laid-out `tt` IR (``asm["gpu"]``), for the module's warps."""
+    lowered = laid.clone()
+    run_pipeline(lowered, GPU_PIPELINE)
     lowered.verify()
     return lowered
 
 
+def lower_to_gpu(module: ModuleOp, num_warps: int) -> ModuleOp:
+    """Both pipelines: optimised `tt` to a ``gpu.module`` for ``num_warps`` warps."""
+    return lower_laid_out(assign_layouts(module, num_warps))
+
+
 @dataclass(frozen=True)
 class LowerToGpuPass(ModulePass):
-    """``tt-lower-to-gpu``: laid-out `tt` (run ``tt-assign-layouts`` first) -> a ``gpu.module``
-    of upstream dialects, in place: the lowering the GPU backends run (they follow it with
-    ``cse`` and ``dce``, which a pipeline can name after this pass)."""
+    """``tt-lower-to-gpu``: laid-out `tt` (run ``tt-assign-layouts`` first: the module's
+    ``ttg.num-warps`` sets the launch geometry) -> a ``gpu.module`` of upstream dialects, in
+    place. Compose with ``cse,dce`` as ``GPU_PIPELINE`` does."""
 
     name = "tt-lower-to-gpu"
 
-    num_warps: int = 4
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lowered = Lowering(self.num_warps).run(op)  # no clean-up: compose with `cse,dce`
+        try:
+            num_warps = module_num_warps(op)
+        except VerifyException as e:
+            raise CompilationError(str(e)) from None
+        lowered = Lowering(num_warps).run(op)
         block = op.body.block
         for old in list(block.ops):
             old.detach()
@@ -75,4 +71,6 @@ class LowerToGpuPass(ModulePass):
         for new in list(lowered.body.block.ops):
             new.detach()
             block.add_op(new)
+        for name in list(op.attributes):
+            del op.attributes[name]
         op.attributes["gpu.container_module"] = UnitAttr()

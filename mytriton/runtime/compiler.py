@@ -1,25 +1,97 @@
-"""The compile driver: named stages, each a function from one IR to the next (``asm[stage]``).
+"""The compile driver: the ordered table of stages, run one after the other.
 
-frontend -> ``tt``; tt pass pipeline -> ``tt-opt``; then the backend's own stages.
+``tt`` (the frontend) and ``tt-opt`` (the `tt` pass pipeline) come first, then the backend's
+stages (``ttg``, ``gpu``, then ``cuda``/``ptx``/``cubin`` or ``mlir``/``ptx``/``cubin``). From
+this one table, every stage is printed once (``asm[stage]``), dumped to a folder, replaced by
+an edited file, and compilation can start from any stage's text (``compile_ir``).
+
+Dumps and overrides use Triton's switches as well as ours: ``MYTRITON_KERNEL_DUMP=1`` (or
+``TRITON_KERNEL_DUMP=1``) writes each stage to ``$MYTRITON_DUMP_DIR`` (``$TRITON_DUMP_DIR``,
+default ``~/.mytriton/dump``) as ``<hash>/<kernel><suffix>``; ``MYTRITON_KERNEL_OVERRIDE=1``
+(``TRITON_KERNEL_OVERRIDE=1``) replaces a stage by the file of the same name under
+``$MYTRITON_OVERRIDE_DIR`` (``$TRITON_OVERRIDE_DIR``, default ``~/.mytriton/override``), where
+``<hash>`` identifies the kernel's source, specialization, options and backend.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import os
 import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
 from mytriton.backends import Backend, LaunchOptions
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.stages import (
+    Stage,
+    StageUnavailable,
+    Text,
+    parse_module,
+    print_module,
+)
+from mytriton.errors import MyTritonError
 from mytriton.frontend import ArgSpec, compile_kernel
 from mytriton.passes.pipeline import run_pipeline
-from mytriton.runtime.compiled import CompiledKernel
 
 
-def print_ir(module: ModuleOp) -> str:
-    return str(module)
+class StageError(MyTritonError):
+    """A stage name or IR file that the selected backend cannot start from."""
+
+
+def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
+    run_pipeline(module)  # in place: the `tt` text was printed before
+    return module
+
+
+def _not_rerun(module: ModuleOp, options: Any) -> ModuleOp:
+    raise AssertionError("the frontend stage is where compilation starts")
+
+
+FRONTEND_STAGES = (
+    Stage("tt", ".tt.mlir", _not_rerun, print_module, parse_module),
+    Stage("tt-opt", ".tt-opt.mlir", _optimise, print_module, parse_module),
+)
+
+
+def stage_table(backend: Backend) -> tuple[Stage, ...]:
+    """Every stage a kernel goes through under ``backend``, in order."""
+    return (*FRONTEND_STAGES, *backend.stages)
+
+
+def _flag(*names: str) -> bool:
+    return any(os.environ.get(n, "") not in ("", "0") for n in names)
+
+
+def _folder(names: tuple[str, ...], default: str) -> Path:
+    for n in names:
+        value = os.environ.get(n, "")
+        if value:
+            return Path(value)
+    return Path.home() / ".mytriton" / default
+
+
+def dump_dir() -> Path | None:
+    """Where stages are dumped, or None when dumping is off."""
+    if not _flag("MYTRITON_KERNEL_DUMP", "TRITON_KERNEL_DUMP"):
+        return None
+    return _folder(("MYTRITON_DUMP_DIR", "TRITON_DUMP_DIR"), "dump")
+
+
+def override_dir() -> Path | None:
+    """Where stage overrides are looked for, or None when overriding is off."""
+    if not _flag("MYTRITON_KERNEL_OVERRIDE", "TRITON_KERNEL_OVERRIDE"):
+        return None
+    return _folder(("MYTRITON_OVERRIDE_DIR", "TRITON_OVERRIDE_DIR"), "override")
+
+
+def kernel_hash(source: str, key: Any) -> str:
+    """Names a kernel's dump folder: its source and its specialization key."""
+    return hashlib.sha256(f"{source}\n{key!r}".encode()).hexdigest()[:32]
 
 
 def compile_stages(
@@ -27,17 +99,63 @@ def compile_stages(
     specs: Mapping[str, ArgSpec],
     backend: Backend,
     options: LaunchOptions,
+    key: Any = None,
 ) -> CompiledKernel:
-    """Compile one specialization of ``fn`` for ``backend``."""
+    """Compile one specialization of ``fn`` through ``backend``'s stage table."""
+    from mytriton.frontend.source import KernelSource
+
     module = compile_kernel(fn, specs)
     kernel = CompiledKernel(name=fn.__name__, backend=backend.name)
-    kernel.asm["tt"] = print_ir(module)
-    run_pipeline(module)
-    kernel.asm["tt-opt"] = print_ir(module)
-    kernel.module = module
-    backend.compile(kernel, options)
-    if os.environ.get("MYTRITON_DUMP", "") not in ("", "0"):
-        for stage, text in kernel.asm.items():
-            if isinstance(text, str):
-                print(f"// ----- {kernel.name}: {stage} -----\n{text}", file=sys.stderr)
+    src = KernelSource.of(fn)
+    identity = f"{src.file}:{src.qualname}\n{ast.dump(src.tree)}"
+    kernel.hash = kernel_hash(identity, (key, backend.name, options))
+    run_stages(kernel, backend, options, "tt", module)
     return kernel
+
+
+def run_stages(
+    kernel: CompiledKernel, backend: Backend, options: LaunchOptions, start: str, artifact: Any
+) -> None:
+    """Run the stages from ``start`` on (``artifact`` is that stage's), record and dump each
+    one's text, apply overrides, then let the backend make the kernel launchable."""
+    table = stage_table(backend)
+    names = [s.name for s in table]
+    if start not in names:
+        raise StageError(
+            f"the {backend.name} backend has no stage {start!r}; its stages: {', '.join(names)}"
+        )
+    dumps, overrides = dump_dir(), override_dir()
+    artifacts: dict[str, Any] = {}
+    for stage in table[names.index(start) :]:
+        if stage.name != start:
+            try:
+                artifact = stage.run(artifact, options)
+            except StageUnavailable as e:
+                kernel.metadata["unavailable"] = f"no {stage.name} stage: {e}"
+                break
+        text: Text = stage.text(artifact)
+        if overrides is not None:
+            path = overrides / kernel.hash / f"{kernel.name}{stage.suffix}"
+            if path.is_file():
+                text = path.read_bytes() if stage.binary else path.read_text()
+                artifact = stage.parse(text)
+        kernel.asm[stage.name] = text
+        artifacts[stage.name] = artifact
+        if dumps is not None:
+            _write(dumps / kernel.hash / f"{kernel.name}{stage.suffix}", text)
+    if "tt-opt" in artifacts:
+        kernel.module = artifacts["tt-opt"]
+    kernel.metadata.update(name=kernel.name, num_warps=options.num_warps)
+    backend.load(kernel, artifacts, options)
+    if os.environ.get("MYTRITON_DUMP", "") not in ("", "0"):
+        for stage_name, text in kernel.asm.items():
+            if isinstance(text, str):
+                print(f"// ----- {kernel.name}: {stage_name} -----\n{text}", file=sys.stderr)
+
+
+def _write(path: Path, text: Text) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)

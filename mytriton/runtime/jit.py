@@ -17,14 +17,16 @@ from typing import Any, Generic, TypeVar, overload
 import numpy as np
 
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
-from mytriton.errors import LaunchError
+from mytriton.backends.arrays import ArrayInfo
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.errors import LaunchError, MyTritonError, debug_enabled
 from mytriton.frontend.signature import DIVISIBILITY, ConstexprArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
-from mytriton.runtime.arrays import ArrayInfo
-from mytriton.runtime.compiled import CompiledKernel
 from mytriton.runtime.compiler import compile_stages
-from mytriton.runtime.specialization import I32_MAX, I32_MIN, specialize
+from mytriton.runtime.grid import normalize_grid
+from mytriton.runtime.launch import can_execute, make_launcher, require_binary, warn_compile_only
+from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, specialize
 
 T = TypeVar("T")
 
@@ -111,11 +113,7 @@ class JITFunction(Generic[T]):
             raise LaunchError(f"num_warps must be a power of two between 1 and 32, got {num_warps}")
         if raw.get("num_ctas", 1) != 1:
             raise LaunchError("num_ctas other than 1 is not supported")
-        debug = (
-            self.debug
-            if self.debug is not None
-            else os.environ.get("MYTRITON_DEBUG", "") not in ("", "0")
-        )
+        debug = self.debug if self.debug is not None else debug_enabled()
         return LaunchOptions(
             num_warps=num_warps, num_stages=int(raw.get("num_stages", 3)), debug=debug
         )
@@ -123,34 +121,40 @@ class JITFunction(Generic[T]):
     def _grid(self, grid: Grid, values: list[Any]) -> tuple[int, int, int]:
         if callable(grid):
             grid = grid(dict(zip(self.arg_names, values, strict=True)))
-        if isinstance(grid, int):
-            grid = (grid,)
-        g = tuple(int(x) for x in grid)
-        if not 1 <= len(g) <= 3:
-            raise LaunchError(f"the grid must have 1 to 3 dimensions, got {grid!r}")
-        if any(x < 0 for x in g):
-            raise LaunchError(f"grid dimensions must be non-negative, got {g}")
-        return ((*g, 1, 1))[:3]  # type: ignore[return-value]
+        return normalize_grid(grid)
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
-        # Fast path: a launch that looks like an earlier one (same argument kinds, dtypes,
-        # devices and constexpr values, same environment) reuses its plan.
-        fast_key = self._fast_key(args, kwargs)
-        plan = self._plans.get(fast_key) if fast_key is not None else None
-        if plan is None:
-            plan = self._plan(args, kwargs)
-            if fast_key is not None:
-                self._plans[fast_key] = plan
-        if warmup:
+        try:
+            # Fast path: a launch that looks like an earlier one (same argument kinds, dtypes,
+            # devices and constexpr values, same environment) reuses its plan.
+            fast_key = self._fast_key(args, kwargs)
+            plan = self._plans.get(fast_key) if fast_key is not None else None
+            if plan is None:
+                plan = self._plan(args, kwargs)
+                if fast_key is not None:
+                    self._plans[fast_key] = plan
+            if warmup:
+                return plan.kernel
+            if callable(grid):
+                g = self._grid(grid, self._bind(args, dict(kwargs))[0])
+            else:
+                g = self._grid(grid, [])
+            if plan.execute:
+                if plan.kernel.binary is None:
+                    require_binary(plan.kernel)
+                if g[0] * g[1] * g[2] > 0:
+                    if plan.defaults:
+                        kwargs = {**plan.defaults, **kwargs}
+                    runtime = [args[i] if i >= 0 else kwargs[plan.names[i]] for i in plan.sources]
+                    plan.backend.launch(plan.kernel, g, runtime, plan.infos, plan.options)
+            else:
+                warn_compile_only(plan.backend)
             return plan.kernel
-        if callable(grid):
-            g = self._grid(grid, self._bind(args, dict(kwargs))[0])
-        else:
-            g = self._grid(grid, [])
-        if plan.execute and g[0] * g[1] * g[2] > 0:
-            runtime = [args[i] if i >= 0 else kwargs[plan.names[i]] for i in plan.sources]
-            plan.backend.launch(plan.kernel, g, runtime, plan.infos, plan.options)
-        return plan.kernel
+        except MyTritonError as e:
+            # The message names the kernel's line; the compiler's frames only hide it.
+            if debug_enabled():
+                raise
+            raise e.with_traceback(None)  # noqa: B904 (keeps the cause of an internal error)
 
     def _plan(self, args: Sequence[Any], kwargs: dict[str, Any]) -> _LaunchPlan:
         """Bind, specialize, compile on a cache miss: everything a launch needs but the grid."""
@@ -163,11 +167,18 @@ class JITFunction(Generic[T]):
         key = (*key, backend.name, options, pipeline_spec())
         kernel = self.cache.get(key)
         if kernel is None:
-            kernel = compile_stages(self.fn, specs, backend, options)
+            kernel = compile_stages(self.fn, specs, backend, options, key)
+            kernel.launcher = make_launcher(kernel, backend, options)
             self.cache[key] = kernel
         sources, names = self._sources(specs, len(args))
+        given = set(self.arg_names[: len(args)]) | set(kwargs)
+        defaults = {
+            n: p.default
+            for n, p in self.signature.parameters.items()
+            if n not in given and p.default is not inspect.Parameter.empty
+        }
         return _LaunchPlan(
-            kernel, backend, options, sources, names, infos, _can_execute(backend, infos)
+            kernel, backend, options, sources, names, defaults, infos, can_execute(backend, infos)
         )
 
     def _sources(
@@ -194,7 +205,8 @@ class JITFunction(Generic[T]):
         values, _ = self._bind(args, dict(kwargs))
         specs, _, _, _ = specialize(self.arg_names, self.constexprs, values)
         sources, names = self._sources(specs, len(args))
-        return [args[i] if i >= 0 else kwargs[names[i]] for i in sources]
+        bound = dict(zip(self.arg_names, values, strict=True))
+        return [args[i] if i >= 0 else bound[names[i]] for i in sources]
 
     def _fast_key(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
         """A cheap key identifying the specialization and environment, or None if unsure."""
@@ -244,7 +256,7 @@ def _describe(v: Any, compile_time: bool) -> Any:
     """What of one argument value matters for the specialization (cheap to compute)."""
     t = type(v)
     if compile_time:
-        return (t, v)
+        return constexpr_key(v)
     if t is int:
         return (int, I32_MIN <= v <= I32_MAX, v == 1, v % DIVISIBILITY == 0)
     if t is float or t is bool or v is None:
@@ -268,39 +280,9 @@ class _LaunchPlan:
     options: LaunchOptions
     sources: tuple[int, ...]  # per runtime argument: its position, or -1-k for keyword k
     names: dict[int, str]
+    defaults: dict[str, Any]  # parameters the launch leaves to their default values
     infos: list[ArrayInfo | None]
     execute: bool
-
-
-def _can_execute(backend: Backend, infos: Sequence[ArrayInfo | None]) -> bool:
-    """Whether these arrays run on ``backend``; host arrays under a GPU backend compile only."""
-    arrays = [i for i in infos if i is not None]
-    if not arrays:
-        return backend.runs_on == "host"
-    on_gpu = {i.on_gpu for i in arrays}
-    if len(on_gpu) > 1:
-        raise LaunchError("one launch cannot mix host (CPU) and CUDA arrays")
-    gpu = on_gpu.pop()
-    frameworks = {i.framework for i in arrays}
-    if gpu:
-        if len(frameworks) > 1:
-            raise LaunchError(
-                f"one launch cannot mix array frameworks ({', '.join(sorted(frameworks))}); pass "
-                "all CuPy arrays or all Torch tensors"
-            )
-        devices = {i.device for i in arrays}
-        if len(devices) > 1:
-            raise LaunchError(
-                "all arrays must be on one CUDA device, got devices "
-                f"{sorted(d for d in devices if d is not None)}"
-            )
-        if backend.runs_on == "host":
-            raise LaunchError(
-                f"the {backend.name} backend runs on host arrays (NumPy or CPU torch), "
-                "not CUDA arrays"
-            )
-        return True
-    return backend.runs_on == "host"
 
 
 @overload

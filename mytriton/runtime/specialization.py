@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
 from mytriton.errors import LaunchError
 from mytriton.frontend import ArgSpec, ConstexprArg, PointerArg, ScalarArg
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
-from mytriton.runtime.arrays import ArrayInfo, describe_array, is_array
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 
@@ -55,6 +55,20 @@ def scalar_dtype(name: str, value: Any) -> core.dtype:
     )
 
 
+def constexpr_key(v: Any) -> Any:
+    """A cache key for a compile-time value that tells apart what ``==`` conflates: ``0.0`` and
+    ``-0.0``, ``1`` and ``1.0`` and ``True`` (as part of a tuple), and that matches a NaN
+    with itself (``nan != nan`` would recompile on every launch)."""
+    t = type(v)
+    if t is core.constexpr:
+        return (t, constexpr_key(v.value))
+    if t is float:
+        return (float, v.hex())
+    if t is tuple or t is list:
+        return (t, tuple(constexpr_key(x) for x in v))
+    return (t, v)
+
+
 def specialize(
     names: Sequence[str], constexpr_params: frozenset[str], values: Sequence[Any]
 ) -> tuple[dict[str, ArgSpec], tuple[Any, ...], list[Any], list[ArrayInfo | None]]:
@@ -80,7 +94,7 @@ def specialize(
                         f"constexpr argument `{name}` must be hashable, got {v!r}"
                     ) from None
             specs[name] = ConstexprArg(v)
-            key.append(("c", type(v).__name__, v))
+            key.append(("c", constexpr_key(v)))
         elif is_array(value):
             info = describe_array(value, f"argument `{name}`")
             if not info.contiguous:

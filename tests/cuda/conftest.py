@@ -1,6 +1,7 @@
 """Fixtures of the CUDA backend tests: nvcc (compile checks) and CuPy / torch devices (GPU runs).
 
-Every skip says what was missing, so a CI log shows which checks did not run.
+Every skip says what was missing, so a CI log shows which checks did not run; under
+``MYTRITON_REQUIRE_CUDA=1`` a missing GPU fails instead (``tests/gpu_required.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from mytriton import backends
 from mytriton.backends.cuda import CudaBackend
+from tests.gpu_required import require_gpu
 
 
 def find_nvcc() -> str | None:
@@ -44,22 +46,14 @@ def nvcc() -> str:
 
 @pytest.fixture(scope="session")
 def cupy() -> Any:
-    cp = pytest.importorskip("cupy", reason="CuPy is not installed: GPU execution not tested")
-    try:
-        count = cp.cuda.runtime.getDeviceCount()
-    except Exception as e:  # no driver, no device
-        pytest.skip(f"CuPy finds no CUDA device: {e}")
-    if count == 0:
-        pytest.skip("CuPy finds no CUDA device")
-    return cp
+    """CuPy with a CUDA device (a skip without one, a failure under MYTRITON_REQUIRE_CUDA=1)."""
+    return require_gpu("cupy")
 
 
 @pytest.fixture(scope="session")
 def torch_cuda(cupy: Any) -> Any:
-    torch = pytest.importorskip("torch", reason="torch is not installed: torch launches not tested")
-    if not torch.cuda.is_available():
-        pytest.skip("torch sees no CUDA device")
-    return torch
+    """torch with CUDA (and CuPy, through which kernels launch), same rule as ``cupy``."""
+    return require_gpu("torch")
 
 
 @pytest.fixture

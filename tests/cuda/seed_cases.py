@@ -1,8 +1,9 @@
 """Launch recipes for every kernel of ``tests/kernels.py``: arguments, constexprs and grid.
 
 Sizes are chosen to exercise edge tiles (sizes that are not multiples of the blocks), 2-D
-grids and several programs. The nvcc check compiles each recipe's CUDA C++; the GPU tests run
-each one and compare with the interpreter.
+grids and several programs. Outputs start as NaN, so an element a kernel fails to write shows.
+The nvcc check compiles each recipe's CUDA C++; the GPU tests run each one and compare with the
+case's NumPy reference (``tests/kernel_references.py``) and with the interpreter.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 
 from mytriton.utils import cdiv
 from tests import kernels
+from tests.kernel_references import Reference, expected_outputs, reference
 
 
 @dataclass(frozen=True)
@@ -28,13 +30,23 @@ class SeedCase:
     def args(self, seed: int = 0) -> list[Any]:
         return self.make_args(np.random.default_rng(seed))
 
+    @property
+    def reference(self) -> Reference:
+        """The kernel's NumPy reference: what it must write for given arguments."""
+        return reference(self.kernel)
+
+    def expected(self, args: list[Any]) -> dict[int, np.ndarray]:
+        """What the launch must write into ``args`` (before it runs), by argument position."""
+        return expected_outputs(self.kernel, args, self.constexprs)
+
 
 def _f(rng: np.random.Generator, *shape: int) -> np.ndarray:
     return rng.standard_normal(shape).astype(np.float32)
 
 
 def _z(*shape: int) -> np.ndarray:
-    return np.zeros(shape, np.float32)
+    """An output: NaN until written."""
+    return np.full(shape, np.nan, np.float32)
 
 
 def _matmul_args(

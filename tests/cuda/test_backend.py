@@ -11,14 +11,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mytriton.backends import LaunchOptions
 from mytriton.backends.cuda import CudaBackend
-from mytriton.backends.cuda.backend import print_generic
-from mytriton.backends.cuda.launch import CudaLauncher, argument_packer
-from mytriton.backends.cuda.signature import KernelSignature
+from mytriton.backends.cuda_driver import argument_packer, current_device
+from mytriton.backends.stages import parse_module, print_generic
 from mytriton.errors import BackendError, BackendUnavailableError
-from mytriton.language import core
-from mytriton.runtime.arrays import ArrayInfo
+from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature
+from mytriton.runtime.launch import require_binary
 from tests.gpu_ir_samples import row_sum_module
 from tests.kernels import add_kernel
 
@@ -33,14 +31,23 @@ def fresh_cache() -> Any:
 
 
 def test_numpy_arguments_compile_only(cuda_backend: CudaBackend) -> None:
+    """NumPy arguments compile and do not run. Without CuPy and a GPU the stages stop after
+    the C++ (`ptx` needs NVRTC and a device's architecture) and the kernel says why it cannot
+    run; with them it also has its PTX and cubin."""
     kernel = add_kernel[(1,)](X, X, X.copy(), 100, BLOCK=128)
-    assert {"tt", "tt-opt", "gpu", "cuda"} <= set(kernel.asm)
-    assert "cubin" not in kernel.asm
     _, _, src = kernel
     assert src == kernel.asm["cuda"]
     assert 'extern "C" __global__ void __launch_bounds__(128) add_kernel(' in src
-    assert isinstance(kernel.binary, CudaLauncher)
-    assert kernel.metadata["signature"] == KernelSignature(
+    if current_device() is None:
+        assert list(kernel.asm) == ["tt", "tt-opt", "ttg", "gpu", "cuda"]
+        assert kernel.binary is None
+        assert "no ptx stage" in kernel.metadata["unavailable"]
+    else:
+        assert list(kernel.asm) == ["tt", "tt-opt", "ttg", "gpu", "cuda", "ptx", "cubin"]
+        assert ".visible .entry add_kernel(" in kernel.asm["ptx"]
+        assert kernel.asm["cubin"][:4] == b"\x7fELF"
+        assert kernel.n_regs > 0 and kernel.n_spills >= 0 and kernel.metadata.shared >= 0
+    assert kernel_signature(parse_module(kernel.asm["gpu"])) == KernelSignature(
         "add_kernel", ("ptr", "ptr", "ptr", "i32"), (128, 1, 1)
     )
 
@@ -48,7 +55,9 @@ def test_numpy_arguments_compile_only(cuda_backend: CudaBackend) -> None:
 def test_num_warps_sets_the_block(cuda_backend: CudaBackend) -> None:
     kernel = add_kernel.warmup(X, X, X, 100, BLOCK=256, grid=(1,), num_warps=8)
     assert "__launch_bounds__(256)" in kernel.asm["cuda"]
-    assert kernel.binary.block == (256, 1, 1)
+    assert '"ttg.num-warps" = 8 : i32' in kernel.asm["ttg"]
+    assert kernel_signature(parse_module(kernel.asm["gpu"])).block == (256, 1, 1)
+    assert kernel.metadata.num_warps == 8 and kernel.metadata.name == "add_kernel"
 
 
 def test_gpu_stage_is_generic_mlir_with_locations(cuda_backend: CudaBackend) -> None:
@@ -70,13 +79,10 @@ def test_gpu_stage_parses_with_mlir_opt(tmp_path: Path) -> None:
 def test_launch_without_cupy_says_how_to_install(
     cuda_backend: CudaBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kernel = add_kernel.warmup(X, X, X, 100, BLOCK=128, grid=(1,))
     monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy -> ImportError
-    info = ArrayInfo("cupy", core.float32, 0, True, 400, 0)
+    kernel = add_kernel.warmup(X, X, X, 100, BLOCK=128, grid=(1,))
     with pytest.raises(BackendUnavailableError, match=r"mytriton\[cuda12\]"):
-        cuda_backend.launch(
-            kernel, (1, 1, 1), [X, X, X, 100], [info, info, info, None], LaunchOptions()
-        )
+        require_binary(kernel)
 
 
 class FakeCupyArray:

@@ -1,7 +1,7 @@
 """Running printed kernels on a GPU with CuPy arrays and torch tensors (skipped without one).
 
 Hand-built samples check the printer op by op against NumPy; the seed kernels run end to end
-through ``@jit`` and are compared with the interpreter.
+through ``@jit`` and are compared with their NumPy references and with the interpreter.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import pytest
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp, f32, i32
 
+from mytriton.backends.arrays import describe_array, is_array
 from mytriton.backends.cuda import emitter
-from mytriton.backends.cuda.compile import compile_cuda, device_arch
-from mytriton.backends.cuda.launch import CudaLauncher
+from mytriton.backends.cuda.compile import compile_ptx
 from mytriton.backends.cuda.printer import print_cuda
-from mytriton.backends.cuda.signature import kernel_signature
+from mytriton.backends.cuda_driver import DeviceKernel, device_arch, link_cubin
 from mytriton.errors import BackendError, LaunchError
-from mytriton.runtime.arrays import describe_array, is_array
+from mytriton.passes.gpu_lowering.abi import kernel_signature
 from tests import kernels
 from tests.cuda.seed_cases import SEED_CASES
 from tests.gpu_ir_samples import (
@@ -34,6 +34,7 @@ from tests.gpu_ir_samples import (
     vector_ops_module,
     vector_ops_reference,
 )
+from tests.kernel_references import assert_matches_reference
 
 pytestmark = pytest.mark.gpu
 
@@ -56,7 +57,9 @@ def to_host(x: Any) -> np.ndarray:
 
 
 def launch(module: ModuleOp, grid: tuple[int, int, int], args: list[Any]) -> None:
-    launcher = CudaLauncher(print_cuda(module), kernel_signature(module))
+    signature = kernel_signature(module)
+    ptx = compile_ptx(print_cuda(module), signature.name, device_arch(0))
+    launcher = DeviceKernel(link_cubin(ptx, 0, signature.name), signature, ptx)
     infos = [describe_array(a, "arg") if is_array(a) else None for a in args]
     launcher(grid, args, infos)
 
@@ -178,16 +181,17 @@ def test_nvrtc_errors_name_the_python_line(cupy: Any, monkeypatch: pytest.Monkey
     source = print_cuda(add_2d_grid_module())
     monkeypatch.setitem(emitter.OP_PRINTERS, arith.AddfOp, original)
     with pytest.raises(BackendError) as err:
-        compile_cuda(source, "add_kernel", device_arch(0))
+        compile_ptx(source, "add_kernel", device_arch(0))
     assert "/samples/kernels.py(16): error" in str(err.value)
     assert "undefined_name" in str(err.value)
 
 
-def test_images_are_cached_per_source_and_architecture(cupy: Any) -> None:
+def test_ptx_is_cached_per_source_and_architecture(cupy: Any) -> None:
     source = print_cuda(row_sum_module())
-    first = compile_cuda(source, "row_sum", device_arch(0))
-    assert compile_cuda(source, "row_sum", device_arch(0)) is first
-    assert first.cubin is not None and first.cubin.startswith(b"\x7fELF")
+    first = compile_ptx(source, "row_sum", device_arch(0))
+    assert compile_ptx(source, "row_sum", device_arch(0)) is first
+    assert ".entry row_sum(" in first
+    assert link_cubin(first, 0, "row_sum").startswith(b"\x7fELF")
 
 
 # ---------------------------------------------------------------------------- streams
@@ -236,18 +240,24 @@ def test_cupy_launch_runs_on_the_current_cupy_stream(cupy: Any) -> None:
 
 
 @pytest.mark.parametrize("name", list(SEED_CASES))
-def test_seed_kernel_matches_the_interpreter(
+def test_seed_kernel_matches_numpy_and_the_interpreter(
     name: str, to_device: Callable[[Any], Any], monkeypatch: pytest.MonkeyPatch, cuda_backend: Any
 ) -> None:
+    """The GPU result against the case's float64 NumPy reference (which catches frontend and
+    `tt`-pass bugs the interpreter shares), and against the interpreter; the interpreter's own
+    result against the reference too."""
     case = SEED_CASES[name]
     host = case.args(seed=3)
+    reference = case.expected(host)
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in host]
     monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
     case.kernel[case.grid](*expected, num_warps=case.num_warps, **case.constexprs)
+    assert_matches_reference(expected, reference, what="interpreter: ")
     monkeypatch.setenv("MYTRITON_BACKEND", "cuda")
     device_args = [to_device(a) for a in host]
     compiled = case.kernel[case.grid](*device_args, num_warps=case.num_warps, **case.constexprs)
     assert compiled.asm["cubin"].startswith(b"\x7fELF")
+    assert_matches_reference(device_args, reference, to_host, what="cuda: ")
     for got, want in zip(device_args, expected, strict=True):
         if isinstance(want, np.ndarray):
             np.testing.assert_allclose(to_host(got), want, rtol=1e-4, atol=1e-4)

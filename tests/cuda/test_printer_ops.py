@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from xdsl.dialects import arith, gpu, llvm, math, memref
-from xdsl.dialects.builtin import f32, f64, i1, i32, i64
+from xdsl.dialects.builtin import f32, f64, i1, i16, i32, i64
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
@@ -61,9 +61,27 @@ CASES: dict[str, tuple[Build, str]] = {
         ": (a == c ? (signbit(a) ? a : c) : fminf(a, c));",
     ),
     # integer arithmetic: C operators, unsigned ops through unsigned casts
-    "addi": (lambda b: b.op(arith.AddiOp(b["i"], b["j"])), "int v0 = i + j;"),
-    "subi": (lambda b: b.op(arith.SubiOp(b["i"], b["j"])), "int v0 = i - j;"),
-    "muli": (lambda b: b.op(arith.MuliOp(b["i"], b["j"])), "int v0 = i * j;"),
+    # wrapping integer arithmetic: on unsigned operands (signed overflow is undefined in C++)
+    "addi": (
+        lambda b: b.op(arith.AddiOp(b["i"], b["j"])),
+        "int v0 = (int)((unsigned int)i + (unsigned int)j);",
+    ),
+    "subi": (
+        lambda b: b.op(arith.SubiOp(b["i"], b["j"])),
+        "int v0 = (int)((unsigned int)i - (unsigned int)j);",
+    ),
+    "muli": (
+        lambda b: b.op(arith.MuliOp(b["i"], b["j"])),
+        "int v0 = (int)((unsigned int)i * (unsigned int)j);",
+    ),
+    "muli-i64": (
+        lambda b: b.op(arith.MuliOp(*(2 * [b.op(arith.ExtSIOp(b["i"], i64))]))),
+        "long long v1 = (long long)((unsigned long long)v0 * (unsigned long long)v0);",
+    ),
+    "muli-i16": (
+        lambda b: b.op(arith.MuliOp(*(2 * [b.op(arith.TruncIOp(b["i"], i16))]))),
+        "short v1 = (short)((unsigned int)v0 * (unsigned int)v0);",
+    ),
     "divsi": (lambda b: b.op(arith.DivSIOp(b["i"], b["j"])), "int v0 = i / j;"),
     "remsi": (lambda b: b.op(arith.RemSIOp(b["i"], b["j"])), "int v0 = i % j;"),
     "divui": (

@@ -10,9 +10,9 @@ from xdsl.dialects import arith, gpu, math, scf
 from xdsl.dialects.builtin import f32, i1, i32
 
 from mytriton.backends.cuda.printer import print_cuda
-from mytriton.backends.cuda.signature import KernelSignature, kernel_signature
 from mytriton.backends.cuda.writer import SourceWriter
 from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature
 from tests.gpu_ir_samples import (
     SAMPLE_FILE,
     KernelBuilder,
@@ -63,7 +63,9 @@ def test_parameter_names_that_are_not_cpp_names_are_renamed() -> None:
 
 def test_names_follow_name_hints() -> None:
     src = print_cuda(add_2d_grid_module(), line_directives="off")
-    assert re.search(r"int offsets_\d+ = v\d+ \+ tid_\d+;", src)
+    assert re.search(
+        r"int offsets_\d+ = \(int\)\(\(unsigned int\)v\d+ \+ \(unsigned int\)tid_\d+\);", src
+    )
     assert re.search(r"bool mask_\d+ = offsets_\d+ < n;", src)
 
 

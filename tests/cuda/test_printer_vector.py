@@ -129,7 +129,7 @@ def test_vector_loop_carried_value_is_a_vector_variable() -> None:
         "int2 acc_1 = v0;",
         "for (int v2 = 0; v2 < i; v2 += 1) {",
         "int v3 = acc_1.x;",
-        "int v4 = v3 + j;",
+        "int v4 = (int)((unsigned int)v3 + (unsigned int)j);",
         "int2 v5 = acc_1;",
         "v5.x = v4;",
         "acc_1 = v5;",
@@ -246,7 +246,7 @@ def test_vector_type_names_are_reserved() -> None:
 COPY_CHECKS = """
 CHECK: void __launch_bounds__(64) vector_copy(float* x, float* out, int n, int start) {
 CHECK:   bool [[MASK:mask_[0-9]+]] = [[OFFS:offsets_[0-9]+]] < n;
-CHECK:   int [[AT:v[0-9]+]] = start + [[OFFS]];
+CHECK:   int [[AT:v[0-9]+]] = (int)((unsigned int)start + (unsigned int)[[OFFS]]);
 CHECK:   float4 [[OTHER:v[0-9]+]] = make_float4((-1.0f), (-1.0f), (-1.0f), (-1.0f));
 CHECK:   float* [[SRC:v[0-9]+]] = x + [[AT]];
 CHECK:   float4 [[VALUES:values_[0-9]+]];

@@ -11,6 +11,7 @@ from xdsl.ir import Block, Region
 
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects import tt_semantics as sem
 from mytriton.dialects.tt_constants import (
     constant_attr,
     make_constant,
@@ -231,27 +232,58 @@ def test_canonicalize_folds_a_kernel_body():
 # ------------------------------------------------------------------ evaluate (interpreter rules)
 
 
-def binary(cls, a, b):
+def binary(cls, a, b, propagate_nan=ew.PropagateNan.NONE):
     t = f32 if np.asarray(a).dtype == np.float32 else i32
     x, y = vals(t, t)
-    return cls(x, y).evaluate(np.asarray(a), np.asarray(b))
+    op = cls(x, y) if cls not in (ew.MaximumOp, ew.MinimumOp) else cls(x, y, propagate_nan)
+    return op.evaluate(np.asarray(a), np.asarray(b))
 
 
-def test_maximum_minimum_propagate_nan_in_either_position():
+def test_maximum_minimum_ignore_nan_by_default():
+    """Triton's default (PropagateNan.NONE): maxnum/minnum, NaN only if both are NaN."""
     a = np.array([NAN, 1.0, 2.0, NAN], np.float32)
     b = np.array([1.0, NAN, 1.0, NAN], np.float32)
     mx, mn = binary(ew.MaximumOp, a, b), binary(ew.MinimumOp, a, b)
-    assert np.isnan(mx[[0, 1, 3]]).all() and mx[2] == 2.0
-    assert np.isnan(mn[[0, 1, 3]]).all() and mn[2] == 1.0
+    assert mx[:3].tolist() == [1.0, 1.0, 2.0] and np.isnan(mx[3])
+    assert mn[:3].tolist() == [1.0, 1.0, 1.0] and np.isnan(mn[3])
     assert mx.dtype == np.float32 and mn.dtype == np.float32
 
 
-def test_maximum_minimum_return_right_operand_on_ties():
+def test_maximum_minimum_propagate_nan_all_in_either_position():
+    a = np.array([NAN, 1.0, 2.0, NAN], np.float32)
+    b = np.array([1.0, NAN, 1.0, NAN], np.float32)
+    mx = binary(ew.MaximumOp, a, b, ew.PropagateNan.ALL)
+    mn = binary(ew.MinimumOp, a, b, ew.PropagateNan.ALL)
+    assert np.isnan(mx[[0, 1, 3]]).all() and mx[2] == 2.0
+    assert np.isnan(mn[[0, 1, 3]]).all() and mn[2] == 1.0
+
+
+@pytest.mark.parametrize("mode", list(ew.PropagateNan))
+def test_maximum_minimum_order_negative_zero_below_positive_zero(mode):
+    """PTX max/min: +0.0 > -0.0 whichever operand holds it (not "the right operand")."""
     pz, nz = np.float32(0.0), np.float32(-0.0)
-    assert np.signbit(binary(ew.MaximumOp, pz, nz))  # equal: right operand (-0.0)
-    assert not np.signbit(binary(ew.MaximumOp, nz, pz))
-    assert np.signbit(binary(ew.MinimumOp, pz, nz))
-    assert not np.signbit(binary(ew.MinimumOp, nz, pz))
+    for a, b in ((pz, nz), (nz, pz)):
+        assert not np.signbit(binary(ew.MaximumOp, a, b, mode))
+        assert np.signbit(binary(ew.MinimumOp, a, b, mode))
+    assert np.signbit(binary(ew.MaximumOp, nz, nz, mode))
+    assert not np.signbit(binary(ew.MinimumOp, pz, pz, mode))
+
+
+def test_extremum_rebuild_keeps_propagate_nan():
+    x, y = vals(f32, f32)
+    op = ew.MaximumOp(x, y, ew.PropagateNan.ALL)
+    assert op.rebuild([y, x]).propagate_nan.data is ew.PropagateNan.ALL
+    assert ew.MinimumOp(x, y).propagate_nan.data is ew.PropagateNan.NONE
+
+
+def test_reduce_max_min_ignore_nan_and_order_zeros():
+    x = np.array(
+        [[NAN, 2.0, -1.0], [NAN, NAN, NAN], [-0.0, 0.0, -0.0], [-0.0, NAN, -0.0]], np.float32
+    )
+    mx, mn = sem.reduce_max(x, 1), sem.reduce_min(x, 1)
+    assert mx[0] == 2.0 and np.isnan(mx[1]) and mn[0] == -1.0 and np.isnan(mn[1])
+    assert not np.signbit(mx[2]) and np.signbit(mn[2])
+    assert np.signbit(mx[3]) and np.signbit(mn[3])
 
 
 def test_maximum_minimum_on_ints():

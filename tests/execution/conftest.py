@@ -2,18 +2,19 @@
 the cuda and mlir backends with CuPy arrays and with torch tensors where a GPU is present.
 
 ``MYTRITON_REQUIRE_CUDA=1`` turns a missing GPU into a failure instead of a skip, so a GPU run
-cannot silently test nothing.
+cannot silently test nothing (``tests/gpu_required.py``, shared by every GPU fixture).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pytest
+
+from tests.gpu_required import require_gpu
 
 BACKENDS = [
     ("interpreter", "numpy"),
@@ -23,24 +24,6 @@ BACKENDS = [
     ("mlir", "cupy"),
     ("mlir", "torch"),
 ]
-
-
-def _gpu_missing(framework: str) -> str | None:
-    """Why ``framework`` cannot run kernels on a GPU here (None when it can)."""
-    try:
-        if framework == "cupy":
-            import cupy
-
-            if cupy.cuda.runtime.getDeviceCount() == 0:
-                return "CuPy finds no CUDA device"
-        else:
-            import torch
-
-            if not torch.cuda.is_available():
-                return "torch finds no CUDA device"
-    except Exception as e:  # not installed, no driver
-        return f"{framework} cannot use a GPU here: {type(e).__name__}: {e}"
-    return None
 
 
 @dataclass
@@ -87,11 +70,7 @@ def run(
 ) -> Iterator[Callable[..., Any]]:
     backend, framework = request.param
     if framework != "numpy":
-        why = _gpu_missing(framework)
-        if why is not None:
-            if os.environ.get("MYTRITON_REQUIRE_CUDA", "") not in ("", "0"):
-                pytest.fail(f"MYTRITON_REQUIRE_CUDA is set but {why}")
-            pytest.skip(why)
+        require_gpu(framework)
     monkeypatch.setenv("MYTRITON_BACKEND", backend)
     monkeypatch.delenv("MYTRITON_INTERPRET", raising=False)
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)

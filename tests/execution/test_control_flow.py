@@ -95,3 +95,50 @@ def test_if_inside_a_runtime_loop(run: Any, k: int) -> None:
     rows = x.reshape(-1, block)[:k].astype(np.float64)
     ref = rows[0::2].sum(axis=0) + (k // 2)
     np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-6)
+
+
+@triton.jit
+def same_value_both_branches_kernel(y, a, out, s, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    u = tl.load(y + offs)
+    av = tl.load(a + offs)
+    scale = 1
+    if s > 0:
+        u = av
+        scale = 5
+    else:
+        u = av
+        scale = 5
+    tl.store(out + offs, u * scale)
+
+
+@pytest.mark.parametrize("s", [-1, 1])
+def test_branches_assigning_the_same_value(run: Any, s: int) -> None:
+    """Both branches assign one value (a block from before the `if`, a constant): the value
+    after the `if` is that one, not the value from before the `if`."""
+    block = 16
+    y = np.full(block, 7.0, np.float32)
+    a = np.arange(block, dtype=np.float32)
+    out = np.full(block, np.nan, np.float32)
+    run(same_value_both_branches_kernel, (1,), y, a, out, s, BLOCK=block)
+    np.testing.assert_array_equal(out, a * 5)
+
+
+@triton.jit
+def first_assigned_in_every_branch_kernel(out, s, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    if s == 0 or s == 1:
+        w = 3
+        c = 2.5
+    else:
+        w = 3
+        c = 2.5
+    tl.store(out + offs, offs * w + c)
+
+
+@pytest.mark.parametrize("s", [0, 1, 2])
+def test_name_first_assigned_with_one_value_in_every_branch(run: Any, s: int) -> None:
+    block = 8
+    out = np.full(block, np.nan, np.float32)
+    run(first_assigned_in_every_branch_kernel, (1,), out, s, BLOCK=block)
+    np.testing.assert_array_equal(out, np.arange(block) * 3 + 2.5)

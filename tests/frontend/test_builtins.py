@@ -137,6 +137,27 @@ def test_where_maximum_minimum_clamp():
     assert ops(ir).count("tt.maximum") == 2 and ops(ir).count("tt.minimum") == 2
 
 
+def test_propagate_nan_reaches_the_ops():
+    """``tl.PropagateNan.ALL`` (keyword, positional or a constexpr parameter) becomes
+    ``propagate_nan = all``; the default and Python's ``max`` leave ``none`` (not printed)."""
+
+    @triton.jit
+    def k(x, out, MODE: tl.constexpr, BLOCK: tl.constexpr):
+        v = tl.load(x + tl.arange(0, BLOCK))
+        a = tl.maximum(v, 0.0, propagate_nan=tl.PropagateNan.ALL)
+        b = tl.minimum(v, 1.0, tl.PropagateNan.ALL)
+        c = tl.maximum(v, 2.0, propagate_nan=MODE)
+        d = tl.clamp(v, 0.0, 1.0, propagate_nan=tl.PropagateNan.ALL)
+        e = max(v, 3.0)
+        f = tl.minimum(v, 4.0)
+        tl.store(x + tl.arange(0, BLOCK), a + b + c + d + e + f)
+
+    ir = tt(k, X, Y, MODE=tl.PropagateNan.ALL, BLOCK=16)
+    lines = op_lines(ir, "tt.maximum") + op_lines(ir, "tt.minimum")
+    assert len(lines) == 7 and sum("propagate_nan = all" in ln for ln in lines) == 5, lines
+    assert tt(k, X, Y, MODE=tl.PropagateNan.NONE, BLOCK=16).count("propagate_nan = all") == 4
+
+
 @pytest.mark.parametrize(
     "fn", ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor", "ceil", "abs"]
 )

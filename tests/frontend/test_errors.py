@@ -838,6 +838,23 @@ def reduce_min_indices_kernel(x, out, n, BLOCK: tl.constexpr):
     s = tl.min(v, axis=0, return_indices=True)  # <-
 
 
+@triton.jit
+def propagate_nan_bool_kernel(x, out, n, BLOCK: tl.constexpr):
+    v = tl.load(x + tl.arange(0, BLOCK))
+    y = tl.maximum(v, 0.0, propagate_nan=True)  # <-
+
+
+@triton.jit
+def propagate_nan_int_kernel(x, out, n, BLOCK: tl.constexpr):
+    v = tl.load(x + tl.arange(0, BLOCK))
+    y = tl.clamp(v, 0.0, 1.0, propagate_nan=0xFFFF)  # <-
+
+
+@triton.jit
+def propagate_nan_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = tl.minimum(n, 0, propagate_nan=n)  # <-
+
+
 CASES = [
     # control flow
     (while_kernel, UnsupportedSyntaxError, ("`while`",), "while"),
@@ -1028,6 +1045,19 @@ CASES = [
     ),
     (store_boundary_check_kernel, KernelValueError, ("tl.store", "boundary_check"), "tl.store"),
     (reduce_min_indices_kernel, KernelValueError, ("tl.min(return_indices=True)",), "tl.min"),
+    (
+        propagate_nan_bool_kernel,
+        KernelValueError,
+        ("tl.maximum: propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL", "True"),
+        "tl.maximum",
+    ),
+    (propagate_nan_int_kernel, KernelValueError, ("tl.clamp: propagate_nan", "65535"), "tl.clamp"),
+    (
+        propagate_nan_runtime_kernel,
+        ConstexprError,
+        ("tl.minimum's propagate_nan must be a compile-time constant",),
+        "tl.minimum",
+    ),
 ]
 
 

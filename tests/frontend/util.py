@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mytriton.backends.stages import strip_locations as without_locations
 from mytriton.errors import CompilationError
 
 # Arrays passed to kernels under test: compile-only under the default backend.
@@ -20,8 +21,9 @@ MARKER = "# <-"
 
 
 def tt(kernel: Any, *args: Any, stage: str = "tt", **kwargs: Any) -> str:
-    """The text of one IR stage of ``kernel`` compiled for these arguments (no launch)."""
-    return kernel.warmup(*args, grid=(1,), **kwargs).asm[stage]
+    """The text of one IR stage of ``kernel`` compiled for these arguments (no launch),
+    without locations."""
+    return without_locations(kernel.warmup(*args, grid=(1,), **kwargs).asm[stage])
 
 
 def ops(ir: str) -> list[str]:

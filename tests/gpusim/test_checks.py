@@ -265,6 +265,70 @@ def test_replicated_identical_stores_are_allowed_conflicting_ones_are_not() -> N
         run_i32(same.replace("llvm.store %c16", "llvm.store %ti"))
 
 
+def run_odd_even_f32_store(even_bits: int, odd_bits: int) -> np.ndarray:
+    """Every thread stores to element 0 the f32 with bits ``even_bits`` (even threads) or
+    ``odd_bits`` (odd threads): what replicated copies of one value may look like."""
+    body = f"""
+      %ev = arith.constant {even_bits} : i32
+      %od = arith.constant {odd_bits} : i32
+      %odd = arith.andi %ti, %c1 : i32
+      %is_even = arith.cmpi eq, %odd, %c0 : i32
+      %bits = arith.select %is_even, %ev, %od : i32
+      %v = arith.bitcast %bits : i32 to f32
+      %xo = llvm.getelementptr %po[%c0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+      llvm.store %v, %xo : f32, !llvm.ptr<1>"""
+    out = np.full(1, 7.0, np.float32)
+    run_lowered(gpu_module("%po: !llvm.ptr<1>", "f32", TID + body), (1, 1, 1), [out])
+    return out
+
+
+NAN, NEG_NAN, NAN_PAYLOAD = 0x7FC00000, -0x400000, 0x7FC00001  # -0x400000: bits 0xFFC00000
+NEG_ZERO, ONE = -0x80000000, 0x3F800000  # bits 0x80000000 and 1.0
+
+
+@pytest.mark.parametrize(
+    ("even", "odd"),
+    [(NAN, NEG_NAN), (NAN, NAN_PAYLOAD), (0, NEG_ZERO)],
+    ids=["sign", "payload", "zero"],
+)
+def test_replicated_stores_of_one_number_in_other_bits_are_no_race(even: int, odd: int) -> None:
+    """NaNs differing in sign or payload, and +0/-0, are one number: either may land on a GPU."""
+    out = run_odd_even_f32_store(even, odd)
+    bits = out.view(np.int32)[0]
+    assert bits in (even, odd)
+
+
+def test_rewriting_a_shared_value_as_the_same_number_is_no_race() -> None:
+    """-0.0 over the +0.0 other threads read since the barrier changes no number they saw."""
+    body = """
+      %s = memref.get_global @smem_0 : memref<1xf32, 3 : i64>
+      %i0 = arith.constant 0 : index
+      %pos = arith.constant 0.0 : f32
+      %neg = arith.constant -0.0 : f32
+      memref.store %pos, %s[%i0] : memref<1xf32, 3 : i64>
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %s[%i0] : memref<1xf32, 3 : i64>
+      memref.store %neg, %s[%i0] : memref<1xf32, 3 : i64>
+      %xo = llvm.getelementptr %po[%ti] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+      llvm.store %r, %xo : f32, !llvm.ptr<1>"""
+    smem = SMEM.replace("memref<32xi32", "memref<1xf32")
+    module = gpu_module("%po: !llvm.ptr<1>", "f32", TID + body, globals_=smem)
+    out = nans(32)
+    run_lowered(module, (1, 1, 1), [out])
+    assert (out == 0.0).all()
+    changed = body.replace("-0.0 : f32", "1.0 : f32")
+    with pytest.raises(SimulationError, match=r"data race: overwrites smem_0\[0\]"):
+        run_lowered(
+            gpu_module("%po: !llvm.ptr<1>", "f32", TID + changed, globals_=smem), (1, 1, 1), [out]
+        )
+
+
+@pytest.mark.parametrize(("even", "odd"), [(0, ONE), (NAN, ONE), (NEG_ZERO, NAN)])
+def test_replicated_stores_of_different_floats_race(even: int, odd: int) -> None:
+    with pytest.raises(SimulationError, match="store different values"):
+        run_odd_even_f32_store(even, odd)
+
+
 # ---- the ABI ----
 
 

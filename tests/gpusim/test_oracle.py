@@ -49,13 +49,22 @@ def test_missing_barrier_after_a_dot_races_with_the_next_k_step() -> None:
 
 
 def test_wrong_shuffle_offset_leaves_lanes_disagreeing() -> None:
-    """A broken butterfly leaves lanes with different "totals"; all of them store the result."""
+    """A broken butterfly leaves lanes with different "totals": thread 0, the one that stores
+    the scalar, stores a wrong one, and were all lanes to store it, they would disagree."""
     x, out = randn(np.random.default_rng(2), 2, 32), nans(2)
     module = lower(kernels.row_sum_kernel, x, out, 32, num_warps=1, BLOCK=32)
     first, second = ops_of(module, ShuffleOp)[:2]
     first.operands = [first.operands[0], second.operands[1], first.operands[2]]
+    run_lowered(module, (2, 1, 1), [x, out, 32])
+    assert not np.isclose(out, x.sum(axis=1), rtol=1e-5).any()
+    owner = next(op for op in ops_of(module, scf.IfOp) if ops_of(op, llvm.StoreOp))  # type: ignore[arg-type]
+    true = arith.ConstantOp.from_int_and_width(1, 1)
+    block = owner.parent_block()
+    assert block is not None
+    block.insert_op_before(true, owner)
+    owner.operands = [true.result]
     with pytest.raises(SimulationError, match=r"store different values .* to element 0 of `out`"):
-        run_lowered(module, (2, 1, 1), [x, out, 32])
+        run_lowered(module, (2, 1, 1), [x, nans(2), 32])
 
 
 def test_unmasked_edge_load_faults() -> None:

@@ -9,7 +9,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.vector import Vector
 from xdsl.parser import Parser
 
-from mytriton.backends import LaunchOptions
 from mytriton.backends.gpusim import run_lowered
 from mytriton.dialects import make_context
 from mytriton.passes.lower_to_gpu import lower_to_gpu
@@ -21,7 +20,7 @@ def cdiv(a: int, b: int) -> int:
 
 def lower(kernel: Any, *args: Any, num_warps: int = 4, **constexprs: Any) -> ModuleOp:
     compiled = kernel.warmup(*args, grid=(1,), **constexprs)
-    return lower_to_gpu(compiled.module, LaunchOptions(num_warps=num_warps))
+    return lower_to_gpu(compiled.module, num_warps)
 
 
 def simulate(

@@ -1,5 +1,5 @@
-"""GPU semantics, not NumPy's or Python's: i32 wraps, C division and remainder, NaN-propagating
-minimum/maximum with the right operand on ties, f32 stays f32, C casts."""
+"""GPU semantics, not NumPy's or Python's: i32 wraps, C division and remainder, PTX's
+minimum/maximum (NaN ignored unless propagated, -0.0 < +0.0), f32 stays f32, C casts."""
 
 from __future__ import annotations
 
@@ -85,18 +85,27 @@ def test_float_remainder_follows_the_dividend() -> None:
 
 
 @pytest.mark.parametrize("op", ["maximum", "minimum"])
-def test_minimum_maximum_propagate_nan_and_take_the_right_operand_on_ties(op: str) -> None:
+@pytest.mark.parametrize("propagate", [False, True])
+def test_minimum_maximum_nan_and_signed_zeros(op: str, propagate: bool) -> None:
+    """Default: a NaN operand is ignored (maxnum); ``propagate_nan = all``: NaN. Either way
+    +0.0 > -0.0, whichever side it is on."""
     nan = np.nan
-    x = np.array([nan, 1.0, nan, 0.0, -0.0, 2.0] + [0.0] * (N - 6), dtype=np.float32)
-    y = np.array([1.0, nan, nan, -0.0, 0.0, 3.0] + [0.0] * (N - 6), dtype=np.float32)
-    out = apply(f"%v = tt.{op} %x, %y : {{ti}}", x, y, np.float32, "f32", "f32")
-    assert np.isnan(out[:3]).all()
-    assert np.signbit(out[3]) and not np.signbit(out[4])  # ties: the right operand
+    x = np.array([nan, 1.0, nan, 0.0, -0.0, 2.0, -0.0] + [0.0] * (N - 7), dtype=np.float32)
+    y = np.array([1.0, nan, nan, -0.0, 0.0, 3.0, -0.0] + [0.0] * (N - 7), dtype=np.float32)
+    attr = ", propagate_nan = all" if propagate else ""
+    out = apply(f"%v = tt.{op} %x, %y{attr} : {{ti}}", x, y, np.float32, "f32", "f32")
+    if propagate:
+        assert np.isnan(out[:3]).all()
+    else:
+        assert out[:2].tolist() == [1.0, 1.0] and np.isnan(out[2])
+    zero_signs = np.signbit(out[3:5]).tolist()
+    assert zero_signs == ([False, False] if op == "maximum" else [True, True])
+    assert np.signbit(out[6])
     assert out[5] == (3.0 if op == "maximum" else 2.0)
 
 
 @pytest.mark.parametrize("kind", ["max", "min"])
-def test_max_min_reductions_propagate_nan(kind: str) -> None:
+def test_max_min_reductions_ignore_nan(kind: str) -> None:
     text = f"""
 func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>) {{
   %r = tt.make_range {{start = 0 : i32, end = {N} : i32}} : tensor<{N}xi32>
@@ -111,6 +120,8 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>) {{
     x[5] = np.nan
     out = np.zeros(1, np.float32)
     run(text, (1,), [x, out])
+    assert out[0] == (N - 1 if kind == "max" else 0)
+    run(text, (1,), [np.full(N, np.nan, np.float32), out])
     assert np.isnan(out[0])
 
 

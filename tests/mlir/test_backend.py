@@ -8,13 +8,16 @@ import warnings
 import numpy as np
 import pytest
 
-from mytriton.backends import LaunchOptions
-from mytriton.backends.mlir.backend import UNAVAILABLE, MlirBackend
-from mytriton.backends.mlir.launch import MlirLauncher
+import mytriton
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.cuda_driver import DeviceKernel
+from mytriton.backends.mlir.backend import MlirBackend
 from mytriton.backends.mlir.providers import OPT_ENV_VAR, PROVIDER_ENV_VAR, PYTHON_ENV_VAR
 from mytriton.backends.mlir.toolkit import find_cuda_toolkit
+from mytriton.backends.stages import parse_module, print_generic
 from mytriton.errors import BackendUnavailableError
-from mytriton.runtime.compiled import CompiledKernel
+from mytriton.passes.gpu_lowering.abi import kernel_signature
+from mytriton.runtime.launch import require_binary
 from tests import kernels
 from tests.mlir import samples
 from tests.mlir.conftest import any_provider, requires_provider
@@ -39,17 +42,18 @@ def test_suite_kernel_compiles_to_ptx(case: Case, mlir_backend: MlirBackend) -> 
     assert '"gpu.func"' in kernel.asm["gpu"]
     assert "gpu.container_module" in kernel.asm["mlir"] and "gpu.kernel" in kernel.asm["mlir"]
     if not any_provider():
-        assert "ptx" not in kernel.asm and UNAVAILABLE in kernel.metadata
+        assert "ptx" not in kernel.asm and "unavailable" in kernel.metadata
         pytest.skip("no MLIR provider here: only asm['mlir'] was produced")
-    name = kernel.metadata["kernel_name"]
+    signature = kernel_signature(parse_module(kernel.asm["gpu"]))
+    name = signature.name
     assert f".visible .entry {name}(" in kernel.asm["ptx"]
     assert ".extern" not in kernel.asm["ptx"]
-    assert kernel.metadata["block"] == (128, 1, 1)  # num_warps=4
+    assert signature.block == (128, 1, 1)  # num_warps=4
     if HAS_PTXAS:
         assert kernel.asm["cubin"][:4] == b"\x7fELF"
     launcher = kernel.binary
-    assert isinstance(launcher, MlirLauncher) and launcher.signature.name == name
-    assert launcher.image == kernel.asm.get("cubin", kernel.asm["ptx"].encode())
+    assert isinstance(launcher, DeviceKernel) and launcher.signature == signature
+    assert launcher.image == kernel.asm.get("cubin", kernel.asm["ptx"].encode() + b"\0")
 
 
 @requires_provider
@@ -66,26 +70,19 @@ def test_num_warps_sets_the_block(mlir_backend: MlirBackend) -> None:
     x = np.ones(100, np.float32)
     kernels.add_kernel.clear_cache()
     kernel = kernels.add_kernel.warmup(x, x, x, 100, BLOCK=256, grid=(1,), num_warps=8)
-    assert kernel.metadata["block"] == (256, 1, 1)
+    assert kernel_signature(parse_module(kernel.asm["gpu"])).block == (256, 1, 1)
     assert ".maxntid 256, 1, 1" in kernel.asm["ptx"]
 
 
-def test_compile_of_a_hand_built_lowering(
-    mlir_backend: MlirBackend, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The backend adds nothing to the lowering's module but its printing: stages and ABI."""
-    import mytriton.passes.lower_to_gpu as lowering
-
-    monkeypatch.setattr(
-        lowering, "lower_to_gpu", lambda module, options, stages=None: samples.memory()
-    )
-    kernel = CompiledKernel(name="memory", backend="mlir", module=samples.add_kernel())
+def test_compile_of_a_hand_built_lowering(mlir_backend: MlirBackend) -> None:
+    """Compiling from the text of the `gpu` stage: the backend adds nothing to the lowering's
+    module but its printing."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        mlir_backend.compile(kernel, LaunchOptions(num_warps=4))
-    assert kernel.metadata["kernel_name"] == "memory"
-    assert kernel.metadata["params"] == ("ptr", "ptr")
-    assert '"memref.global"' in kernel.asm["gpu"] and "loc(" not in kernel.asm["gpu"]
+        kernel = mytriton.compile(print_generic(samples.memory()), stage="gpu", backend="mlir")
+    assert kernel.name == "memory" and list(kernel.asm)[:2] == ["gpu", "mlir"]
+    assert kernel_signature(parse_module(kernel.asm["gpu"])).params == ("ptr", "ptr")
+    assert '"memref.global"' in kernel.asm["gpu"]
     assert 'loc("samples.py":' in kernel.asm["mlir"]
     if any_provider():
         assert ".shared" in kernel.asm["ptx"]
@@ -102,5 +99,5 @@ def test_without_any_provider(mlir_backend: MlirBackend, monkeypatch: pytest.Mon
         kernel = kernels.copy_kernel.warmup(x, x, 100, BLOCK=128, grid=(1,))
     assert {"gpu", "mlir"} <= set(kernel.asm) and "ptx" not in kernel.asm
     with pytest.raises(BackendUnavailableError, match="no upstream MLIR provider"):
-        mlir_backend.launch(kernel, (1, 1, 1), [x, x, 100], [None, None, None], LaunchOptions())
+        require_binary(kernel)
     kernels.copy_kernel.clear_cache()

@@ -1,21 +1,22 @@
-"""The MLIR backend on a GPU: the kernel suite against the interpreter (the oracle), with CuPy
-arrays and Torch tensors, and hand-built samples against NumPy."""
+"""The MLIR backend on a GPU: the kernel suite against each kernel's NumPy reference and the
+interpreter, with CuPy arrays and Torch tensors, and hand-built samples against NumPy."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
-from mytriton.backends.cuda.signature import kernel_signature
+from mytriton.backends.arrays import describe_array
+from mytriton.backends.cuda_driver import DeviceKernel
 from mytriton.backends.mlir import compile_mlir, emit_mlir
 from mytriton.backends.mlir.backend import MlirBackend
-from mytriton.backends.mlir.launch import MlirLauncher
-from mytriton.runtime.arrays import describe_array
+from mytriton.passes.gpu_lowering.abi import kernel_signature
 from tests import kernels
+from tests.gpu_required import require_gpu
+from tests.kernel_references import assert_matches_reference, expected_outputs
 from tests.mlir import samples
 from tests.mlir.conftest import requires_provider
 from tests.mlir.suite import CASES, Case
@@ -23,27 +24,10 @@ from tests.mlir.suite import CASES, Case
 pytestmark = [pytest.mark.gpu, requires_provider]
 
 
-def _gpu_or_skip() -> Any:
-    """CuPy with a device, or a skip (a failure where ``MYTRITON_REQUIRE_CUDA=1``)."""
-    reason = None
-    try:
-        import cupy  # type: ignore[import-not-found,import-untyped,unused-ignore]
-
-        if cupy.cuda.runtime.getDeviceCount() == 0:
-            reason = "no CUDA device"
-    except Exception as e:  # no CuPy, no driver
-        reason = f"no CuPy/CUDA: {type(e).__name__}: {e}"
-        cupy = None
-    if reason is not None:
-        if os.environ.get("MYTRITON_REQUIRE_CUDA", "") not in ("", "0"):
-            pytest.fail(f"MYTRITON_REQUIRE_CUDA is set but {reason}")
-        pytest.skip(reason)
-    return cupy
-
-
 @pytest.fixture
 def cupy() -> Any:
-    return _gpu_or_skip()
+    """CuPy with a device (a skip without one, a failure under ``MYTRITON_REQUIRE_CUDA=1``)."""
+    return require_gpu("cupy")
 
 
 def _interpret(case: Case, args: list[Any], constexprs: dict[str, Any], monkeypatch: Any) -> None:
@@ -61,16 +45,22 @@ def _assert_same(got: list[Any], want: list[Any], to_host: Callable[[Any], np.nd
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_suite_matches_the_interpreter(
+def test_suite_matches_numpy_and_the_interpreter(
     case: Case, cupy: Any, mlir_backend: MlirBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The GPU result against the kernel's float64 NumPy reference (which catches frontend and
+    `tt`-pass bugs the interpreter shares) and against the interpreter, whose own result is
+    checked against the reference too."""
     host, constexprs = case.make(np.random.default_rng(1))
+    reference = expected_outputs(case.kernel, host, constexprs)
     want = [a.copy() if isinstance(a, np.ndarray) else a for a in host]
     _interpret(case, want, constexprs, monkeypatch)
+    assert_matches_reference(want, reference, what="interpreter: ")
     device = [cupy.asarray(a) if isinstance(a, np.ndarray) else a for a in host]
     kernel = case.kernel[case.grid](*device, **constexprs)
     assert "cubin" in kernel.asm or "ptx" in kernel.asm
     cupy.cuda.get_current_stream().synchronize()
+    assert_matches_reference(device, reference, cupy.asnumpy, what="mlir: ")
     _assert_same(device, want, cupy.asnumpy)
 
 
@@ -79,10 +69,9 @@ def test_suite_matches_the_interpreter(
 def test_torch_tensors_on_their_current_stream(
     case: Case, cupy: Any, mlir_backend: MlirBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("torch without CUDA")
+    torch = require_gpu("torch")
     host, constexprs = case.make(np.random.default_rng(2))
+    reference = expected_outputs(case.kernel, host, constexprs)
     want = [a.copy() if isinstance(a, np.ndarray) else a for a in host]
     _interpret(case, want, constexprs, monkeypatch)
     side = torch.cuda.Stream()
@@ -90,6 +79,7 @@ def test_torch_tensors_on_their_current_stream(
         tensors = [torch.from_numpy(a).cuda() if isinstance(a, np.ndarray) else a for a in host]
         case.kernel[case.grid](*tensors, **constexprs)
     side.synchronize()
+    assert_matches_reference(tensors, reference, lambda t: t.cpu().numpy(), what="mlir: ")
     _assert_same(tensors, want, lambda t: t.cpu().numpy())
 
 
@@ -113,7 +103,7 @@ def _run_sample(cupy: Any, name: str, grid: tuple[int, int, int], *args: Any) ->
     infos = [
         describe_array(a, "arg") if hasattr(a, "__cuda_array_interface__") else None for a in args
     ]
-    MlirLauncher(image, kernel_signature(module))(grid, list(args), infos)
+    DeviceKernel(image, kernel_signature(module))(grid, list(args), infos)
     cupy.cuda.get_current_stream().synchronize()
 
 

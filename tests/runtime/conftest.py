@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
 from mytriton.backends import Backend, LaunchOptions
+from mytriton.backends.arrays import ArrayInfo
+from mytriton.backends.compiled import CompiledKernel
 from mytriton.runtime import jit as jit_module
-from mytriton.runtime.arrays import ArrayInfo
-from mytriton.runtime.compiled import CompiledKernel
 
 
 class RecordingBackend(Backend):
@@ -23,9 +23,12 @@ class RecordingBackend(Backend):
         self.compiled: list[str] = []
         self.launches: list[tuple[str, tuple[int, int, int], list[Any], LaunchOptions]] = []
 
-    def compile(self, kernel: CompiledKernel, options: LaunchOptions) -> None:
+    def load(
+        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
+    ) -> None:
         self.compiled.append(kernel.name)
         kernel.asm["recording"] = f"// {kernel.name}"
+        kernel.binary = artifacts["tt-opt"]
 
     def launch(
         self,

@@ -136,3 +136,31 @@ def test_caches_are_per_kernel():
     assert len(scale_kernel.cache) == 1 and len(other.cache) == 1
     other.clear_cache()
     assert len(scale_kernel.cache) == 1
+
+
+@triton.jit
+def fill_constexpr_kernel(out, C: tl.constexpr):
+    tl.store(out + tl.arange(0, 4), tl.full((4,), C, tl.float32))
+
+
+@pytest.mark.parametrize("launch_twice", [False, True])
+def test_signed_zero_constexprs_are_distinct(monkeypatch, launch_twice):
+    """``0.0 == -0.0`` in Python: the cache (and the launch fast path) must still tell them
+    apart, or the second launch reuses the first kernel and stores +0.0."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
+    fill_constexpr_kernel.clear_cache()
+    out = np.full(4, np.nan, np.float32)
+    for c in (0.0, -0.0) if not launch_twice else (0.0, -0.0, 0.0, -0.0):
+        fill_constexpr_kernel[(1,)](out, C=c)
+        assert np.all(np.signbit(out) == np.signbit(c)), c
+    assert len(fill_constexpr_kernel.cache) == 2
+
+
+def test_nan_constexpr_compiles_once(monkeypatch):
+    monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
+    fill_constexpr_kernel.clear_cache()
+    out = np.zeros(4, np.float32)
+    first = fill_constexpr_kernel[(1,)](out, C=float("nan"))
+    again = fill_constexpr_kernel[(1,)](out, C=float("nan"))
+    assert first is again and len(fill_constexpr_kernel.cache) == 1
+    assert np.isnan(out).all()

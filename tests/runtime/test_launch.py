@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import traceback
+import warnings
+
 import numpy as np
 import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.stages import print_module
 from mytriton.errors import (
     BackendUnavailableError,
     CompilationError,
+    CompileOnlyWarning,
     KernelTypeError,
     LaunchError,
     MyTritonError,
 )
-from mytriton.runtime.compiled import CompiledKernel
-from tests.frontend.util import X, Y
+from mytriton.runtime import launch as launch_module
+from tests.frontend.util import X, Y, without_locations
 
 
 @triton.jit
@@ -88,18 +94,104 @@ def test_warmup_compiles_without_launching(recording):
 
 
 @pytest.mark.parametrize(
-    "grid", [(1, 2, 3, 4), (), (-1,)], ids=["four-dims", "no-dims", "negative"]
+    "grid",
+    [
+        (1, 2, 3, 4),
+        (),
+        (-1,),
+        (2.7,),
+        ("4",),
+        (np.float32(2.0),),
+        (True,),
+        None,
+        "4",
+        lambda meta: None,
+        lambda meta: (1.5, 2),
+        (2**31,),
+        (1, 65536),
+        (1, 1, 65536),
+    ],
+    ids=[
+        "four-dims",
+        "no-dims",
+        "negative",
+        "float",
+        "string-dim",
+        "numpy-float",
+        "bool",
+        "none",
+        "string",
+        "lambda-none",
+        "lambda-float",
+        "x-limit",
+        "y-limit",
+        "z-limit",
+    ],
 )
-def test_bad_grid(grid):
+def test_bad_grid(recording, grid):
     with pytest.raises(LaunchError, match="grid"):
         add_kernel[grid](*ARGS, BLOCK=16)
+    assert recording.launches == []
 
 
-def test_numpy_arrays_compile_only_under_gpu_backend():
-    """The default backend is cuda: NumPy arrays compile, nothing runs, no error."""
+def test_grid_of_numpy_integers_and_at_the_limits(recording):
+    add_kernel[(np.int64(3), np.int32(2))](*ARGS, BLOCK=16)
+    add_kernel[lambda meta: [2**31 - 1, 65535, 65535]](*ARGS, BLOCK=16)
+    assert [launch[1] for launch in recording.launches] == [(3, 2, 1), (2**31 - 1, 65535, 65535)]
+    assert all(type(d) is int for launch in recording.launches for d in launch[1])
+
+
+def test_numpy_arrays_compile_only_under_gpu_backend(monkeypatch):
+    """The default backend is cuda: NumPy arrays compile, nothing runs, and a warning (once
+    per process) says so and how to run on the CPU."""
+    monkeypatch.setattr(launch_module, "_warned_compile_only", False)
     out = np.full(4, 7.0, np.float32)
-    add_kernel[(1,)](X, X, out, 4, BLOCK=16)
+    with pytest.warns(CompileOnlyWarning, match="MYTRITON_INTERPRET=1"):
+        add_kernel[(1,)](X, X, out, 4, BLOCK=16)
     assert (out == 7.0).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        add_kernel[(1,)](X, X, out, 4, BLOCK=16)  # once per process
+
+
+def test_runtime_parameter_left_to_its_default(recording):
+    @triton.jit
+    def k(x, out, n=7, scale=2.5, BLOCK: tl.constexpr = 16):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out + offs, tl.load(x + offs, mask=offs < n) * scale, mask=offs < n)
+
+    k[(1,)](X, Y)
+    k[(1,)](X, Y, scale=0.5)
+    k[(1,)](X, Y, 3)
+    args = [launch[2][2:] for launch in recording.launches]
+    assert args == [[7, 2.5], [7, 0.5], [3, 2.5]]
+
+
+def _kernel_with_type_error():
+    @triton.jit
+    def bad(x, BLOCK: tl.constexpr):
+        tl.store(x + tl.arange(0, BLOCK), tl.arange(0, BLOCK) + x)  # pointer + pointer block
+
+    return bad
+
+
+def test_compile_error_shows_the_kernel_not_the_compiler(monkeypatch):
+    monkeypatch.delenv("MYTRITON_DEBUG", raising=False)
+    with pytest.raises(CompilationError) as info:
+        _kernel_with_type_error()[(1,)](X, BLOCK=16)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    internal = [f for f in frames if "/mytriton/" in f.filename.replace("\\", "/")]
+    assert len(internal) <= 2, [f"{f.filename}:{f.lineno}" for f in internal]
+    assert not any("/frontend/" in f.filename for f in internal)
+    assert "test_launch.py" in str(info.value)  # the message names the kernel's line
+
+
+def test_compile_error_keeps_the_stack_under_debug(monkeypatch):
+    monkeypatch.setenv("MYTRITON_DEBUG", "1")
+    with pytest.raises(CompilationError) as info:
+        _kernel_with_type_error()[(1,)](X, BLOCK=16)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    assert any("/frontend/" in f.filename for f in frames)
 
 
 def test_unknown_backend(monkeypatch):
@@ -128,12 +220,12 @@ def test_compiled_kernel_stages_and_unpacking():
     assert (before, after) == (k.asm["tt"], k.asm["tt-opt"])
     assert src == k.asm["cuda"] and 'extern "C" __global__' in src  # the CUDA C++ source
     assert k.name == "add_kernel" and k.backend == "cuda"
-    assert "stages=[tt, tt-opt, ttg, gpu, cuda]" in repr(k)
+    assert "stages=[tt, tt-opt, ttg, gpu, cuda" in repr(k)  # then ptx, cubin with a GPU
 
 
 def test_compiled_kernel_module_is_the_optimised_ir():
     k = add_kernel.warmup(*ARGS, grid=(1,), BLOCK=16)
-    assert str(k.module) == k.asm["tt-opt"]
+    assert print_module(k.module) == k.asm["tt-opt"]
 
 
 def test_source_prefers_cuda_then_mlir():
@@ -233,7 +325,7 @@ def test_constexpr_wrapper_and_dtype_arguments_are_compile_time():
     def k(x, out, N, DTYPE):
         tl.store(out + tl.arange(0, N), tl.zeros((N,), DTYPE).to(tl.float32))
 
-    ir = k.warmup(X, Y, tl.constexpr(8), tl.int32, grid=(1,)).asm["tt"]
+    ir = without_locations(k.warmup(X, Y, tl.constexpr(8), tl.int32, grid=(1,)).asm["tt"])
     assert (
         "func.func @k(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32})"
         in ir

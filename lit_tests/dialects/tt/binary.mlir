@@ -55,6 +55,20 @@ func.func @bitwise(%x: tensor<8x8xi32>, %y: tensor<8x8xi32>, %p: i1, %q: i1) {
 // CHECK-NEXT:    %bxor = tt.xor %p, %q : i1
 // CHECK-NEXT:    func.return
 
+// tt.maximum/tt.minimum carry tl.PropagateNan: `none` (the default, not printed) or `all`.
+func.func @propagate_nan(%a: tensor<16xf32>, %b: tensor<16xf32>, %i: i32, %j: i32) {
+  %max = tt.maximum %a, %b, propagate_nan = all : tensor<16xf32>
+  %min = tt.minimum %a, %b, propagate_nan = none : tensor<16xf32>
+  %imax = tt.maximum %i, %j, propagate_nan = all : i32
+  func.return
+}
+// CHECK-LABEL: func.func @propagate_nan(
+// CHECK-NEXT:    %max = tt.maximum %a, %b, propagate_nan = all : tensor<16xf32>
+// CHECK-NEXT:    %min = tt.minimum %a, %b : tensor<16xf32>
+// CHECK-NEXT:    %imax = tt.maximum %i, %j, propagate_nan = all : i32
+// CHECK-NEXT:    func.return
+
 // GENERIC: %add = "tt.add"(%a, %b) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
 // GENERIC: %irem = "tt.rem"(%i, %j) : (i32, i32) -> i32
 // GENERIC: %bxor = "tt.xor"(%p, %q) : (i1, i1) -> i1
+// GENERIC: %max = "tt.maximum"(%a, %b) <{propagate_nan = #tt<propagate_nan all>}> : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>

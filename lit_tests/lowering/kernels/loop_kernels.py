@@ -65,7 +65,8 @@ print(long_row_sum_kernel.warmup(a, a, 500, grid=(2,), BLOCK=128, CHUNKS=2).asm[
 # GPU-LABEL: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}>
 # GPU:         %accumulator = "scf.for"(%{{.*}}, %K, %{{.*}}, %{{.*}}) ({
 # GPU:         }) : (i32, i32, i32, f32) -> f32
-# GPU-NEXT:    "llvm.store"(%accumulator, %out)
+# GPU-NEXT:    "scf.if"(%owner) ({
+# GPU-NEXT:      "llvm.store"(%accumulator, %out)
 # GPU:         sym_name = "runtime_sum_kernel"
 # GPU-LABEL: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32) -> ()}>
 # GPU:         %total = "scf.for"(%{{.*}}, %M, %{{.*}}, %{{.*}}) ({

@@ -48,35 +48,37 @@ print(row_min_kernel.warmup(a, a, 30, grid=(10,), BLOCK=32).asm[stage])
 # GPU-COUNT-4: "memref.load"(%[[BUF]], %{{.*}}) : (memref<4xf32, 3 : i64>, index) -> f32
 # GPU:         %[[SUM:.*]] = "arith.addf"
 # GPU-NEXT:    "gpu.barrier"() : () -> ()
-# GPU-NEXT:    "llvm.store"(%[[SUM]], %{{.*}}) <{ordering = 0 : i64}> : (f32, !llvm.ptr<1>) -> ()
+# GPU-NEXT:    "scf.if"(%owner) ({
+# GPU-NEXT:      "llvm.store"(%[[SUM]], %{{.*}}) <{ordering = 0 : i64}> : (f32, !llvm.ptr<1>) -> ()
+# GPU-NEXT:      "scf.yield"() : () -> ()
+# GPU-NEXT:    }, {
+# GPU-NEXT:    }) : (i1) -> ()
 # GPU-NEXT:    "gpu.return"
 # GPU-NEXT:  }) {sym_name = "row_sum_kernel", gpu.kernel, known_block_size = array<i32: 128, 1, 1>, mytriton.pointee_types = [f32, f32]}
 
-# row_max: the NaN-propagating maximum after every shuffle (ogt = 2, uno = 14) and between the
+# row_max: Triton's NaN-ignoring maximum (arith.maxnumf) after every shuffle and between the
 # partials.
 # GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<4xf32, 3 : i64>, {{.*}}}>
 # GPU-LABEL: "gpu.func"
 # GPU:         %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
-# GPU-NEXT:    %[[GT:.*]] = "arith.cmpf"(%v, %[[X]]) <{predicate = 2 : i64, fastmath = #arith.fastmath<none>}> : (f32, f32) -> i1
-# GPU-NEXT:    %[[PICK:.*]] = "arith.select"(%[[GT]], %v, %[[X]])
-# GPU-NEXT:    %[[UNO:.*]] = "arith.cmpf"(%v, %[[X]]) <{predicate = 14 : i64, fastmath = #arith.fastmath<none>}> : (f32, f32) -> i1
-# GPU-NEXT:    %[[NAN:.*]] = "arith.addf"(%v, %[[X]])
-# GPU-NEXT:    "arith.select"(%[[UNO]], %[[NAN]], %[[PICK]])
+# GPU-NEXT:    "arith.maxnumf"(%v, %[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
 # GPU-COUNT-4: "gpu.shuffle"
 # GPU:         "gpu.barrier"
 # GPU-COUNT-4: "memref.load"
 # GPU:         "gpu.barrier"
-# GPU-NEXT:    "llvm.store"
-# GPU-NEXT:    "gpu.return"
+# GPU-NEXT:    "scf.if"(%owner) ({
+# GPU-NEXT:      "llvm.store"
+# GPU:         "gpu.return"
 # GPU-NEXT:  }) {sym_name = "row_max_kernel"
 
-# row_min: olt (4); the 32 elements are within one warp, so no shared memory at all.
+# row_min: arith.minnumf; the 32 elements are within one warp, so no shared memory at all.
 # GPU-NOT:     "memref.global"
 # GPU-LABEL: "gpu.func"
 # GPU:         %[[X:.*]], %{{.*}} = "gpu.shuffle"(%v, %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
-# GPU-NEXT:    "arith.cmpf"(%v, %[[X]]) <{predicate = 4 : i64, fastmath = #arith.fastmath<none>}> : (f32, f32) -> i1
+# GPU-NEXT:    "arith.minnumf"(%v, %[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
 # GPU-COUNT-4: "gpu.shuffle"
 # GPU-NOT:     "gpu.barrier"
-# GPU:         "llvm.store"
-# GPU-NEXT:    "gpu.return"
+# GPU:         "scf.if"(%owner) ({
+# GPU-NEXT:      "llvm.store"
+# GPU:         "gpu.return"
 # GPU-NEXT:  }) {sym_name = "row_min_kernel"

@@ -1,58 +1,80 @@
-"""The ``cuda`` backend: lowered IR -> CUDA C++ -> NVRTC -> launch through CuPy.
+"""The ``cuda`` backend: lowered IR -> CUDA C++ -> PTX (NVRTC) -> cubin (the driver) -> launch.
 
-Compiling records ``asm["gpu"]`` (the lowered IR, generic form) and ``asm["cuda"]`` (the C++);
-it needs neither CuPy nor a GPU, so NumPy arguments still give the source (compile-only mode).
-NVRTC runs at the first launch on a device, which adds ``asm["cubin"]``.
+Its stages after ``gpu``: ``cuda`` (the C++, printed without CuPy or a GPU, so NumPy arguments
+still give the source: compile-only mode), ``ptx`` and ``cubin`` (for the current device's
+architecture, where CuPy and a GPU are present).
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
 
 from mytriton.backends import Backend, LaunchOptions
-from mytriton.backends.cuda.compile import CudaImage
-from mytriton.backends.cuda.launch import CudaLauncher
+from mytriton.backends.arrays import ArrayInfo
+from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.cuda.printer import print_cuda
-from mytriton.backends.cuda.signature import kernel_signature
-from mytriton.runtime.arrays import ArrayInfo
-from mytriton.runtime.compiled import CompiledKernel
+from mytriton.backends.cuda_driver import (
+    CUPY_HINT,
+    current_device,
+    device_arch,
+    link_cubin,
+    load_device_kernel,
+)
+from mytriton.backends.lowering_stages import LOWERING_STAGES
+from mytriton.backends.stages import Stage, StageUnavailable, same_text
 
 
-def print_generic(module: ModuleOp) -> str:
-    """Generic-form MLIR with locations: what ``mlir-opt`` parses and FileCheck tests read."""
-    out = io.StringIO()
-    Printer(stream=out, print_generic_format=True, print_debuginfo=True).print_op(module)
-    return out.getvalue() + "\n"
+def _device() -> int:
+    device = current_device()
+    if device is None:
+        try:
+            import cupy  # noqa: F401
+        except ImportError:
+            raise StageUnavailable(
+                f"the cuda backend builds PTX and cubins with CuPy; {CUPY_HINT}"
+            ) from None
+        raise StageUnavailable("the cuda backend finds no CUDA GPU to build PTX and cubins for")
+    return device
+
+
+def _kernel_name(source: str) -> str:
+    return source.split('extern "C" __global__ void ', 1)[-1].split("(", 1)[0].strip()
+
+
+def _print(module: ModuleOp, options: Any) -> str:
+    return print_cuda(module)
+
+
+def _ptx(source: str, options: Any) -> str:
+    from mytriton.backends.cuda.compile import compile_ptx
+
+    return compile_ptx(source, _kernel_name(source), device_arch(_device()))
+
+
+def _cubin(ptx: str, options: Any) -> bytes:
+    return link_cubin(ptx, _device(), "kernel")
+
+
+CUDA_STAGES = (
+    *LOWERING_STAGES,
+    Stage("cuda", ".cu", _print, same_text, same_text),
+    Stage("ptx", ".ptx", _ptx, same_text, lambda t: t.decode() if isinstance(t, bytes) else t),
+    Stage("cubin", ".cubin", _cubin, same_text, same_text),
+)
 
 
 class CudaBackend(Backend):
     name = "cuda"
     runs_on = "gpu"
+    stages = CUDA_STAGES
 
-    def compile(self, kernel: CompiledKernel, options: LaunchOptions) -> None:
-        from mytriton.passes.lower_to_gpu import lower_to_gpu
-
-        assert kernel.module is not None
-        lowered = lower_to_gpu(kernel.module, options, stages=kernel.asm)
-        kernel.asm["gpu"] = print_generic(lowered)
-        source = print_cuda(lowered)
-        kernel.asm["cuda"] = source
-        signature = kernel_signature(lowered, default_block=options.num_warps * 32)
-        kernel.metadata["signature"] = signature
-
-        def record(image: CudaImage) -> None:
-            kernel.metadata["arch"] = image.arch
-            if image.cubin is not None:
-                kernel.asm["cubin"] = image.cubin
-            else:
-                kernel.asm["ptx"] = image.image.rstrip(b"\0").decode()
-
-        kernel.binary = CudaLauncher(source, signature, record)
+    def load(
+        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
+    ) -> None:
+        load_device_kernel(kernel, artifacts)
 
     def launch(
         self,

@@ -11,13 +11,11 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
     VectorType,
 )
-from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
 
 from mytriton.errors import BackendError
@@ -106,14 +104,6 @@ def unsigned_type(t: Attribute) -> str:
     if width is None or width not in _UINT_TYPES:
         raise BackendError(f"the CUDA printer has no unsigned C++ type for {t}")
     return _UINT_TYPES[width]
-
-
-def is_global_pointer(t: Attribute) -> bool:
-    """``!llvm.ptr<1>`` (or an address-space-less ``!llvm.ptr``): a plain CUDA ``T*``."""
-    if not isinstance(t, LLVMPointerType):
-        return False
-    space = t.addr_space
-    return not isinstance(space, IntAttr) or space.data in (0, 1)
 
 
 def memory_space_name(t: MemRefType[Attribute]) -> str:

@@ -17,36 +17,27 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.backends.cuda.c_types import (
     int_width,
-    is_global_pointer,
     scalar_type,
     unsigned_type,
     value_type,
 )
 from mytriton.backends.cuda.names import Namer
-from mytriton.backends.cuda.signature import find_kernel
 from mytriton.backends.cuda.writer import LineDirectives, PyLine, SourceWriter
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, format_at
+from mytriton.op_rules import OpRules
+from mytriton.passes.gpu_lowering.abi import find_kernel, is_global_pointer
 
 OpPrinter = Callable[[Any, Any], None]
 #: op class -> the method that prints it
-OP_PRINTERS: dict[type[Operation], OpPrinter] = {}
-#: the op classes whose printers handle vector operands and results (docs/gpu-ir.md)
-VECTOR_OPS: set[type[Operation]] = set()
+OP_PRINTERS: OpRules[OpPrinter] = OpRules("CUDA printer")
+VECTORS = frozenset({"vectors"})
 
 
 def prints(*ops: type[Operation], vectors: bool = False) -> Callable[[OpPrinter], OpPrinter]:
     """Register the decorated method as the printer of ``ops``; ``vectors``: it also prints
     them on vector values (every other printer only ever sees scalars and pointers)."""
-
-    def register(fn: OpPrinter) -> OpPrinter:
-        for op in ops:
-            OP_PRINTERS[op] = fn
-            if vectors:
-                VECTOR_OPS.add(op)
-        return fn
-
-    return register
+    return OP_PRINTERS.register(*ops, tags=VECTORS if vectors else frozenset())
 
 
 def py_line(op: Operation) -> PyLine | None:
@@ -78,12 +69,12 @@ class Emitter:
             self._print_op(op)
 
     def _print_op(self, op: Operation) -> None:
-        printer = OP_PRINTERS.get(type(op))
+        printer = OP_PRINTERS.get(op)
         if printer is None:
             raise self._error(
                 op, f"the CUDA printer cannot print `{op.name}` (not in docs/gpu-ir.md's op table)"
             )
-        if type(op) not in VECTOR_OPS:
+        if not OP_PRINTERS.has_tag(op, "vectors"):
             for value in (*op.operands, *op.results):
                 if isinstance(value.type, VectorType):
                     raise self._error(

@@ -8,10 +8,11 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
-from mytriton.backends.cuda.c_types import int_width, is_float, is_global_pointer, unsigned_type
+from mytriton.backends.cuda.c_types import int_width, is_float, unsigned_type
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.literals import float_literal, int_literal
 from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering.abi import is_global_pointer
 
 # cmpi predicates: (C operator, operand view: "plain" / "signed" / "unsigned")
 _CMPI = {
@@ -68,15 +69,25 @@ class ArithPrinter(Emitter):
 
     @prints(arith.AddiOp)
     def _print_addi(self, op: arith.AddiOp) -> None:
-        self._int_binary(op, "{a} + {b}")
+        self._wrapping(op, "+")
 
     @prints(arith.SubiOp)
     def _print_subi(self, op: arith.SubiOp) -> None:
-        self._int_binary(op, "{a} - {b}")
+        self._wrapping(op, "-")
 
     @prints(arith.MuliOp)
     def _print_muli(self, op: arith.MuliOp) -> None:
-        self._int_binary(op, "{a} * {b}")
+        self._wrapping(op, "*")
+
+    def _wrapping(self, op: Operation, operator: str) -> None:
+        """Add, subtract and multiply wrap like LLVM's: computed on unsigned operands (whose
+        overflow C++ defines), never on ``int``, whose overflow NVRTC may assume away."""
+        width = int_width(op.results[0].type)
+        if width == 1:
+            self._int_binary(op, f"{{a}} {operator} {{b}}")
+            return
+        wide = "unsigned long long" if width is not None and width > 32 else "unsigned int"
+        self._int_binary(op, f"({{t}})(({wide}){{a}} {operator} ({wide}){{b}})")
 
     @prints(arith.DivSIOp)
     def _print_divsi(self, op: arith.DivSIOp) -> None:

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from xdsl.dialects import scf
 from xdsl.ir import Block, SSAValue
 
-from mytriton.backends.cuda.c_types import is_global_pointer
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering.abi import is_global_pointer
 
 
 class ScfPrinter(Emitter):

@@ -18,7 +18,7 @@ from xdsl.dialects import arith, llvm, memref, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
-from mytriton.backends.cuda.c_types import is_global_pointer, is_shared_memref
+from mytriton.backends.cuda.c_types import is_shared_memref
 from mytriton.backends.cuda.emitter import OP_PRINTERS, py_line
 from mytriton.backends.cuda.print_arith import ArithPrinter
 from mytriton.backends.cuda.print_gpu import GpuPrinter
@@ -26,13 +26,18 @@ from mytriton.backends.cuda.print_math import MATH_CALLS, MathPrinter
 from mytriton.backends.cuda.print_memory import MemoryPrinter
 from mytriton.backends.cuda.print_scf import ScfPrinter
 from mytriton.backends.cuda.print_vector import VectorPrinter
-from mytriton.backends.cuda.signature import block_size, pointee_types, shared_globals
 from mytriton.backends.cuda.writer import LineDirectives
+from mytriton.passes.gpu_lowering.abi import (
+    block_size,
+    is_global_pointer,
+    pointee_types,
+    shared_globals,
+)
 
 
 def printable_ops() -> frozenset[type[Operation]]:
     """Every op class the CUDA printer knows (tests check the contract against this)."""
-    return frozenset(OP_PRINTERS)
+    return frozenset(k for k in OP_PRINTERS if isinstance(k, type))
 
 
 def print_cuda(module: ModuleOp, *, line_directives: LineDirectives = "exact") -> str:

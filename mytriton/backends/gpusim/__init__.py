@@ -3,7 +3,8 @@
 It runs the ``gpu.func`` of a lowered module on NumPy exactly as a GPU would run the block:
 all threads of a program in lockstep, one NumPy entry per thread, with per-thread control flow
 masks, and checks for what a GPU would fault on or leave undefined (out-of-bounds accesses,
-divergent barriers or shuffles, shared-memory races and uninitialised reads).
+divergent barriers or shuffles, shared-memory races, replicated read-modify-writes of global
+memory, and uninitialised reads).
 """
 
 from mytriton.backends.gpusim.backend import GpuSimBackend

@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
-
 from mytriton.backends import Backend, LaunchOptions
+from mytriton.backends.arrays import ArrayInfo, host_arrays
+from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.gpusim.launch import SimKernel
-from mytriton.runtime.arrays import ArrayInfo, as_host_numpy
-from mytriton.runtime.compiled import CompiledKernel
-
-
-def generic_text(module: ModuleOp) -> str:
-    out = io.StringIO()
-    Printer(out, print_generic_format=True).print_op(module)
-    return out.getvalue()
+from mytriton.backends.lowering_stages import LOWERING_STAGES
 
 
 class GpuSimBackend(Backend):
@@ -26,14 +17,12 @@ class GpuSimBackend(Backend):
 
     name = "gpusim"
     runs_on = "host"
+    stages = LOWERING_STAGES
 
-    def compile(self, kernel: CompiledKernel, options: LaunchOptions) -> None:
-        from mytriton.passes.lower_to_gpu import lower_to_gpu
-
-        assert kernel.module is not None
-        lowered = lower_to_gpu(kernel.module, options, kernel.asm)
-        kernel.asm["gpu"] = generic_text(lowered)
-        kernel.binary = SimKernel(lowered)
+    def load(
+        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
+    ) -> None:
+        kernel.binary = SimKernel(artifacts["gpu"])
 
     def launch(
         self,
@@ -44,8 +33,5 @@ class GpuSimBackend(Backend):
         options: LaunchOptions,
     ) -> None:
         assert isinstance(kernel.binary, SimKernel)
-        host = [
-            as_host_numpy(a) if info is not None else a
-            for a, info in zip(args, arrays, strict=True)
-        ]
-        kernel.binary.run(grid, host)
+        with host_arrays(args, arrays) as host:
+            kernel.binary.run(grid, host)

@@ -11,7 +11,7 @@ from xdsl.ir import Block, Operation
 from mytriton.backends.gpusim.dtypes import vector_shape
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.machine import CompiledBlock
-from mytriton.backends.gpusim.registry import RULES, VECTOR_RULES
+from mytriton.backends.gpusim.registry import RULES
 
 _TERMINATORS = (scf.YieldOp, gpu.ReturnOp)
 
@@ -29,7 +29,7 @@ class Compiler:
             if isinstance(op, _TERMINATORS):
                 out.results = list(op.operands)
                 break
-            factory = RULES.get(op.name)
+            factory = RULES.get(op)
             if factory is None:
                 self.unsupported(op, "the simulator has no rule for this op")
             self._check_vectors(op)
@@ -42,7 +42,7 @@ class Compiler:
         for value in (*op.operands, *op.results):
             if not isinstance(value.type, VectorType):
                 continue
-            if op.name not in VECTOR_RULES:
+            if not RULES.has_tag(op, "vectors"):
                 self.unsupported(
                     op,
                     f"vector values ({value.type}) only flow through llvm.load/store, vector.* "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from mytriton.dialects.verify import source_location
-from mytriton.errors import BackendError, SourceLocation, format_at
+from mytriton.errors import BackendError, LaunchError, SourceLocation, format_at
 
 
 class SimulationError(BackendError):
@@ -33,3 +33,7 @@ class SimulationError(BackendError):
             where.append(f"thread {thread}")
         text = f"{message} [{', '.join(where)}]" if where else message
         super().__init__(format_at(self.loc, text))
+
+
+class ReadOnlyArgument(SimulationError, LaunchError):
+    """A store into an array passed read-only: the caller's mistake, so a ``LaunchError`` too."""

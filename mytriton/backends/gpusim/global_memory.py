@@ -2,7 +2,8 @@
 
 Every access of an active lane must stay inside the array its pointer derives from (aligned to
 the accessed type, and to the op's ``alignment``); a store by several threads of one program to
-one element must agree. Vector accesses (``vector<4xf32>``) touch N consecutive elements.
+one element must agree (be the same number), and a stored-to array must be writable. Vector
+accesses (``vector<4xf32>``) touch N consecutive elements.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.ir import Operation
 
+from mytriton.backends.gpusim.errors import ReadOnlyArgument
+from mytriton.backends.gpusim.global_races import GlobalAccessLog
 from mytriton.backends.gpusim.values import Ptr, first_conflict
 
 if TYPE_CHECKING:
@@ -64,13 +67,15 @@ class GlobalMemory:
     GPU faults on a misaligned vector access.
     """
 
-    def __init__(self, regions: dict[int, Region]):
+    def __init__(self, regions: dict[int, Region], check_races: bool = True):
         self.regions = regions
+        self.log = GlobalAccessLog() if check_races else None
 
     def _accesses(
         self, m: Machine, op: Operation, ptr: Ptr, dtype: np.dtype, access: Access
-    ) -> Iterator[tuple[Region, np.ndarray, np.ndarray]]:
-        """Per parameter array the active lanes address: (region, lanes, element indices)."""
+    ) -> Iterator[tuple[int, Region, np.ndarray, np.ndarray]]:
+        """Per parameter array the active lanes address: (its parameter, region, lanes, element
+        indices)."""
         active = np.flatnonzero(m.mask)
         args = ptr.arg[active]
         first = int(args[0])
@@ -80,7 +85,8 @@ class GlobalMemory:
             region = self.regions.get(arg)
             if region is None:
                 m.fail(op, f"{access.verb} through a pointer that is not a pointer parameter")
-            yield region, lanes, self._check(m, op, region, ptr.off[lanes], lanes, dtype, access)
+            idx = self._check(m, op, region, ptr.off[lanes], lanes, dtype, access)
+            yield arg, region, lanes, idx
 
     @staticmethod
     def _check(
@@ -135,8 +141,11 @@ class GlobalMemory:
         shape = (m.lanes, access.vector) if access.vector else (m.lanes,)
         out = np.zeros(shape, dtype)
         if m.mask.any():
-            for region, lanes, idx in self._accesses(m, op, ptr, dtype, access):
-                out[lanes] = region.typed(dtype)[access.elements(idx)]
+            for arg, region, lanes, idx in self._accesses(m, op, ptr, dtype, access):
+                typed, elements = region.typed(dtype), access.elements(idx)
+                out[lanes] = typed[elements]
+                if self.log is not None:
+                    self.log.loaded(m, arg, typed, lanes, elements)
         return out
 
     def store(
@@ -144,7 +153,15 @@ class GlobalMemory:
     ) -> None:
         if not m.mask.any():
             return
-        for region, lanes, idx in self._accesses(m, op, ptr, values.dtype, access):
+        for arg, region, lanes, idx in self._accesses(m, op, ptr, values.dtype, access):
+            if not region.raw.flags.writeable:
+                lane = int(lanes[0])
+                raise ReadOnlyArgument(
+                    f"store into argument `{region.name}`, a read-only array",
+                    op,
+                    m.program_of(lane),
+                    int(m.tid[lane]),
+                )
             elements = access.elements(idx).reshape(-1)
             vals = values[lanes].reshape(-1)
             programs = np.repeat(m.prog[lanes], max(access.vector, 1))
@@ -159,4 +176,7 @@ class GlobalMemory:
                     f"{int(elements[clash[0]])} of `{region.name}` at once",
                     m.lane_mask(b),
                 )
-            region.typed(values.dtype)[elements] = vals
+            typed = region.typed(values.dtype)
+            if self.log is not None:
+                self.log.stored(m, op, arg, region.name, typed, lanes, elements, vals)
+            typed[elements] = vals

@@ -82,6 +82,7 @@ class SimKernel:
         self.fn, self.shared_types = _kernel(module)
         self.block_size = _block_size(self.fn)
         self.params = list(self.fn.body.block.args)
+        self.check_races = check_races
         self.names = [p.name_hint or f"arg{i}" for i, p in enumerate(self.params)]
         pointees = self.fn.attributes.get("mytriton.pointee_types")
         self.pointees = list(pointees.data) if isinstance(pointees, ArrayAttr) else []
@@ -96,13 +97,18 @@ class SimKernel:
                 raise SimulationError(f"argument `{self.names[i]}` must be a NumPy array")
             if not a.flags["C_CONTIGUOUS"]:
                 raise SimulationError(f"argument `{self.names[i]}` must be C-contiguous")
+            if not a.dtype.isnative:
+                raise SimulationError(
+                    f"argument `{self.names[i]}` is in non-native byte order ({a.dtype.str}): "
+                    "pass a native array (the kernel launcher converts them)"
+                )
             regions[i] = Region(self.names[i], a.reshape(-1).view(np.uint8))
         return regions
 
     def run(self, grid: tuple[int, int, int], args: Sequence[Any]) -> None:
         if len(args) != len(self.params):
             raise SimulationError(f"the kernel takes {len(self.params)} arguments, got {len(args)}")
-        memory = GlobalMemory(self._regions(args))
+        memory = GlobalMemory(self._regions(args), self.check_races)
         scalars = {
             i: _scalar(a, p.type, self.names[i])
             for i, (p, a) in enumerate(zip(self.params, args, strict=True))
@@ -131,6 +137,8 @@ class SimKernel:
                 for name, t in self.shared_types.items()
             }
         )
+        if memory.log is not None:
+            memory.log.next_interval()
         m = Machine(grid, self.block_size, programs, memory, shared)
         for i, p in enumerate(self.params):
             value: Value

@@ -3,6 +3,7 @@
 Compiling every op once into a closure keeps per-op work during simulation to a dict lookup
 and the NumPy call itself. Rules registered with ``vectors=True`` also accept vector values
 (``(lanes, N)`` arrays); the compiler refuses vectors anywhere else, as the contract does.
+The table is an ``OpRules``, the registration idiom of every per-op table.
 """
 
 from __future__ import annotations
@@ -15,25 +16,21 @@ from xdsl.ir import Operation
 
 from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.machine import Machine, Step
+from mytriton.op_rules import OpRules
 
 if TYPE_CHECKING:
     from mytriton.backends.gpusim.compiler import Compiler
 
 RuleFactory = Callable[[Operation, "Compiler"], Step]
-RULES: dict[str, RuleFactory] = {}
-#: names of the ops whose rules handle vector operands and results (docs/gpu-ir.md)
-VECTOR_RULES: set[str] = set()
+RULES: OpRules[RuleFactory] = OpRules("gpusim")
+VECTORS = frozenset({"vectors"})
 
 
 def rule(*names: str, vectors: bool = False) -> Callable[[RuleFactory], RuleFactory]:
-    def register(factory: RuleFactory) -> RuleFactory:
-        for n in names:
-            RULES[n] = factory
-            if vectors:
-                VECTOR_RULES.add(n)
-        return factory
-
-    return register
+    """``@rule("arith.addf")``: the decorated factory is the gpusim rule of those ops (keyed by
+    name: the simulator runs parsed IR of any origin); ``vectors``: it also takes vector
+    values (``(lanes, N)`` arrays)."""
+    return RULES.register(*names, tags=VECTORS if vectors else frozenset())
 
 
 def unary(fn: Callable[[np.ndarray], np.ndarray]) -> RuleFactory:

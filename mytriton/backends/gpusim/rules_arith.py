@@ -26,6 +26,8 @@ from mytriton.backends.gpusim.dtypes import (
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import binary, cast, rule, unary
 from mytriton.backends.gpusim.values import merge
+from mytriton.dialects.tt_semantics import maximum as float_maximum
+from mytriton.dialects.tt_semantics import minimum as float_minimum
 
 Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -145,10 +147,11 @@ rule("arith.mulf")(binary(np.multiply))
 rule("arith.divf")(binary(np.divide))
 rule("arith.remf")(binary(np.fmod))
 rule("arith.negf")(unary(np.negative))
-rule("arith.maximumf")(binary(np.maximum))  # NaN-propagating
-rule("arith.minimumf")(binary(np.minimum))
-rule("arith.maxnumf")(binary(np.fmax))  # NaN-ignoring
-rule("arith.minnumf")(binary(np.fmin))
+# PTX max/min: +0.0 > -0.0; maximumf/minimumf (max.NaN) propagate NaN, maxnumf/minnumf ignore it
+rule("arith.maximumf")(binary(lambda a, b: float_maximum(a, b, propagate_nan=True)))
+rule("arith.minimumf")(binary(lambda a, b: float_minimum(a, b, propagate_nan=True)))
+rule("arith.maxnumf")(binary(lambda a, b: float_maximum(a, b, propagate_nan=False)))
+rule("arith.minnumf")(binary(lambda a, b: float_minimum(a, b, propagate_nan=False)))
 
 # ---- comparisons ----
 

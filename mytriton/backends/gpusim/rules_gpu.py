@@ -56,6 +56,8 @@ def _barrier(op: Operation, c: Compiler) -> Step:
     def step(m: Machine) -> None:
         passed = m.check_whole_programs(op, "gpu.barrier")
         m.shared.barrier(passed)
+        if m.memory.log is not None:  # it orders the block's global accesses too
+            m.memory.log.next_interval()
 
     return step
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.ir import Operation
 
-from mytriton.backends.gpusim.values import bits_equal, first_conflict
+from mytriton.backends.gpusim.values import first_conflict, same_number
 
 if TYPE_CHECKING:
     from mytriton.backends.gpusim.machine import Machine
@@ -118,7 +118,7 @@ class SharedBuffer:
                 self._only(self.writer_lo[rows, cols], self.writer_hi[rows, cols], tids)
                 & self._only(self.reader_lo[rows, cols], self.reader_hi[rows, cols], tids)
             )
-            changes = ~(self.written[rows, cols] & bits_equal(self.data[rows, cols], vals))
+            changes = ~(self.written[rows, cols] & same_number(self.data[rows, cols], vals))
             race = others & changes
             if race.any():
                 i = int(np.argmax(race))

@@ -45,23 +45,26 @@ def merge(cond: np.ndarray, a: Value, b: Value) -> Value:
     raise TypeError(f"cannot merge simulated values {a!r} and {b!r}")
 
 
-def bits_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Element-wise bit-identity (NaN equals the same NaN; ``-0.0`` differs from ``0.0``)."""
+def same_number(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Element-wise "the same number": ``==``, except that any two NaNs are the same.
+
+    Threads holding replicated copies of a value may differ in bits a GPU leaves unspecified
+    (a NaN's sign and payload, the sign of a zero ``max`` returns), so storing both is no race.
+    """
     if a.dtype.kind == "f":
-        unsigned = np.dtype(f"u{a.dtype.itemsize}")
-        return np.asarray(a.view(unsigned) == b.view(unsigned))
+        return np.asarray((a == b) | (np.isnan(a) & np.isnan(b)))
     return np.asarray(a == b)
 
 
 def first_conflict(keys: np.ndarray, values: np.ndarray) -> tuple[int, int] | None:
-    """Two positions storing different values to one key, if any."""
+    """Two positions storing different numbers to one key, if any."""
     order = np.argsort(keys, kind="stable")
     k = keys[order]
     dup = k[1:] == k[:-1]
     if not dup.any():
         return None
     v = values[order]
-    clash = dup & ~bits_equal(v[1:], v[:-1])
+    clash = dup & ~same_number(v[1:], v[:-1])
     if not clash.any():
         return None
     i = int(np.argmax(clash))

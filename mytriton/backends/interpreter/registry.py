@@ -12,32 +12,20 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Operation
 
+from mytriton.op_rules import OpRules
+
 if TYPE_CHECKING:
     from mytriton.backends.interpreter.engine import Executor
     from mytriton.backends.interpreter.values import Value
 
 Rule = Callable[["Executor", Any], "Sequence[Value]"]
 
-RULES: dict[type[Operation], Rule] = {}
+RULES: OpRules[Rule] = OpRules("interpreter")
 
-
-def rule(*op_classes: type[Operation]) -> Callable[[Rule], Rule]:
-    """Register the decorated function as the rule of ``op_classes``."""
-
-    def register(fn: Rule) -> Rule:
-        for cls in op_classes:
-            if cls in RULES:
-                raise ValueError(f"two interpreter rules for {cls.__name__}")
-            RULES[cls] = fn
-        return fn
-
-    return register
+#: ``@rule(tt.LoadOp)``: the decorated function is the interpreter rule of those ops
+rule = RULES.register
 
 
 def rule_for(op_class: type[Operation]) -> Rule | None:
     """The rule of ``op_class`` (or of its nearest registered base class), if any."""
-    for cls in op_class.__mro__:
-        fn = RULES.get(cls)
-        if fn is not None:
-            return fn
-    return None
+    return RULES.get(op_class)

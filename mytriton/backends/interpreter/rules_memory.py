@@ -15,6 +15,7 @@ from mytriton.backends.interpreter.errors import (
     InterpreterError,
     OutOfBoundsAccess,
     PoisonUse,
+    ReadOnlyArgument,
     describe_line,
     describe_program,
 )
@@ -175,7 +176,9 @@ def store(ex: Executor, op: tt.StoreOp) -> Sequence[Value]:
     except BadOffset as bad:
         raise _out_of_bounds(ex, op, "store", buf, offsets, bad) from None
     if not buf.flat.flags.writeable:
-        raise InterpreterError(f"store into argument '{buf.name}', a read-only array", op)
+        if active is not None and not active.any():
+            return ()  # writes nothing, as on a GPU
+        raise ReadOnlyArgument(f"store into argument '{buf.name}', a read-only array", op)
     indices, data = scatter_indices(offsets, values, active)
     if ex.log is not None:
         ex.log.record_store(buf, offsets, active, indices)

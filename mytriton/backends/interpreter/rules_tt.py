@@ -23,6 +23,7 @@ from mytriton.backends.interpreter.poison import Poison, make_poison, poison_blo
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array, dtype_of, map_value
 from mytriton.dialects import tt
+from mytriton.dialects import tt_semantics as sem
 from mytriton.dialects.tt_elementwise import CmpOp, ElementwiseOp, SelectOp
 from mytriton.dialects.tt_types import shape_of
 
@@ -138,10 +139,15 @@ def empty(ex: Executor, op: tt.EmptyOp) -> Sequence[Value]:
 # Reductions and dot
 # --------------------------------------------------------------------------------------------
 
-_REDUCERS = {
-    tt.ReduceKind.SUM: np.add,
-    tt.ReduceKind.MAX: np.maximum,  # NaN-propagating, like tl.max
-    tt.ReduceKind.MIN: np.minimum,
+
+def _sum(a: np.ndarray, axis: int) -> np.ndarray:
+    return np.add.reduce(a, axis=axis, dtype=a.dtype)  # integer sums wrap, as on the GPU
+
+
+_REDUCERS: dict[tt.ReduceKind, Callable[[np.ndarray, int], np.ndarray]] = {
+    tt.ReduceKind.SUM: _sum,
+    tt.ReduceKind.MAX: sem.reduce_max,  # NaN ignored, +0.0 > -0.0, like tl.max
+    tt.ReduceKind.MIN: sem.reduce_min,
 }
 
 
@@ -160,8 +166,7 @@ def reduce(ex: Executor, op: tt.ReduceOp) -> Sequence[Value]:
                 op,
             )
     dtype = dtype_of(op.result.type)
-    with np.errstate(all="ignore"):  # integer sums wrap, as on the GPU
-        result = _REDUCERS[op.kind.data].reduce(src, axis=axis, dtype=dtype)
+    result = sem.evaluate(_REDUCERS[op.kind.data], src.astype(dtype, copy=False), axis)
     return (np.asarray(result, dtype=dtype),)
 
 

@@ -1,63 +1,71 @@
 """``MYTRITON_BACKEND=mlir``: the shared lowering, printed for upstream MLIR, run to PTX and cubin.
 
-Compiling needs no GPU: with NumPy arrays (a warmup, or CI) the kernel still gets ``asm["gpu"]``
-and ``asm["mlir"]``, plus ``asm["ptx"]`` where an MLIR provider exists and ``asm["cubin"]``
-where ptxas does. Without a provider, compiling records why and only launching fails.
+Its stages after ``gpu``: ``mlir`` (the upstream-dialect text), ``ptx`` (where an MLIR provider
+exists) and ``cubin`` (where ptxas does). Compiling needs no GPU: with NumPy arrays (a warmup,
+or CI) the kernel still gets every stage the machine can make; launching needs PTX or a cubin.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mytriton.backends import Backend, LaunchOptions
-from mytriton.backends.cuda.signature import kernel_signature
-from mytriton.backends.mlir.emit import emit_mlir, print_generic
-from mytriton.backends.mlir.launch import MlirLauncher
-from mytriton.backends.mlir.pipeline import compile_mlir, no_provider_message
-from mytriton.backends.mlir.providers import select_provider
-from mytriton.errors import BackendUnavailableError
-from mytriton.runtime.arrays import ArrayInfo
-from mytriton.runtime.compiled import CompiledKernel
+from xdsl.dialects.builtin import ModuleOp
 
-UNAVAILABLE = "mlir_unavailable"  # metadata key: why no PTX was built
+from mytriton.backends import Backend, LaunchOptions
+from mytriton.backends.arrays import ArrayInfo
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.cuda_driver import load_device_kernel
+from mytriton.backends.lowering_stages import LOWERING_STAGES
+from mytriton.backends.mlir.emit import emit_mlir
+from mytriton.backends.mlir.pipeline import mlir_to_ptx, no_provider_message, ptx_to_cubin
+from mytriton.backends.mlir.providers import select_provider
+from mytriton.backends.stages import Stage, StageUnavailable, same_text
+
+_warned = False
+
+
+def _emit(module: ModuleOp, options: Any) -> str:
+    return emit_mlir(module)
+
+
+def _ptx(text: str, options: Any) -> str:
+    global _warned
+    provider, considered = select_provider()
+    if provider is None:
+        reason = no_provider_message(considered)
+        if not _warned:
+            _warned = True
+            warnings.warn(f"mlir backend: no PTX or cubin: {reason}", stacklevel=2)
+        raise StageUnavailable(reason)
+    return mlir_to_ptx(text)
+
+
+def _cubin(ptx: str, options: Any) -> bytes:
+    cubin = ptx_to_cubin(ptx)
+    if cubin is None:
+        raise StageUnavailable("no ptxas was found to make a cubin (the driver compiles the PTX)")
+    return cubin
+
+
+MLIR_STAGES = (
+    *LOWERING_STAGES,
+    Stage("mlir", ".nvvm.mlir", _emit, same_text, same_text),
+    Stage("ptx", ".ptx", _ptx, same_text, lambda t: t.decode() if isinstance(t, bytes) else t),
+    Stage("cubin", ".cubin", _cubin, same_text, same_text),
+)
 
 
 class MlirBackend(Backend):
     name = "mlir"
     runs_on = "gpu"
+    stages = MLIR_STAGES
 
-    def __init__(self) -> None:
-        self._warned = False
-
-    def compile(self, kernel: CompiledKernel, options: LaunchOptions) -> None:
-        from mytriton.passes.lower_to_gpu import lower_to_gpu  # the lowering imports much
-
-        assert kernel.module is not None, "the tt stages run before the backend"
-        lowered = lower_to_gpu(kernel.module, options, kernel.asm)
-        kernel.asm["gpu"] = print_generic(lowered)
-        text = emit_mlir(lowered)
-        kernel.asm["mlir"] = text
-        signature = kernel_signature(lowered, default_block=options.num_warps * 32)
-        kernel.metadata.update(
-            kernel_name=signature.name, params=signature.params, block=signature.block
-        )
-        provider, considered = select_provider()
-        if provider is None:
-            reason = no_provider_message(considered)
-            kernel.metadata[UNAVAILABLE] = reason
-            if not self._warned:
-                self._warned = True
-                warnings.warn(f"mlir backend: no PTX or cubin: {reason}", stacklevel=2)
-            return
-        build = compile_mlir(text, kernel=signature.name)
-        kernel.asm["ptx"] = build.ptx
-        if build.cubin is not None:
-            kernel.asm["cubin"] = build.cubin
-        kernel.metadata.update(chip=build.chip, mlir_provider=build.provider)
-        image = build.cubin if build.cubin is not None else build.ptx.encode()
-        kernel.binary = MlirLauncher(image, signature)
+    def load(
+        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
+    ) -> None:
+        load_device_kernel(kernel, artifacts)
 
     def launch(
         self,
@@ -67,7 +75,4 @@ class MlirBackend(Backend):
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
     ) -> None:
-        if not isinstance(kernel.binary, MlirLauncher):
-            reason = kernel.metadata.get(UNAVAILABLE, "the kernel has no PTX or cubin")
-            raise BackendUnavailableError(f"the mlir backend cannot run `{kernel.name}`: {reason}")
         kernel.binary(grid, args, arrays)

@@ -2,15 +2,19 @@
 
 One fixed pipeline (``mlir-notes.md``): ``nvvm-attach-target``, then inside the ``gpu.module``
 ``convert-scf-to-cf`` (required: ``scf`` has no LLVM translation) and ``convert-gpu-to-nvvm``,
-then ``gpu-module-to-binary``, run once with ``format=isa`` (PTX) and, where ptxas exists, once
-with ``format=bin`` (cubin). The toolkit is always passed: without libdevice every ``math.*``
-op would stay an unresolved ``.extern .func __nv_*`` in the PTX, which we reject.
+then ``gpu-module-to-binary{format=isa}`` (PTX); ptxas, where it exists, makes the cubin of that
+PTX (so an edited PTX file goes the same way). The toolkit is always passed: without libdevice
+every ``math.*`` op would stay an unresolved ``.extern .func __nv_*`` in the PTX, which we
+reject.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from mytriton.backends.mlir.diagnostics import has_error, log_tail, report
 from mytriton.backends.mlir.providers import (
@@ -80,23 +84,57 @@ def compile_mlir(
         raise BackendUnavailableError(no_provider_message(considered))
     toolkit = find_cuda_toolkit()
     chip = select_chip(chip)[0]
-    env = tool_env(toolkit)
-    what = f"kernel `{kernel}` for {chip}"
-
-    isa = _run(provider, text, pass_pipeline(chip, "isa", toolkit), env, what)
-    ptx = _single_object(isa, "ptx", provider, what).decode()
-    _check_libdevice(ptx, text, toolkit, kernel)
+    ptx, log = _ptx(provider, text, kernel, chip, toolkit)
     binary = None
     if cubin is None:
         cubin = toolkit is not None and toolkit.ptxas is not None
     if cubin:
-        if toolkit is None or toolkit.ptxas is None:
+        binary = ptx_to_cubin(ptx, chip, kernel)
+        if binary is None:
             raise BackendUnavailableError(
                 f"a cubin needs ptxas, which was not found; {TOOLKIT_HINT}"
             )
-        built = _run(provider, text, pass_pipeline(chip, "bin", toolkit), env, what)
-        binary = _single_object(built, "cubin", provider, what)
-    return MlirBuild(ptx, binary, chip, provider.name, toolkit, isa.log)
+    return MlirBuild(ptx, binary, chip, provider.name, toolkit, log)
+
+
+def mlir_to_ptx(text: str, *, kernel: str = "kernel", chip: str | None = None) -> str:
+    """The PTX of the emitted MLIR ``text`` (the ``ptx`` stage of the mlir backend)."""
+    provider, considered = select_provider()
+    if provider is None:
+        raise BackendUnavailableError(no_provider_message(considered))
+    return _ptx(provider, text, kernel, select_chip(chip)[0], find_cuda_toolkit())[0]
+
+
+def _ptx(
+    provider: Provider, text: str, kernel: str, chip: str, toolkit: CudaToolkit | None
+) -> tuple[str, str]:
+    what = f"kernel `{kernel}` for {chip}"
+    isa = _run(provider, text, pass_pipeline(chip, "isa", toolkit), tool_env(toolkit), what)
+    ptx = _single_object(isa, "ptx", provider, what).decode()
+    _check_libdevice(ptx, text, toolkit, kernel)
+    return ptx, isa.log
+
+
+def ptx_to_cubin(ptx: str, chip: str | None = None, kernel: str = "kernel") -> bytes | None:
+    """The cubin ptxas makes of ``ptx`` (the ``cubin`` stage), or None where ptxas is missing."""
+    toolkit = find_cuda_toolkit()
+    if toolkit is None or toolkit.ptxas is None:
+        return None
+    chip = select_chip(chip)[0]
+    with tempfile.TemporaryDirectory(prefix="mytriton-ptxas-") as tmp:
+        src, out = Path(tmp) / f"{kernel}.ptx", Path(tmp) / f"{kernel}.cubin"
+        src.write_text(ptx)
+        done = subprocess.run(
+            [str(toolkit.ptxas), f"-arch={chip}", str(src), "-o", str(out)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise BackendError(
+                f"ptxas failed on kernel `{kernel}` for {chip}:\n{done.stderr or done.stdout}"
+            )
+        return out.read_bytes()
 
 
 def _run(provider: Provider, text: str, pipeline: str, env: dict[str, str], what: str) -> RunResult:

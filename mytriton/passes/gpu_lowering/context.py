@@ -7,7 +7,7 @@ register order of its layout's ``Geometry``; a scalar lowers to a single value.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects.tt_types import byte_size, shape_of
-from mytriton.dialects.ttg import layout_of
+from mytriton.dialects.ttg import WARP_SIZE, layout_of
 from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.errors import BackendError
 from mytriton.passes.axis_info import AxisAnalysis
@@ -57,6 +57,8 @@ class LoweringContext:
     axis: AxisAnalysis | None = None  # what is known of the integer/pointer values
     _derived: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     _tid: SSAValue | None = None
+    #: lowers one op at the current position (patterns of ops with regions lower their bodies)
+    lower_op: Callable[[Operation], None] = field(default=lambda op: None)
 
     # ---- emission ----
 
@@ -147,6 +149,22 @@ class LoweringContext:
             tid = self._prologue(gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X)))
             self._tid = self._prologue(arith.IndexCastOp(tid, i32))
         return self._tid
+
+    def is_owner(self, replica_bits: int) -> SSAValue | None:
+        """``thread_id & replica_bits == 0`` (i1, at the kernel entry, once per mask): whether
+        this thread is the one of its replicas that stores (``Geometry.replica_bits``; all
+        the thread-id bits for a scalar); None when nothing is replicated."""
+        if replica_bits == 0:
+            return None
+        key = ("owner", replica_bits)
+        if key not in self._derived:
+            bits = self.thread_id
+            if replica_bits != self.num_warps * WARP_SIZE - 1:  # else thread_id itself
+                bits = self._prologue(arith.AndIOp(bits, self.i32(replica_bits)))
+            owner = self._prologue(arith.CmpiOp(bits, self.i32(0), "eq"))
+            owner.name_hint = "owner"
+            self._derived[key] = owner
+        return self._derived[key]
 
     def _bits(self, value: SSAValue, shift: int, width: int) -> SSAValue:
         """``(value >> shift) & (width - 1)`` at the kernel entry, folded when trivial."""

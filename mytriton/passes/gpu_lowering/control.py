@@ -6,21 +6,18 @@ register, so a ``tt.dot`` accumulator stays in registers across the K loop.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects import arith, func, gpu, scf
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Attribute, Block, Operation
 
 from mytriton.dialects import tt
 from mytriton.passes.gpu_lowering.context import LoweringContext
-
-if TYPE_CHECKING:
-    from mytriton.passes.gpu_lowering.driver import Lowering
+from mytriton.passes.gpu_lowering.rules import lowers
 
 _DIMS = (gpu.DimensionEnum.X, gpu.DimensionEnum.Y, gpu.DimensionEnum.Z)
 
 
+@lowers(tt.GetProgramIdOp, tt.GetNumProgramsOp)
 class LowerProgramId:
     """``tt.get_program_id`` -> ``gpu.block_id``; ``tt.get_num_programs`` -> ``gpu.grid_dim``."""
 
@@ -31,6 +28,7 @@ class LowerProgramId:
         ctx.set(op.results[0], [ctx.value(arith.IndexCastOp(ctx.value(idx_op), i32))])
 
 
+@lowers(arith.ConstantOp)
 class LowerConstant:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, arith.ConstantOp)
@@ -38,11 +36,9 @@ class LowerConstant:
         ctx.set(op.result, [ctx.const(value.value.data, op.result.type)])  # type: ignore[union-attr]
 
 
+@lowers(scf.ForOp)
 class LowerFor:
     """``scf.for`` over blocks -> ``scf.for`` over their registers."""
-
-    def __init__(self, lowering: Lowering):
-        self.lowering = lowering
 
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, scf.ForOp)
@@ -61,7 +57,7 @@ class LowerFor:
                 if isinstance(inner, scf.YieldOp):
                     ctx.emit(scf.YieldOp(*(r for v in inner.operands for r in ctx.get(v))))
                 else:
-                    self.lowering.lower_op(inner)
+                    ctx.lower_op(inner)
         loop = ctx.emit(
             scf.ForOp(ctx.scalar(op.lb), ctx.scalar(op.ub), ctx.scalar(op.step), inits, body)
         )
@@ -71,16 +67,15 @@ class LowerFor:
             pos += n
 
 
+@lowers(func.ReturnOp)
 class LowerReturn:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         ctx.emit(gpu.ReturnOp([]))
 
 
+@lowers(scf.IfOp)
 class LowerIf:
     """``scf.if`` on a scalar condition -> ``scf.if`` yielding every register of its results."""
-
-    def __init__(self, lowering: Lowering):
-        self.lowering = lowering
 
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, scf.IfOp)
@@ -97,7 +92,7 @@ class LowerIf:
                         types = [r.type for v in values for r in v]
                         ctx.emit(scf.YieldOp(*(r for v in values for r in v)))
                     else:
-                        self.lowering.lower_op(inner)
+                        ctx.lower_op(inner)
             blocks.append(block)
         new = ctx.emit(scf.IfOp(ctx.scalar(op.cond), types, [blocks[0]], [blocks[1]]))
         pos = 0

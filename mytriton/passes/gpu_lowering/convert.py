@@ -12,6 +12,7 @@ from mytriton.dialects.ttg import ConvertLayoutOp
 from mytriton.dialects.ttg_geometry import Geometry
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.rules import lowers
 
 
 def _root_strides(g: Geometry, shape: tuple[int, ...]) -> list[int]:
@@ -23,6 +24,7 @@ def _root_strides(g: Geometry, shape: tuple[int, ...]) -> list[int]:
     return strides
 
 
+@lowers(ConvertLayoutOp)
 class LowerConvertLayout:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, ConvertLayoutOp)

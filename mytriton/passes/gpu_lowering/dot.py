@@ -21,6 +21,7 @@ from mytriton.dialects.tt_types import shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr
 from mytriton.dialects.ttg_geometry import Geometry
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.rules import lowers
 
 index = IndexType()
 
@@ -30,6 +31,7 @@ def _staging(op: Operation, name: str, default: Sequence[int]) -> SharedLayoutAt
     return attr if isinstance(attr, SharedLayoutAttr) else SharedLayoutAttr(default)
 
 
+@lowers(tt.DotOp)
 class LowerDot:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.DotOp)

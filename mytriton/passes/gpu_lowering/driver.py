@@ -6,7 +6,7 @@ the result is a ``gpu.module`` holding one ``gpu.func`` kernel, as ``docs/gpu-ir
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects import arith, func, gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -17,33 +17,22 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region
 
-from mytriton.dialects import tt
-from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects.tt_types import PointerType, is_bool, is_float, is_int
-from mytriton.dialects.ttg import WARP_SIZE, ConvertLayoutOp
+from mytriton.dialects.ttg import WARP_SIZE
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
+from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers its patterns)
+    control,
+    convert,
+    dot,
+    elementwise,
+    reduce,
+    shape,
+)
 from mytriton.passes.gpu_lowering.context import LoweringContext
-from mytriton.passes.gpu_lowering.control import (
-    LowerConstant,
-    LowerFor,
-    LowerIf,
-    LowerProgramId,
-    LowerReturn,
-)
-from mytriton.passes.gpu_lowering.convert import LowerConvertLayout
-from mytriton.passes.gpu_lowering.dot import LowerDot
-from mytriton.passes.gpu_lowering.elementwise import LowerElementwise
-from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER, LowerAddPtr, LowerLoad, LowerStore
-from mytriton.passes.gpu_lowering.reduce import LowerReduce
-from mytriton.passes.gpu_lowering.shape import (
-    LowerBroadcast,
-    LowerExpandDims,
-    LowerMakeRange,
-    LowerSplat,
-    LowerZeros,
-)
+from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
+from mytriton.passes.gpu_lowering.rules import LOWERING
 
 GPU_MODULE_NAME = "kernels"
 
@@ -54,40 +43,17 @@ class Lowering:
     def __init__(self, num_warps: int):
         self.num_warps = num_warps
         self.ctx = LoweringContext(num_warps, Block())
-        self.patterns: dict[type[Operation], object] = {
-            tt.GetProgramIdOp: LowerProgramId(),
-            tt.GetNumProgramsOp: LowerProgramId(),
-            arith.ConstantOp: LowerConstant(),
-            tt.MakeRangeOp: LowerMakeRange(),
-            tt.SplatOp: LowerSplat(),
-            tt.FullOp: LowerSplat(),
-            tt.ZerosOp: LowerZeros(),
-            tt.EmptyOp: LowerZeros(),
-            tt.BroadcastOp: LowerBroadcast(),
-            tt.ExpandDimsOp: LowerExpandDims(),
-            tt.AddPtrOp: LowerAddPtr(),
-            tt.LoadOp: LowerLoad(),
-            tt.StoreOp: LowerStore(),
-            tt.ReduceOp: LowerReduce(),
-            tt.DotOp: LowerDot(),
-            ConvertLayoutOp: LowerConvertLayout(),
-            scf.ForOp: LowerFor(self),
-            scf.IfOp: LowerIf(self),
-            func.ReturnOp: LowerReturn(),
-        }
-        self.elementwise = LowerElementwise()
+        self.ctx.lower_op = self.lower_op
 
     def lower_op(self, op: Operation) -> None:
         self.ctx.location = op.location
-        pattern = (
-            self.elementwise if isinstance(op, ew.ElementwiseOp) else self.patterns.get(type(op))
-        )
+        pattern = LOWERING.get(op)
         if pattern is None:
             raise CompilationError(
                 f"{op.name} cannot be lowered to the GPU yet", source_location(op)
             )
         try:
-            pattern.lower(self.ctx, op)  # type: ignore[attr-defined]
+            pattern.lower(self.ctx, op)
         except BackendError as e:
             loc = source_location(op)
             raise BackendError(f"{loc}: {e}" if loc else str(e)) from None

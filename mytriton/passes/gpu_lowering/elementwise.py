@@ -1,7 +1,7 @@
 """Lowering of elementwise `tt` ops: the same scalar `arith`/`math` code for every register.
 
 ``scalar_op`` is the single place that says how one element of each op is computed on the GPU
-(integer vs float forms, our NaN/tie rules for ``maximum``/``minimum``, C conversions).
+(integer vs float forms, the NaN rule of ``maximum``/``minimum``, C conversions).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from mytriton.dialects.tt_types import element_type, is_bool, is_float, is_int, 
 from mytriton.dialects.upstream import RemFOp
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.rules import lowers
 
 _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     ew.AddOp: arith.AddiOp,
@@ -57,13 +58,14 @@ _BOOL_PREDICATES = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "e
 _FLOAT_PREDICATES = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
 
 
-def float_extremum(ctx: LoweringContext, a: SSAValue, b: SSAValue, larger: bool) -> SSAValue:
-    """NaN-propagating max/min choosing ``b`` on ties: ``unordered ? a + b : (a > b ? a : b)``
-    (``a + b`` is NaN whenever either operand is)."""
-    better = ctx.value(arith.CmpfOp(a, b, "ogt" if larger else "olt"))
-    pick = ctx.value(arith.SelectOp(better, a, b))
-    nan = ctx.value(arith.CmpfOp(a, b, "uno"))
-    return ctx.value(arith.SelectOp(nan, ctx.value(arith.AddfOp(a, b)), pick))
+def float_extremum(
+    ctx: LoweringContext, a: SSAValue, b: SSAValue, larger: bool, propagate_nan: bool
+) -> SSAValue:
+    """Triton's float max/min: ``maxnumf``/``minnumf`` ignore a NaN operand (PTX ``max.f32``),
+    ``maximumf``/``minimumf`` return NaN (``max.NaN.f32``); both order ``-0.0 < +0.0``."""
+    if larger:
+        return ctx.value(arith.MaximumfOp(a, b) if propagate_nan else arith.MaxnumfOp(a, b))
+    return ctx.value(arith.MinimumfOp(a, b) if propagate_nan else arith.MinnumfOp(a, b))
 
 
 def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
@@ -109,8 +111,9 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
         predicates = _BOOL_PREDICATES if is_bool(t) else _INT_PREDICATES
         return ctx.value(arith.CmpiOp(args[0], args[1], predicates[pred]))
     if is_float(t):
-        if kind in (ew.MaximumOp, ew.MinimumOp):
-            return float_extremum(ctx, args[0], args[1], kind is ew.MaximumOp)
+        if isinstance(op, ew.ExtremumOp):
+            larger = isinstance(op, ew.MaximumOp)
+            return float_extremum(ctx, args[0], args[1], larger, op.propagates_nan)
         if kind in _FLOAT_BINARY:
             return ctx.value(_FLOAT_BINARY[kind](args[0], args[1]))
         if kind in _FLOAT_UNARY:
@@ -125,6 +128,7 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
     raise BackendError(f"{op.name} on {t} is not supported by the GPU backends")
 
 
+@lowers(ew.ElementwiseOp)
 class LowerElementwise:
     """Every elementwise op: ``scalar_op`` register by register."""
 

@@ -2,8 +2,9 @@
 
 Pointers are bare ``!llvm.ptr<1>`` values; ``tt.addptr`` is a GEP over the pointee type. A masked
 load is an ``scf.if`` yielding the loaded value or ``other``, so masked-off lanes never touch
-memory; a masked store is an ``scf.if`` around the store. When the axis analysis proves a
-thread's consecutive registers contiguous in memory, aligned, and under one mask value, they
+memory; a masked store is an ``scf.if`` around the store, and a replicated element (or a
+scalar) is stored by one owner thread, under an ``scf.if`` too. When the axis analysis proves
+a thread's consecutive registers contiguous in memory, aligned, and under one mask value, they
 move as one vector (``vector<4xf32>``: a 16-byte ``ld.global.v4``); otherwise one by one.
 """
 
@@ -15,7 +16,9 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block
+from mytriton.dialects.ttg import WARP_SIZE
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.rules import lowers
 
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
 
@@ -30,6 +33,7 @@ def _broadcast(values: list[SSAValue], count: int) -> list[SSAValue]:
     return values if len(values) == count else values * count
 
 
+@lowers(tt.AddPtrOp)
 class LowerAddPtr:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.AddPtrOp)
@@ -66,6 +70,7 @@ def _groups(count: int, width: int) -> list[range]:
     return [range(i, i + width) for i in range(0, count, width)]
 
 
+@lowers(tt.LoadOp)
 class LowerLoad:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.LoadOp)
@@ -112,9 +117,30 @@ class LowerLoad:
         return ctx.value(scf.IfOp(mask, [t], [then], [orelse]))
 
 
+@lowers(tt.StoreOp)
 class LowerStore:
+    """Stores each element once: an element a layout replicates over several threads (a block
+    smaller than the threads, a reduction's slice) is stored only by its owner, and a scalar
+    only by thread 0, as in Triton. All replicas storing would race in a read-modify-write: a
+    thread that loads after another's store would store the element modified twice."""
+
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.StoreOp)
+        if is_block(op.ptr.type):
+            replicas = ctx.geometry(op.ptr.type).replica_bits
+        else:
+            replicas = ctx.num_warps * WARP_SIZE - 1  # every thread but thread 0
+        owner = ctx.is_owner(replicas)
+        if owner is None:
+            self._stores(ctx, op)
+            return
+        then = Block()
+        with ctx.inside(then):
+            self._stores(ctx, op)
+            ctx.emit(scf.YieldOp())
+        ctx.emit(scf.IfOp(owner, [], [then]))
+
+    def _stores(self, ctx: LoweringContext, op: tt.StoreOp) -> None:
         pointee = _pointee(op.ptr.type)
         ptrs, values = ctx.get(op.ptr), ctx.get(op.value)
         masks = ctx.get(op.mask) if op.mask is not None else None

@@ -21,21 +21,24 @@ from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.dialects.upstream import ShuffleMode, ShuffleOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.elementwise import float_extremum
+from mytriton.passes.gpu_lowering.rules import lowers
 
 WARP_SIZE = 32
 
 
 def combine(ctx: LoweringContext, kind: tt.ReduceKind, a: SSAValue, b: SSAValue) -> SSAValue:
-    """``a (+|max|min) b`` for one element; float max/min propagate NaN."""
+    """``a (+|max|min) b`` for one element; float max/min ignore NaN (``tl.max``/``tl.min``
+    combine with ``tl.maximum``/``tl.minimum``'s default)."""
     floating = is_float(a.type)
     if kind is tt.ReduceKind.SUM:
         return ctx.value(arith.AddfOp(a, b) if floating else arith.AddiOp(a, b))
     larger = kind is tt.ReduceKind.MAX
     if floating:
-        return float_extremum(ctx, a, b, larger)
+        return float_extremum(ctx, a, b, larger, propagate_nan=False)
     return ctx.value(arith.MaxSIOp(a, b) if larger else arith.MinSIOp(a, b))
 
 
+@lowers(tt.ReduceOp)
 class LowerReduce:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.ReduceOp)

@@ -14,8 +14,10 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_types import element_type
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.rules import lowers
 
 
+@lowers(tt.MakeRangeOp)
 class LowerMakeRange:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.MakeRangeOp)
@@ -29,6 +31,7 @@ class LowerMakeRange:
         ctx.set(op.result, out)
 
 
+@lowers(tt.SplatOp, tt.FullOp)
 class LowerSplat:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, (tt.SplatOp, tt.FullOp))
@@ -36,6 +39,7 @@ class LowerSplat:
         ctx.set(op.results[0], [value] * ctx.geometry(op.results[0].type).num_registers)
 
 
+@lowers(tt.ZerosOp, tt.EmptyOp)
 class LowerZeros:
     """``tt.zeros``; also ``tt.empty``, whose undefined contents may as well be zeros."""
 
@@ -45,6 +49,7 @@ class LowerZeros:
         ctx.set(op.results[0], [zero] * ctx.geometry(t).num_registers)
 
 
+@lowers(tt.BroadcastOp)
 class LowerBroadcast:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.BroadcastOp)
@@ -63,6 +68,7 @@ class LowerBroadcast:
         ctx.set(op.result, out)
 
 
+@lowers(tt.ExpandDimsOp)
 class LowerExpandDims:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.ExpandDimsOp)

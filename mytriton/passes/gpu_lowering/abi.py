@@ -1,7 +1,8 @@
 """The kernel a lowered module holds, and its launch ABI (``docs/gpu-ir.md``, "ABI").
 
-Both the printer (parameter declarations) and the launcher (argument packing, block size)
-read the ABI from here, so they cannot disagree.
+It lives beside the lowering that defines it; the CUDA printer (parameter declarations), the
+MLIR backend and the shared CUDA driver (argument packing, block size) read it from here, so
+they cannot disagree.
 """
 
 from __future__ import annotations
@@ -14,15 +15,24 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     Float32Type,
     Float64Type,
+    IntAttr,
     IntegerType,
     ModuleOp,
 )
+from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
 
-from mytriton.backends.cuda.c_types import is_global_pointer
 from mytriton.errors import BackendError
 
 POINTEE_TYPES_ATTR = "mytriton.pointee_types"
+
+
+def is_global_pointer(t: Attribute) -> bool:
+    """``!llvm.ptr<1>`` (or an address-space-less ``!llvm.ptr``): a pointer to global memory."""
+    if not isinstance(t, LLVMPointerType):
+        return False
+    space = t.addr_space
+    return not isinstance(space, IntAttr) or space.data in (0, 1)
 
 
 @dataclass(frozen=True)
@@ -88,8 +98,10 @@ def block_size(func: gpu.FuncOp) -> tuple[int, int, int] | None:
     return dims  # type: ignore[return-value]
 
 
-def kernel_signature(module: ModuleOp, default_block: int = 128) -> KernelSignature:
+def kernel_signature(module: ModuleOp) -> KernelSignature:
     func = find_kernel(module)
     params = tuple(_param_kind(t) for t in func.function_type.inputs.data)
-    block = block_size(func) or (default_block, 1, 1)
+    block = block_size(func)
+    if block is None:
+        raise BackendError(f"kernel `{func.sym_name.data}` has no known_block_size")
     return KernelSignature(func.sym_name.data, params, block)

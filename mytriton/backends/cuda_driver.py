@@ -1,4 +1,8 @@
-"""Launching a compiled kernel on CuPy arrays or CUDA torch tensors, zero-copy.
+"""The CUDA driver both GPU backends share: devices, loading an image, packing arguments,
+streams and launching a kernel on CuPy arrays or CUDA torch tensors, zero-copy.
+
+The image is a cubin (loaded as is) or PTX (the driver compiles it for the device); the cuda
+backend gets it from NVRTC, the mlir backend from upstream MLIR.
 
 Arrays are passed as raw device pointers (``numpy.uint64``), scalars as ``numpy.int32`` /
 ``numpy.float32`` (bools as int32, the ABI of ``docs/gpu-ir.md``). The kernel runs on the
@@ -10,15 +14,21 @@ not change between launches (the packer, the loaded function per device) is comp
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from mytriton.backends.cuda.compile import CudaImage, compile_cuda, device_arch, require_cupy
-from mytriton.backends.cuda.signature import KernelSignature
-from mytriton.errors import BackendError
-from mytriton.runtime.arrays import ArrayInfo
+from mytriton.backends.arrays import ArrayInfo
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.errors import BackendError, BackendUnavailableError
+from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature
+
+CUPY_HINT = (
+    'install CuPy for your CUDA version: pip install "mytriton[cuda12]" (CUDA 12) or '
+    'pip install "mytriton[cuda13]" (CUDA 13)'
+)
 
 _Convert = Callable[[Any], Any]
 
@@ -28,6 +38,70 @@ _SCALARS: dict[str, _Convert] = {
     "f32": np.float32,
     "f64": np.float64,
 }
+
+
+def require_cupy() -> ModuleType:
+    """CuPy, or a ``BackendUnavailableError`` that says how to install it."""
+    try:
+        import cupy
+    except ImportError as e:
+        raise BackendUnavailableError(
+            f"launching on the GPU needs CuPy ({e}); {CUPY_HINT}"
+        ) from None
+    return cupy
+
+
+def current_device() -> int | None:
+    """The current CUDA device, or None where CuPy or a GPU is missing (compile-only)."""
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() == 0:
+            return None
+        return int(cupy.cuda.runtime.getDevice())
+    except Exception:  # no CuPy, no driver
+        return None
+
+
+def device_arch(device: int) -> int:
+    """Compute capability of ``device`` as an int (``90`` for an H100/H200)."""
+    cupy = require_cupy()
+    return int(cupy.cuda.Device(device).compute_capability)
+
+
+_CU_JIT_INPUT_PTX = 1
+
+
+def link_cubin(ptx: str, device: int, name: str) -> bytes:
+    """The cubin the driver's JIT (ptxas) makes of ``ptx`` for ``device``'s architecture."""
+    cupy = require_cupy()
+    driver = cupy.cuda.driver
+    with cupy.cuda.Device(device):
+        cupy.cuda.runtime.free(0)  # make the device's primary context current
+        state = driver.linkCreate()
+        try:
+            driver.linkAddData(state, _CU_JIT_INPUT_PTX, ptx.encode() + b"\0", f"{name}.ptx")
+            return bytes(driver.linkComplete(state))
+        except driver.CUDADriverError as e:
+            raise BackendError(f"the CUDA driver cannot compile the PTX of `{name}`: {e}") from None
+        finally:
+            driver.linkDestroy(state)
+
+
+# cuFuncGetAttribute's attributes (CUfunction_attribute)
+_SHARED_SIZE_BYTES, _LOCAL_SIZE_BYTES, _NUM_REGS = 1, 3, 4
+
+
+def function_metadata(fn: Any) -> dict[str, int]:
+    """Registers, spills (local memory words, as Triton counts them) and static shared memory
+    of a loaded kernel."""
+    driver = sys.modules["cupy"].cuda.driver
+    attr = driver.funcGetAttribute
+    return {
+        "n_regs": int(attr(_NUM_REGS, fn.ptr)),
+        "n_spills": int(attr(_LOCAL_SIZE_BYTES, fn.ptr)) // 4,
+        "shared": int(attr(_SHARED_SIZE_BYTES, fn.ptr)),
+    }
 
 
 def _cupy_pointer(x: Any) -> np.uint64:
@@ -67,22 +141,27 @@ def _cupy_stream(ptr: int, device: int) -> Any:
     return cupy.cuda.ExternalStream(ptr, device)
 
 
-class CudaLauncher:
-    """A printed kernel that compiles (per GPU architecture) and loads (per device) on demand.
+class DeviceKernel:
+    """A compiled kernel, loaded per device on first use and launched on the arrays' device.
 
-    ``on_compiled`` is told about each new image (the backend records ``asm["cubin"]``).
+    ``image`` is a cubin or PTX; ``ptx`` (when the image is a cubin) is loaded instead on a
+    device of another architecture, which the driver then compiles it for.
+    ``on_loaded`` is told the metadata of the first load (registers, spills, shared memory).
     """
 
     def __init__(
         self,
-        source: str,
+        image: bytes,
         signature: KernelSignature,
-        on_compiled: Callable[[CudaImage], None] | None = None,
+        ptx: str | None = None,
+        on_loaded: Callable[[dict[str, int]], None] | None = None,
     ):
-        self.source = source
+        self.image = image
+        self.ptx = ptx
         self.signature = signature
         self.block = signature.block
-        self._on_compiled = on_compiled
+        self._on_loaded = on_loaded
+        self._modules: dict[int, Any] = {}  # device -> cupy Module, kept loaded
         self._functions: dict[int, Any] = {}  # device -> cupy.cuda.Function
         self._packers: dict[str, list[_Convert]] = {}
         self._streams: dict[tuple[int, int], Any] = {}  # (torch stream, device) -> CuPy stream
@@ -93,19 +172,29 @@ class CudaLauncher:
         self._driver_error: type[BaseException] = Exception
 
     def function(self, device: int) -> Any:
-        """The kernel loaded on ``device`` (compiled for its architecture on first use)."""
+        """The kernel loaded on ``device`` (a module per device: each has its own context)."""
         fn = self._functions.get(device)
         if fn is None:
             cupy = require_cupy()
-            image = compile_cuda(self.source, self.signature.name, device_arch(device))
-            if self._on_compiled is not None:
-                self._on_compiled(image)
+            error = cupy.cuda.driver.CUDADriverError
             with cupy.cuda.Device(device):
                 module = cupy.cuda.function.Module()
-                module.load(image.image)
+                try:
+                    module.load(self.image)
+                except error as e:
+                    if self.ptx is None:
+                        raise BackendError(
+                            f"the driver cannot load kernel `{self.signature.name}`: {e}"
+                        ) from None
+                    module = cupy.cuda.function.Module()
+                    module.load(self.ptx.encode() + b"\0")  # a cubin of another architecture
                 fn = module.get_function(self.signature.name)
+            self._modules[device] = module
             self._functions[device] = fn
             self._several_devices = cupy.cuda.runtime.getDeviceCount() > 1
+            if self._on_loaded is not None:
+                self._on_loaded(function_metadata(fn))
+                self._on_loaded = None
         return fn
 
     def _packer(self, framework: str, nargs: int) -> list[_Convert]:
@@ -168,3 +257,14 @@ class CudaLauncher:
         ready = (fn, self._packer(framework, nargs), device, framework == "torch")
         self._ready[(framework, device)] = ready
         return ready
+
+
+def load_device_kernel(kernel: CompiledKernel, artifacts: Mapping[str, Any]) -> None:
+    """Make a GPU backend's kernel launchable: its cubin (else its PTX) on this driver, with
+    the ABI of its ``gpu`` stage. Without either, ``kernel.binary`` stays unset."""
+    ptx = artifacts.get("ptx")
+    image = artifacts.get("cubin") or (ptx.encode() + b"\0" if ptx is not None else None)
+    if image is None:
+        return
+    signature = kernel_signature(artifacts["gpu"])
+    kernel.binary = DeviceKernel(image, signature, ptx, kernel.metadata.update)

@@ -1,0 +1,33 @@
+"""The stages every backend that runs the lowered IR shares: ``ttg`` (layouts) and ``gpu``
+(the ``gpu.module`` of upstream dialects). gpusim, cuda and mlir list them first, so
+``asm["ttg"]`` and ``asm["gpu"]`` are the same text under each of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from mytriton.backends.stages import Stage, parse_module, print_generic, print_module
+from mytriton.dialects.ttg_aliases import with_layout_aliases
+
+
+def _lay_out(module: ModuleOp, options: Any) -> ModuleOp:
+    from mytriton.passes.lower_to_gpu import assign_layouts  # the lowering imports much
+
+    return assign_layouts(module, options.num_warps)
+
+
+def _lower(laid: ModuleOp, options: Any) -> ModuleOp:
+    from mytriton.passes.lower_to_gpu import lower_laid_out
+
+    return lower_laid_out(laid)  # the launch geometry is the module's (`ttg.num-warps`)
+
+
+def _print_laid_out(module: ModuleOp) -> str:
+    return with_layout_aliases(print_module(module))
+
+
+TTG = Stage("ttg", ".ttg.mlir", _lay_out, _print_laid_out, parse_module)
+GPU = Stage("gpu", ".gpu.mlir", _lower, print_generic, parse_module)
+LOWERING_STAGES = (TTG, GPU)

@@ -1,0 +1,173 @@
+"""Compile-time evaluation: the Python values a kernel computes with while it is compiled.
+
+``tl.constexpr`` parameters, literals, globals and closure values stay Python values. This module
+says which globals qualify, evaluates operators and helper functions on them, and holds the
+Python builtins a kernel may call (``range``, ``len``, ``min`` ...), the few that also take
+runtime values (``min``/``max``, ``abs``, ``float``/``int``/``bool``) emitting `tt` ops instead.
+One place for the rule "known while compiling" that ``CodeGenerator`` applies everywhere.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as py
+import math
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, NoReturn
+
+from mytriton.errors import ConstexprError, KernelNameError, KernelValueError, SourceLocation
+from mytriton.frontend.codegen_base import CodeGeneratorBase
+from mytriton.frontend.values import TensorValue, unwrap_constexpr
+from mytriton.language import core
+
+_COMPILE_TIME_TYPES = (
+    bool,
+    int,
+    float,
+    str,
+    type(None),
+    core.dtype,
+    core.constexpr,
+    core.PropagateNan,
+)
+
+
+def is_jit_function(obj: Any) -> bool:
+    """Whether ``obj`` is a ``@jit`` function (inlined when a kernel calls it)."""
+    return getattr(obj, "is_mytriton_jit", False) is True
+
+
+def check_global(name: str, value: Any, loc: SourceLocation | None) -> Any:
+    """A global (or module attribute) the kernel uses, if it is a compile-time value."""
+    value = unwrap_constexpr(value)
+    ok = (
+        isinstance(value, (_COMPILE_TIME_TYPES, ModuleType))
+        or is_jit_function(value)
+        or callable(value)
+        or (isinstance(value, tuple) and all(isinstance(v, _COMPILE_TIME_TYPES) for v in value))
+    )
+    if not ok:
+        raise KernelNameError(
+            f"global `{name}` of type {type(value).__name__} cannot be used inside a kernel "
+            "(only numbers, strings, dtypes, tuples of those, modules and @jit functions)",
+            loc,
+        )
+    return value
+
+
+def is_hashable(x: Any) -> bool:
+    """Whether ``x`` can be looked up in a table of known callables (a callee may be any object)."""
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def call_at_compile_time(
+    fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], loc: SourceLocation | None
+) -> Any:
+    """Call a Python helper on compile-time values; its failure is the kernel's error."""
+    try:
+        return fn(*(unwrap_constexpr(a) for a in args), **kwargs)
+    except Exception as e:
+        name = getattr(fn, "__name__", repr(fn))
+        raise KernelValueError(f"{name}() failed at compile time: {e}", loc) from None
+
+
+PY_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    "&": lambda a, b: a & b,
+    "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
+    "**": lambda a, b: a**b,
+    "<<": lambda a, b: a << b,
+    ">>": lambda a, b: a >> b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+def _py_minmax(which: str) -> Callable[..., Any]:
+    def impl(gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if kwargs:
+            gen.unsupported(node, f"keyword arguments to {which}()")
+        if len(args) == 1 and isinstance(args[0], (tuple, list)):
+            args = list(args[0])
+        if not any(isinstance(a, TensorValue) for a in args):
+            return getattr(py, which)(unwrap_constexpr(a) for a in args)
+        acc = args[0]
+        for a in args[1:]:
+            acc = gen.sem.minmax("maximum" if which == "max" else "minimum", acc, a)
+        return acc
+
+    return impl
+
+
+def _py_compile_time(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def impl(gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if any(isinstance(a, TensorValue) for a in [*args, *kwargs.values()]):
+            if fn is float or fn is int or fn is bool:
+                target = {float: core.float32, int: core.int32, bool: core.int1}[fn]  # type: ignore[index]
+                if len(args) == 1 and not kwargs:
+                    return gen.sem.cast(args[0], target)
+            raise ConstexprError(
+                f"{fn.__name__}() needs compile-time arguments inside a kernel", gen.loc(node)
+            )
+        return call_at_compile_time(fn, args, kwargs, gen.loc(node))
+
+    return impl
+
+
+def _py_abs(gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    if len(args) == 1 and isinstance(args[0], TensorValue):
+        return gen.sem.abs(args[0])
+    return py.abs(unwrap_constexpr(args[0]))
+
+
+def _py_print(
+    gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST
+) -> NoReturn:
+    gen.unsupported(node, "print()", "use tl.static_print for compile-time values")
+
+
+PY_BUILTINS: dict[Any, Callable[..., Any]] = {
+    py.min: _py_minmax("min"),
+    py.max: _py_minmax("max"),
+    py.abs: _py_abs,
+    py.print: _py_print,
+    py.float: _py_compile_time(py.float),
+    py.int: _py_compile_time(py.int),
+    py.bool: _py_compile_time(py.bool),
+    py.len: _py_compile_time(py.len),
+    py.isinstance: _py_compile_time(py.isinstance),
+    py.tuple: _py_compile_time(py.tuple),
+    py.list: _py_compile_time(py.list),
+    py.str: _py_compile_time(py.str),
+    py.round: _py_compile_time(py.round),
+    py.pow: _py_compile_time(py.pow),
+    py.divmod: _py_compile_time(py.divmod),
+    py.range: _py_compile_time(py.range),
+    core.constexpr: _py_compile_time(core.constexpr),
+}
+
+PURE_PY_FUNCTIONS = {
+    math.log2,
+    math.ceil,
+    math.floor,
+    math.sqrt,
+    math.log,
+    math.exp,
+    math.gcd,
+    math.isqrt,
+}

@@ -1,0 +1,98 @@
+"""Each op's result-layout rule, written once: layout assignment applies it to the layouts its
+operands have, and loop-carried prediction to the layouts they will have.
+
+A rule gets the op, ``layout_of`` (an operand's layout, or None when not known) and the
+``LayoutDefaults`` of the kernel, and returns its block result's layout, or None when it
+depends on operands whose layouts are not known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_elementwise import ElementwiseOp
+from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.ttg import (
+    BlockedLayoutAttr,
+    ConvertLayoutOp,
+    Layout,
+    SliceLayoutAttr,
+    layout_rank,
+)
+from mytriton.op_rules import OpRules
+from mytriton.passes.layout_policy import dot_layout
+
+LayoutOf = Callable[[SSAValue], Layout | None]
+
+
+class LayoutDefaults(Protocol):
+    """What rules fall back on: the kernel's warps and its default and coalesced layouts."""
+
+    num_warps: int
+
+    def default(self, v: SSAValue) -> BlockedLayoutAttr: ...
+
+    def coalesced(self, ptr: SSAValue, mask: SSAValue | None) -> BlockedLayoutAttr: ...
+
+
+LayoutRule = Callable[[Operation, LayoutOf, LayoutDefaults], Layout | None]
+
+RESULT_LAYOUT: OpRules[LayoutRule] = OpRules("result-layout")
+
+
+def first_known(layout_of: LayoutOf, values: Sequence[SSAValue | None]) -> Layout | None:
+    for v in values:
+        if v is not None and isinstance(v.type, TensorType):
+            found = layout_of(v)
+            if found is not None:
+                return found
+    return None
+
+
+@RESULT_LAYOUT.register(tt.LoadOp)
+def _load(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """Bound pointers (or mask, other) decide; else the coalesced layout of the access."""
+    assert isinstance(op, tt.LoadOp)
+    return first_known(layout_of, (op.ptr, op.mask, op.other)) or d.coalesced(op.ptr, op.mask)
+
+
+@RESULT_LAYOUT.register(tt.DotOp)
+def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """The accumulator's layout, else a register tile."""
+    assert isinstance(op, tt.DotOp)
+    return layout_of(op.acc) or dot_layout(shape_of(op.acc.type), d.num_warps)
+
+
+@RESULT_LAYOUT.register(tt.ReduceOp)
+def _reduce(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """The slice of the operand's layout along the reduced axis."""
+    assert isinstance(op, tt.ReduceOp)
+    operand = layout_of(op.src) or d.default(op.src)
+    return SliceLayoutAttr(op.axis.value.data, operand)
+
+
+@RESULT_LAYOUT.register(tt.ExpandDimsOp)
+def _expand_dims(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """Undoes a slice along the same axis (back to its parent); else the default layout."""
+    assert isinstance(op, tt.ExpandDimsOp)
+    src = layout_of(op.src)
+    if src is None:
+        return None
+    if (
+        isinstance(src, SliceLayoutAttr)
+        and src.dim.data == op.axis.value.data
+        and layout_rank(src.parent) == len(shape_of(op.result.type))
+    ):
+        return src.parent  # type: ignore[return-value]
+    return d.default(op.result)
+
+
+@RESULT_LAYOUT.register(tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp, ConvertLayoutOp)
+def _follow_operands(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """The layout of the first block operand whose layout is known."""
+    return first_known(layout_of, op.operands)
