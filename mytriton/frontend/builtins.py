@@ -325,14 +325,18 @@ class Builtins:
 
     # ---- reductions ----
 
-    def _reduce(self, kind: tt.ReduceKind, input: Any, axis: Any, keep_dims: Any) -> TensorValue:
+    def _reduce(
+        self, kind: tt.ReduceKind, input: Any, axis: Any, keep_dims: Any, widen: bool = True
+    ) -> TensorValue:
+        """``widen``: a sum of booleans or narrow integers accumulates in int32 (Triton's
+        default when no ``dtype=`` is given)."""
         x = self._tensor(input, f"tl.{kind.value}'s input")
         if not x.is_block:
             raise KernelTypeError(f"tl.{kind.value} needs a block, got a scalar", self.b.loc)
         if x.is_pointer:
             raise KernelTypeError(f"tl.{kind.value} of pointers", self.b.loc)
         if kind is tt.ReduceKind.SUM:
-            if x.dtype.kind in ("bool", "int"):
+            if widen and x.dtype.kind in ("bool", "int"):
                 x = self.sem.cast(x, core.int32)
         elif x.dtype == core.int1:
             raise KernelTypeError(f"tl.{kind.value} of booleans", self.b.loc)
@@ -348,9 +352,15 @@ class Builtins:
 
     def sum(self, input: Any, axis: Any, keep_dims: Any, dtype: Any) -> TensorValue:
         x = input
-        if dtype is not None:
-            x = self.sem.cast(self._tensor(input, "tl.sum's input"), self._dtype(dtype))
-        return self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims)
+        if dtype is None:
+            return self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims)
+        d = self._dtype(dtype)  # the sum is computed in `d`
+        x = self.sem.cast(self._tensor(input, "tl.sum's input"), d)
+        if d != core.int1:
+            return self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims, widen=False)
+        # a sum of int1 wraps to its low bit: the parity of the int32 count
+        total = self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims)
+        return self.sem.to_bool(self.sem.bitwise("&", total, 1))
 
     def max(
         self,
