@@ -149,19 +149,26 @@ def host_arrays(args: Sequence[Any], infos: Sequence[ArrayInfo | None]) -> Itera
             a[...] = copy
 
 
-def _sharing_memory(arrays: list[tuple[int, np.ndarray]]) -> list[list[tuple[int, np.ndarray]]]:
-    """The arrays grouped by overlapping memory (empty arrays alone)."""
-    groups: list[list[tuple[int, np.ndarray]]] = []
+def overlapping_groups(spans: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """Indices of byte spans ``[lo, hi)`` grouped by overlap, each group in address order;
+    empty spans stand alone at the end. Arrays in one group share memory."""
+    groups: list[list[int]] = []
     end = -1
-    for ia in sorted((ia for ia in arrays if ia[1].nbytes), key=lambda ia: _span(ia[1])):
-        lo, hi = _span(ia[1])
+    for i in sorted((i for i, (lo, hi) in enumerate(spans) if hi > lo), key=lambda i: spans[i]):
+        lo, hi = spans[i]
         if groups and lo < end:
-            groups[-1].append(ia)
+            groups[-1].append(i)
             end = max(end, hi)
         else:
-            groups.append([ia])
+            groups.append([i])
             end = hi
-    return groups + [[ia] for ia in arrays if not ia[1].nbytes]
+    return groups + [[i] for i, (lo, hi) in enumerate(spans) if hi <= lo]
+
+
+def _sharing_memory(arrays: list[tuple[int, np.ndarray]]) -> list[list[tuple[int, np.ndarray]]]:
+    """The arrays grouped by overlapping memory (empty arrays alone)."""
+    groups = overlapping_groups([_span(a) for _, a in arrays])
+    return [[arrays[i] for i in group] for group in groups]
 
 
 def _span(a: np.ndarray) -> tuple[int, int]:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mytriton.backends.arrays import overlapping_groups
+
 Array = np.ndarray
 
 
@@ -51,20 +53,7 @@ class Memory:
     def from_arrays(names: list[str], arrays: list[Array]) -> Memory:
         """Flatten the arrays and group the ones that share memory into regions."""
         spans = [_byte_span(a) for a in arrays]
-        nonempty = sorted(
-            (i for i in range(len(arrays)) if arrays[i].nbytes), key=lambda i: spans[i]
-        )
-        groups: list[list[int]] = []
-        group_end = -1
-        for i in nonempty:
-            lo, hi = spans[i]
-            if groups and lo < group_end:
-                groups[-1].append(i)
-                group_end = max(group_end, hi)
-            else:
-                groups.append([i])
-                group_end = hi
-        groups += [[i] for i in range(len(arrays)) if not arrays[i].nbytes]
+        groups = overlapping_groups(spans)
         region_of: dict[int, tuple[int, int]] = {}
         region_spans: dict[int, int] = {}
         batchable = True
