@@ -12,6 +12,7 @@ import numpy as np
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.stages import strip_locations
 
 
 @triton.jit
@@ -55,10 +56,11 @@ def main() -> None:
         ir_before, ir_after, src = add_kernel[grid](x, y, out, n, BLOCK=block)
         where = "CPU interpreter"
 
+    # the stages carry the Python line of every op (loc(...)); left out here for reading
     print("=== tt (frontend) ===")
-    print(ir_before)
+    print(strip_locations(ir_before))
     print("=== tt-opt (after passes) ===")
-    print(ir_after)
+    print(strip_locations(ir_after))
     if src is not None:
         print("=== backend source ===")
         print(src)
