@@ -1,13 +1,15 @@
 """Array arguments from NumPy, CuPy, PyTorch or any DLPack/CUDA-array-interface producer.
 
-``describe_array`` turns an argument into framework-independent metadata (dtype, device,
-contiguity, data pointer) without importing frameworks the user did not pass; ``host_arrays``
-gives the CPU backends NumPy arrays in native byte order.
+``describe_array`` turns an argument into framework-independent metadata (dtype, device, data
+pointer) without importing frameworks the user did not pass. Arrays may have any strides (views,
+transposes, negative and zero strides): as in Triton, the kernel gets the address of element
+``[0, ..., 0]`` and indexes with the strides it is passed. ``host_arrays`` gives the CPU backends
+NumPy arrays in native byte order, and ``host_memory`` the memory block each one points into.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -36,8 +38,7 @@ class ArrayInfo:
     framework: str  # "numpy", "cupy", "torch"
     dtype: core.dtype
     device: int | None  # CUDA device ordinal, None for host memory
-    contiguous: bool
-    nbytes: int
+    nbytes: int  # of its elements
     address: int  # of the first element (its alignment is part of the specialization)
 
     @property
@@ -71,7 +72,6 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
             "numpy",
             _dtype_of(x.dtype.name, what),
             None,
-            bool(x.flags["C_CONTIGUOUS"]),
             x.nbytes,
             x.ctypes.data,
         )
@@ -88,7 +88,6 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
             "torch",
             _dtype_of(name, what),
             device,
-            bool(x.is_contiguous()),
             x.numel() * x.element_size(),
             int(x.data_ptr()),
         )
@@ -97,7 +96,6 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
             "cupy",
             _dtype_of(x.dtype.name, what),
             int(x.device.id),
-            bool(x.flags.c_contiguous),
             int(x.nbytes),
             int(x.data.ptr),
         )
@@ -110,8 +108,114 @@ def as_host_numpy(x: Any) -> np.ndarray:
         return x
     mod = type(x).__module__
     if mod.startswith("torch"):
-        return x.detach().numpy()
+        return _torch_view(x.detach())
     raise LaunchError(f"{type(x).__name__} is not a host array")
+
+
+def _torch_view(x: Any) -> np.ndarray:
+    """``x.numpy()`` (same strides) as a view into an array over the tensor's whole storage, so
+    that ``host_memory`` sees the memory block it points into, as for a NumPy view."""
+    try:
+        view = x.numpy()
+    except (TypeError, RuntimeError) as e:  # a dtype NumPy lacks, a lazy conjugate...
+        raise LaunchError(f"a CPU torch tensor the CPU backends cannot read: {e}") from None
+    storage = x.untyped_storage()
+    start, size = int(storage.data_ptr()), int(storage.nbytes())
+    lo, hi = element_span(view)
+    if view.size == 0 or not start <= lo <= hi <= start + size:
+        return view
+    block = _bytes_at(start, size, x, writeable=True)
+    return np.ndarray(
+        view.shape, view.dtype, buffer=block, offset=_address(view) - start, strides=view.strides
+    )
+
+
+# ------------------------------------------------------------------ the memory a view points into
+
+
+@dataclass(frozen=True)
+class HostMemory:
+    """How a CPU backend addresses a host array: ``raw`` holds the bytes of the memory block the
+    array points into (its base array's), from the first whole element on the array's element
+    grid, and ``origin`` is the byte offset of element ``[0, ..., 0]`` in it.
+
+    A pointer may move anywhere in ``raw``: a view's neighbours in its base are memory a GPU
+    kernel may touch too, and only an access outside the block is out of bounds. ``raw`` is the
+    caller's memory (stores land in place), read-only where the array is.
+    """
+
+    raw: np.ndarray
+    origin: int
+
+
+def host_memory(a: np.ndarray) -> HostMemory:
+    """The memory block a host array (any strides) points into, and where its first element is."""
+    lo, hi = memory_block(a)
+    first = _address(a)
+    start = lo + (first - lo) % a.dtype.itemsize
+    raw = _bytes_at(start, max(hi - start, 0), a, writeable=bool(a.flags.writeable))
+    return HostMemory(raw, first - start)
+
+
+def memory_block(a: np.ndarray) -> tuple[int, int]:
+    """Byte span ``[lo, hi)`` of the memory block ``a`` points into: that of the array at the end
+    of its ``.base`` chain (the one owning the memory), widened to cover ``a``'s own elements."""
+    owner = a
+    while True:
+        base = owner.base
+        if isinstance(base, np.ndarray):
+            owner = base
+            continue
+        inner = getattr(base, "base", None)
+        if hasattr(base, "__array_interface__") and isinstance(inner, np.ndarray):
+            owner = inner  # the wrapper np.lib.stride_tricks.as_strided puts between
+        else:
+            break
+    lo, hi = element_span(a)
+    owner_lo, owner_hi = element_span(owner)
+    if owner_hi > owner_lo:
+        return min(lo, owner_lo), max(hi, owner_hi)
+    return lo, hi
+
+
+def element_span(a: np.ndarray) -> tuple[int, int]:
+    """Byte span ``[lo, hi)`` of an array's elements, whatever its strides (empty if it is)."""
+    lo = hi = _address(a)
+    if a.size == 0:
+        return lo, lo
+    for n, stride in zip(a.shape, a.strides, strict=True):
+        step = (n - 1) * stride
+        if step < 0:
+            lo += step
+        else:
+            hi += step
+    return lo, hi + a.dtype.itemsize
+
+
+def _address(a: np.ndarray) -> int:
+    return int(a.__array_interface__["data"][0])
+
+
+class _Bytes:
+    """``size`` bytes at ``address`` in NumPy's array interface, keeping ``owner`` (what holds the
+    memory) alive as long as the array made from it. An array built on it is the end of its
+    ``.base`` chain, so ``memory_block`` of a view into it stops there."""
+
+    def __init__(self, address: int, size: int, owner: object, writeable: bool):
+        self.__array_interface__ = {
+            "data": (address, not writeable),
+            "shape": (size,),
+            "typestr": "|u1",
+            "version": 3,
+        }
+        self.owner = owner
+
+
+def _bytes_at(address: int, size: int, owner: object, writeable: bool) -> np.ndarray:
+    return np.asarray(_Bytes(address, size, owner, writeable))
+
+
+# ------------------------------------------------------------------ byte order
 
 
 #: the alignment (bytes) a native copy keeps from its array: launches specialize on it
@@ -123,9 +227,10 @@ def host_arrays(args: Sequence[Any], infos: Sequence[ArrayInfo | None]) -> Itera
     """``args`` with each host array as a NumPy array in native byte order.
 
     A NumPy array may be byte-swapped (``dtype('>f4')`` on a little-endian host); kernels compute
-    on native numbers, so such arrays run on a native copy that is written back, in the array's
-    byte order, when the launch ends (also when it fails, as in-place writes would have been).
-    Swapped arguments that share memory share one copy, so aliasing is kept.
+    on native numbers, so such arrays run on a native copy of the memory block they point into,
+    written back in the arrays' byte order when the launch ends (also when it fails, as in-place
+    writes would have been). Swapped arguments that share memory share one copy, so aliasing is
+    kept, and a view keeps its strides.
     """
     host = [
         as_host_numpy(a) if info is not None else a for a, info in zip(args, infos, strict=True)
@@ -134,19 +239,19 @@ def host_arrays(args: Sequence[Any], infos: Sequence[ArrayInfo | None]) -> Itera
     if all(a.dtype.isnative for _, a in arrays):
         yield host
         return
-    write_back: list[tuple[np.ndarray, np.ndarray]] = []
+    write_back: list[Callable[[], None]] = []
     for group in _sharing_memory(arrays):
         if all(a.dtype.isnative for _, a in group):
             continue
-        for (i, a), copy in zip(group, _native_copies([a for _, a in group]), strict=True):
+        copies, restore = _native_copies([a for _, a in group])
+        for (i, _), copy in zip(group, copies, strict=True):
             host[i] = copy
-            if a.flags.writeable:
-                write_back.append((a, copy))
+        write_back.append(restore)
     try:
         yield host
     finally:
-        for a, copy in write_back:
-            a[...] = copy
+        for restore in write_back:
+            restore()
 
 
 def overlapping_groups(spans: Sequence[tuple[int, int]]) -> list[list[int]]:
@@ -166,41 +271,46 @@ def overlapping_groups(spans: Sequence[tuple[int, int]]) -> list[list[int]]:
 
 
 def _sharing_memory(arrays: list[tuple[int, np.ndarray]]) -> list[list[tuple[int, np.ndarray]]]:
-    """The arrays grouped by overlapping memory (empty arrays alone)."""
-    groups = overlapping_groups([_span(a) for _, a in arrays])
+    """The arrays grouped by overlapping memory blocks (empty arrays alone)."""
+    groups = overlapping_groups([memory_block(a) for _, a in arrays])
     return [[arrays[i] for i in group] for group in groups]
 
 
-def _span(a: np.ndarray) -> tuple[int, int]:
-    lo = int(a.ctypes.data)
-    return lo, lo + a.nbytes
-
-
-def _native_copies(group: list[np.ndarray]) -> list[np.ndarray]:
-    """Native-order copies of arrays sharing memory, as views of one buffer laid out like theirs
-    (same offsets, same alignment): a store through one is seen through the others."""
+def _native_copies(group: list[np.ndarray]) -> tuple[list[np.ndarray], Callable[[], None]]:
+    """Native-order copies of byte-swapped arrays sharing memory: views with their strides into
+    one copy of their memory blocks, aligned like them, so a store through one is seen through
+    the others; and the function that writes the copy back, in their byte order."""
     size = group[0].dtype.itemsize
-    base = min(_span(a)[0] for a in group)
-    if any(
-        a.dtype.isnative or a.dtype.itemsize != size or (_span(a)[0] - base) % size for a in group
-    ):
+    blocks = [memory_block(a) for a in group]
+    base = min(lo for lo, _ in blocks)
+    end = max(hi for _, hi in blocks)
+    phases = {(_address(a) - base) % size for a in group}
+    if len(phases) > 1 or any(a.dtype.isnative or a.dtype.itemsize != size for a in group):
         kinds = ", ".join(sorted({a.dtype.str for a in group}))
         raise LaunchError(
             f"array arguments share memory with mixed byte orders or element sizes ({kinds}); "
             "pass native-byte-order arrays (a.astype(a.dtype.newbyteorder('=')))"
         )
-    end = max(_span(a)[1] for a in group)
     raw = np.empty(end - base + _COPY_ALIGNMENT, np.uint8)
-    start = (base - raw.ctypes.data) % _COPY_ALIGNMENT
-    buf = raw[start : start + end - base]
-    for a in group:
-        lo = _span(a)[0] - base
-        buf[lo : lo + a.nbytes] = a.reshape(-1).view(np.uint8)
-    buf.view(f"u{size}").byteswap(inplace=True)
+    address = raw.ctypes.data + (base - raw.ctypes.data) % _COPY_ALIGNMENT
+    copy = _bytes_at(address, end - base, raw, writeable=True)
+    copy[...] = _bytes_at(base, end - base, group, writeable=False)
+    phase = phases.pop()
+    elements = copy[phase : phase + (end - base - phase) // size * size].view(f"u{size}")
+    elements.byteswap(inplace=True)
     copies = []
     for a in group:
-        lo = _span(a)[0] - base
-        copy = buf[lo : lo + a.nbytes].view(a.dtype.newbyteorder("=")).reshape(a.shape)
-        copy.setflags(write=a.flags.writeable)
-        copies.append(copy)
-    return copies
+        offset = _address(a) - base
+        c = np.ndarray(
+            a.shape, a.dtype.newbyteorder("="), buffer=copy, offset=offset, strides=a.strides
+        )
+        c.setflags(write=a.flags.writeable)
+        copies.append(c)
+
+    def restore() -> None:
+        elements.byteswap(inplace=True)
+        for a, (lo, hi) in zip(group, blocks, strict=True):
+            if a.flags.writeable:
+                _bytes_at(lo, hi - lo, a, writeable=True)[...] = copy[lo - base : hi - base]
+
+    return copies, restore

@@ -36,6 +36,7 @@ from mytriton.frontend.compile_time import (
     PY_BUILTINS,
     call_at_compile_time,
     check_global,
+    is_dtype_api,
     is_hashable,
     is_jit_function,
 )
@@ -396,6 +397,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 raise ConstexprError(
                     f"{getattr(fn, '__name__', fn)} needs compile-time arguments", self.loc(node)
                 )
+            return call_at_compile_time(fn, args, kwargs, self.loc(node))
+        if is_dtype_api(fn):
             return call_at_compile_time(fn, args, kwargs, self.loc(node))
         if isinstance(fn, core.dtype):
             self.unsupported(node, f"calling dtype {fn}", "use x.to(dtype)")

@@ -30,6 +30,8 @@ _COMPILE_TIME_TYPES = (
     core.dtype,
     core.constexpr,
     core.PropagateNan,
+    core.dtype.KIND,
+    core.dtype.SIGNEDNESS,
 )
 
 
@@ -54,6 +56,21 @@ def check_global(name: str, value: Any, loc: SourceLocation | None) -> Any:
             loc,
         )
     return value
+
+
+_DTYPE_CLASSES = (core.dtype, core.pointer_type, core.block_type)
+
+
+def is_dtype_api(fn: Any) -> bool:
+    """Whether ``fn`` is a dtype constructor (``tl.pointer_type``) or a dtype's method
+    (``x.dtype.is_floating``, ``x.dtype.kind``): kernels call these while compiling, as Triton's
+    do."""
+    if any(fn is c for c in _DTYPE_CLASSES):
+        return True
+    if isinstance(fn, core.DtypeKind) or isinstance(getattr(fn, "__self__", None), core.dtype):
+        return True
+    name = getattr(fn, "__name__", None)  # a static method, or a method taken from the class
+    return isinstance(name, str) and any(getattr(c, name, None) is fn for c in _DTYPE_CLASSES)
 
 
 def is_hashable(x: Any) -> bool:

@@ -6,7 +6,7 @@ to support another dtype everywhere.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import f32, i1, i32
+from xdsl.dialects.builtin import f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.ir import Attribute
 
 from mytriton.dialects.tt_types import PointerType, element_type
@@ -15,8 +15,13 @@ from mytriton.language import core
 
 _TO_IR: dict[core.dtype, Attribute] = {
     core.int1: i1,
+    core.int8: i8,
+    core.int16: i16,
     core.int32: i32,
+    core.int64: i64,
+    core.float16: f16,
     core.float32: f32,
+    core.float64: f64,
 }
 _FROM_IR: dict[Attribute, core.dtype] = {v: k for k, v in _TO_IR.items()}
 

@@ -41,16 +41,19 @@ class Semantic:
         return TensorValue(op.result)
 
     def python_dtype(self, value: Any) -> core.dtype:
-        """The dtype a Python scalar gets on its own (Triton: bool->i1, int->i32, float->f32)."""
+        """The dtype a Python scalar gets on its own (Triton: bool->i1, int->i32 or i64 when it
+        does not fit, float->f32)."""
         if isinstance(value, bool):
             return core.int1
         if isinstance(value, int):
-            if not I32_MIN <= value <= I32_MAX:
-                raise KernelValueError(
-                    f"integer constant {value} does not fit in int32 (int64 is not supported yet)",
-                    self.b.loc,
-                )
-            return core.int32
+            if I32_MIN <= value <= I32_MAX:
+                return core.int32
+            if -(2**63) <= value < 2**63:
+                return core.int64
+            raise KernelValueError(
+                f"integer constant {value} does not fit in int64 (uint64 is not supported yet)",
+                self.b.loc,
+            )
         if isinstance(value, float):
             return core.float32
         raise self.type_error(f"cannot use a value of type {type(value).__name__} in a kernel")

@@ -263,11 +263,11 @@ def _describe(v: Any, compile_time: bool) -> Any:
         return (t, v) if v is None else t
     module = t.__module__
     if module == "torch":
-        return (t, v.dtype, v.device, v.is_contiguous(), v.data_ptr() % DIVISIBILITY == 0)
+        return (t, v.dtype, v.device, v.data_ptr() % DIVISIBILITY == 0)
     if module.startswith("cupy"):
-        return (t, v.dtype, v.device.id, v.flags.c_contiguous, v.data.ptr % DIVISIBILITY == 0)
+        return (t, v.dtype, v.device.id, v.data.ptr % DIVISIBILITY == 0)
     if t is np.ndarray:
-        return (t, v.dtype, v.flags.c_contiguous, v.ctypes.data % DIVISIBILITY == 0)
+        return (t, v.dtype, v.ctypes.data % DIVISIBILITY == 0)
     raise _Unsure
 
 

@@ -2,7 +2,8 @@
 
 The key follows the seed's rule, argument kinds and dtypes (framework independent) plus the
 values of constexprs, refined as Triton does: integers equal to 1 are compiled in, and
-integers divisible by 16 and 16-byte aligned arrays are marked so (``tt.divisibility``). Arrays
+integers divisible by 16 and arrays whose first element is 16-byte aligned are marked so
+(``tt.divisibility``); an array's strides and contiguity are not part of the key. Arrays
 become pointers, Python ints i32, floats f32, bools i1; ``None`` and ``tl.constexpr(...)``
 values are compile-time.
 """
@@ -29,24 +30,29 @@ _NP_SCALARS: dict[type, core.dtype] = {
 }
 
 
+def int_dtype(name: str, value: int) -> core.dtype:
+    """Triton's rule for an integer argument: int32 when it fits, else int64."""
+    if I32_MIN <= value <= I32_MAX:
+        return core.int32
+    if -(2**63) <= value < 2**63:
+        return core.int64
+    raise LaunchError(
+        f"argument `{name}` = {value} does not fit in int64 (uint64 is not supported yet)"
+    )
+
+
 def scalar_dtype(name: str, value: Any) -> core.dtype:
     if isinstance(value, (bool, np.bool_)):
         return core.int1
     if isinstance(value, int):
-        if not I32_MIN <= value <= I32_MAX:
-            raise LaunchError(
-                f"argument `{name}` = {value} does not fit in int32 (int64 is not supported yet)"
-            )
-        return core.int32
+        return int_dtype(name, value)
     if isinstance(value, float):
         return core.float32
     d = _NP_SCALARS.get(type(value))
     if d is not None:
         return d
     if isinstance(value, np.integer):
-        if not I32_MIN <= int(value) <= I32_MAX:
-            raise LaunchError(f"argument `{name}` = {value} does not fit in int32")
-        return core.int32
+        return int_dtype(name, int(value))
     if isinstance(value, np.floating):
         return core.float32
     raise LaunchError(
@@ -96,12 +102,8 @@ def specialize(
             specs[name] = ConstexprArg(v)
             key.append(("c", constexpr_key(v)))
         elif is_array(value):
+            # any strides: the kernel indexes with the strides it is passed, as in Triton
             info = describe_array(value, f"argument `{name}`")
-            if not info.contiguous:
-                raise LaunchError(
-                    f"argument `{name}` is not C-contiguous; pass a contiguous array "
-                    "(np.ascontiguousarray / .contiguous())"
-                )
             div = DIVISIBILITY if info.address % DIVISIBILITY == 0 else 1
             specs[name] = PointerArg(info.dtype, div)
             key.append(("p", info.dtype.name, div))
@@ -113,7 +115,7 @@ def specialize(
             key.append(("c", "int", 1))
         else:
             d = scalar_dtype(name, value)
-            div = DIVISIBILITY if d == core.int32 and int(value) % DIVISIBILITY == 0 else 1
+            div = DIVISIBILITY if d.kind == "int" and int(value) % DIVISIBILITY == 0 else 1
             specs[name] = ScalarArg(d, div)
             key.append(("s", d.name, div))
             runtime.append(value)

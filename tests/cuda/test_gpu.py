@@ -319,7 +319,12 @@ def test_arrays_on_different_devices_are_rejected(cupy: Any, cuda_backend: Any) 
         kernels.add_kernel[(1,)](x, y, x, 64, BLOCK=64)
 
 
-def test_non_contiguous_arrays_are_rejected(cupy: Any, cuda_backend: Any) -> None:
-    x = cupy.zeros(128, np.float32)
-    with pytest.raises(LaunchError, match="not C-contiguous"):
-        kernels.add_kernel[(1,)](x[::2], x[::2], x[::2], 64, BLOCK=64)
+def test_views_pass_their_first_element(cupy: Any, cuda_backend: Any) -> None:
+    """As in Triton, only the pointer to a view's first element is passed: a kernel indexing
+    contiguously from it reads and writes the memory after it, whatever the view's strides."""
+    x = cupy.arange(128, dtype=cupy.float32)
+    out = cupy.zeros(128, np.float32)
+    kernels.add_kernel[(1,)](x[3::2], x[3::2], out[5::-1], 64, BLOCK=64)
+    expected = np.zeros(128, np.float32)
+    expected[5:69] = 2 * np.arange(3, 67)
+    np.testing.assert_array_equal(out.get(), expected)

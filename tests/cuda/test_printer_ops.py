@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from xdsl.dialects import arith, gpu, llvm, math, memref
-from xdsl.dialects.builtin import f32, f64, i1, i16, i32, i64
+from xdsl.dialects.builtin import FloatAttr, f16, f32, f64, i1, i16, i32, i64
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
@@ -333,3 +333,48 @@ def test_atomic_load_is_rejected() -> None:
 
     with pytest.raises(BackendError, match="atomic"):
         kernel_source(build)
+
+
+def _half_kernel(build: Build) -> list[str]:
+    b = KernelBuilder("k", [("h", f16), ("g", f16), ("p", Ptr(f16))], def_line=4)
+    with b.at(5):
+        build(b)
+        b.op(gpu.ReturnOp([]))
+    src = print_cuda(b.build(), line_directives="off")  # type: ignore[arg-type]
+    return [line.strip() for line in src.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(
+    ("build", "statement"),
+    [
+        (
+            lambda b: b.op(arith.AddfOp(b["h"], b["g"])),
+            "mt_half v0 = mt_f2h(mt_h2f(h) + mt_h2f(g));",
+        ),
+        (lambda b: b.op(arith.NegfOp(b["h"])), "mt_half v0 = (mt_half)(h ^ 0x8000);"),
+        (lambda b: b.op(arith.ExtFOp(b["h"], f32)), "float v0 = (float)mt_h2f(h);"),
+        (
+            lambda b: b.op(arith.TruncFOp(b.op(arith.ExtFOp(b["h"], f64)), f16)),
+            "mt_half v1 = mt_d2h(v0);",
+        ),
+        (
+            lambda b: b.op(arith.MulfOp(b["h"], b.op(arith.ConstantOp(FloatAttr(1.5, f16))))),
+            "mt_half v0 = mt_f2h(mt_h2f(h) * mt_h2f((mt_half)0x3e00));",
+        ),
+        (
+            lambda b: b.op(arith.CmpfOp(b["h"], b["g"], "olt")),
+            "bool v0 = mt_h2f(h) < mt_h2f(g);",
+        ),
+        (
+            lambda b: b.op(arith.MaxnumfOp(b["h"], b["g"])),
+            "mt_half v0 = mt_f2h(fmaxf(mt_h2f(h), mt_h2f(g)));",
+        ),
+    ],
+    ids=["addf", "negf", "extf", "truncf-f64", "constant", "cmpf", "maxnumf"],
+)
+def test_half_precision_computes_in_float_and_rounds(build: Build, statement: str) -> None:
+    """f16 values are their bits (``mt_half``), converted around every float op: no header is
+    needed, and + - * / computed in float then rounded once give the f16 result."""
+    lines = _half_kernel(build)
+    assert "typedef unsigned short mt_half;" in lines
+    assert statement in lines, lines

@@ -28,7 +28,12 @@ BACKENDS = [
 
 @dataclass
 class Runner:
-    """Launches a kernel on one backend with NumPy arrays, copying through the GPU if needed."""
+    """Launches a kernel on one backend with NumPy arrays, copying through the GPU if needed.
+
+    A NumPy view becomes the same view (shape, strides, offset) of a device copy of the array
+    owning its memory, one copy per such array, so views sharing memory share it on the GPU
+    too; after the launch each copy is copied back whole, as a kernel may store anywhere in it.
+    """
 
     backend: str
     framework: str
@@ -38,23 +43,47 @@ class Runner:
     ) -> Any:
         if self.framework == "numpy":
             return kernel[grid](*args, num_warps=num_warps, **constexprs)
-        device_args = [self._to_device(a) for a in args]
+        blocks: dict[int, tuple[np.ndarray, Any]] = {}
+        device_args = [self._to_device(a, blocks) for a in args]
         compiled = kernel[grid](*device_args, num_warps=num_warps, **constexprs)
-        for host, dev in zip(args, device_args, strict=True):
-            if isinstance(host, np.ndarray):
-                np.copyto(host, self._to_host(dev))
+        for host, dev in blocks.values():
+            if host.flags.writeable:
+                np.copyto(host, self._to_host(dev).view(np.uint8))
         return compiled
 
-    def _to_device(self, a: Any) -> Any:
+    def _to_device(self, a: Any, blocks: dict[int, tuple[np.ndarray, Any]]) -> Any:
+        """``a`` as a view of the device copy of its owner's bytes (made once per owner)."""
         if not isinstance(a, np.ndarray):
             return a
+        owner = a
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        raw = owner.ravel(order="K").view(np.uint8)  # its memory, in address order
+        assert np.shares_memory(raw, owner), "the test's array must own C/F-contiguous memory"
+        offset = a.ctypes.data - raw.ctypes.data
+        if id(owner) not in blocks:
+            blocks[id(owner)] = (raw, self._bytes_to_device(raw))
+        dev = blocks[id(owner)][1]
         if self.framework == "cupy":
             import cupy
 
-            return cupy.asarray(a)
+            return cupy.ndarray(a.shape, a.dtype, memptr=dev.data + offset, strides=a.strides)
         import torch
 
-        return torch.from_numpy(a.copy()).to("cuda")
+        if any(s < 0 for s in a.strides):
+            pytest.skip("torch tensors cannot have negative strides")
+        size = a.dtype.itemsize
+        typed = dev.view(torch.from_numpy(np.empty(0, a.dtype)).dtype)
+        return typed.as_strided(a.shape, [s // size for s in a.strides], offset // size)
+
+    def _bytes_to_device(self, raw: np.ndarray) -> Any:
+        if self.framework == "cupy":
+            import cupy
+
+            return cupy.asarray(raw)
+        import torch
+
+        return torch.from_numpy(raw.copy()).to("cuda")
 
     def _to_host(self, a: Any) -> np.ndarray:
         if self.framework == "cupy":

@@ -17,6 +17,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.backends.cuda.c_types import (
     int_width,
+    is_half,
     scalar_type,
     unsigned_type,
     value_type,
@@ -147,7 +148,18 @@ class Emitter:
 
     def _float_binary(self, op: Operation, operator: str) -> None:
         lhs, rhs = op.operands
-        self._define(op.results[0], f"{self._n(lhs)} {operator} {self._n(rhs)}", op)
+        expr = f"{self._fv(lhs)} {operator} {self._fv(rhs)}"
+        self._define(op.results[0], self._rounded(op.results[0], expr), op)
+
+    def _fv(self, value: SSAValue) -> str:
+        """A float operand as a C ``float``/``double`` expression (an f16 is converted)."""
+        return f"mt_h2f({self._n(value)})" if is_half(value.type) else self._n(value)
+
+    @staticmethod
+    def _rounded(result: SSAValue, expr: str) -> str:
+        """A float expression computed in ``float`` (or ``double``), rounded to an f16
+        result's precision."""
+        return f"mt_f2h({expr})" if is_half(result.type) else expr
 
     def _cast(self, op: Operation, expr: str) -> None:
         self._define(op.results[0], f"({self._ctype(op.results[0])}){expr}", op)

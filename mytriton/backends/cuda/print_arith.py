@@ -4,11 +4,12 @@ the ordered/unordered table of ``docs/gpu-ir.md``."""
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
-from mytriton.backends.cuda.c_types import int_width, is_float, unsigned_type
+from mytriton.backends.cuda.c_types import int_width, is_float, is_half, unsigned_type
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.literals import float_literal, int_literal
 from mytriton.errors import BackendError
@@ -61,6 +62,9 @@ class ArithPrinter(Emitter):
         width = int_width(t)
         if isinstance(value, IntegerAttr) and width is not None:
             literal = int_literal(value.value.data, width)
+        elif isinstance(value, FloatAttr) and is_half(t):
+            bits = int(np.array(value.value.data, np.float16).view(np.uint16))
+            literal = f"(mt_half)0x{bits:04x}"
         elif isinstance(value, FloatAttr) and is_float(t):
             literal = float_literal(value.value.data, value.type.bitwidth)
         else:
@@ -169,6 +173,9 @@ class ArithPrinter(Emitter):
 
     @prints(arith.NegfOp)
     def _print_negf(self, op: arith.NegfOp) -> None:
+        if is_half(op.result.type):  # flip the sign bit
+            self._define(op.result, f"(mt_half)({self._n(op.operand)} ^ 0x8000)", op)
+            return
         self._define(op.result, f"-{self._n(op.operand)}", op)
 
     @prints(arith.MaximumfOp)
@@ -182,15 +189,16 @@ class ArithPrinter(Emitter):
     def _ieee_extremum(self, op: Operation, f32: str, f64: str, zero: str) -> None:
         """maximumf/minimumf: NaN if either operand is NaN (``a + b`` is that NaN), and
         -0.0 < +0.0; ``fmaxf``/``fminf`` alone do neither."""
-        a, b = (self._n(v) for v in op.operands)
-        fn = f32 if self._ctype(op.results[0]) == "float" else f64
+        a, b = (self._fv(v) for v in op.operands)
+        fn = f64 if self._ctype(op.results[0]) == "double" else f32
         pick_zero = zero.format(a=a, b=b)
-        self._define(
-            op.results[0],
+        expr = (
             f"(isnan({a}) || isnan({b})) ? {a} + {b} : "
-            f"({a} == {b} ? (signbit({a}) ? {pick_zero}) : {fn}({a}, {b}))",
-            op,
+            f"({a} == {b} ? (signbit({a}) ? {pick_zero}) : {fn}({a}, {b}))"
         )
+        if is_half(op.results[0].type):
+            expr = self._rounded(op.results[0], f"({expr})")
+        self._define(op.results[0], expr, op)
 
     @prints(arith.CmpiOp)
     def _print_cmpi(self, op: arith.CmpiOp) -> None:
@@ -206,7 +214,7 @@ class ArithPrinter(Emitter):
         predicate = op.predicate.value.data
         if predicate not in _CMPF:
             raise BackendError(f"unknown cmpf predicate {predicate}")
-        expr = _CMPF[predicate].format(a=self._n(op.lhs), b=self._n(op.rhs))
+        expr = _CMPF[predicate].format(a=self._fv(op.lhs), b=self._fv(op.rhs))
         self._define(op.result, expr, op)
 
     @prints(arith.SelectOp)
@@ -245,28 +253,40 @@ class ArithPrinter(Emitter):
 
     @prints(arith.SIToFPOp)
     def _print_sitofp(self, op: arith.SIToFPOp) -> None:
-        self._cast(op, self._signed(op.input))
+        self._int_to_float(op, self._signed(op.input))
 
     @prints(arith.UIToFPOp)
     def _print_uitofp(self, op: arith.UIToFPOp) -> None:
-        self._cast(op, self._unsigned(op.input))
+        self._int_to_float(op, self._unsigned(op.input))
+
+    def _int_to_float(self, op: Operation, operand: str) -> None:
+        """To an f16 through ``float``: exact below 2**24, and every larger integer is beyond
+        f16's range (inf) either way."""
+        if is_half(op.results[0].type):
+            self._define(op.results[0], f"mt_f2h((float){operand})", op)
+        else:
+            self._cast(op, operand)
 
     @prints(arith.FPToSIOp)
     def _print_fptosi(self, op: arith.FPToSIOp) -> None:
-        self._cast(op, self._n(op.input))
+        self._cast(op, self._fv(op.input))
 
     @prints(arith.FPToUIOp)
     def _print_fptoui(self, op: arith.FPToUIOp) -> None:
         unsigned = unsigned_type(op.result.type)
-        self._cast(op, f"({unsigned}){self._n(op.input)}")
+        self._cast(op, f"({unsigned}){self._fv(op.input)}")
 
     @prints(arith.ExtFOp)
     def _print_extf(self, op: arith.ExtFOp) -> None:
-        self._cast(op, self._n(op.input))
+        self._cast(op, self._fv(op.input))
 
     @prints(arith.TruncFOp)
     def _print_truncf(self, op: arith.TruncFOp) -> None:
-        self._cast(op, self._n(op.input))
+        if is_half(op.result.type):  # one rounding, from f32 or f64
+            fn = "mt_d2h" if self._ctype(op.input) == "double" else "mt_f2h"
+            self._define(op.result, f"{fn}({self._n(op.input)})", op)
+        else:
+            self._cast(op, self._n(op.input))
 
     @prints(arith.BitcastOp)
     def _print_bitcast(self, op: arith.BitcastOp) -> None:
@@ -276,6 +296,8 @@ class ArithPrinter(Emitter):
             ("int", "float"): "__int_as_float",
             ("double", "long long"): "__double_as_longlong",
             ("long long", "double"): "__longlong_as_double",
+            ("mt_half", "short"): "(short)",
+            ("short", "mt_half"): "(mt_half)",
         }
         if src == dst:
             self._define(op.result, self._n(op.input), op)

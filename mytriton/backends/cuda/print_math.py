@@ -5,7 +5,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, math
 from xdsl.ir import Operation
 
-from mytriton.backends.cuda.c_types import int_width
+from mytriton.backends.cuda.c_types import HALF, int_width
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.dialects.upstream import RemFOp
 from mytriton.errors import BackendError
@@ -60,10 +60,11 @@ class MathPrinter(Emitter):
         result = op.results[0]
         f32, f64 = MATH_CALLS[type(op)]
         ctype = self._ctype(result)
-        if ctype not in ("float", "double"):
+        if ctype not in ("float", "double", HALF):
             raise BackendError(f"{op.name} on {result.type} is not supported")
-        fn = f32 if ctype == "float" else f64
-        self._define(result, f"{fn}({', '.join(self._n(v) for v in op.operands)})", op)
+        fn = f64 if ctype == "double" else f32  # an f16 in float, then rounded
+        expr = f"{fn}({', '.join(self._fv(v) for v in op.operands)})"
+        self._define(result, self._rounded(result, expr), op)
 
     @prints(math.AbsIOp)
     def _print_absi(self, op: math.AbsIOp) -> None:

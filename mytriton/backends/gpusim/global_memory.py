@@ -25,11 +25,18 @@ if TYPE_CHECKING:
 
 @dataclass
 class Region:
-    """The array passed for one pointer parameter, as raw bytes (writes go to the caller's)."""
+    """The memory block the array passed for one pointer parameter points into (a view's whole
+    base array), as raw bytes (writes go to the caller's); the parameter's pointer starts at
+    byte ``origin``, the array's first element."""
 
     name: str
     raw: np.ndarray
+    origin: int = 0
     _typed: dict[np.dtype, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def address(self) -> int:
+        return int(self.raw.__array_interface__["data"][0])
 
     def typed(self, dtype: np.dtype) -> np.ndarray:
         view = self._typed.get(dtype)
@@ -37,6 +44,21 @@ class Region:
             usable = self.raw.size - self.raw.size % dtype.itemsize
             view = self._typed[dtype] = self.raw[:usable].view(dtype)
         return view
+
+
+#: the most alignment a launch specializes a pointer on (``tt.divisibility``)
+_SPECIALIZED_ALIGNMENT = 16
+
+
+def _holds(region: Region, n: int, dtype: np.dtype) -> str:
+    """What memory the region offers, from the array's first element."""
+    if region.origin == 0:
+        return f"the array holds {n} such elements"
+    first = -(region.origin // dtype.itemsize)
+    return (
+        f"the memory the array views holds {n} such elements, from element {first} to "
+        f"{first + n - 1}"
+    )
 
 
 @dataclass(frozen=True)
@@ -98,39 +120,46 @@ class GlobalMemory:
         dtype: np.dtype,
         access: Access,
     ) -> np.ndarray:
-        """Index of each lane's (first) element; all its elements must lie in the array, at an
-        offset aligned to the element and to the op's alignment."""
+        """Index of each lane's (first) element; all its elements must lie in the region, at an
+        offset from the array's first element aligned to the element and to the op's alignment
+        (and at an address so aligned, up to the 16 bytes a launch can know of)."""
         size = dtype.itemsize
         align = max(size, access.align)
         idx = off // size
         n = region.typed(dtype).size
-        misaligned = off % align != 0
+        misaligned = (off - region.origin) % align != 0
+        if access.align > size:  # the address itself: what a launch specializes on
+            misaligned |= (off + region.address) % min(align, _SPECIALIZED_ALIGNMENT) != 0
         bad = misaligned | (idx < 0) | (idx + max(access.vector, 1) > n)
         if bad.any():
             i = int(np.argmax(bad))
             lane = m.lane_mask(int(lanes[i]))
-            where = f"{access.verb} of `{region.name}`: byte offset {int(off[i])}"
+            rel = int(off[i]) - region.origin  # from the array's first element
+            where = f"{access.verb} of `{region.name}`: byte offset {rel}"
             if misaligned[i] and (access.vector or off[i] % size == 0):
                 why = "a GPU faults on a misaligned vector access" if access.vector else None
+                address = region.address + int(off[i])
+                # the array's first element unaligned: the offset alone does not say why
+                at = "" if address % align == rel % align else f" (address {address:#x})"
                 m.fail(
                     op,
-                    f"misaligned {where} is not a multiple of {align} bytes, the alignment the "
+                    f"misaligned {where}{at} is not a multiple of {align} bytes, the alignment the "
                     f"op promises ({why or 'LLVM may compile the access relying on it'})",
                     lane,
                 )
+            first = region.origin // size  # element indices from the array's first element
+            holds = _holds(region, n, dtype)
             if access.vector:
                 m.fail(
                     op,
-                    f"out-of-bounds {where} (elements {int(idx[i])} to "
-                    f"{int(idx[i]) + access.vector - 1} of {dtype.name}), but the array holds "
-                    f"{n} such elements",
+                    f"out-of-bounds {where} (elements {int(idx[i]) - first} to "
+                    f"{int(idx[i]) - first + access.vector - 1} of {dtype.name}), but {holds}",
                     lane,
                 )
             what = "misaligned" if misaligned[i] else "out-of-bounds"
             m.fail(
                 op,
-                f"{what} {where} (element {int(off[i]) / size:g} of {dtype.name}), but the "
-                f"array holds {n} such elements",
+                f"{what} {where} (element {rel / size:g} of {dtype.name}), but {holds}",
                 lane,
             )
         return idx

@@ -11,6 +11,7 @@ from xdsl.dialects import gpu, llvm, memref
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute
 
+from mytriton.backends.arrays import host_memory
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
 from mytriton.backends.gpusim import rules_memory as _rules_memory
 from mytriton.backends.gpusim import rules_vector as _rules_vector
@@ -95,14 +96,13 @@ class SimKernel:
                 continue
             if not isinstance(a, np.ndarray):
                 raise SimulationError(f"argument `{self.names[i]}` must be a NumPy array")
-            if not a.flags["C_CONTIGUOUS"]:
-                raise SimulationError(f"argument `{self.names[i]}` must be C-contiguous")
             if not a.dtype.isnative:
                 raise SimulationError(
                     f"argument `{self.names[i]}` is in non-native byte order ({a.dtype.str}): "
                     "pass a native array (the kernel launcher converts them)"
                 )
-            regions[i] = Region(self.names[i], a.reshape(-1).view(np.uint8))
+            memory = host_memory(a)  # any strides: a view addresses its whole base array
+            regions[i] = Region(self.names[i], memory.raw, memory.origin)
         return regions
 
     def run(self, grid: tuple[int, int, int], args: Sequence[Any]) -> None:
@@ -143,7 +143,8 @@ class SimKernel:
         for i, p in enumerate(self.params):
             value: Value
             if i in memory.regions:
-                value = Ptr(np.full(m.lanes, i, np.int64), np.zeros(m.lanes, np.int64))
+                origin = memory.regions[i].origin  # the array's first element
+                value = Ptr(np.full(m.lanes, i, np.int64), np.full(m.lanes, origin, np.int64))
             else:
                 value = np.full(m.lanes, scalars[i])
             m.env[p] = value
@@ -153,6 +154,6 @@ class SimKernel:
 def run_lowered(
     module: ModuleOp, grid: tuple[int, int, int], args: Sequence[Any], check_races: bool = True
 ) -> None:
-    """Run the lowered kernel of ``module`` over ``grid``: NumPy arrays for pointer parameters
-    (written in place), Python/NumPy numbers for the others."""
+    """Run the lowered kernel of ``module`` over ``grid``: NumPy arrays with any strides for
+    pointer parameters (written in place), Python/NumPy numbers for the others."""
     SimKernel(module, check_races).run(grid, args)

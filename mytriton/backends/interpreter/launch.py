@@ -37,8 +37,9 @@ def run_kernel(
 ) -> None:
     """Run ``kernel_name`` of ``module`` on the CPU for every program of ``grid``.
 
-    ``args`` holds, per kernel parameter, a C-contiguous NumPy array for a pointer (stores write
-    it in place) or a scalar. ``debug`` turns on uninitialised-value (poison) tracking.
+    ``args`` holds, per kernel parameter, a NumPy array with any strides for a pointer (the
+    pointer is its first element and may address the whole memory block it views; stores write
+    in place) or a scalar. ``debug`` turns on uninitialised-value (poison) tracking.
     """
     kernel = _find_kernel(module, kernel_name)
     prepared = PreparedKernel(kernel)
@@ -81,16 +82,21 @@ def _bind_arguments(
         )
     names: list[str] = []
     arrays: list[np.ndarray] = []
+    pointers: list[SSAValue] = []
     values: dict[SSAValue, Value] = {}
     for i, (param, arg) in enumerate(zip(params, args, strict=True)):
         name = param.name_hint or f"#{i}"
         if isinstance(param.type, PointerType):
             arrays.append(_check_array(name, param.type, arg))
             names.append(name)
-            values[param] = Pointers(len(arrays) - 1, np.zeros(1, dtype=np.int64))
+            pointers.append(param)
         else:
             values[param] = _scalar(name, param.type, arg)
-    return Memory.from_arrays(names, arrays), values
+    memory = Memory.from_arrays(names, arrays)
+    for k, (pointer, buf) in enumerate(zip(pointers, memory.buffers, strict=True)):
+        # the pointer is the array's first element, which a view has inside its base's memory
+        values[pointer] = Pointers(k, np.full(1, buf.origin, dtype=np.int64))
+    return memory, values
 
 
 def _check_array(name: str, t: PointerType, arg: object) -> np.ndarray:
@@ -103,8 +109,6 @@ def _check_array(name: str, t: PointerType, arg: object) -> np.ndarray:
         raise InterpreterError(
             f"argument '{name}' ({type_str(t)}) needs an array of {expected}, got {arg.dtype}"
         )
-    if not arg.flags.c_contiguous:
-        raise InterpreterError(f"argument '{name}' must be a C-contiguous array")
     return arg
 
 

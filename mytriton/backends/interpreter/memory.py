@@ -1,9 +1,11 @@
 """The kernel's memory: the pointer arguments' arrays, and bounds-checked gathers and scatters.
 
-Each pointer argument becomes a ``Buffer``: a flat view of the caller's array, so stores land in
-the caller's data. Arguments that share memory (the same array passed twice, overlapping
-views) are placed in one *region* with element offsets, so the batching logic can see that a store
-through one and a load through the other touch the same element.
+Each pointer argument becomes a ``Buffer``: a flat view of the memory block the caller's array
+points into (for a view, its whole base array), so stores land in the caller's data and a view's
+pointer, at its first element, may move over the whole block as on a GPU. Arguments that share
+memory (the same array passed twice, views of one array) are placed in one *region* with element
+offsets, so the batching logic can see that a store through one and a load through the other
+touch the same element.
 """
 
 from __future__ import annotations
@@ -12,19 +14,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mytriton.backends.arrays import overlapping_groups
+from mytriton.backends.arrays import host_memory, overlapping_groups
 
 Array = np.ndarray
 
 
 @dataclass(frozen=True)
 class Buffer:
-    """One pointer argument's array, flattened; ``start`` is its first element in its region."""
+    """One pointer argument's memory block, flat in the argument's element type: ``origin`` is
+    the index of the array's first element (where its pointer starts), ``start`` the index of
+    ``flat[0]`` in its region."""
 
     name: str
     flat: Array
     region: int
     start: int
+    origin: int = 0
 
     @property
     def size(self) -> int:
@@ -51,14 +56,20 @@ class Memory:
 
     @staticmethod
     def from_arrays(names: list[str], arrays: list[Array]) -> Memory:
-        """Flatten the arrays and group the ones that share memory into regions."""
-        spans = [_byte_span(a) for a in arrays]
+        """Flatten the arrays' memory blocks and group the ones that share memory into regions."""
+        flats, origins = [], []
+        for a in arrays:
+            memory = host_memory(a)
+            usable = memory.raw.size - memory.raw.size % a.dtype.itemsize
+            flats.append(memory.raw[:usable].view(a.dtype))
+            origins.append(memory.origin // a.dtype.itemsize)
+        spans = [_byte_span(f) for f in flats]
         groups = overlapping_groups(spans)
         region_of: dict[int, tuple[int, int]] = {}
         region_spans: dict[int, int] = {}
         batchable = True
         for region, members in enumerate(groups):
-            itemsizes = {arrays[i].dtype.itemsize for i in members}
+            itemsizes = {flats[i].dtype.itemsize for i in members}
             base = min(spans[i][0] for i in members)
             end = max(spans[i][1] for i in members)
             itemsize = itemsizes.pop()
@@ -68,8 +79,8 @@ class Memory:
                 region_of[i] = (region, (spans[i][0] - base) // itemsize)
             region_spans[region] = -(-(end - base) // itemsize)
         buffers = [
-            Buffer(name, arr.reshape(-1), *region_of[i])
-            for i, (name, arr) in enumerate(zip(names, arrays, strict=True))
+            Buffer(name, flat, *region_of[i], origins[i])
+            for i, (name, flat) in enumerate(zip(names, flats, strict=True))
         ]
         return Memory(buffers, region_spans, batchable)
 

@@ -1,7 +1,8 @@
 """Rules of pointer arithmetic and of masked loads and stores.
 
 Masked-off lanes are never read or written, so their addresses may be anything; an active lane
-outside its array raises ``OutOfBoundsAccess`` naming the program and the first bad offset.
+outside the memory block its argument points into (the array, or a view's base array) raises
+``OutOfBoundsAccess`` naming the program and the first bad offset.
 """
 
 from __future__ import annotations
@@ -70,11 +71,13 @@ def _out_of_bounds(
     ex: Executor, op: Operation, kind: str, buf: Buffer, offsets: Array, bad: BadOffset
 ) -> OutOfBoundsAccess:
     program, element = _lane(offsets.shape, bad.index)
-    offset = int(offsets.reshape(-1)[bad.index])
+    # offsets from the argument's first element: a view's block may start before it
+    offset = int(offsets.reshape(-1)[bad.index]) - buf.origin
+    first, last = -buf.origin, buf.size - 1 - buf.origin
     return OutOfBoundsAccess(
         f"out-of-bounds {kind} in {describe_program(ex.pid_of_lane(program))} of kernel "
         f"'{ex.launch.kernel_name}': offset {offset}{_where(element)} is outside argument "
-        f"'{buf.name}' ({buf.size} elements, valid offsets 0..{buf.size - 1})",
+        f"'{buf.name}' ({buf.size} elements, valid offsets {first}..{last})",
         op,
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import Float16Type, IntegerType, f32
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.dialects import tt_elementwise as ew
@@ -117,6 +117,10 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
         if kind in _FLOAT_BINARY:
             return ctx.value(_FLOAT_BINARY[kind](args[0], args[1]))
         if kind in _FLOAT_UNARY:
+            if isinstance(t, Float16Type) and kind not in (ew.AbsOp, ew.NegOp):
+                # the math library is f32: an f16 is computed in f32 and rounded, as Triton does
+                wide = ctx.value(arith.ExtFOp(args[0], f32))
+                return ctx.value(arith.TruncFOp(ctx.value(_FLOAT_UNARY[kind](wide)), t))
             return ctx.value(_FLOAT_UNARY[kind](args[0]))
     else:
         if kind in _INT_BINARY:

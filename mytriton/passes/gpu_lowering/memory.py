@@ -56,6 +56,8 @@ def vector_width(ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp) -> int:
     uniform)."""
     if ctx.axis is None or not is_block(op.ptr.type):
         return 1
+    if byte_size(_pointee(op.ptr.type)) != 4:
+        return 1  # the contract's vectors hold 32-bit elements (docs/gpu-ir.md)
     g = ctx.geometry(op.ptr.type)
     d = g.root.rank - 1
     if g.root.dim_order[0] != d or len(g.kept) != g.root.rank:

@@ -12,7 +12,15 @@
 from __future__ import annotations
 
 from xdsl.dialects import arith, gpu, memref
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    f32,
+    i32,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
@@ -38,6 +46,33 @@ def combine(ctx: LoweringContext, kind: tt.ReduceKind, a: SSAValue, b: SSAValue)
     return ctx.value(arith.MaxSIOp(a, b) if larger else arith.MinSIOp(a, b))
 
 
+def shuffle_xor(ctx: LoweringContext, value: SSAValue, off: SSAValue, width: SSAValue) -> SSAValue:
+    """``gpu.shuffle xor`` of a value of any width: the hardware moves 32 bits, so a narrower
+    value travels widened (exactly), a 64-bit one as two halves."""
+
+    def shuffle32(v: SSAValue) -> SSAValue:
+        return ctx.emit(ShuffleOp(v, off, width, ShuffleMode.XOR)).results[0]
+
+    t = value.type
+    if t in (i32, f32):
+        return shuffle32(value)
+    if isinstance(t, Float16Type):
+        wide = shuffle32(ctx.value(arith.ExtFOp(value, f32)))
+        return ctx.value(arith.TruncFOp(wide, t))
+    if isinstance(t, Float64Type):
+        bits = shuffle_xor(ctx, ctx.value(arith.BitcastOp(value, i64)), off, width)
+        return ctx.value(arith.BitcastOp(bits, t))
+    assert isinstance(t, IntegerType), f"cannot shuffle {t}"
+    if t.width.data < 32:
+        wide = shuffle32(ctx.value(arith.ExtSIOp(value, i32)))
+        return ctx.value(arith.TruncIOp(wide, t))
+    lo = shuffle32(ctx.value(arith.TruncIOp(value, i32)))
+    high = ctx.value(arith.ShRUIOp(value, ctx.const(32, i64)))
+    hi = shuffle32(ctx.value(arith.TruncIOp(high, i32)))
+    hi64 = ctx.value(arith.ShLIOp(ctx.value(arith.ExtUIOp(hi, i64)), ctx.const(32, i64)))
+    return ctx.value(arith.OrIOp(hi64, ctx.value(arith.ExtUIOp(lo, i64))))
+
+
 @lowers(tt.ReduceOp)
 class LowerReduce:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
@@ -58,7 +93,7 @@ class LowerReduce:
         for offset in g.shuffle_offsets(axis):
             off = ctx.i32(offset)
             for key, value in partial.items():
-                other = ctx.emit(ShuffleOp(value, off, width, ShuffleMode.XOR)).results[0]
+                other = shuffle_xor(ctx, value, off, width)
                 partial[key] = combine(ctx, kind, value, other)
 
         # 3. across warps, through shared memory

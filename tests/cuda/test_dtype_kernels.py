@@ -1,0 +1,44 @@
+"""A kernel per dtype compiles to CUDA C++ (nvcc, sm_90) on machines without a GPU (CI):
+arithmetic, division, casts and reductions of every width (tests/mlir/test_dtype_ptx.py: the
+same kernels to PTX through upstream MLIR)."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.cuda.test_nvcc import assert_compiles
+from tests.execution import test_dtypes as kernels
+
+DTYPES = [np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64]
+
+
+def _warmups(dt: Any) -> list[Any]:
+    x = np.zeros(256, dt)
+    out = np.zeros(6 * 256, dt)
+    div_out = np.zeros(256, dt if np.issubdtype(dt, np.floating) else np.float32)
+    compiled = [
+        kernels.arith_kernel.warmup(x, x, out, 256, grid=(4,), BLOCK=64),
+        kernels.float_division_kernel.warmup(x, x, div_out, 256, grid=(4,), BLOCK=64),
+        kernels.cast_kernel.warmup(x, np.zeros(256, np.float32), 256, grid=(4,), BLOCK=64),
+        kernels.cast_kernel.warmup(np.zeros(256, np.float64), x, 256, grid=(4,), BLOCK=64),
+        kernels.row_sum_kernel.warmup(x, np.zeros(8, np.int64), grid=(4,), BLOCK=64),
+    ]
+    if np.issubdtype(dt, np.integer):
+        compiled.append(kernels.int_division_kernel.warmup(x, x, out, 256, grid=(4,), BLOCK=64))
+    return compiled
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_dtype_kernels_compile_with_nvcc(
+    nvcc: str, tmp_path: Path, cuda_backend: object, dt: Any
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # compile-only launches
+        compiled = _warmups(dt)
+    for i, kernel in enumerate(compiled):
+        assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"{kernel.name}_{i}.cu")
