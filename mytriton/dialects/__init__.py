@@ -11,12 +11,13 @@ from mytriton.dialects.tt_elementwise import (
     CmpPredicateAttr,
     PropagateNanAttr,
 )
+from mytriton.dialects.tt_math import TT_MATH_OPS
 from mytriton.dialects.tt_traits import TTConstantMaterialization
 from mytriton.dialects.tt_types import PointerType
 
 TT = Dialect(
     "tt",
-    [*TT_CORE_OPS, *TT_ELEMENTWISE_OPS],
+    [*TT_CORE_OPS, *TT_ELEMENTWISE_OPS, *TT_MATH_OPS],
     [PointerType, ProgramAxisAttr, ReduceKindAttr, CmpPredicateAttr, PropagateNanAttr],
     [TTConstantMaterialization()],
 )

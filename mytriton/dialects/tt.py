@@ -17,8 +17,11 @@ from xdsl.dialects.builtin import (
     I32,
     IntegerAttr,
     TensorType,
+    f16,
     f32,
+    f64,
     i1,
+    i8,
     i32,
 )
 from xdsl.dialects.utils import EnumAttribute
@@ -565,9 +568,19 @@ class EmptyOp(IRDLOperation):
 # --------------------------------------------------------------------------------------------
 
 
+# The accumulator element types each ``tt.dot`` operand element type allows (Triton's rules).
+DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
+    i8: (i32,),
+    f16: (f16, f32),
+    f32: (f32,),
+    f64: (f64,),
+}
+
+
 @irdl_op_definition
 class DotOp(IRDLOperation):
-    """``tl.dot(a, b, acc)``: ``a [M,K] @ b [K,N] + acc [M,N]``, accumulated in f32."""
+    """``tl.dot(a, b, acc)``: ``a [M,K] @ b [K,N] + acc [M,N]``, accumulated in the accumulator's
+    type: i8 operands into i32, f16 into f16 or f32, f32 into f32, f64 into f64."""
 
     name = "tt.dot"
     a = operand_def(TensorType)
@@ -591,9 +604,22 @@ class DotOp(IRDLOperation):
             raise verify_error(
                 self, f"inner dimensions differ: [{a[0]}, {a[1]}] x [{b[0]}, {b[1]}]"
             )
-        for v, what in ((self.a, "lhs"), (self.b, "rhs"), (self.acc, "accumulator")):
-            if element_type(v.type) != f32:
-                raise verify_error(self, f"{what} must hold f32, got {type_str(v.type)}")
+        operand, accumulator = element_type(self.a.type), element_type(self.acc.type)
+        if element_type(self.b.type) != operand:
+            raise verify_error(
+                self,
+                f"operands must have one element type, got {type_str(self.a.type)} and "
+                f"{type_str(self.b.type)}",
+            )
+        allowed = DOT_ACCUMULATORS.get(operand)
+        if allowed is None:
+            raise verify_error(self, f"unsupported operand type {type_str(self.a.type)}")
+        if accumulator not in allowed:
+            raise verify_error(
+                self,
+                f"accumulator of {operand} operands must hold "
+                f"{' or '.join(str(t) for t in allowed)}, got {type_str(self.acc.type)}",
+            )
         if c != (a[0], b[1]):
             raise verify_error(self, f"accumulator must be [{a[0]}, {b[1]}], got {list(c)}")
         if self.result.type != self.acc.type:

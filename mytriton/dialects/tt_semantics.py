@@ -9,6 +9,7 @@ so the two can never disagree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -179,6 +180,65 @@ sin = _float_unary(np.sin)
 cos = _float_unary(np.cos)
 floor = _float_unary(np.floor)
 ceil = _float_unary(np.ceil)
+
+
+def _erf(a: Array) -> Array:
+    """``erf`` in f64 (NumPy has none), rounded to ``a``'s dtype by the caller."""
+    return np.vectorize(math.erf, otypes=[np.float64])(a.astype(np.float64))
+
+
+def round_half_away(a: Array) -> Array:
+    """C ``round``: halfway cases away from zero (NumPy's ``round`` goes to even)."""
+    return np.asarray(np.copysign(np.floor(np.abs(a) + np.asarray(0.5, a.dtype)), a))
+
+
+tanh = _float_unary(np.tanh)
+erf = _float_unary(_erf)
+expm1 = _float_unary(np.expm1)
+log1p = _float_unary(np.log1p)
+log10 = _float_unary(np.log10)
+tan = _float_unary(np.tan)
+asin = _float_unary(np.arcsin)
+acos = _float_unary(np.arccos)
+atan = _float_unary(np.arctan)
+sinh = _float_unary(np.sinh)
+cosh = _float_unary(np.cosh)
+asinh = _float_unary(np.arcsinh)
+acosh = _float_unary(np.arccosh)
+atanh = _float_unary(np.arctanh)
+trunc = _float_unary(np.trunc)
+round_ = _float_unary(round_half_away)
+rint = _float_unary(np.rint)
+cbrt = _float_unary(np.cbrt)
+
+
+def pow_(a: Array, b: Array) -> Array:
+    return np.power(a, b, dtype=a.dtype)
+
+
+def atan2(a: Array, b: Array) -> Array:
+    return np.arctan2(a, b).astype(a.dtype)
+
+
+def copysign(a: Array, b: Array) -> Array:
+    return np.copysign(a, b).astype(a.dtype)
+
+
+def fma(a: Array, b: Array, c: Array) -> Array:
+    """``a * b + c`` rounded once for f16/f32 (exact in f64 but for rare double-rounding ties);
+    f64 has no wider type here, so it rounds twice."""
+    if a.dtype == np.float64:
+        return np.asarray(a * b + c)
+    wide = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
+    return wide.astype(a.dtype)
+
+
+def umulhi(a: Array, b: Array) -> Array:
+    """High half of the unsigned double-width product of two same-width integers."""
+    bits = a.dtype.itemsize * 8
+    mask = (1 << bits) - 1
+    high = np.frompyfunc(lambda x, y: ((int(x) & mask) * (int(y) & mask)) >> bits, 2, 1)
+    return np.asarray(high(a, b), dtype=object).astype(f"uint{bits}").view(a.dtype)
 
 
 def rsqrt(a: Array) -> Array:

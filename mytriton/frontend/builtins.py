@@ -19,6 +19,10 @@ from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
+# Operand dtypes ``tl.dot`` handles (Triton rejects uint8 too; bfloat16 is not supported yet).
+_DOT_OPERAND_DTYPES = (core.int8, core.float16, core.float32, core.float64)
+_DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")  # any case
+
 
 class Builtins:
     """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords."""
@@ -318,6 +322,138 @@ class Builtins:
     def fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> TensorValue:
         return self.sem.truediv(x, y)
 
+    def _float_division(self, x: Any, y: Any, what: str) -> TensorValue:
+        a, b = self.sem.float_operands(what, x, y)
+        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+
+    def div_rn(self, x: Any, y: Any) -> TensorValue:
+        """IEEE division rounded to nearest: what ``tt.div`` on floats computes."""
+        return self._float_division(x, y, "tl.div_rn")
+
+    def sqrt_rn(self, x: Any) -> TensorValue:
+        """``tt.sqrt`` is IEEE-rounded already (``math.sqrt``: PTX ``sqrt.rn``)."""
+        return self.sem.float_math("sqrt", x)
+
+    def fma(self, x: Any, y: Any, z: Any) -> TensorValue:
+        return self.sem.fma(x, y, z)
+
+    def umulhi(self, x: Any, y: Any) -> TensorValue:
+        return self.sem.umulhi(x, y)
+
+    def softmax(self, x: Any, dim: Any, keep_dims: Any, ieee_rounding: Any) -> TensorValue:
+        """Triton's ``standard.softmax``: ``exp(x - max) / sum``, along ``dim`` (0 if None)."""
+        x = self._tensor(x, "tl.softmax's input")
+        axis = 0 if self._constexpr(dim, "tl.softmax's dim") is None else dim
+        z = self.sem.arith("-", x, self.max(x, axis, False, True, keep_dims))
+        num = self.sem.float_math("exp", z)
+        return self.sem.truediv(num, self.sum(num, axis, keep_dims, None))
+
+    # ---- libdevice (``tl.extra.libdevice``) ----
+
+    def tanh(self, x: Any) -> TensorValue:
+        return self.sem.float_math("tanh", x, "libdevice")
+
+    def erf(self, x: Any) -> TensorValue:
+        return self.sem.float_math("erf", x)
+
+    def expm1(self, x: Any) -> TensorValue:
+        return self.sem.float_math("expm1", x, "libdevice")
+
+    def log1p(self, x: Any) -> TensorValue:
+        return self.sem.float_math("log1p", x, "libdevice")
+
+    def log10(self, x: Any) -> TensorValue:
+        return self.sem.float_math("log10", x, "libdevice")
+
+    def tan(self, x: Any) -> TensorValue:
+        return self.sem.float_math("tan", x, "libdevice")
+
+    def asin(self, x: Any) -> TensorValue:
+        return self.sem.float_math("asin", x, "libdevice")
+
+    def acos(self, x: Any) -> TensorValue:
+        return self.sem.float_math("acos", x, "libdevice")
+
+    def atan(self, x: Any) -> TensorValue:
+        return self.sem.float_math("atan", x, "libdevice")
+
+    def sinh(self, x: Any) -> TensorValue:
+        return self.sem.float_math("sinh", x, "libdevice")
+
+    def cosh(self, x: Any) -> TensorValue:
+        return self.sem.float_math("cosh", x, "libdevice")
+
+    def asinh(self, x: Any) -> TensorValue:
+        return self.sem.float_math("asinh", x, "libdevice")
+
+    def acosh(self, x: Any) -> TensorValue:
+        return self.sem.float_math("acosh", x, "libdevice")
+
+    def atanh(self, x: Any) -> TensorValue:
+        return self.sem.float_math("atanh", x, "libdevice")
+
+    def trunc(self, x: Any) -> TensorValue:
+        return self.sem.float_math("trunc", x, "libdevice")
+
+    def round(self, x: Any) -> TensorValue:
+        return self.sem.float_math("round", x, "libdevice")
+
+    def rint(self, x: Any) -> TensorValue:
+        return self.sem.float_math("rint", x, "libdevice")
+
+    def cbrt(self, x: Any) -> TensorValue:
+        return self.sem.float_math("cbrt", x, "libdevice")
+
+    def pow(self, x: Any, y: Any) -> TensorValue:
+        return self.sem.float_math2("pow", x, y, "libdevice")
+
+    def atan2(self, x: Any, y: Any) -> TensorValue:
+        return self.sem.float_math2("atan2", x, y, "libdevice")
+
+    def copysign(self, x: Any, y: Any) -> TensorValue:
+        return self.sem.float_math2("copysign", x, y, "libdevice")
+
+    def fmod(self, x: Any, y: Any) -> TensorValue:
+        return self.sem.float_math2("fmod", x, y, "libdevice")
+
+    def fabs(self, x: Any) -> TensorValue:
+        (a,) = self.sem.float_operands("libdevice.fabs", x)
+        return self.sem.abs(a)
+
+    def fmin(self, x: Any, y: Any) -> TensorValue:
+        """C ``fmin``: a NaN operand is ignored, as ``tl.minimum``'s default."""
+        a, b = self.sem.float_operands("libdevice.fmin", x, y)
+        return self.sem.minmax("minimum", a, b)
+
+    def fmax(self, x: Any, y: Any) -> TensorValue:
+        """C ``fmax``: a NaN operand is ignored, as ``tl.maximum``'s default."""
+        a, b = self.sem.float_operands("libdevice.fmax", x, y)
+        return self.sem.minmax("maximum", a, b)
+
+    def fast_expf(self, x: Any) -> TensorValue:
+        return self.sem.float_math("exp", x, "libdevice")
+
+    def fast_logf(self, x: Any) -> TensorValue:
+        return self.sem.float_math("log", x, "libdevice")
+
+    def fast_dividef(self, x: Any, y: Any) -> TensorValue:
+        return self._float_division(x, y, "libdevice.fast_dividef")
+
+    def _classify(self, x: Any, what: str, inf: bool) -> TensorValue:
+        """libdevice's ``isnan``/``isinf``: int32 1 or 0 (``__nv_isnanf`` returns an int)."""
+        (a,) = self.sem.float_operands(what, x)
+        if inf:
+            hit = self.sem.compare("==", self.sem.abs(a), float("inf"))
+        else:
+            hit = self.sem.compare("!=", a, a)
+        return self.sem.cast(hit, core.int32)
+
+    def isnan(self, x: Any) -> TensorValue:
+        return self._classify(x, "libdevice.isnan", inf=False)
+
+    def isinf(self, x: Any) -> TensorValue:
+        return self._classify(x, "libdevice.isinf", inf=True)
+
     def cdiv(self, x: Any, div: Any) -> Any:
         if not isinstance(x, TensorValue) and not isinstance(div, TensorValue):
             return (x + div - 1) // div
@@ -404,30 +540,79 @@ class Builtins:
                 raise KernelTypeError(
                     f"tl.dot's {what} must be a rank-2 block, got shape {list(v.shape)}", self.b.loc
                 )
-            if v.dtype != core.float32:
+            if v.dtype not in _DOT_OPERAND_DTYPES:
                 raise KernelTypeError(
-                    f"tl.dot's {what} must hold float32 (other dtypes are not supported yet), "
+                    f"tl.dot's {what} must hold tl.int8, tl.float16, tl.float32 or tl.float64, "
                     f"got {v.dtype}",
                     self.b.loc,
                 )
+        if a.dtype != b.dtype:
+            raise KernelTypeError(
+                f"tl.dot: both operands must have the same dtype, got {a.dtype} and {b.dtype} "
+                "(cast one with .to())",
+                self.b.loc,
+            )
         (m, k), (k2, n) = a.shape, b.shape
         if k != k2:
             raise KernelTypeError(
                 f"tl.dot: inner dimensions differ: [{m}, {k}] x [{k2}, {n}]", self.b.loc
             )
-        if self._dtype(out_dtype) != core.float32:
-            raise KernelTypeError("tl.dot: out_dtype must be tl.float32", self.b.loc)
+        self._dot_precision(input_precision, allow_tf32)
+        out = self._dtype(out_dtype)
+        result = self._dot_result_dtype(a.dtype, out)
         if acc is None:
-            c = self.zeros((m, n), core.float32)
-        else:
-            c = self._tensor(acc, "tl.dot's acc")
-            if c.shape != (m, n) or c.dtype != core.float32:
-                raise KernelTypeError(
-                    f"tl.dot: acc must be a float32 block of shape [{m}, {n}], got {c.dtype} "
-                    f"{list(c.shape)}",
-                    self.b.loc,
-                )
+            return TensorValue(
+                self.b.insert(
+                    tt.DotOp(a.handle, b.handle, self.zeros((m, n), result).handle)
+                ).result
+            )
+        c = self._tensor(acc, "tl.dot's acc")
+        if c.shape != (m, n) or c.dtype != result or c.dtype != out:
+            raise KernelTypeError(
+                f"tl.dot: acc must be a {result} block of shape [{m}, {n}] and out_dtype must be "
+                f"{result} for {a.dtype} operands, got acc {c.dtype} {list(c.shape)} with "
+                f"out_dtype {out}",
+                self.b.loc,
+            )
         return TensorValue(self.b.insert(tt.DotOp(a.handle, b.handle, c.handle)).result)
+
+    def _dot_precision(self, input_precision: Any, allow_tf32: Any) -> None:
+        """Checked like Triton; CUDA-core dots compute in IEEE precision whichever is chosen."""
+        precision = self._constexpr(input_precision, "tl.dot's input_precision")
+        tf32 = self._constexpr(allow_tf32, "tl.dot's allow_tf32")
+        if precision is not None and tf32 is not None:
+            raise KernelValueError(
+                "tl.dot: only one of input_precision and allow_tf32 can be specified", self.b.loc
+            )
+        if precision is not None and (
+            not isinstance(precision, str) or precision.lower() not in _DOT_INPUT_PRECISIONS
+        ):
+            raise KernelValueError(
+                f"tl.dot: input_precision must be one of {', '.join(_DOT_INPUT_PRECISIONS)}, "
+                f"got {precision!r}",
+                self.b.loc,
+            )
+
+    def _dot_result_dtype(self, operands: core.dtype, out: core.dtype) -> core.dtype:
+        """Triton's rule: int8 -> int32 and f32 -> f32, f64 -> f64 whatever ``out_dtype`` says
+        (bfloat16 excepted); f16 -> ``out_dtype``, float16 or float32."""
+        if operands == core.int8:
+            return core.int32
+        if out == core.bfloat16:
+            raise KernelTypeError(
+                "tl.dot: out_dtype=bfloat16 is unsupported; use float32 or float16 and cast "
+                "with .to(tl.bfloat16)",
+                self.b.loc,
+            )
+        if operands in (core.float32, core.float64):
+            return operands
+        if out not in (core.float16, core.float32):
+            raise KernelTypeError(
+                f"tl.dot: out_dtype must be tl.float16 or tl.float32 for float16 operands, "
+                f"got {out}",
+                self.b.loc,
+            )
+        return out
 
     # ---- compile-time helpers ----
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects import tt_math as tm
 from mytriton.dialects.tt_constants import make_constant
 from mytriton.dialects.tt_types import block_type, element_type, with_element_type
 from mytriton.errors import KernelTypeError, KernelValueError
@@ -284,13 +285,67 @@ class Semantic:
         "cos": ew.CosOp,
         "floor": ew.FloorOp,
         "ceil": ew.CeilOp,
+        "tanh": tm.TanhOp,
+        "erf": tm.ErfOp,
+        "expm1": tm.Expm1Op,
+        "log1p": tm.Log1pOp,
+        "log10": tm.Log10Op,
+        "tan": tm.TanOp,
+        "asin": tm.AsinOp,
+        "acos": tm.AcosOp,
+        "atan": tm.AtanOp,
+        "sinh": tm.SinhOp,
+        "cosh": tm.CoshOp,
+        "asinh": tm.AsinhOp,
+        "acosh": tm.AcoshOp,
+        "atanh": tm.AtanhOp,
+        "trunc": tm.TruncOp,
+        "round": tm.RoundOp,
+        "rint": tm.RintOp,
+        "cbrt": tm.CbrtOp,
+    }
+    _FLOAT_MATH2 = {
+        "pow": tm.PowOp,
+        "atan2": tm.Atan2Op,
+        "copysign": tm.CopySignOp,
+        "fmod": ew.RemOp,
     }
 
-    def float_math(self, fn: str, x: Any) -> TensorValue:
+    def float_math(self, fn: str, x: Any, where: str = "tl") -> TensorValue:
+        """``where.fn(x)`` for a one-operand math function of ``_FLOAT_MATH``."""
         x = self.to_tensor(x)
         if x.dtype.kind != "float":
-            raise self.type_error(f"tl.{fn} expects a float argument, got {x.dtype}")
+            raise self.type_error(f"{where}.{fn} expects a float argument, got {x.dtype}")
         return TensorValue(self.b.insert(self._FLOAT_MATH[fn](x.handle)).result)
+
+    def float_operands(self, what: str, *values: Any) -> list[TensorValue]:
+        """``values`` promoted to one float dtype and broadcast to one shape, for ``what``."""
+        ts = [self.to_tensor(v) if isinstance(v, TensorValue) else v for v in values]
+        like = next((t for t in ts if isinstance(t, TensorValue)), None)
+        ts = [t if isinstance(t, TensorValue) else self.to_tensor(t, like) for t in ts]
+        for t in ts:
+            if t.dtype.kind != "float":
+                raise self.type_error(f"{what} expects float arguments, got {t.dtype}")
+        d = ts[0].dtype
+        for t in ts[1:]:
+            d = promote(d, t.dtype)
+        return self.broadcast_all(*[self.cast(t, d) for t in ts])
+
+    def float_math2(self, fn: str, x: Any, y: Any, where: str = "tl") -> TensorValue:
+        """``where.fn(x, y)`` for a two-operand math function of ``_FLOAT_MATH2``."""
+        a, b = self.float_operands(f"{where}.{fn}", x, y)
+        return TensorValue(self.b.insert(self._FLOAT_MATH2[fn](a.handle, b.handle)).result)
+
+    def umulhi(self, x: Any, y: Any) -> TensorValue:
+        a, b = self.operands(x, y)
+        a, b = self.promoted(a, b, "tl.umulhi")
+        if a.dtype not in (core.int32, core.int64):
+            raise self.type_error(f"tl.umulhi expects int32 or int64 arguments, got {a.dtype}")
+        return TensorValue(self.b.insert(tm.UmulhiOp(a.handle, b.handle)).result)
+
+    def fma(self, x: Any, y: Any, z: Any, where: str = "tl") -> TensorValue:
+        a, b, c = self.float_operands(f"{where}.fma", x, y, z)
+        return TensorValue(self.b.insert(tm.FmaOp(a.handle, b.handle, c.handle)).result)
 
     def abs(self, x: Any) -> TensorValue:
         x = self.to_tensor(x)

@@ -225,6 +225,36 @@ def cdiv(x: Any, div: Any) -> Any:
     """Ceiling division ``(x + div - 1) // div``."""
 
 
+@builtin
+def div_rn(x: Any, y: Any) -> Any:
+    """Float division rounded to nearest (IEEE)."""
+
+
+@builtin
+def sqrt_rn(x: Any) -> Any:
+    """Square root rounded to nearest (IEEE)."""
+
+
+@builtin
+def fma(x: Any, y: Any, z: Any) -> Any:
+    """``x * y + z`` rounded once."""
+
+
+@builtin
+def umulhi(x: Any, y: Any) -> Any:
+    """High half of the unsigned double-width product of two int32 (int64)."""
+
+
+@builtin
+def erf(x: Any) -> Any:
+    """The error function."""
+
+
+@builtin
+def softmax(x: Any, dim: Any = None, keep_dims: Any = False, ieee_rounding: Any = False) -> Any:
+    """``exp(x - max(x)) / sum(exp(x - max(x)))`` along ``dim`` (0 when None)."""
+
+
 # ---- reductions ----
 
 
@@ -270,7 +300,8 @@ def dot(
     max_num_imprecise_acc: Any = None,
     out_dtype: Any = float32,
 ) -> Any:
-    """``input [M,K] @ other [K,N] (+ acc)``, accumulated in f32."""
+    """``input [M,K] @ other [K,N] (+ acc)``: int8 into int32, f16 into ``out_dtype`` (f32 or
+    f16), f32 into f32, f64 into f64 (Triton's rules)."""
 
 
 # ---- iterators and compile-time helpers ----
@@ -326,9 +357,11 @@ __all__ = [
     "clamp",
     "constexpr",
     "cos",
+    "div_rn",
     "dot",
     "dtype",
     "empty",
+    "erf",
     "exp",
     "exp2",
     "expand_dims",
@@ -342,6 +375,7 @@ __all__ = [
     "float32",
     "float64",
     "floor",
+    "fma",
     "full",
     "int1",
     "int8",
@@ -365,7 +399,9 @@ __all__ = [
     "rsqrt",
     "sigmoid",
     "sin",
+    "softmax",
     "sqrt",
+    "sqrt_rn",
     "static_assert",
     "static_print",
     "static_range",
@@ -375,8 +411,14 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "umulhi",
     "void",
     "where",
     "zeros",
     "zeros_like",
 ]
+
+# submodules Triton exposes as ``tl.math`` and ``tl.extra`` (imported last: they use the above)
+from mytriton.language import extra, math  # noqa: E402
+
+__all__ += ["extra", "math"]

@@ -17,7 +17,9 @@ from xdsl.dialects.builtin import (
     TensorType,
     f16,
     f32,
+    f64,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -306,9 +308,29 @@ def test_dot_rules():
     (b2,) = args(T(f32, 16, 32))
     assert "inner dimensions differ: [16, 8] x [16, 32]" in error_of(tt.DotOp(a, b2, c))
     ai, bi, ci = args(T(i32, 16, 8), T(i32, 8, 32), T(i32, 16, 32))
-    assert "lhs must hold f32, got tensor<16x8xi32>" in error_of(tt.DotOp(ai, b, c))
-    assert "rhs must hold f32, got tensor<8x32xi32>" in error_of(tt.DotOp(a, bi, c))
-    assert "lhs must hold f32" in error_of(tt.DotOp(ai, bi, ci))
+    assert "one element type, got tensor<16x8xi32> and tensor<8x32xf32>" in error_of(
+        tt.DotOp(ai, b, c)
+    )
+    assert "one element type, got tensor<16x8xf32> and tensor<8x32xi32>" in error_of(
+        tt.DotOp(a, bi, c)
+    )
+    assert "unsupported operand type tensor<16x8xi32>" in error_of(tt.DotOp(ai, bi, ci))
+    h, hb, h16, i8a, i8b, i32c = args(
+        T(f16, 16, 8), T(f16, 8, 32), T(f16, 16, 32), T(i8, 16, 8), T(i8, 8, 32), T(i32, 16, 32)
+    )
+    ok(tt.DotOp(h, hb, c))
+    ok(tt.DotOp(h, hb, h16))
+    ok(tt.DotOp(i8a, i8b, i32c))
+    assert "accumulator of i8 operands must hold i32, got tensor<16x32xf32>" in error_of(
+        tt.DotOp(i8a, i8b, c)
+    )
+    assert "accumulator of f32 operands must hold f32, got tensor<16x32xf16>" in error_of(
+        tt.DotOp(a, b, h16)
+    )
+    d, db = args(T(f64, 16, 8), T(f64, 8, 32))
+    assert "accumulator of f64 operands must hold f64, got tensor<16x32xf32>" in error_of(
+        tt.DotOp(d, db, c)
+    )
     (c2,) = args(T(f32, 16, 16))
     assert "accumulator must be [16, 32], got [16, 16]" in error_of(tt.DotOp(a, b, c2))
     mismatch = tt.DotOp.create(operands=[a, b, c], result_types=[T(f32, 32, 16)])

@@ -786,7 +786,7 @@ def dot_dtype_kernel(x, out, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def dot_out_dtype_kernel(x, out, n, BLOCK: tl.constexpr):
-    a = tl.zeros((16, 16), tl.float32)
+    a = tl.zeros((16, 16), tl.float16)
     c = tl.dot(a, a, out_dtype=tl.int32)  # <-
 
 

@@ -20,15 +20,31 @@ func.func @integer_operands(%a: tensor<16x16xi32>, %c: tensor<16x16xf32>) {
   %d = tt.dot %a, %a, %c : tensor<16x16xi32> * tensor<16x16xi32> -> tensor<16x16xf32>
   func.return
 }
-// CHECK: Operation does not verify: tt.dot: lhs must hold f32, got tensor<16x16xi32>
+// CHECK: Operation does not verify: tt.dot: unsupported operand type tensor<16x16xi32>
 
 // -----
 
-func.func @mixed_floats(%a: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
-  %d = tt.dot %a, %a, %c : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+func.func @f16_accumulator(%a: tensor<16x16xf16>, %c: tensor<16x16xf64>) {
+  %d = tt.dot %a, %a, %c : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf64>
   func.return
 }
-// CHECK: Operation does not verify: tt.dot: lhs must hold f32, got tensor<16x16xf16>
+// CHECK: Operation does not verify: tt.dot: accumulator of f16 operands must hold f16 or f32, got tensor<16x16xf64>
+
+// -----
+
+func.func @i8_accumulator(%a: tensor<16x16xi8>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %a, %c : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: accumulator of i8 operands must hold i32, got tensor<16x16xf32>
+
+// -----
+
+func.func @f32_accumulator(%a: tensor<16x16xf32>, %c: tensor<16x16xf16>) {
+  %d = tt.dot %a, %a, %c : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf16>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: accumulator of f32 operands must hold f32, got tensor<16x16xf16>
 
 // -----
 
@@ -53,4 +69,4 @@ func.func @rhs_type(%a: tensor<16x16xf32>, %b: tensor<16x16xf16>) {
   %d = tt.dot %a, %b, %a : tensor<16x16xf32> * tensor<16x16xf16> -> tensor<16x16xf32>
   func.return
 }
-// CHECK: Operation does not verify: tt.dot: rhs must hold f32, got tensor<16x16xf16>
+// CHECK: Operation does not verify: tt.dot: operands must have one element type, got tensor<16x16xf32> and tensor<16x16xf16>

@@ -13,3 +13,18 @@ func.func @dots(%a: tensor<16x32xf32>, %b: tensor<32x64xf32>, %c: tensor<16x64xf
 // CHECK-NEXT:    func.return
 
 // GENERIC: %d = "tt.dot"(%a, %b, %c) : (tensor<16x32xf32>, tensor<32x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+
+// Triton's other operand/accumulator pairs: i8 -> i32, f16 -> f16 or f32, f64 -> f64.
+func.func @dtypes(%i: tensor<16x16xi8>, %ic: tensor<16x16xi32>, %h: tensor<16x16xf16>, %f: tensor<16x16xf32>, %d: tensor<16x16xf64>) {
+  %0 = tt.dot %i, %i, %ic : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
+  %1 = tt.dot %h, %h, %h : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf16>
+  %2 = tt.dot %h, %h, %f : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  %3 = tt.dot %d, %d, %d : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
+  func.return
+}
+// CHECK-LABEL: func.func @dtypes(
+// CHECK-NEXT:    %0 = tt.dot %i, %i, %ic : tensor<16x16xi8> * tensor<16x16xi8> -> tensor<16x16xi32>
+// CHECK-NEXT:    %1 = tt.dot %h, %h, %h : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf16>
+// CHECK-NEXT:    %2 = tt.dot %h, %h, %f : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+// CHECK-NEXT:    %3 = tt.dot %d, %d, %d : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
+// CHECK-NEXT:    func.return

@@ -7,6 +7,7 @@ true single-rounding FMA by one ulp in rare ties.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -20,6 +21,10 @@ from mytriton.backends.gpusim.registry import binary, rule, unary
 
 def _rsqrt(x: np.ndarray) -> np.ndarray:
     return np.asarray(np.reciprocal(np.sqrt(x)))
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64)).astype(x.dtype)
 
 
 def _round_half_away(x: np.ndarray) -> np.ndarray:
@@ -49,6 +54,11 @@ _UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "math.asin": np.arcsin,
     "math.acos": np.arccos,
     "math.atan": np.arctan,
+    "math.asinh": np.arcsinh,
+    "math.acosh": np.arccosh,
+    "math.atanh": np.arctanh,
+    "math.erf": _erf,
+    "math.cbrt": np.cbrt,
     "math.floor": np.floor,
     "math.ceil": np.ceil,
     "math.trunc": np.trunc,

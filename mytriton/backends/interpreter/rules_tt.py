@@ -174,13 +174,29 @@ def reduce(ex: Executor, op: tt.ReduceOp) -> Sequence[Value]:
 def dot(ex: Executor, op: tt.DotOp) -> Sequence[Value]:
     a, b, acc = (as_array(ex.get(v), "tt.dot operand") for v in (op.a, op.b, op.acc))
     dtype = dtype_of(op.result.type)
-    f32 = np.float32
     with np.errstate(all="ignore"):
-        product = np.matmul(a.astype(f32, copy=False), b.astype(f32, copy=False))
-        result = (product + acc.astype(f32, copy=False)).astype(dtype, copy=False)
+        result = _dot_values(a, b, acc, dtype)
     if ex.debug:
         ex.set_poison(op.result, _dot_poison(ex, op, result.shape))
     return (result,)
+
+
+def _dot_values(a: np.ndarray, b: np.ndarray, acc: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``a @ b + acc`` as the GPU lowering computes it: integers exactly with i32 wrap-around,
+    f32 and f64 in their own type, f16 operands in f32 with an f16 accumulator rounded after
+    every k step (the CUDA-core FMA loop's rounding)."""
+    if dtype.kind == "i":
+        wide = np.matmul(a.astype(np.int64), b.astype(np.int64)) + acc.astype(np.int64)
+        return wide.astype(dtype)
+    if dtype == np.float16:
+        f32 = np.float32
+        a32, b32, c = a.astype(f32), b.astype(f32), acc.astype(np.float16)
+        for k in range(a.shape[-1]):
+            step = a32[..., :, k, None] * b32[..., None, k, :] + c.astype(f32)
+            c = step.astype(np.float16)
+        return c
+    wide = np.matmul(a.astype(dtype, copy=False), b.astype(dtype, copy=False))
+    return (wide + acc.astype(dtype, copy=False)).astype(dtype, copy=False)
 
 
 def _dot_poison(ex: Executor, op: tt.DotOp, shape: tuple[int, ...]) -> Poison | None:

@@ -6,6 +6,11 @@ which each thread reads the A column entries of its accumulator rows and the B r
 accumulator columns and updates its whole register tile with FMAs. A final barrier lets the
 buffers be rewritten by the next iteration of an enclosing K loop. The staging order of each
 operand comes from the ``ttg.lhs_shared``/``ttg.rhs_shared`` layouts chosen by layout assignment.
+
+Operands are staged in the type the loop multiplies in: i8 widened to i32 (wrapping i32
+multiply-adds, exact like Triton's int8 dot), f16 widened to f32, f32 and f64 as they are. An f16
+accumulator is carried as f16 and each step is an f32 FMA rounded back to f16, as Triton's FMA dot
+on f16 accumulates (its tensor-core dot rounds to f16 once per MMA instruction instead).
 """
 
 from __future__ import annotations
@@ -13,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, gpu, math, memref, scf
-from xdsl.dialects.builtin import IndexType, f32, i32
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerType, f16, f32, i32
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.tt_types import element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr
 from mytriton.dialects.ttg_geometry import Geometry
 from mytriton.passes.gpu_lowering.context import LoweringContext
@@ -39,8 +44,9 @@ class LowerDot:
         a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
         b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
         a_strides, b_strides = a_layout.strides((m, k)), b_layout.strides((k, n))
-        sa = self._stage(ctx, op.a, a_layout.size((m, k)), a_strides)
-        sb = self._stage(ctx, op.b, b_layout.size((k, n)), b_strides)
+        compute = _compute_type(element_type(op.acc.type))
+        sa = self._stage(ctx, op.a, compute, a_layout.size((m, k)), a_strides)
+        sb = self._stage(ctx, op.b, compute, b_layout.size((k, n)), b_strides)
         ctx.emit(gpu.BarrierOp())
 
         c_g = ctx.geometry(op.acc.type)
@@ -62,7 +68,7 @@ class LowerDot:
             a_vals = {o: element(sa, a_k, off) for o, off in row_offset.items()}
             b_vals = {o: element(sb, b_k, off) for o, off in col_offset.items()}
             updated = [
-                ctx.value(math.FmaOp(a_vals[reg[0]], b_vals[reg[1]], c))
+                _multiply_add(ctx, a_vals[reg[0]], b_vals[reg[1]], c)
                 for reg, c in zip(c_g.registers, carried, strict=True)
             ]
             ctx.emit(scf.YieldOp(*updated))
@@ -71,10 +77,41 @@ class LowerDot:
         ctx.set(op.result, list(loop.results))
 
     def _stage(
-        self, ctx: LoweringContext, v: SSAValue, numel: int, strides: Sequence[int]
+        self,
+        ctx: LoweringContext,
+        v: SSAValue,
+        compute: Attribute,
+        numel: int,
+        strides: Sequence[int],
     ) -> SSAValue:
         g: Geometry = ctx.geometry(v.type)
-        buf = ctx.shared_buffer(f32, numel)
+        buf = ctx.shared_buffer(compute, numel)
         for reg, value in zip(g.registers, ctx.get(v), strict=True):
+            value = _widen(ctx, value, compute)
             ctx.emit(memref.StoreOp.get(value, buf, [ctx.linear_index(g, reg, strides)]))
         return buf
+
+
+def _compute_type(accumulator: Attribute) -> Attribute:
+    """The type products are formed in: the accumulator's, f32 for an f16 accumulator."""
+    return f32 if accumulator == f16 else accumulator
+
+
+def _widen(ctx: LoweringContext, value: SSAValue, to: Attribute) -> SSAValue:
+    """An operand element in the compute type (i8 sign-extended, f16 extended)."""
+    if value.type == to:
+        return value
+    if isinstance(to, IntegerType):
+        return ctx.value(arith.ExtSIOp(value, to))
+    return ctx.value(arith.ExtFOp(value, to))
+
+
+def _multiply_add(ctx: LoweringContext, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+    """``c + a * b`` in ``c``'s type: an integer multiply-add, an FMA, or for an f16 ``c`` an f32
+    FMA rounded to f16."""
+    if isinstance(c.type, IntegerType):
+        return ctx.value(arith.AddiOp(c, ctx.value(arith.MuliOp(a, b))))
+    if c.type == f16:
+        wide = ctx.value(math.FmaOp(a, b, ctx.value(arith.ExtFOp(c, f32))))
+        return ctx.value(arith.TruncFOp(wide, f16))
+    return ctx.value(math.FmaOp(a, b, c))

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import Float16Type, IntegerType, f32
+from xdsl.dialects.builtin import Float16Type, IntegerType, f32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects import tt_math as tm
 from mytriton.dialects.tt_types import element_type, is_bool, is_float, is_int, is_pointer
 from mytriton.dialects.upstream import RemFOp
 from mytriton.errors import BackendError
@@ -37,6 +38,9 @@ _FLOAT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] 
     ew.MulOp: arith.MulfOp,
     ew.DivOp: arith.DivfOp,
     ew.RemOp: RemFOp,
+    tm.PowOp: math.PowFOp,
+    tm.Atan2Op: math.Atan2Op,
+    tm.CopySignOp: math.CopySignOp,
 }
 _FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
     ew.ExpOp: math.ExpOp,
@@ -49,6 +53,23 @@ _FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
     ew.CosOp: math.CosOp,
     ew.FloorOp: math.FloorOp,
     ew.CeilOp: math.CeilOp,
+    tm.TanhOp: math.TanhOp,
+    tm.ErfOp: math.ErfOp,
+    tm.Expm1Op: math.ExpM1Op,
+    tm.Log1pOp: math.Log1pOp,
+    tm.Log10Op: math.Log10Op,
+    tm.TanOp: math.TanOp,
+    tm.AsinOp: math.AsinOp,
+    tm.AcosOp: math.AcosOp,
+    tm.AtanOp: math.AtanOp,
+    tm.SinhOp: math.SinhOp,
+    tm.CoshOp: math.CoshOp,
+    tm.AsinhOp: math.AsinhOp,
+    tm.AcoshOp: math.AcoshOp,
+    tm.AtanhOp: math.AtanhOp,
+    tm.RoundOp: math.RoundOp,
+    tm.RintOp: math.RoundEvenOp,
+    tm.CbrtOp: math.CbrtOp,
     ew.AbsOp: math.AbsFOp,
     ew.NegOp: arith.NegfOp,
 }
@@ -94,6 +115,55 @@ def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -
     return ctx.value(arith.TruncIOp(v, dst))
 
 
+# f16 arithmetic the GPU does natively; every other f16 float op goes through f32
+_EXACT_F16_BINARY = (ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.RemOp)
+
+
+def _in_f32(
+    ctx: LoweringContext, t: Attribute, args: list[SSAValue], make: Callable[..., Operation]
+) -> SSAValue:
+    """The math library is f32: an f16 is computed in f32 and rounded, as Triton does."""
+    wide = [ctx.value(arith.ExtFOp(a, f32)) for a in args]
+    return ctx.value(arith.TruncFOp(ctx.value(make(*wide)), t))  # type: ignore[arg-type]
+
+
+def _trunc(ctx: LoweringContext, t: Attribute, v: SSAValue) -> SSAValue:
+    """Round toward zero as ``copysign(floor(|x|), x)`` (exact; keeps ``-0.0``): upstream's
+    GPU-to-NVVM conversion leaves ``math.trunc`` unlowered."""
+    wide = ctx.value(arith.ExtFOp(v, f32)) if isinstance(t, Float16Type) else v
+    mag = ctx.value(math.FloorOp(ctx.value(math.AbsFOp(wide))))
+    r = ctx.value(math.CopySignOp(mag, wide))
+    return ctx.value(arith.TruncFOp(r, t)) if isinstance(t, Float16Type) else r  # type: ignore[arg-type]
+
+
+def _umulhi(ctx: LoweringContext, t: Attribute, a: SSAValue, b: SSAValue) -> SSAValue:
+    """High half of the unsigned product: for i32 through i64; for i64 from the four 32x32-bit
+    partial products (no i128 on the GPU backends)."""
+    assert isinstance(t, IntegerType)
+    if t.width.data == 32:
+        wa, wb = (ctx.value(arith.ExtUIOp(v, i64)) for v in (a, b))
+        product = ctx.value(arith.MuliOp(wa, wb))
+        return ctx.value(arith.TruncIOp(ctx.value(arith.ShRUIOp(product, ctx.const(32, i64))), t))
+    low_mask, shift = ctx.const(0xFFFFFFFF, t), ctx.const(32, t)
+
+    def low(v: SSAValue) -> SSAValue:
+        return ctx.value(arith.AndIOp(v, low_mask))
+
+    def high(v: SSAValue) -> SSAValue:
+        return ctx.value(arith.ShRUIOp(v, shift))
+
+    def mul(x: SSAValue, y: SSAValue) -> SSAValue:
+        return ctx.value(arith.MuliOp(x, y))
+
+    def add(x: SSAValue, y: SSAValue) -> SSAValue:
+        return ctx.value(arith.AddiOp(x, y))
+
+    a0, a1, b0, b1 = low(a), high(a), low(b), high(b)
+    p00, p01, p10, p11 = mul(a0, b0), mul(a0, b1), mul(a1, b0), mul(a1, b1)
+    middle = add(add(high(p00), low(p01)), low(p10))  # < 2**34: no carry lost
+    return add(add(add(p11, high(p01)), high(p10)), high(middle))
+
+
 def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) -> SSAValue:
     """One element of ``op`` applied to one element of each operand."""
     t = element_type(op.operands[-1].type)
@@ -115,16 +185,24 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
             larger = isinstance(op, ew.MaximumOp)
             return float_extremum(ctx, args[0], args[1], larger, op.propagates_nan)
         if kind in _FLOAT_BINARY:
+            if isinstance(t, Float16Type) and kind not in _EXACT_F16_BINARY:
+                return _in_f32(ctx, t, args, _FLOAT_BINARY[kind])
             return ctx.value(_FLOAT_BINARY[kind](args[0], args[1]))
+        if kind is tm.TruncOp:
+            return _trunc(ctx, t, args[0])
+        if kind is tm.FmaOp:
+            if isinstance(t, Float16Type):
+                return _in_f32(ctx, t, args, math.FmaOp)
+            return ctx.value(math.FmaOp(args[0], args[1], args[2]))
         if kind in _FLOAT_UNARY:
             if isinstance(t, Float16Type) and kind not in (ew.AbsOp, ew.NegOp):
-                # the math library is f32: an f16 is computed in f32 and rounded, as Triton does
-                wide = ctx.value(arith.ExtFOp(args[0], f32))
-                return ctx.value(arith.TruncFOp(ctx.value(_FLOAT_UNARY[kind](wide)), t))
+                return _in_f32(ctx, t, args, _FLOAT_UNARY[kind])
             return ctx.value(_FLOAT_UNARY[kind](args[0]))
     else:
         if kind in _INT_BINARY:
             return ctx.value(_INT_BINARY[kind](args[0], args[1]))
+        if kind is tm.UmulhiOp:
+            return _umulhi(ctx, t, args[0], args[1])
         if kind is ew.NegOp:
             return ctx.value(arith.SubiOp(ctx.const(0, t), args[0]))
         if kind is ew.AbsOp:

@@ -1,0 +1,29 @@
+"""Every math function (``tests/math_kernels.py``) goes through the MLIR pipeline to PTX with
+libdevice linked (no ``__nv_`` call left), in f16, f32 and f64."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mytriton.backends.mlir.backend import MlirBackend
+from tests.math_kernels import all_math_kernel
+from tests.mlir.conftest import requires_provider
+
+
+@requires_provider
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=str)
+def test_math_kernel_lowers_to_ptx(mlir_backend: MlirBackend, dtype: Any) -> None:
+    x, y = np.ones(64, dtype), np.ones(64, dtype)
+    all_math_kernel.clear_cache()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kernel = all_math_kernel.warmup(
+            x, y, np.zeros(64, dtype), np.zeros(64, np.int32), grid=(1,), BLOCK=64
+        )
+    ptx = kernel.asm["ptx"]
+    assert ".visible .entry all_math_kernel(" in ptx
+    assert ".extern" not in ptx and "__nv_" not in ptx, "libdevice was not linked"
