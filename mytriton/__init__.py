@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from mytriton import language
 from mytriton.errors import CompilationError, LaunchError
+from mytriton.errors import MyTritonError as TritonError
 from mytriton.utils import cdiv, next_power_of_2
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ __all__ = [
     "CompilationError",
     "JITFunction",
     "LaunchError",
+    "TritonError",
     "cdiv",
     "compile",
     "jit",

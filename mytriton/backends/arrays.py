@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from mytriton.dialects.tt_semantics import bfloat16_dtype
 from mytriton.errors import LaunchError
 from mytriton.language import core
 
@@ -28,6 +29,7 @@ _NUMPY_DTYPES: dict[str, core.dtype] = {
     "int64": core.int64,
     "int8": core.int8,
     "int16": core.int16,
+    "bfloat16": core.bfloat16,  # ml_dtypes' NumPy dtype, torch.bfloat16
 }
 
 
@@ -116,7 +118,7 @@ def _torch_view(x: Any) -> np.ndarray:
     """``x.numpy()`` (same strides) as a view into an array over the tensor's whole storage, so
     that ``host_memory`` sees the memory block it points into, as for a NumPy view."""
     try:
-        view = x.numpy()
+        view = _torch_numpy(x)
     except (TypeError, RuntimeError) as e:  # a dtype NumPy lacks, a lazy conjugate...
         raise LaunchError(f"a CPU torch tensor the CPU backends cannot read: {e}") from None
     storage = x.untyped_storage()
@@ -128,6 +130,16 @@ def _torch_view(x: Any) -> np.ndarray:
     return np.ndarray(
         view.shape, view.dtype, buffer=block, offset=_address(view) - start, strides=view.strides
     )
+
+
+def _torch_numpy(x: Any) -> np.ndarray:
+    """``x.numpy()``; a bfloat16 tensor, which NumPy cannot hold, as its bits viewed as
+    ml_dtypes' bfloat16."""
+    if str(x.dtype) == "torch.bfloat16":
+        import torch
+
+        return x.view(torch.int16).numpy().view(bfloat16_dtype())
+    return x.numpy()
 
 
 # ------------------------------------------------------------------ the memory a view points into

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     I32,
     IntegerAttr,
     TensorType,
+    bf16,
     f16,
     f32,
     f64,
@@ -572,6 +573,7 @@ class EmptyOp(IRDLOperation):
 DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
     i8: (i32,),
     f16: (f16, f32),
+    bf16: (f32,),
     f32: (f32,),
     f64: (f64,),
 }
@@ -580,7 +582,7 @@ DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
 @irdl_op_definition
 class DotOp(IRDLOperation):
     """``tl.dot(a, b, acc)``: ``a [M,K] @ b [K,N] + acc [M,N]``, accumulated in the accumulator's
-    type: i8 operands into i32, f16 into f16 or f32, f32 into f32, f64 into f64."""
+    type: i8 operands into i32, f16 into f16 or f32, bf16 and f32 into f32, f64 into f64."""
 
     name = "tt.dot"
     a = operand_def(TensorType)

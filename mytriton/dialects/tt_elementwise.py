@@ -602,6 +602,43 @@ class CastOp(ElementwiseOp):
             raise verify_error(self, f"conversion of {type_str(src)} to itself")
 
 
+@irdl_op_definition
+class BitcastOp(ElementwiseOp):
+    """The same bits as another element type of the same width (``x.to(dtype, bitcast=True)``,
+    Triton's ``tt.bitcast``)."""
+
+    name = "tt.bitcast"
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def evaluate(self, *args: Array) -> Array:
+        return sem.evaluate(sem.bitcast, args[0], sem.numpy_dtype(self.result.type))
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        (src,) = operands
+        return BitcastOp(src, block_type(element_type(self.result.type), shape_of(src.type)))
+
+    def verify_(self) -> None:
+        src, dst = self.src.type, self.result.type
+        for t in (src, dst):
+            if not (is_int(t) or is_float(t)) or is_bool(t):
+                raise verify_error(self, f"cannot bitcast {type_str(src)} to {type_str(dst)}")
+        if shape_of(src) != shape_of(dst):
+            raise verify_error(self, "operand and result shapes differ")
+        src_bits, dst_bits = (element_type(t).bitwidth for t in (src, dst))  # type: ignore[attr-defined]
+        if src_bits != dst_bits:
+            raise verify_error(
+                self,
+                f"cannot bitcast {src_bits}-bit {type_str(src)} to {dst_bits}-bit "
+                f"{type_str(dst)}: the widths differ",
+            )
+
+
 BINARY_OPS: Sequence[type[BinaryOp]] = (
     AddOp,
     SubOp,
@@ -634,4 +671,5 @@ TT_ELEMENTWISE_OPS: Sequence[type[ElementwiseOp]] = (
     SelectOp,
     *UNARY_OPS,
     CastOp,
+    BitcastOp,
 )

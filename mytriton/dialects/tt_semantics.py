@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from mytriton.dialects.tt_types import PointerType, element_type
+from mytriton.errors import LaunchError
 
 Array = np.ndarray
 
@@ -37,6 +39,8 @@ def numpy_dtype(t: Attribute) -> np.dtype:
             return np.dtype(f"int{width}")
     if isinstance(e, Float16Type):
         return np.dtype(np.float16)
+    if isinstance(e, BFloat16Type):
+        return bfloat16_dtype()
     if isinstance(e, Float32Type):
         return np.dtype(np.float32)
     if isinstance(e, Float64Type):
@@ -46,8 +50,27 @@ def numpy_dtype(t: Attribute) -> np.dtype:
     raise NotImplementedError(f"no NumPy dtype for element type {e}")
 
 
+def bfloat16_dtype() -> np.dtype:
+    """ml_dtypes' bfloat16 (NumPy has none); optional, so a clear error when it is missing.
+
+    Its arithmetic converts to f32 and rounds once, exact for ``+ - * /`` (24 >= 2 * 8 + 2).
+    """
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise LaunchError(
+            "bfloat16 on the CPU backends needs the ml_dtypes package: pip install ml_dtypes"
+        ) from None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+def is_float_dtype(dtype: np.dtype) -> bool:
+    """Whether ``dtype`` holds floats (ml_dtypes' bfloat16 is not a NumPy ``floating``)."""
+    return bool(np.issubdtype(dtype, np.floating)) or dtype.name == "bfloat16"
+
+
 def _is_float(a: Array) -> bool:
-    return np.issubdtype(a.dtype, np.floating)
+    return is_float_dtype(a.dtype)
 
 
 def _int_div_rem(a: Array, b: Array) -> tuple[Array, Array]:
@@ -259,6 +282,11 @@ def cast(a: Array, to: np.dtype) -> Array:
         t = np.trunc(np.nan_to_num(a.astype(np.float64), nan=0.0))
         return np.clip(t, info.min, info.max).astype(to)
     return a.astype(to)
+
+
+def bitcast(a: Array, to: np.dtype) -> Array:
+    """The same bits read as another element type of the same width."""
+    return np.ascontiguousarray(a).view(to).reshape(a.shape)
 
 
 def evaluate(fn: Callable[..., Array], *args: object) -> Array:

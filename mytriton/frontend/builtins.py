@@ -20,7 +20,7 @@ from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
 # Operand dtypes ``tl.dot`` handles (Triton rejects uint8 too; bfloat16 is not supported yet).
-_DOT_OPERAND_DTYPES = (core.int8, core.float16, core.float32, core.float64)
+_DOT_OPERAND_DTYPES = (core.int8, core.float16, core.bfloat16, core.float32, core.float64)
 _DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")  # any case
 
 
@@ -146,8 +146,34 @@ class Builtins:
         t = block_type(to_ir(self._dtype(dtype), self.b.loc), self._shape(shape))
         return TensorValue(self.b.insert(tt.EmptyOp(t)).result)
 
-    def cast(self, input: Any, dtype: Any) -> TensorValue:
-        return self.sem.cast(self._tensor(input, "cast's input"), self._dtype(dtype))
+    def cast(self, input: Any, dtype: Any, fp_downcast_rounding: Any, bitcast: Any) -> TensorValue:
+        x, d = self._tensor(input, "cast's input"), self._dtype(dtype)
+        rounding = self._constexpr(fp_downcast_rounding, "fp_downcast_rounding")
+        if rounding not in (None, "rtne", "rtz"):
+            raise KernelValueError(
+                f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}", self.b.loc
+            )
+        if self._constexpr(bitcast, "bitcast"):
+            if rounding is not None:
+                raise KernelValueError(
+                    "fp_downcast_rounding has no effect on a bitcast", self.b.loc
+                )
+            return self.sem.bitcast(x, d)
+        if rounding == "rtz":
+            raise KernelValueError(
+                "fp_downcast_rounding='rtz' is not supported yet (the default 'rtne' is)",
+                self.b.loc,
+            )
+        if rounding is not None and not (
+            x.dtype.kind == "float"
+            and d.kind == "float"
+            and d.primitive_bitwidth < x.dtype.primitive_bitwidth
+        ):
+            raise KernelValueError(
+                f"fp_downcast_rounding is for narrowing float conversions, not {x.dtype} to {d}",
+                self.b.loc,
+            )
+        return self.sem.cast(x, d)
 
     # ---- shape ----
 
@@ -542,7 +568,8 @@ class Builtins:
                 )
             if v.dtype not in _DOT_OPERAND_DTYPES:
                 raise KernelTypeError(
-                    f"tl.dot's {what} must hold tl.int8, tl.float16, tl.float32 or tl.float64, "
+                    f"tl.dot's {what} must hold tl.int8, tl.float16, tl.bfloat16, tl.float32 or "
+                    f"tl.float64, "
                     f"got {v.dtype}",
                     self.b.loc,
                 )
@@ -594,8 +621,8 @@ class Builtins:
             )
 
     def _dot_result_dtype(self, operands: core.dtype, out: core.dtype) -> core.dtype:
-        """Triton's rule: int8 -> int32 and f32 -> f32, f64 -> f64 whatever ``out_dtype`` says
-        (bfloat16 excepted); f16 -> ``out_dtype``, float16 or float32."""
+        """Triton's rule: int8 -> int32, bf16 and f32 -> f32, f64 -> f64 whatever ``out_dtype``
+        says (bfloat16 excepted); f16 -> ``out_dtype``, float16 or float32."""
         if operands == core.int8:
             return core.int32
         if out == core.bfloat16:
@@ -604,6 +631,8 @@ class Builtins:
                 "with .to(tl.bfloat16)",
                 self.b.loc,
             )
+        if operands == core.bfloat16:
+            return core.float32
         if operands in (core.float32, core.float64):
             return operands
         if out not in (core.float16, core.float32):

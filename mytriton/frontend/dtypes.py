@@ -6,7 +6,7 @@ to support another dtype everywhere.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import f16, f32, f64, i1, i8, i16, i32, i64
+from xdsl.dialects.builtin import bf16, f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.ir import Attribute
 
 from mytriton.dialects.tt_types import PointerType, element_type
@@ -20,6 +20,7 @@ _TO_IR: dict[core.dtype, Attribute] = {
     core.int32: i32,
     core.int64: i64,
     core.float16: f16,
+    core.bfloat16: bf16,
     core.float32: f32,
     core.float64: f64,
 }
@@ -53,7 +54,12 @@ def kind_rank(d: core.dtype) -> int:
 
 
 def promote(a: core.dtype, b: core.dtype) -> core.dtype:
-    """Triton's promotion of two (non-pointer) dtypes: by kind, then by width."""
+    """Triton's promotion of two (non-pointer) dtypes: by kind, then by width. bfloat16 stays
+    bfloat16 only with itself: with a float16 it gives float16, with an integer float32
+    (Triton's ``computation_type_impl``; a Python scalar takes the tensor's dtype before this)."""
+    if core.bfloat16 in (a, b) and a != b:
+        other = b if a == core.bfloat16 else a
+        return other if other.kind == "float" else core.float32
     if kind_rank(a) != kind_rank(b):
         return a if kind_rank(a) > kind_rank(b) else b
     return a if a.primitive_bitwidth >= b.primitive_bitwidth else b

@@ -24,6 +24,10 @@ from mytriton.language import core
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 
 
+# Triton computes ``/`` and ``%`` of these in float32 (``computation_type_impl``'s div_or_mod)
+_HALF_FLOATS = (core.float16, core.bfloat16)
+
+
 class Semantic:
     """Builds the IR of Triton operators on behalf of the code generator."""
 
@@ -86,6 +90,24 @@ class Semantic:
             return v
         target = with_element_type(v.type, to_ir(d, self.b.loc))
         return TensorValue(self.b.insert(ew.CastOp(v.handle, target)).result)
+
+    def bitcast(self, v: TensorValue, d: core.dtype) -> TensorValue:
+        """The bits of ``v`` as ``d`` (Triton: the primitive widths must match)."""
+        if v.is_pointer or isinstance(d, core.pointer_type):
+            raise self.type_error(
+                f"bitcast between pointers ({v.dtype} to {d}) is not supported yet"
+            )
+        if v.dtype == d:
+            return v
+        if v.dtype == core.int1 or d == core.int1:
+            raise self.type_error(f"cannot bitcast {v.dtype} to {d}: booleans have no bit layout")
+        if v.dtype.primitive_bitwidth != d.primitive_bitwidth:
+            raise self.type_error(
+                f"cannot bitcast data-type of size {v.dtype.primitive_bitwidth} to data-type of "
+                f"size {d.primitive_bitwidth} ({v.dtype} to {d})"
+            )
+        target = with_element_type(v.type, to_ir(d, self.b.loc))
+        return TensorValue(self.b.insert(ew.BitcastOp(v.handle, target)).result)
 
     def to_bool(self, v: TensorValue) -> TensorValue:
         """Truth value: ``x != 0`` for numbers."""
@@ -206,7 +228,7 @@ class Semantic:
     def truediv(self, a: Any, b: Any) -> TensorValue:
         a, b = self.operands(a, b)
         a, b = self.promoted(a, b, "/")
-        if a.dtype.kind != "float":
+        if a.dtype.kind != "float" or a.dtype in _HALF_FLOATS:
             a, b = self.cast(a, core.float32), self.cast(b, core.float32)
         return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
 
@@ -220,6 +242,8 @@ class Semantic:
     def mod(self, a: Any, b: Any) -> TensorValue:
         a, b = self.operands(a, b)
         a, b = self.promoted(a, b, "%", bool_to_int=True)
+        if a.dtype in _HALF_FLOATS:
+            a, b = self.cast(a, core.float32), self.cast(b, core.float32)
         return TensorValue(self.b.insert(ew.RemOp(a.handle, b.handle)).result)
 
     _BITWISE = {"&": ew.AndOp, "|": ew.OrOp, "^": ew.XorOp}

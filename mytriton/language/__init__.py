@@ -79,8 +79,10 @@ def empty(shape: Any, dtype: Any) -> Any:
 
 
 @builtin
-def cast(input: Any, dtype: Any) -> Any:
-    """``input`` converted to ``dtype`` (also ``x.to(dtype)``)."""
+def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any = False) -> Any:
+    """``input`` converted to ``dtype`` (also ``x.to(dtype)``); ``bitcast=True`` keeps the bits
+    (same width); ``fp_downcast_rounding`` is ``"rtne"`` (the default rounding of a narrowing
+    float conversion; ``"rtz"`` is not supported yet)."""
 
 
 # ---- shape ----
@@ -301,7 +303,7 @@ def dot(
     out_dtype: Any = float32,
 ) -> Any:
     """``input [M,K] @ other [K,N] (+ acc)``: int8 into int32, f16 into ``out_dtype`` (f32 or
-    f16), f32 into f32, f64 into f64 (Triton's rules)."""
+    f16), bf16 and f32 into f32, f64 into f64 (Triton's rules)."""
 
 
 # ---- iterators and compile-time helpers ----

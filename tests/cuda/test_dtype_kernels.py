@@ -42,3 +42,14 @@ def test_dtype_kernels_compile_with_nvcc(
         compiled = _warmups(dt)
     for i, kernel in enumerate(compiled):
         assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"{kernel.name}_{i}.cu")
+
+
+def test_bitcast_kernel_compiles_with_nvcc(nvcc: str, tmp_path: Path, cuda_backend: object) -> None:
+    from tests.execution.test_bitcast import bitcast_kernel
+
+    x, h = np.zeros(8, np.float32), np.zeros(8, np.int16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kernel = bitcast_kernel.warmup(x, np.zeros(8, np.int32), h, h, grid=(1,), BLOCK=8)
+    assert "__float_as_int(" in kernel.asm["cuda"]
+    assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / "bitcast.cu")

@@ -67,13 +67,18 @@ class Runner:
         if self.framework == "cupy":
             import cupy
 
+            if a.dtype.name == "bfloat16":
+                pytest.skip("CuPy has no bfloat16 dtype (torch tensors test it)")
             return cupy.ndarray(a.shape, a.dtype, memptr=dev.data + offset, strides=a.strides)
         import torch
 
         if any(s < 0 for s in a.strides):
             pytest.skip("torch tensors cannot have negative strides")
         size = a.dtype.itemsize
-        typed = dev.view(torch.from_numpy(np.empty(0, a.dtype)).dtype)
+        if a.dtype.name == "bfloat16":  # ml_dtypes' NumPy bfloat16
+            typed = dev.view(torch.bfloat16)
+        else:
+            typed = dev.view(torch.from_numpy(np.empty(0, a.dtype)).dtype)
         return typed.as_strided(a.shape, [s // size for s in a.strides], offset // size)
 
     def _bytes_to_device(self, raw: np.ndarray) -> Any:

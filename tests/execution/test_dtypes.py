@@ -152,7 +152,8 @@ def test_integer_division_and_bits(run: Any, dt: Any) -> None:
     "dt", [*FLOATS, np.int8, np.int32, np.int64], ids=lambda d: np.dtype(d).name
 )
 def test_true_division(run: Any, dt: Any) -> None:
-    """``/`` of floats stays in their dtype; of integers it is float32 (Triton's rule)."""
+    """``/`` of f32 and f64 stays in their dtype; of f16 and integers it is float32 (Triton's
+    rule; the f16 quotient is stored to f16 here, test_bfloat16.py checks it in f32)."""
     x, y = _inputs(dt, 3)
     y[y == 0] = 5
     out_dt = dt if np.issubdtype(dt, np.floating) else np.float32

@@ -538,7 +538,7 @@ def not_a_dtype_kernel(x, out, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def unsupported_dtype_kernel(x, out, n, BLOCK: tl.constexpr):
-    z = tl.zeros((BLOCK,), tl.bfloat16)  # <-
+    z = tl.zeros((BLOCK,), tl.float8e5)  # <-
 
 
 @triton.jit
@@ -975,7 +975,7 @@ CASES = [
     (shape_float_kernel, KernelTypeError, ("block shape must be an int",), "tl.full"),
     (shape_zero_kernel, KernelValueError, ("must be positive",), "tl.empty"),
     (not_a_dtype_kernel, KernelTypeError, ("expected a dtype",), "tl.zeros"),
-    (unsupported_dtype_kernel, KernelTypeError, ("bf16 is not supported",), "tl.zeros"),
+    (unsupported_dtype_kernel, KernelTypeError, ("fp8e5 is not supported",), "tl.zeros"),
     (unsupported_cast_kernel, KernelTypeError, ("uint32 is not supported",), "v.to"),
     (int_too_big_kernel, KernelValueError, (str(2**64), "does not fit in int64"), "n + 2**64"),
     (floordiv_float_kernel, KernelTypeError, ("`//` needs integer operands",), "v // 2.0"),

@@ -47,14 +47,14 @@ def test_op_without_a_rule_fails_before_anything_runs() -> None:
 
 def test_unsupported_element_type() -> None:
     text = """
-func.func @k(%p: !tt.ptr<bf16>) {
+func.func @k(%p: !tt.ptr<i24>) {
   func.return
 }"""
-    with pytest.raises(InterpreterError, match="does not support element type bf16"):
+    with pytest.raises(InterpreterError, match="does not support element type i24"):
         run(text, (1,), [np.zeros(4, np.float32)])
-    inside = STORE_THEN.format(line='%e = tt.empty : tensor<4xbf16> loc("kernel.py":3:11)')
+    inside = STORE_THEN.format(line='%e = tt.empty : tensor<4xi24> loc("kernel.py":3:11)')
     out = np.zeros(1, np.int32)
-    with pytest.raises(InterpreterError, match=r"kernel.py:3:11: error: .* element type bf16"):
+    with pytest.raises(InterpreterError, match=r"kernel.py:3:11: error: .* element type i24"):
         run(inside, (1,), [out, 5])
     assert out[0] == 0  # rejected before anything ran
 

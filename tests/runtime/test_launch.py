@@ -436,3 +436,11 @@ def test_cpu_torch_tensors_compile_only():
     assert "%x: !tt.ptr<f64>" in k64.asm["tt"]
     with pytest.raises(LaunchError, match="uint8"):
         add_kernel[(1,)](torch.ones(4, dtype=torch.uint8), x, out, 4, BLOCK=16)
+
+
+def test_triton_error_is_the_base_of_every_mytriton_error():
+    """``triton.TritonError`` (Triton's base class) catches compile and launch errors alike."""
+    assert issubclass(triton.CompilationError, triton.TritonError)
+    assert issubclass(triton.LaunchError, triton.TritonError)
+    with pytest.raises(triton.TritonError):
+        add_kernel[(1.5,)](*ARGS, BLOCK=16)

@@ -37,3 +37,19 @@ func.func @to_pointer(%i: i64) {
   func.return
 }
 // CHECK: Operation does not verify: tt.cast: cannot convert i64 to !tt.ptr<f32>
+
+// -----
+
+func.func @bitcast_width(%x: tensor<16xf32>) {
+  %r = tt.bitcast %x : tensor<16xf32> -> tensor<16xi16>
+  func.return
+}
+// CHECK: Operation does not verify: tt.bitcast: cannot bitcast 32-bit tensor<16xf32> to 16-bit tensor<16xi16>: the widths differ
+
+// -----
+
+func.func @bitcast_bool(%x: tensor<16xi1>) {
+  %r = tt.bitcast %x : tensor<16xi1> -> tensor<16xi1>
+  func.return
+}
+// CHECK: Operation does not verify: tt.bitcast: cannot bitcast tensor<16xi1> to tensor<16xi1>

@@ -22,3 +22,14 @@ func.func @casts(%i: tensor<16xi32>, %f: f32, %b: tensor<16xi1>, %h: tensor<2x2x
 
 // GENERIC: %itof = "tt.cast"(%i) : (tensor<16xi32>) -> tensor<16xf32>
 // GENERIC: %ftob = "tt.cast"(%f) : (f32) -> i1
+
+// -----
+
+// CHECK-LABEL: func.func @bitcasts
+func.func @bitcasts(%a: tensor<16xf32>, %h: f16) {
+  // CHECK: tt.bitcast %a : tensor<16xf32> -> tensor<16xi32>
+  %0 = tt.bitcast %a : tensor<16xf32> -> tensor<16xi32>
+  // CHECK: tt.bitcast %h : f16 -> i16
+  %1 = tt.bitcast %h : f16 -> i16
+  func.return
+}

@@ -8,6 +8,7 @@ built-in ``float2``/``float4``/``int2``/``int4``, whose alignment is their size.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -64,6 +65,8 @@ def scalar_type(t: Attribute) -> str:
         return _INT_TYPES[width]
     if isinstance(t, Float16Type):
         return HALF
+    if isinstance(t, BFloat16Type):
+        return BF16
     if isinstance(t, Float32Type):
         return "float"
     if isinstance(t, Float64Type):
@@ -85,8 +88,47 @@ HALF_PRELUDE = (
 )
 
 
+#: bf16 values are their bits too: widened exactly by a shift, rounded once by PTX ``cvt.rn``
+#: (from f32 on sm_80+; from f64 and integers, single roundings, on sm_90+)
+BF16 = "mt_bf16"
+BF16_PRELUDE = (
+    "typedef unsigned short mt_bf16;",
+    "__device__ __forceinline__ float mt_b2f(mt_bf16 b) "
+    "{ return __uint_as_float((unsigned)b << 16); }",
+    "__device__ __forceinline__ mt_bf16 mt_f2b(float f) "
+    '{ mt_bf16 b; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f)); return b; }',
+    "__device__ __forceinline__ mt_bf16 mt_d2b(double d) "
+    '{ mt_bf16 b; asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(b) : "d"(d)); return b; }',
+    "__device__ __forceinline__ mt_bf16 mt_l2b(long long v) "
+    '{ mt_bf16 b; asm("cvt.rn.bf16.s64 %0, %1;" : "=h"(b) : "l"(v)); return b; }',
+    "__device__ __forceinline__ mt_bf16 mt_ul2b(unsigned long long v) "
+    '{ mt_bf16 b; asm("cvt.rn.bf16.u64 %0, %1;" : "=h"(b) : "l"(v)); return b; }',
+)
+
+
 def is_half(t: Attribute) -> bool:
     return isinstance(t, Float16Type)
+
+
+def is_bf16(t: Attribute) -> bool:
+    return isinstance(t, BFloat16Type)
+
+
+def is_narrow_float(t: Attribute) -> bool:
+    """f16 or bf16: held as bits, computed in ``float`` and rounded back."""
+    return isinstance(t, Float16Type | BFloat16Type)
+
+
+def widen_call(t: Attribute) -> str:
+    """The prelude function turning a narrow float's bits into an (exact) ``float``."""
+    return "mt_b2f" if is_bf16(t) else "mt_h2f"
+
+
+def round_call(t: Attribute, source: str) -> str:
+    """The prelude function rounding a ``float``/``double`` (``source``) to narrow float ``t``."""
+    if is_bf16(t):
+        return "mt_d2b" if source == "double" else "mt_f2b"
+    return "mt_d2h" if source == "double" else "mt_f2h"
 
 
 def vector_lanes(t: VectorType[Attribute]) -> int:

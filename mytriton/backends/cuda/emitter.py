@@ -17,10 +17,12 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.backends.cuda.c_types import (
     int_width,
-    is_half,
+    is_narrow_float,
+    round_call,
     scalar_type,
     unsigned_type,
     value_type,
+    widen_call,
 )
 from mytriton.backends.cuda.names import Namer
 from mytriton.backends.cuda.writer import LineDirectives, PyLine, SourceWriter
@@ -152,14 +154,16 @@ class Emitter:
         self._define(op.results[0], self._rounded(op.results[0], expr), op)
 
     def _fv(self, value: SSAValue) -> str:
-        """A float operand as a C ``float``/``double`` expression (an f16 is converted)."""
-        return f"mt_h2f({self._n(value)})" if is_half(value.type) else self._n(value)
+        """A float operand as a C ``float``/``double`` expression (an f16/bf16 is converted)."""
+        t = value.type
+        return f"{widen_call(t)}({self._n(value)})" if is_narrow_float(t) else self._n(value)
 
     @staticmethod
     def _rounded(result: SSAValue, expr: str) -> str:
-        """A float expression computed in ``float`` (or ``double``), rounded to an f16
+        """A float expression computed in ``float`` (or ``double``), rounded to an f16/bf16
         result's precision."""
-        return f"mt_f2h({expr})" if is_half(result.type) else expr
+        t = result.type
+        return f"{round_call(t, 'float')}({expr})" if is_narrow_float(t) else expr
 
     def _cast(self, op: Operation, expr: str) -> None:
         self._define(op.results[0], f"({self._ctype(op.results[0])}){expr}", op)

@@ -4,12 +4,23 @@ the ordered/unordered table of ``docs/gpu-ir.md``."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
-from mytriton.backends.cuda.c_types import int_width, is_float, is_half, unsigned_type
+from mytriton.backends.cuda.c_types import (
+    BF16,
+    int_width,
+    is_bf16,
+    is_float,
+    is_half,
+    is_narrow_float,
+    round_call,
+    unsigned_type,
+)
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.literals import float_literal, int_literal
 from mytriton.errors import BackendError
@@ -65,6 +76,8 @@ class ArithPrinter(Emitter):
         elif isinstance(value, FloatAttr) and is_half(t):
             bits = int(np.array(value.value.data, np.float16).view(np.uint16))
             literal = f"(mt_half)0x{bits:04x}"
+        elif isinstance(value, FloatAttr) and is_bf16(t):
+            literal = f"({BF16})0x{_bf16_bits(value.value.data):04x}"
         elif isinstance(value, FloatAttr) and is_float(t):
             literal = float_literal(value.value.data, value.type.bitwidth)
         else:
@@ -173,8 +186,9 @@ class ArithPrinter(Emitter):
 
     @prints(arith.NegfOp)
     def _print_negf(self, op: arith.NegfOp) -> None:
-        if is_half(op.result.type):  # flip the sign bit
-            self._define(op.result, f"(mt_half)({self._n(op.operand)} ^ 0x8000)", op)
+        if is_narrow_float(op.result.type):  # flip the sign bit
+            t = self._ctype(op.result)
+            self._define(op.result, f"({t})({self._n(op.operand)} ^ 0x8000)", op)
             return
         self._define(op.result, f"-{self._n(op.operand)}", op)
 
@@ -196,7 +210,7 @@ class ArithPrinter(Emitter):
             f"(isnan({a}) || isnan({b})) ? {a} + {b} : "
             f"({a} == {b} ? (signbit({a}) ? {pick_zero}) : {fn}({a}, {b}))"
         )
-        if is_half(op.results[0].type):
+        if is_narrow_float(op.results[0].type):
             expr = self._rounded(op.results[0], f"({expr})")
         self._define(op.results[0], expr, op)
 
@@ -253,10 +267,17 @@ class ArithPrinter(Emitter):
 
     @prints(arith.SIToFPOp)
     def _print_sitofp(self, op: arith.SIToFPOp) -> None:
+        if is_bf16(op.result.type):  # one rounding from the exact 64-bit integer
+            self._define(op.result, f"mt_l2b((long long){self._signed(op.input)})", op)
+            return
         self._int_to_float(op, self._signed(op.input))
 
     @prints(arith.UIToFPOp)
     def _print_uitofp(self, op: arith.UIToFPOp) -> None:
+        if is_bf16(op.result.type):
+            operand = f"(unsigned long long){self._unsigned(op.input)}"
+            self._define(op.result, f"mt_ul2b({operand})", op)
+            return
         self._int_to_float(op, self._unsigned(op.input))
 
     def _int_to_float(self, op: Operation, operand: str) -> None:
@@ -282,8 +303,8 @@ class ArithPrinter(Emitter):
 
     @prints(arith.TruncFOp)
     def _print_truncf(self, op: arith.TruncFOp) -> None:
-        if is_half(op.result.type):  # one rounding, from f32 or f64
-            fn = "mt_d2h" if self._ctype(op.input) == "double" else "mt_f2h"
+        if is_narrow_float(op.result.type):  # one rounding, from f32 or f64
+            fn = round_call(op.result.type, self._ctype(op.input))
             self._define(op.result, f"{fn}({self._n(op.input)})", op)
         else:
             self._cast(op, self._n(op.input))
@@ -298,6 +319,8 @@ class ArithPrinter(Emitter):
             ("long long", "double"): "__longlong_as_double",
             ("mt_half", "short"): "(short)",
             ("short", "mt_half"): "(mt_half)",
+            (BF16, "short"): "(short)",
+            ("short", BF16): f"({BF16})",
         }
         if src == dst:
             self._define(op.result, self._n(op.input), op)
@@ -305,3 +328,13 @@ class ArithPrinter(Emitter):
             self._define(op.result, f"{intrinsic[src, dst]}({self._n(op.input)})", op)
         else:
             raise BackendError(f"no bitcast from {op.input.type} to {op.result.type}")
+
+
+def _bf16_bits(value: float) -> int:
+    """The bits of a bf16 constant (folded constants are bf16 values already: f32's upper half)."""
+    bits = int(np.array(value, np.float32).view(np.uint32))
+    if math.isnan(value):
+        return 0x7FC0 | (bits >> 16 & 0x8000)
+    if float(np.float32(value)) != value or bits & 0xFFFF:
+        raise BackendError(f"{value!r} is not a bfloat16 value")
+    return bits >> 16

@@ -5,7 +5,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, math
 from xdsl.ir import Operation
 
-from mytriton.backends.cuda.c_types import HALF, int_width
+from mytriton.backends.cuda.c_types import BF16, HALF, int_width
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.dialects.upstream import RemFOp
 from mytriton.errors import BackendError
@@ -60,9 +60,9 @@ class MathPrinter(Emitter):
         result = op.results[0]
         f32, f64 = MATH_CALLS[type(op)]
         ctype = self._ctype(result)
-        if ctype not in ("float", "double", HALF):
+        if ctype not in ("float", "double", HALF, BF16):
             raise BackendError(f"{op.name} on {result.type} is not supported")
-        fn = f64 if ctype == "double" else f32  # an f16 in float, then rounded
+        fn = f64 if ctype == "double" else f32  # an f16/bf16 in float, then rounded
         expr = f"{fn}({', '.join(self._fv(v) for v in op.operands)})"
         self._define(result, self._rounded(result, expr), op)
 

@@ -13,6 +13,8 @@ from typing import TypeAlias
 
 import numpy as np
 
+from mytriton.dialects.tt_semantics import is_float_dtype
+
 
 @dataclass(frozen=True)
 class Ptr:
@@ -51,7 +53,7 @@ def same_number(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     Threads holding replicated copies of a value may differ in bits a GPU leaves unspecified
     (a NaN's sign and payload, the sign of a zero ``max`` returns), so storing both is no race.
     """
-    if a.dtype.kind == "f":
+    if is_float_dtype(a.dtype):
         return np.asarray((a == b) | (np.isnan(a) & np.isnan(b)))
     return np.asarray(a == b)
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mytriton.dialects.tt_semantics import is_float_dtype
+
 Array = np.ndarray
 
 INT_SENTINEL_BITS = 0xDEADBEEFDEADBEEF
@@ -24,7 +26,7 @@ def poison_scalar(dtype: np.dtype) -> Array:
     """The value poisoned elements of ``dtype`` hold (a 0-d array)."""
     if dtype == np.bool_:
         return np.array(True)
-    if np.issubdtype(dtype, np.floating):
+    if is_float_dtype(dtype):
         return np.array(np.nan, dtype=dtype)
     return np.array(INT_SENTINEL_BITS, dtype=np.uint64).astype(dtype)
 

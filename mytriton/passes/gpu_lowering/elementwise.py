@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import Float16Type, IntegerType, f32, i64
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, IntegerType, f32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.dialects import tt_elementwise as ew
@@ -102,6 +102,8 @@ def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -
             return ctx.value(arith.UIToFPOp(v, dst))  # type: ignore[arg-type]
         if is_int(src):
             return ctx.value(arith.SIToFPOp(v, dst))  # type: ignore[arg-type]
+        if _is_half(src) and _is_half(dst):  # f16 <-> bf16: exactly to f32, then one rounding
+            v, src = ctx.value(arith.ExtFOp(v, f32)), f32
         wider = dst.bitwidth > src.bitwidth  # type: ignore[attr-defined]
         return ctx.value(arith.ExtFOp(v, dst) if wider else arith.TruncFOp(v, dst))  # type: ignore[arg-type]
     assert isinstance(dst, IntegerType)
@@ -115,6 +117,11 @@ def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -
     return ctx.value(arith.TruncIOp(v, dst))
 
 
+def _is_half(t: Attribute) -> bool:
+    """f16 or bf16: computed in f32 and rounded (bf16 always, f16 but for native ops)."""
+    return isinstance(t, Float16Type | BFloat16Type)
+
+
 # f16 arithmetic the GPU does natively; every other f16 float op goes through f32
 _EXACT_F16_BINARY = (ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.RemOp)
 
@@ -122,7 +129,8 @@ _EXACT_F16_BINARY = (ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.RemOp)
 def _in_f32(
     ctx: LoweringContext, t: Attribute, args: list[SSAValue], make: Callable[..., Operation]
 ) -> SSAValue:
-    """The math library is f32: an f16 is computed in f32 and rounded, as Triton does."""
+    """The math library is f32: an f16 or bf16 is computed in f32 and rounded, as Triton does
+    (one rounding: f32 has more than twice their precision plus two bits)."""
     wide = [ctx.value(arith.ExtFOp(a, f32)) for a in args]
     return ctx.value(arith.TruncFOp(ctx.value(make(*wide)), t))  # type: ignore[arg-type]
 
@@ -130,10 +138,10 @@ def _in_f32(
 def _trunc(ctx: LoweringContext, t: Attribute, v: SSAValue) -> SSAValue:
     """Round toward zero as ``copysign(floor(|x|), x)`` (exact; keeps ``-0.0``): upstream's
     GPU-to-NVVM conversion leaves ``math.trunc`` unlowered."""
-    wide = ctx.value(arith.ExtFOp(v, f32)) if isinstance(t, Float16Type) else v
+    wide = ctx.value(arith.ExtFOp(v, f32)) if _is_half(t) else v
     mag = ctx.value(math.FloorOp(ctx.value(math.AbsFOp(wide))))
     r = ctx.value(math.CopySignOp(mag, wide))
-    return ctx.value(arith.TruncFOp(r, t)) if isinstance(t, Float16Type) else r  # type: ignore[arg-type]
+    return ctx.value(arith.TruncFOp(r, t)) if _is_half(t) else r  # type: ignore[arg-type]
 
 
 def _umulhi(ctx: LoweringContext, t: Attribute, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -170,6 +178,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
     kind = type(op)
     if isinstance(op, ew.CastOp):
         return convert(ctx, args[0], element_type(op.src.type), element_type(op.result.type))
+    if isinstance(op, ew.BitcastOp):
+        return ctx.value(arith.BitcastOp(args[0], element_type(op.result.type)))
     if isinstance(op, ew.SelectOp):
         return ctx.value(arith.SelectOp(*args))
     if isinstance(op, ew.CmpOp):
@@ -185,17 +195,19 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
             larger = isinstance(op, ew.MaximumOp)
             return float_extremum(ctx, args[0], args[1], larger, op.propagates_nan)
         if kind in _FLOAT_BINARY:
-            if isinstance(t, Float16Type) and kind not in _EXACT_F16_BINARY:
+            if isinstance(t, BFloat16Type) or (
+                isinstance(t, Float16Type) and kind not in _EXACT_F16_BINARY
+            ):
                 return _in_f32(ctx, t, args, _FLOAT_BINARY[kind])
             return ctx.value(_FLOAT_BINARY[kind](args[0], args[1]))
         if kind is tm.TruncOp:
             return _trunc(ctx, t, args[0])
         if kind is tm.FmaOp:
-            if isinstance(t, Float16Type):
+            if _is_half(t):
                 return _in_f32(ctx, t, args, math.FmaOp)
             return ctx.value(math.FmaOp(args[0], args[1], args[2]))
         if kind in _FLOAT_UNARY:
-            if isinstance(t, Float16Type) and kind not in (ew.AbsOp, ew.NegOp):
+            if _is_half(t) and kind not in (ew.AbsOp, ew.NegOp):
                 return _in_f32(ctx, t, args, _FLOAT_UNARY[kind])
             return ctx.value(_FLOAT_UNARY[kind](args[0]))
     else:

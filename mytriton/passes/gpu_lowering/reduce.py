@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float64Type,
     IndexType,
@@ -56,7 +57,7 @@ def shuffle_xor(ctx: LoweringContext, value: SSAValue, off: SSAValue, width: SSA
     t = value.type
     if t in (i32, f32):
         return shuffle32(value)
-    if isinstance(t, Float16Type):
+    if isinstance(t, Float16Type | BFloat16Type):
         wide = shuffle32(ctx.value(arith.ExtFOp(value, f32)))
         return ctx.value(arith.TruncFOp(wide, t))
     if isinstance(t, Float64Type):
