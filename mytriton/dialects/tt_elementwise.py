@@ -567,8 +567,32 @@ class CeilOp(UnaryOp):
     SEMANTICS: ClassVar = sem.ceil
 
 
+class ConversionOp(ElementwiseOp):
+    """One operand converted to the result's element type, elementwise (``tt.cast``,
+    ``tt.bitcast``): ``SEMANTICS(array, result dtype)`` computes it on NumPy arrays."""
+
+    src = operand_def()
+    result = result_def()
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+    def __init__(self, src: SSAValue, result_type: Attribute):
+        super().__init__(operands=[src], result_types=[result_type])
+
+    def evaluate(self, *args: Array) -> Array:
+        return sem.evaluate(type(self).SEMANTICS, args[0], sem.numpy_dtype(self.result.type))
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        (src,) = operands
+        return type(self)(src, block_type(element_type(self.result.type), shape_of(src.type)))
+
+    def _check_shapes(self) -> None:
+        if shape_of(self.src.type) != shape_of(self.result.type):
+            raise verify_error(self, "operand and result shapes differ")
+
+
 @irdl_op_definition
-class CastOp(ElementwiseOp):
+class CastOp(ConversionOp):
     """Value conversion between i1/integer/float element types (``x.to(dtype)``).
 
     Floats -> integers truncate toward zero; anything -> i1 is ``x != 0``; i1 -> number
@@ -576,60 +600,32 @@ class CastOp(ElementwiseOp):
     """
 
     name = "tt.cast"
-    src = operand_def()
-    result = result_def()
-    traits = traits_def(Pure(), LazyPatterns())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-
-    def __init__(self, src: SSAValue, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
-
-    def evaluate(self, *args: Array) -> Array:
-        return sem.evaluate(sem.cast, args[0], sem.numpy_dtype(self.result.type))
-
-    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
-        (src,) = operands
-        return CastOp(src, block_type(element_type(self.result.type), shape_of(src.type)))
+    SEMANTICS = staticmethod(sem.cast)
 
     def verify_(self) -> None:
         src, dst = self.src.type, self.result.type
         for t in (src, dst):
             if not (is_int(t) or is_float(t)):
                 raise verify_error(self, f"cannot convert {type_str(src)} to {type_str(dst)}")
-        if shape_of(src) != shape_of(dst):
-            raise verify_error(self, "operand and result shapes differ")
+        self._check_shapes()
         if src == dst:
             raise verify_error(self, f"conversion of {type_str(src)} to itself")
 
 
 @irdl_op_definition
-class BitcastOp(ElementwiseOp):
+class BitcastOp(ConversionOp):
     """The same bits as another element type of the same width (``x.to(dtype, bitcast=True)``,
     Triton's ``tt.bitcast``)."""
 
     name = "tt.bitcast"
-    src = operand_def()
-    result = result_def()
-    traits = traits_def(Pure(), LazyPatterns())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
-
-    def __init__(self, src: SSAValue, result_type: Attribute):
-        super().__init__(operands=[src], result_types=[result_type])
-
-    def evaluate(self, *args: Array) -> Array:
-        return sem.evaluate(sem.bitcast, args[0], sem.numpy_dtype(self.result.type))
-
-    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
-        (src,) = operands
-        return BitcastOp(src, block_type(element_type(self.result.type), shape_of(src.type)))
+    SEMANTICS = staticmethod(sem.bitcast)
 
     def verify_(self) -> None:
         src, dst = self.src.type, self.result.type
         for t in (src, dst):
             if not (is_int(t) or is_float(t)) or is_bool(t):
                 raise verify_error(self, f"cannot bitcast {type_str(src)} to {type_str(dst)}")
-        if shape_of(src) != shape_of(dst):
-            raise verify_error(self, "operand and result shapes differ")
+        self._check_shapes()
         src_bits, dst_bits = (element_type(t).bitwidth for t in (src, dst))  # type: ignore[attr-defined]
         if src_bits != dst_bits:
             raise verify_error(
