@@ -1,9 +1,13 @@
 """mytriton (CUDA C++ and MLIR backends) side by side with Triton and torch, on one GPU.
 
 The same kernel source (``kernels_src.py``) is imported under real Triton and under mytriton.
-Prints a table and writes JSON (``--out``). Times are medians of CUDA-event timings.
+Add, softmax and layer norm run on float32, float16 and bfloat16 arrays (``--dtypes``); GB/s
+counts the bytes each kernel must move at that element size. Prints a JSON line per row, then a
+table with each mytriton backend's speed relative to Triton (``vs_triton``: Triton's time over
+mytriton's, > 1 is faster), and writes the rows as JSON (``--out``). Times are medians of
+CUDA-event timings.
 
-    python benchmarks/compare.py --out results.json [--quick]
+    python benchmarks/compare.py --out results.json [--quick] [--dtypes float16,bfloat16]
 """
 
 from __future__ import annotations
@@ -76,15 +80,37 @@ def bench_host(fn: Callable[[], Any], n: int = 2000) -> float:
     return elapsed / n * 1e6
 
 
+DTYPES = ("float32", "float16", "bfloat16")
+
+
+def tolerance(dtype: Any, atol: float, rtol: float) -> dict[str, float]:
+    """``assert_close`` tolerances: the f32 ones, ``rtol`` widened to the dtype's epsilon
+    (twice the rounding of a result computed in f32 and stored in f16/bf16)."""
+    import torch
+
+    return {"atol": atol, "rtol": max(rtol, torch.finfo(dtype).eps)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument(
+        "--dtypes",
+        default=",".join(DTYPES),
+        help="comma-separated element types of add, softmax and layer norm "
+        f"(default: {','.join(DTYPES)}); matmul and launch stay float32",
+    )
     args = ap.parse_args()
+    dtype_names = [d.strip() for d in args.dtypes.split(",") if d.strip()]
+    unknown = sorted(set(dtype_names) - set(DTYPES))
+    if unknown or not dtype_names:
+        ap.error(f"--dtypes: {unknown or 'none given'}; choose among {', '.join(DTYPES)}")
 
     import torch
     import triton as real_triton
     import triton.language as real_tl
+    from report import add_speed_vs_triton, format_table  # beside this script
 
     import mytriton
     import mytriton.language as my_tl
@@ -92,16 +118,22 @@ def main() -> None:
     tri = load_kernels("kernels_triton", real_triton, real_tl)
     myk = load_kernels("kernels_mytriton", mytriton, my_tl)
     impls: dict[str, tuple[ModuleType, str | None]] = {"triton": (tri, None)}
-    for backend in ("cuda", "mlir"):
-        impls[f"mytriton-{backend}"] = (myk, backend)
+    for backend_name in ("cuda", "mlir"):
+        impls[f"mytriton-{backend_name}"] = (myk, backend_name)
 
     rows: list[dict[str, Any]] = []
     dev = "cuda"
     torch.manual_seed(0)
+    dtypes = [getattr(torch, name) for name in dtype_names]
+
+    def emit(row: dict[str, Any]) -> None:
+        rows.append(row)
+        print(json.dumps(row), flush=True)
 
     def run(
         name: str,
         case: str,
+        dtype: str,
         impl: str,
         backend: str | None,
         fn: Callable[[], Any],
@@ -111,115 +143,89 @@ def main() -> None:
     ) -> None:
         if backend is not None:
             os.environ["MYTRITON_BACKEND"] = backend
+        row: dict[str, Any] = {"bench": name, "case": case, "dtype": dtype, "impl": impl}
         try:
             fn()
             check()
             ms = bench_gpu(fn)
-            row = {"bench": name, "case": case, "impl": impl, "ms": ms}
+            row["ms"] = ms
             if bytes_moved:
                 row["GB/s"] = bytes_moved / ms / 1e6
             if flops:
                 row["TFLOP/s"] = flops / ms / 1e9
         except Exception as e:  # report and continue: one failure must not hide the others
-            row = {
+            row["error"] = f"{type(e).__name__}: {e}"[:400]
+        emit(row)
+
+    def run_torch(name: str, case: str, dtype: str, fn: Callable[[], Any], nbytes: float) -> None:
+        ms = bench_gpu(fn)
+        emit(
+            {
                 "bench": name,
                 "case": case,
-                "impl": impl,
-                "error": f"{type(e).__name__}: {e}"[:400],
+                "dtype": dtype,
+                "impl": "torch",
+                "ms": ms,
+                "GB/s": nbytes / ms / 1e6,
             }
-        rows.append(row)
-        print(json.dumps(row), flush=True)
+        )
 
-    # ---- vector add ----
+    def close(out: Any, ref: Any, tol: dict[str, float]) -> Callable[[], None]:
+        """The check of one launch: ``out`` (any dtype) against a float32 reference."""
+        return lambda: torch.testing.assert_close(out.float(), ref, **tol)
+
+    # ---- vector add (computed in the input dtype; 2 loads + 1 store per element) ----
     sizes = [1 << 20, 1 << 24] if args.quick else [1 << 20, 1 << 22, 1 << 24, 1 << 26]
-    for n in sizes:
-        x, y = torch.rand(n, device=dev), torch.rand(n, device=dev)
-        ref = x + y
-        for impl, (mod, backend) in impls.items():
-            out = torch.empty_like(x)
-            grid = (triton_cdiv(n, 1024),)
-            fn = lambda mod=mod, out=out, grid=grid: mod.add_kernel[grid](
-                x, y, out, n, BLOCK_SIZE=1024
-            )
-            run(
-                "add",
-                f"n={n}",
-                impl,
-                backend,
-                fn,
-                lambda out=out: torch.testing.assert_close(out, ref),
-                12 * n,
-            )
-        rows.append(
-            {
-                "bench": "add",
-                "case": f"n={n}",
-                "impl": "torch",
-                "ms": bench_gpu(lambda: x + y),
-                "GB/s": 12 * n / bench_gpu(lambda: x + y) / 1e6,
-            }
-        )
-        print(json.dumps(rows[-1]), flush=True)
+    for dt, dname in zip(dtypes, dtype_names, strict=True):
+        for n in sizes:
+            x = torch.rand(n, device=dev, dtype=dt)
+            y = torch.rand(n, device=dev, dtype=dt)
+            ref = x.float() + y.float()
+            add_tol = tolerance(dt, 1e-5, 1.3e-6)
+            nbytes = 3 * n * x.element_size()
+            for impl, (mod, backend) in impls.items():
+                out = torch.empty_like(x)
+                grid = (triton_cdiv(n, 1024),)
+                fn = lambda mod=mod, out=out, grid=grid: mod.add_kernel[grid](
+                    x, y, out, n, BLOCK_SIZE=1024
+                )
+                run("add", f"n={n}", dname, impl, backend, fn, close(out, ref, add_tol), nbytes)
+            run_torch("add", f"n={n}", dname, lambda: x + y, nbytes)
 
-    # ---- softmax / layer norm ----
+    # ---- softmax / layer norm (computed in f32; 1 load + 1 store per element) ----
     shapes = [(4096, 1024)] if args.quick else [(4096, 512), (4096, 1024), (4096, 4096)]
-    for m, ncols in shapes:
-        x = torch.randn(m, ncols, device=dev)
-        ref = torch.softmax(x, dim=1)
-        block = mytriton.next_power_of_2(ncols)
-        for impl, (mod, backend) in impls.items():
-            out = torch.empty_like(x)
+    for dt, dname in zip(dtypes, dtype_names, strict=True):
+        for m, ncols in shapes:
+            case = f"{m}x{ncols}"
+            x = torch.randn(m, ncols, device=dev, dtype=dt)
+            nbytes = 2 * m * ncols * x.element_size()
+            block = mytriton.next_power_of_2(ncols)
             nw = 8 if block >= 2048 else 4
-            fn = lambda mod=mod, out=out, nw=nw: mod.softmax_kernel[(m,)](
-                out, x, x.stride(0), out.stride(0), m, ncols, BLOCK_SIZE=block, num_warps=nw
-            )
-            run(
-                "softmax",
-                f"{m}x{ncols}",
-                impl,
-                backend,
-                fn,
-                lambda out=out: torch.testing.assert_close(out, ref, atol=1e-5, rtol=1e-4),
-                8 * m * ncols,
-            )
-        ms = bench_gpu(lambda: torch.softmax(x, dim=1))
-        rows.append(
-            {
-                "bench": "softmax",
-                "case": f"{m}x{ncols}",
-                "impl": "torch",
-                "ms": ms,
-                "GB/s": 8 * m * ncols / ms / 1e6,
-            }
-        )
-        print(json.dumps(rows[-1]), flush=True)
-        ln_ref = torch.nn.functional.layer_norm(x, (ncols,), eps=1e-5)
-        for impl, (mod, backend) in impls.items():
-            out = torch.empty_like(x)
-            nw = 8 if block >= 2048 else 4
-            fn = lambda mod=mod, out=out, nw=nw: mod.layer_norm_kernel[(m,)](
-                x, out, ncols, 1e-5, BLOCK_SIZE=block, num_warps=nw
-            )
-            run(
+            ref = torch.softmax(x.float(), dim=1)
+            sm_tol = tolerance(dt, 1e-5, 1e-4)
+            for impl, (mod, backend) in impls.items():
+                out = torch.empty_like(x)
+                fn = lambda mod=mod, out=out: mod.softmax_kernel[(m,)](
+                    out, x, x.stride(0), out.stride(0), m, ncols, BLOCK_SIZE=block, num_warps=nw
+                )
+                run("softmax", case, dname, impl, backend, fn, close(out, ref, sm_tol), nbytes)
+            run_torch("softmax", case, dname, lambda: torch.softmax(x, dim=1), nbytes)
+
+            ln_ref = torch.nn.functional.layer_norm(x.float(), (ncols,), eps=1e-5)
+            ln_tol = tolerance(dt, 1e-4, 1e-4)
+            for impl, (mod, backend) in impls.items():
+                out = torch.empty_like(x)
+                fn = lambda mod=mod, out=out: mod.layer_norm_kernel[(m,)](
+                    x, out, ncols, 1e-5, BLOCK_SIZE=block, num_warps=nw
+                )
+                run("layernorm", case, dname, impl, backend, fn, close(out, ln_ref, ln_tol), nbytes)
+            run_torch(
                 "layernorm",
-                f"{m}x{ncols}",
-                impl,
-                backend,
-                fn,
-                lambda out=out: torch.testing.assert_close(out, ln_ref, atol=1e-4, rtol=1e-4),
-                8 * m * ncols,
+                case,
+                dname,
+                lambda: torch.nn.functional.layer_norm(x, (ncols,), eps=1e-5),
+                nbytes,
             )
-        ms = bench_gpu(lambda: torch.nn.functional.layer_norm(x, (ncols,), eps=1e-5))
-        rows.append(
-            {
-                "bench": "layernorm",
-                "case": f"{m}x{ncols}",
-                "impl": "torch",
-                "ms": ms,
-                "GB/s": 8 * m * ncols / ms / 1e6,
-            }
-        )
-        print(json.dumps(rows[-1]), flush=True)
 
     # ---- matmul (f32; Triton with ieee = CUDA-core FMA like us, and its default tf32) ----
     msizes = [512, 1024] if args.quick else [512, 1024, 2048]
@@ -255,6 +261,7 @@ def main() -> None:
                 run(
                     "matmul",
                     f"{s}^3",
+                    "float32",
                     f"{impl}[{prec}]",
                     backend,
                     fn,
@@ -266,31 +273,36 @@ def main() -> None:
                 )
         torch.backends.cuda.matmul.allow_tf32 = False
         ms = bench_gpu(lambda: a @ b)
-        rows.append(
+        emit(
             {
                 "bench": "matmul",
                 "case": f"{s}^3",
+                "dtype": "float32",
                 "impl": "torch[ieee]",
                 "ms": ms,
                 "TFLOP/s": 2 * s**3 / ms / 1e9,
             }
         )
-        print(json.dumps(rows[-1]), flush=True)
 
     # ---- launch overhead (host time per launch of a tiny kernel) ----
     x = torch.zeros(128, device=dev)
     for impl, (mod, backend) in impls.items():
         if backend is not None:
             os.environ["MYTRITON_BACKEND"] = backend
+        row: dict[str, Any] = {
+            "bench": "launch",
+            "case": "host us/launch",
+            "dtype": "float32",
+            "impl": impl,
+        }
         try:
-            us = bench_host(lambda mod=mod: mod.tiny_kernel[(1,)](x, 100, BLOCK=128))
-            rows.append({"bench": "launch", "case": "host us/launch", "impl": impl, "us": us})
+            row["us"] = bench_host(lambda mod=mod: mod.tiny_kernel[(1,)](x, 100, BLOCK=128))
         except Exception as e:
-            rows.append(
-                {"bench": "launch", "case": "host us/launch", "impl": impl, "error": str(e)[:300]}
-            )
-        print(json.dumps(rows[-1]), flush=True)
+            row["error"] = f"{type(e).__name__}: {e}"[:400]
+        emit(row)
 
+    add_speed_vs_triton(rows)
+    print("\n" + format_table(rows), flush=True)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1))
 

@@ -1,5 +1,10 @@
 """Benchmark kernels, written for real Triton. ``compare.py`` imports this file twice: once with
-``triton`` being Triton and once with ``triton`` being mytriton, so both compile the same source."""
+``triton`` being Triton and once with ``triton`` being mytriton, so both compile the same source.
+
+The element type comes from the arrays (float32, float16 or bfloat16). As in Triton's tutorials,
+softmax and layer norm compute in float32 (``.to(tl.float32)`` after the load; a no-op on f32
+input, and Triton's ``tl.sum`` keeps f16/bf16 otherwise) and ``tl.store`` rounds to the output's
+element type; add computes in the input type."""
 
 import triton
 import triton.language as tl
@@ -29,7 +34,7 @@ def softmax_kernel(
     row_start_ptr = input_ptr + row_idx * input_row_stride
     col_offsets = tl.arange(0, BLOCK_SIZE)
     mask = col_offsets < n_cols
-    row = tl.load(row_start_ptr + col_offsets, mask=mask, other=-float("inf"))
+    row = tl.load(row_start_ptr + col_offsets, mask=mask, other=-float("inf")).to(tl.float32)
     row_minus_max = row - tl.max(row, axis=0)
     numerator = tl.exp(row_minus_max)
     denominator = tl.sum(numerator, axis=0)
@@ -42,7 +47,7 @@ def layer_norm_kernel(x_ptr, y_ptr, n_cols, eps, BLOCK_SIZE: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK_SIZE)
     mask = cols < n_cols
-    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0).to(tl.float32)
     mean = tl.sum(x, axis=0) / n_cols
     d = tl.where(mask, x - mean, 0.0)
     var = tl.sum(d * d, axis=0) / n_cols

@@ -13,6 +13,7 @@ from mytriton.errors import MyTritonError as TritonError
 from mytriton.utils import cdiv, next_power_of_2
 
 if TYPE_CHECKING:
+    from mytriton.backends.tensor_wrapper import TensorWrapper, reinterpret
     from mytriton.runtime.compile_ir import compile  # noqa: A004 (Triton's name)
     from mytriton.runtime.jit import JITFunction, jit
 
@@ -28,6 +29,10 @@ def __getattr__(name: str) -> Any:
         from mytriton.runtime.compile_ir import compile as _compile
 
         return _compile
+    if name in ("reinterpret", "TensorWrapper"):
+        from mytriton.backends import tensor_wrapper
+
+        return getattr(tensor_wrapper, name)
     raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
 
@@ -37,10 +42,12 @@ __all__ = [
     "CompilationError",
     "JITFunction",
     "LaunchError",
+    "TensorWrapper",
     "TritonError",
     "cdiv",
     "compile",
     "jit",
     "language",
     "next_power_of_2",
+    "reinterpret",
 ]

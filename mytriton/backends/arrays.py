@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from mytriton.dialects.tt_semantics import bfloat16_dtype
+from mytriton.backends.tensor_wrapper import TensorWrapper
+from mytriton.dialects import tt_fp8
+from mytriton.dialects.tt_semantics import bfloat16_dtype, numpy_dtype
 from mytriton.errors import LaunchError
 from mytriton.language import core
 
@@ -29,7 +31,16 @@ _NUMPY_DTYPES: dict[str, core.dtype] = {
     "int64": core.int64,
     "int8": core.int8,
     "int16": core.int16,
+    "uint8": core.uint8,
+    "uint16": core.uint16,
+    "uint32": core.uint32,
+    "uint64": core.uint64,
     "bfloat16": core.bfloat16,  # ml_dtypes' NumPy dtype, torch.bfloat16
+    # fp8: ml_dtypes' NumPy dtypes and torch's share these names (Triton's table)
+    "float8_e4m3fn": core.float8e4nv,
+    "float8_e5m2": core.float8e5,
+    "float8_e4m3fnuz": core.float8e4b8,
+    "float8_e5m2fnuz": core.float8e5b16,
 }
 
 
@@ -69,6 +80,8 @@ def is_array(x: Any) -> bool:
 
 def describe_array(x: Any, what: str) -> ArrayInfo:
     """Metadata of an array argument, or a ``LaunchError`` naming what is wrong with it."""
+    if isinstance(x, TensorWrapper):
+        return _describe_wrapper(x, what)
     if isinstance(x, np.ndarray):
         return ArrayInfo(
             "numpy",
@@ -104,10 +117,27 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
     raise LaunchError(f"{what}: unsupported array type {type(x).__module__}.{type(x).__name__}")
 
 
+def _describe_wrapper(x: TensorWrapper, what: str) -> ArrayInfo:
+    """A ``mytriton.reinterpret`` array: its base's memory, elements of the wrapper's dtype."""
+    d = x.dtype
+    if not isinstance(d, core.dtype) or d.name not in core.DTYPES:
+        raise LaunchError(f"{what} is reinterpreted as {d!r}, which is not a tl dtype")
+    base = describe_array(x.base, what)
+    if max(1, base.dtype.primitive_bitwidth // 8) != max(1, d.primitive_bitwidth // 8):
+        raise LaunchError(
+            f"{what}: cannot reinterpret an array of {base.dtype} as {d} (the element sizes differ)"
+        )
+    return ArrayInfo(base.framework, d, base.device, base.nbytes, base.address)
+
+
 def as_host_numpy(x: Any) -> np.ndarray:
     """A NumPy view of a host array (zero-copy for CPU torch tensors), written in place."""
     if isinstance(x, np.ndarray):
         return x
+    if isinstance(x, TensorWrapper):
+        from mytriton.frontend.dtypes import to_ir
+
+        return as_host_numpy(x.base).view(numpy_dtype(to_ir(x.dtype)))
     mod = type(x).__module__
     if mod.startswith("torch"):
         return _torch_view(x.detach())
@@ -133,12 +163,18 @@ def _torch_view(x: Any) -> np.ndarray:
 
 
 def _torch_numpy(x: Any) -> np.ndarray:
-    """``x.numpy()``; a bfloat16 tensor, which NumPy cannot hold, as its bits viewed as
-    ml_dtypes' bfloat16."""
-    if str(x.dtype) == "torch.bfloat16":
+    """``x.numpy()``; a bfloat16 or fp8 tensor, which NumPy cannot hold, as its bits viewed as
+    ml_dtypes' type of the same name."""
+    name = str(x.dtype).removeprefix("torch.")
+    if name == "bfloat16":
         import torch
 
         return x.view(torch.int16).numpy().view(bfloat16_dtype())
+    fmt = tt_fp8.format_named(name)
+    if fmt is not None:
+        import torch
+
+        return x.view(torch.uint8).numpy().view(tt_fp8.container_dtype(fmt))
     return x.numpy()
 
 

@@ -32,9 +32,16 @@ CUPY_HINT = (
 
 _Convert = Callable[[Any], Any]
 
+
+def _int64_bits(value: Any) -> np.int64:
+    """A 64-bit integer argument; a uint64 above int64's range travels as its bits."""
+    v = int(value)
+    return np.int64(v - (1 << 64) if v >= 1 << 63 else v)
+
+
 _SCALARS: dict[str, _Convert] = {
     "i32": np.int32,
-    "i64": np.int64,
+    "i64": _int64_bits,
     "f32": np.float32,
     "f64": np.float64,
 }

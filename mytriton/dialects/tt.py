@@ -56,6 +56,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.str_enum import StrEnum
 
+from mytriton.dialects.tt_constants import UnsignedConstantOp
 from mytriton.dialects.tt_traits import LazyPatterns, check_new_block, verify_error
 from mytriton.dialects.tt_types import (
     PointerType,
@@ -629,6 +630,7 @@ class DotOp(IRDLOperation):
 
 
 TT_CORE_OPS: Sequence[type[IRDLOperation]] = (
+    UnsignedConstantOp,
     GetProgramIdOp,
     GetNumProgramsOp,
     MakeRangeOp,

@@ -32,6 +32,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.str_enum import StrEnum
 
+from mytriton.dialects import tt_fp8
 from mytriton.dialects import tt_semantics as sem
 from mytriton.dialects.tt_constants import constant_attr, scalar_constant, uniform_constant
 from mytriton.dialects.tt_traits import LazyPatterns, verify_error
@@ -65,7 +66,7 @@ class ElementwiseOp(IRDLOperation, HasFolderInterface):
 
     def fold(self) -> Sequence[SSAValue | Attribute] | None:
         consts = [scalar_constant(v) for v in self.operands]
-        if all(c is not None for c in consts):
+        if all(c is not None for c in consts) and tt_fp8.has_constants(self.results[0].type):
             value = self.evaluate(*consts)  # type: ignore[arg-type]
             return (constant_attr(value, self.results[0].type),)
         return self.fold_identity()
@@ -232,6 +233,31 @@ class XorOp(BinaryOp):
         if self._is(self.rhs, 0):
             return (self.lhs,)
         return None
+
+
+@irdl_op_definition
+class ShlOp(BinaryOp):
+    """``a << b``; an amount of the width or more (as an unsigned number) gives 0, as PTX."""
+
+    name = "tt.shl"
+    OPERAND_KIND: ClassVar[str] = "integer"
+    SEMANTICS: ClassVar = sem.shl
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        return (self.lhs,) if self._is(self.rhs, 0) else None
+
+
+@irdl_op_definition
+class ShrOp(BinaryOp):
+    """``a >> b``: arithmetic on signed integers, logical on unsigned ones (the type says which);
+    an amount of the width or more shifts every bit out."""
+
+    name = "tt.shr"
+    OPERAND_KIND: ClassVar[str] = "integer"
+    SEMANTICS: ClassVar = sem.shr
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        return (self.lhs,) if self._is(self.rhs, 0) else None
 
 
 class PropagateNan(StrEnum):
@@ -644,6 +670,8 @@ BINARY_OPS: Sequence[type[BinaryOp]] = (
     AndOp,
     OrOp,
     XorOp,
+    ShlOp,
+    ShrOp,
     MaximumOp,
     MinimumOp,
 )

@@ -1,7 +1,10 @@
 """Math-library `tt` ops beyond the core ones of ``tt_elementwise`` (``libdevice`` and ``tl.*``).
 
 Each is one elementwise op on floats with NumPy semantics (``tt_semantics``), lowered to the
-upstream ``math`` op of the same name; f16 operands are computed in f32 and rounded.
+upstream ``math`` op of the same name; f16 operands are computed in f32 and rounded. The
+libdevice functions no upstream op expresses are one ``tt.extern_elementwise`` naming the
+``__nv_*`` symbol (``libdevice_table``); ``tt.fp_to_fp`` is a float narrowing with a rounding
+mode other than to-nearest-even (``fp_downcast_rounding="rtz"``).
 """
 
 from __future__ import annotations
@@ -9,21 +12,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.ir import SSAValue
+import numpy as np
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     VarConstraint,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.traits import Pure
 
+from mytriton.dialects import libdevice_table as lt
 from mytriton.dialects import tt_semantics as sem
-from mytriton.dialects.tt_elementwise import BinaryOp, ElementwiseOp, UnaryOp
+from mytriton.dialects.tt_elementwise import BinaryOp, ConversionOp, ElementwiseOp, UnaryOp
 from mytriton.dialects.tt_traits import LazyPatterns, verify_error
-from mytriton.dialects.tt_types import element_type, is_bool, is_float, is_int, type_str
+from mytriton.dialects.tt_types import (
+    block_type,
+    element_type,
+    is_bool,
+    is_float,
+    is_int,
+    shape_of,
+    type_str,
+    with_element_type,
+)
 
 
 class FloatBinaryOp(BinaryOp):
@@ -205,6 +222,113 @@ class FmaOp(ElementwiseOp):
             raise verify_error(self, f"operands must be floats, got {type_str(self.result.type)}")
 
 
+@irdl_op_definition
+class ExternElementwiseOp(ElementwiseOp):
+    """A call of the libdevice function ``symbol`` on each element (Triton's op of this name).
+
+    The operands and the result have the element types of the symbol's signature
+    (``libdevice_table.SYMBOLS``) and one shape.
+    """
+
+    name = "tt.extern_elementwise"
+    srcs = var_operand_def()
+    result = result_def()
+    symbol = prop_def(StringAttr)
+    traits = traits_def(Pure(), LazyPatterns())
+    assembly_format = "$symbol `(` $srcs `)` attr-dict `:` functional-type($srcs, $result)"
+
+    def __init__(self, symbol: str, srcs: Sequence[SSAValue], result_type: Attribute):
+        super().__init__(
+            operands=[list(srcs)],
+            result_types=[result_type],
+            properties={"symbol": StringAttr(symbol)},
+        )
+
+    @classmethod
+    def of(cls, fn: lt.ExternFunction, srcs: Sequence[SSAValue]) -> ExternElementwiseOp:
+        """A call of ``fn`` on operands of its parameter types (all of one shape)."""
+        return cls(fn.symbol, srcs, with_element_type(srcs[0].type, fn.result_type))
+
+    @property
+    def function(self) -> lt.ExternFunction:
+        fn = lt.SYMBOLS.get(self.symbol.data)
+        if fn is None:
+            raise verify_error(self, f"unknown libdevice function {self.symbol.data!r}")
+        return fn
+
+    def evaluate(self, *args: sem.Array) -> sem.Array:
+        result = sem.evaluate(self.function.semantics, *args)
+        return np.asarray(result).astype(sem.numpy_dtype(self.result.type), copy=False)
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        result = block_type(element_type(self.result.type), shape_of(operands[0].type))
+        return ExternElementwiseOp(self.symbol.data, operands, result)
+
+    def verify_(self) -> None:
+        fn = self.function
+        got = [element_type(v.type) for v in self.srcs]
+        if got != fn.param_types:
+            raise verify_error(
+                self,
+                f"{fn.symbol} takes ({', '.join(fn.params)}), got "
+                f"({', '.join(type_str(t) for t in got)})",
+            )
+        if element_type(self.result.type) != fn.result_type:
+            raise verify_error(
+                self, f"{fn.symbol} returns {fn.result}, not {type_str(self.result.type)}"
+            )
+        shape = shape_of(self.result.type)
+        if any(shape_of(v.type) != shape for v in self.srcs):
+            raise verify_error(self, "operand and result shapes differ")
+
+
+class Rounding:
+    """The rounding modes of ``tt.fp_to_fp`` (Triton's ``fp_downcast_rounding`` names)."""
+
+    TOWARD_ZERO = "rtz"
+    ALL = (TOWARD_ZERO,)
+
+
+@irdl_op_definition
+class FpToFpOp(ConversionOp):
+    """A float narrowed to a smaller float type with ``rounding`` (``x.to(tl.float16,
+    fp_downcast_rounding="rtz")``); ``tt.cast`` is the round-to-nearest-even narrowing.
+
+    Toward zero, a value beyond the largest finite one gives that one (not an infinity), an
+    infinity stays one, NaN stays NaN.
+    """
+
+    name = "tt.fp_to_fp"
+    rounding = prop_def(StringAttr)
+    assembly_format = "$src `rounding` `=` $rounding attr-dict `:` type($src) `->` type($result)"
+    SEMANTICS = staticmethod(sem.round_toward_zero)
+
+    def __init__(self, src: SSAValue, result_type: Attribute, rounding: str = Rounding.TOWARD_ZERO):
+        super(ConversionOp, self).__init__(
+            operands=[src],
+            result_types=[result_type],
+            properties={"rounding": StringAttr(rounding)},
+        )
+
+    def rebuild(self, operands: Sequence[SSAValue]) -> ElementwiseOp:
+        (src,) = operands
+        result = block_type(element_type(self.result.type), shape_of(src.type))
+        return FpToFpOp(src, result, self.rounding.data)
+
+    def verify_(self) -> None:
+        if self.rounding.data not in Rounding.ALL:
+            raise verify_error(
+                self,
+                f"rounding must be one of {', '.join(Rounding.ALL)}, got {self.rounding.data!r}",
+            )
+        src, dst = element_type(self.src.type), element_type(self.result.type)
+        if not (is_float(src) and is_float(dst) and dst.bitwidth < src.bitwidth):  # type: ignore[attr-defined]
+            raise verify_error(
+                self, f"{type_str(src)} -> {type_str(dst)} is not a narrowing float conversion"
+            )
+        self._check_shapes()
+
+
 MATH_UNARY_OPS: Sequence[type[UnaryOp]] = (
     TanhOp,
     ErfOp,
@@ -232,4 +356,6 @@ TT_MATH_OPS: Sequence[type[ElementwiseOp]] = (
     CopySignOp,
     UmulhiOp,
     FmaOp,
+    ExternElementwiseOp,
+    FpToFpOp,
 )

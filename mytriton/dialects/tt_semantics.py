@@ -9,6 +9,7 @@ so the two can never disagree.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -22,7 +23,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from mytriton.dialects.tt_types import PointerType, element_type
+from mytriton.dialects import tt_fp8
+from mytriton.dialects.tt_types import PointerType, element_type, is_unsigned
 from mytriton.errors import LaunchError
 
 Array = np.ndarray
@@ -36,7 +38,7 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         if width == 1:
             return np.dtype(np.bool_)
         if width in (8, 16, 32, 64):
-            return np.dtype(f"int{width}")
+            return np.dtype(f"{'u' if is_unsigned(e) else ''}int{width}")
     if isinstance(e, Float16Type):
         return np.dtype(np.float16)
     if isinstance(e, BFloat16Type):
@@ -47,6 +49,8 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return np.dtype(np.float64)
     if isinstance(e, PointerType):
         return np.dtype(np.int64)
+    if tt_fp8.is_fp8(e):
+        return tt_fp8.container_dtype(tt_fp8.format_of(e))
     raise NotImplementedError(f"no NumPy dtype for element type {e}")
 
 
@@ -61,12 +65,29 @@ def bfloat16_dtype() -> np.dtype:
         raise LaunchError(
             "bfloat16 on the CPU backends needs the ml_dtypes package: pip install ml_dtypes"
         ) from None
-    return np.dtype(ml_dtypes.bfloat16)
+    dtype = np.dtype(ml_dtypes.bfloat16)
+    if not _rounds_once(dtype):
+        raise LaunchError(
+            f"ml_dtypes {ml_dtypes.__version__} rounds float64 and int64 to bfloat16 twice "
+            "(through float32), which gives wrong results: pip install 'ml_dtypes>=0.7'"
+        )
+    return dtype
+
+
+@functools.cache
+def _rounds_once(bf16: np.dtype) -> bool:
+    """Whether ml_dtypes converts float64/int64 to bfloat16 with one rounding, as the GPU's
+    ``cvt.rn.bf16.f64`` does (older releases went through float32, and ``1 + 2**-8 + 2**-40``
+    became a tie rounded down)."""
+    wide = np.array([1 + 2**-8 + 2**-40], np.float64).astype(bf16).view(np.uint16)
+    big = np.array([2**40 + 2**32 + 1], np.int64).astype(bf16).view(np.uint16)
+    return bool(wide[0] == 0x3F81 and big[0] == 0x5381)
 
 
 def is_float_dtype(dtype: np.dtype) -> bool:
-    """Whether ``dtype`` holds floats (ml_dtypes' bfloat16 is not a NumPy ``floating``)."""
-    return bool(np.issubdtype(dtype, np.floating)) or dtype.name == "bfloat16"
+    """Whether ``dtype`` holds floats (ml_dtypes' bfloat16 and fp8 are not NumPy ``floating``)."""
+    floating = np.issubdtype(dtype, np.floating) or dtype.name == "bfloat16"
+    return bool(floating) or tt_fp8.format_of_dtype(dtype) is not None
 
 
 def _is_float(a: Array) -> bool:
@@ -78,6 +99,11 @@ def _int_div_rem(a: Array, b: Array) -> tuple[Array, Array]:
 
     Division by zero is undefined on the GPU; here it gives quotient -1 and remainder ``a``.
     """
+    if a.dtype.kind == "u":  # floor is truncation; x / 0 is all ones (PTX ``div.u``)
+        zero = b == 0
+        safe = np.where(zero, np.ones_like(b), b)
+        q = np.where(zero, np.array(np.iinfo(a.dtype).max, a.dtype), a // safe)
+        return q.astype(a.dtype), np.where(zero, a, a % safe).astype(a.dtype)
     a64, b64 = a.astype(np.int64), b.astype(np.int64)
     zero = b64 == 0
     safe = np.where(zero, 1, b64)
@@ -273,15 +299,72 @@ def abs_(a: Array) -> Array:
 
 
 def cast(a: Array, to: np.dtype) -> Array:
-    """Value conversion with C semantics (float->int truncates toward zero and saturates,
-    NaN -> 0 as PTX's ``cvt.rzi`` does; anything -> bool is ``x != 0``)."""
+    """Value conversion with C semantics (float->int as ``float_to_int``; anything -> bool is
+    ``x != 0``)."""
+    if tt_fp8.format_of_dtype(a.dtype) or tt_fp8.format_of_dtype(np.dtype(to)):
+        return tt_fp8.convert(a, np.dtype(to))
     if to == np.bool_:
         return a != 0
     if _is_float(a) and np.issubdtype(to, np.integer):
-        info = np.iinfo(to)
-        t = np.trunc(np.nan_to_num(a.astype(np.float64), nan=0.0))
-        return np.clip(t, info.min, info.max).astype(to)
+        return float_to_int(a, np.dtype(to))
     return a.astype(to)
+
+
+def float_to_int(a: Array, to: np.dtype) -> Array:
+    """Float -> integer as Triton's kernels compute it on NVIDIA GPUs (measured on the H200):
+    PTX ``cvt.rzi`` truncates toward zero and saturates to a 16-, 32- or 64-bit range; an 8-bit
+    result is the low byte of the 16-bit one (LLVM converts through i16), so 300.0 -> int8 is
+    44. NaN gives 0 from f16/bf16/f32 to at most 32 bits, else the top-bit pattern (INT_MIN)."""
+    to = np.dtype(to)
+    bits = max(16, to.itemsize * 8)
+    wide = np.dtype(f"{'u' if to.kind == 'u' else ''}int{bits}")
+    info = np.iinfo(wide)
+    t = np.trunc(np.nan_to_num(a.astype(np.float64), nan=0.0))
+    # compared as floats: int64's and uint64's extremes are not floats, 2**63 and 2**64 are
+    low, high = t < float(info.min), t >= 2.0 ** (info.bits - (info.min < 0))
+    inside = np.where(low | high, 0, t).astype(wide)
+    out = np.where(low, info.min, np.where(high, info.max, inside)).astype(wide)
+    nan_to_zero = a.dtype != np.float64 and bits <= 32
+    top_bit = np.array(1 << (bits - 1), np.uint64).astype(wide)
+    out = np.where(np.isnan(a), wide.type(0) if nan_to_zero else top_bit, out).astype(wide)
+    return out.astype(to)  # to 8 bits: the low byte
+
+
+def _shift_amount(a: Array, b: Array) -> tuple[Array, Array]:
+    """The amount as an unsigned number, and whether it reaches the width (PTX ``shl``/``shr``
+    clamp it: every bit is shifted out)."""
+    bits = a.dtype.itemsize * 8
+    amount = b.astype(np.dtype(f"uint{bits}"))
+    big = amount >= bits
+    return np.where(big, 0, amount).astype(a.dtype), big
+
+
+def shl(a: Array, b: Array) -> Array:
+    amount, big = _shift_amount(a, b)
+    return np.where(big, np.zeros_like(a), np.left_shift(a, amount)).astype(a.dtype)
+
+
+def shr(a: Array, b: Array) -> Array:
+    """Arithmetic for signed integers (the sign fills in), logical for unsigned."""
+    amount, big = _shift_amount(a, b)
+    full = np.right_shift(a, np.asarray(a.dtype.itemsize * 8 - 1, a.dtype))
+    out = np.where(big, full if a.dtype.kind == "i" else np.zeros_like(a), a >> amount)
+    return out.astype(a.dtype)
+
+
+def round_toward_zero(a: Array, to: np.dtype) -> Array:
+    """A float narrowed to ``to`` rounded toward zero (``tt.fp_to_fp``, PTX ``cvt.rz``): the
+    value of ``to`` nearest ``a`` in magnitude without exceeding it, so an overflow gives the
+    largest finite value, not an infinity; infinities and NaN are kept.
+
+    Rounding to nearest lands on one of the two neighbours of ``a``; where that is the one
+    away from zero, the bit pattern one lower is the other (patterns order magnitudes).
+    """
+    nearest = np.asarray(a.astype(to))
+    away = np.abs(nearest.astype(a.dtype)) > np.abs(a)
+    bits = np.dtype(f"uint{np.dtype(to).itemsize * 8}")
+    lower = (nearest.view(bits) - np.asarray(1, bits)).view(to)
+    return np.where(away, lower, nearest).astype(to)
 
 
 def bitcast(a: Array, to: np.dtype) -> Array:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import RewritePattern
@@ -31,11 +30,13 @@ class LazyPatterns(HasCanonicalizationPatternsTrait):
 
 
 class TTConstantMaterialization(ConstantMaterializationInterface):
-    """Folded scalar values of `tt` ops become ``arith.constant``."""
+    """Folded scalar values of `tt` ops become ``arith.constant`` (unsigned: ``tt.constant``)."""
 
     def materialize_constant(self, value: Attribute, type: Attribute) -> Operation | None:
         if isinstance(value, (IntegerAttr, FloatAttr)) and value.type == type:
-            return arith.ConstantOp(value, type)
+            from mytriton.dialects.tt_constants import constant_op
+
+            return constant_op(value)
         return None
 
 

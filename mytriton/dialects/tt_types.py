@@ -12,11 +12,17 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
     IntAttr,
     IntegerType,
+    Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
@@ -67,7 +73,15 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
         return (pointee, IntAttr(space))
 
 
-FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+# the fp8 formats (``tt_fp8``) are floats that are only stored and converted
+FP8_TYPES = (
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E4M3B11FNUZType,
+)
+FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type, *FP8_TYPES)
 
 
 def is_block(t: Attribute) -> bool:
@@ -109,6 +123,12 @@ def is_float(t: Attribute) -> bool:
 def is_int(t: Attribute) -> bool:
     """Integers of any width, booleans (``i1``) included."""
     return isinstance(element_type(t), IntegerType)
+
+
+def is_unsigned(t: Attribute) -> bool:
+    """Unsigned integers (``ui32``): `tt` keeps the signedness in the type, as the dtype does."""
+    e = element_type(t)
+    return isinstance(e, IntegerType) and e.signedness.data == Signedness.UNSIGNED
 
 
 def is_bool(t: Attribute) -> bool:

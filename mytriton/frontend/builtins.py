@@ -15,6 +15,7 @@ from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects.tt_types import block_shape_problem, block_type
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.dtypes import to_ir
+from mytriton.frontend.libdevice_builtins import LibdeviceBuiltins
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue
 from mytriton.language import core
@@ -24,8 +25,9 @@ _DOT_OPERAND_DTYPES = (core.int8, core.float16, core.bfloat16, core.float32, cor
 _DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")  # any case
 
 
-class Builtins:
-    """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords."""
+class Builtins(LibdeviceBuiltins):
+    """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords.
+    The libdevice functions that are libdevice calls come from ``LibdeviceBuiltins``."""
 
     def __init__(self, sem: Semantic):
         self.sem = sem
@@ -153,17 +155,17 @@ class Builtins:
             raise KernelValueError(
                 f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}", self.b.loc
             )
+        if rounding == "rtz" and (x.dtype.is_fp8() or d.is_fp8()):
+            raise KernelValueError(
+                "fp_downcast_rounding='rtz' to fp8 is not supported yet (the default 'rtne' is)",
+                self.b.loc,
+            )
         if self._constexpr(bitcast, "bitcast"):
             if rounding is not None:
                 raise KernelValueError(
                     "fp_downcast_rounding has no effect on a bitcast", self.b.loc
                 )
             return self.sem.bitcast(x, d)
-        if rounding == "rtz":
-            raise KernelValueError(
-                "fp_downcast_rounding='rtz' is not supported yet (the default 'rtne' is)",
-                self.b.loc,
-            )
         if rounding is not None and not (
             x.dtype.kind == "float"
             and d.kind == "float"
@@ -173,6 +175,8 @@ class Builtins:
                 f"fp_downcast_rounding is for narrowing float conversions, not {x.dtype} to {d}",
                 self.b.loc,
             )
+        if rounding == "rtz":
+            return self.sem.round_toward_zero(x, d)
         return self.sem.cast(x, d)
 
     # ---- shape ----
@@ -234,7 +238,10 @@ class Builtins:
             return TensorValue(self.b.insert(tt.LoadOp(ptr.handle)).result)
         m = self.sem.to_bool(self._tensor(mask, "tl.load's mask"))
         ptr, m = self.sem.broadcast_all(ptr, m)
-        o = self.sem.cast(self.sem.to_tensor(0 if other is None else other), pointee)
+        if other is None and not isinstance(pointee, core.pointer_type):
+            o = self.sem.constant(0, pointee)  # a zero of any dtype (fp8 has no int -> fp8 cast)
+        else:
+            o = self.sem.cast(self.sem.to_tensor(0 if other is None else other), pointee)
         if o.is_block and len(o.shape) > len(ptr.shape):
             raise KernelTypeError(
                 f"tl.load: `other` of shape {list(o.shape)} does not fit pointers of shape "
@@ -431,6 +438,12 @@ class Builtins:
         return self.sem.float_math("cbrt", x, "libdevice")
 
     def pow(self, x: Any, y: Any) -> TensorValue:
+        """An int32 exponent (a Python int too) is libdevice's ``powi``, as Triton picks."""
+        e = y.value if isinstance(y, core.constexpr) else y
+        if (isinstance(e, TensorValue) and e.dtype == core.int32) or (
+            isinstance(e, int) and not isinstance(e, bool) and -(2**31) <= e < 2**31
+        ):
+            return self.extern("pow", x, e)
         return self.sem.float_math2("pow", x, y, "libdevice")
 
     def atan2(self, x: Any, y: Any) -> TensorValue:
@@ -497,9 +510,16 @@ class Builtins:
             raise KernelTypeError(f"tl.{kind.value} needs a block, got a scalar", self.b.loc)
         if x.is_pointer:
             raise KernelTypeError(f"tl.{kind.value} of pointers", self.b.loc)
+        self.sem.no_fp8_arithmetic(f"tl.{kind.value}", x.dtype)  # tl.sum(x, dtype=tl.float32) works
         if kind is tt.ReduceKind.SUM:
-            if widen and x.dtype.kind in ("bool", "int"):
-                x = self.sem.cast(x, core.int32)
+            if widen and x.dtype.kind in ("bool", "int") and x.dtype.primitive_bitwidth < 32:
+                # Triton's rule: narrow integers sum in 32 bits of their signedness
+                x = self.sem.cast(
+                    x,
+                    core.uint32
+                    if x.dtype.is_int_unsigned() and x.dtype.kind == "int"
+                    else core.int32,
+                )
         elif x.dtype == core.int1:
             raise KernelTypeError(f"tl.{kind.value} of booleans", self.b.loc)
         rank = len(x.shape)
@@ -561,6 +581,9 @@ class Builtins:
         out_dtype: Any,
     ) -> TensorValue:
         a, b = self._tensor(input, "tl.dot's input"), self._tensor(other, "tl.dot's other")
+        if a.dtype.is_fp8() and b.dtype.is_fp8():
+            # any two fp8 formats (Triton's fp8 MMA); as float16 (exact) on the CUDA cores
+            a, b = self.sem.cast(a, core.float16), self.sem.cast(b, core.float16)
         for v, what in ((a, "input"), (b, "other")):
             if len(v.shape) != 2:
                 raise KernelTypeError(
@@ -569,8 +592,7 @@ class Builtins:
             if v.dtype not in _DOT_OPERAND_DTYPES:
                 raise KernelTypeError(
                     f"tl.dot's {what} must hold tl.int8, tl.float16, tl.bfloat16, tl.float32 or "
-                    f"tl.float64, "
-                    f"got {v.dtype}",
+                    f"tl.float64 (or both operands an fp8 dtype), got {v.dtype}",
                     self.b.loc,
                 )
         if a.dtype != b.dtype:

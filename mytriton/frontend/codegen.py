@@ -45,8 +45,74 @@ from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import BoundMethod, TensorValue, unwrap_constexpr
 from mytriton.language import core
 
-
 # (`ast.NodeVisitor` is named again so that linters see the `visit_<Node>` methods as a visitor's.)
+# Triton's `tl.tensor` methods (3.6): `x.sum(axis=0)` is `tl.sum(x, axis=0)`
+TENSOR_METHODS = frozenset(
+    {
+        "abs",
+        "advance",
+        "argmax",
+        "argmin",
+        "associative_scan",
+        "atomic_add",
+        "atomic_and",
+        "atomic_cas",
+        "atomic_max",
+        "atomic_min",
+        "atomic_or",
+        "atomic_xchg",
+        "atomic_xor",
+        "broadcast_to",
+        "cast",
+        "cdiv",
+        "ceil",
+        "cos",
+        "cumprod",
+        "cumsum",
+        "erf",
+        "exp",
+        "exp2",
+        "expand_dims",
+        "flip",
+        "floor",
+        "gather",
+        "histogram",
+        "item",
+        "log",
+        "log2",
+        "logical_and",
+        "logical_or",
+        "max",
+        "min",
+        "permute",
+        "ravel",
+        "reduce",
+        "reduce_or",
+        "reshape",
+        "rsqrt",
+        "sigmoid",
+        "sin",
+        "softmax",
+        "sort",
+        "split",
+        "sqrt",
+        "sqrt_rn",
+        "store",
+        "sum",
+        "to",
+        "trans",
+        "view",
+        "xor_sum",
+    }
+)
+
+
+def _has_tl_function(name: str) -> bool:
+    import mytriton.language as tl
+
+    return hasattr(tl, name)
+
+
 class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
     """Compiles one function body (the kernel, or an inlined ``@jit`` callee); ``if``/``for``
     come from ``ControlFlowMixin``, the state and ``visit`` from ``CodeGeneratorBase``."""
@@ -166,8 +232,12 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 return obj.dtype
             if name == "shape":
                 return obj.shape
-            if name == "to":
-                return BoundMethod(obj, "to")
+            if name in TENSOR_METHODS:
+                if name != "to" and not _has_tl_function(name):
+                    raise UnsupportedSyntaxError(
+                        f"`x.{name}(...)` (tl.{name}) is not supported yet", self.loc(node)
+                    )
+                return BoundMethod(obj, name)
             raise KernelNameError(f"a block has no attribute `{name}` here", self.loc(node))
         if isinstance(obj, (ModuleType, core.dtype, type)):
             if not hasattr(obj, name):
@@ -285,6 +355,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return self.sem.mod(a, b)
         if sym in ("&", "|", "^"):
             return self.sem.bitwise(sym, a, b)
+        if sym in ("<<", ">>"):
+            return self.sem.shift(sym, a, b)
         self.unsupported(node, f"operator `{sym}` on runtime values")
 
     def visit_BinOp(self, node: ast.BinOp) -> Any:
@@ -381,8 +453,9 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         return self.call(fn, args, kwargs, node)
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call) -> Any:
-        if isinstance(fn, BoundMethod) and fn.name == "to":
-            return self.call_builtin("cast", core_fn("cast"), [fn.receiver, *args], kwargs, node)
+        if isinstance(fn, BoundMethod):  # `x.sum(0)` is `tl.sum(x, 0)`, `x.to(d)` `tl.cast(x, d)`
+            target = core_fn("cast" if fn.name == "to" else fn.name)
+            return self.call(target, [fn.receiver, *args], kwargs, node)
         name = core.BUILTINS.get(fn) if is_hashable(fn) else None
         if name is not None:
             return self.call_builtin(name, fn, args, kwargs, node)

@@ -6,7 +6,24 @@ to support another dtype everywhere.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import bf16, f16, f32, f64, i1, i8, i16, i32, i64
+from xdsl.dialects.builtin import (
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    IntegerType,
+    Signedness,
+    bf16,
+    f16,
+    f32,
+    f64,
+    i1,
+    i8,
+    i16,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute
 
 from mytriton.dialects.tt_types import PointerType, element_type
@@ -19,10 +36,22 @@ _TO_IR: dict[core.dtype, Attribute] = {
     core.int16: i16,
     core.int32: i32,
     core.int64: i64,
+    # unsigned integers keep their signedness in `tt` (``ui32``): each op reads it from the type,
+    # and the lowering picks the unsigned arith op (divui, cmpi ult, extui, uitofp, shrui)
+    core.uint8: IntegerType(8, Signedness.UNSIGNED),
+    core.uint16: IntegerType(16, Signedness.UNSIGNED),
+    core.uint32: IntegerType(32, Signedness.UNSIGNED),
+    core.uint64: IntegerType(64, Signedness.UNSIGNED),
     core.float16: f16,
     core.bfloat16: bf16,
     core.float32: f32,
     core.float64: f64,
+    # fp8: Triton's IR types (fp8e4b15's is a stand-in: its format is bias 15, see tt_fp8)
+    core.float8e4nv: Float8E4M3FNType(),
+    core.float8e5: Float8E5M2Type(),
+    core.float8e4b8: Float8E4M3FNUZType(),
+    core.float8e5b16: Float8E5M2FNUZType(),
+    core.float8e4b15: Float8E4M3B11FNUZType(),
 }
 _FROM_IR: dict[Attribute, core.dtype] = {v: k for k, v in _TO_IR.items()}
 
@@ -53,13 +82,35 @@ def kind_rank(d: core.dtype) -> int:
     return {"bool": 0, "int": 1, "float": 2}[d.kind]
 
 
-def promote(a: core.dtype, b: core.dtype) -> core.dtype:
+def promote(a: core.dtype, b: core.dtype, loc: SourceLocation | None = None) -> core.dtype:
     """Triton's promotion of two (non-pointer) dtypes: by kind, then by width. bfloat16 stays
     bfloat16 only with itself: with a float16 it gives float16, with an integer float32
-    (Triton's ``computation_type_impl``; a Python scalar takes the tensor's dtype before this)."""
+    (Triton's ``computation_type_impl``; a Python scalar takes the tensor's dtype before this).
+    Integers of mixed signedness follow C: the unsigned one wins unless the signed one is wider.
+    fp8 promotes like Triton's too; with an integer it is a typed error (at ``loc``)."""
+    if a.is_fp8() or b.is_fp8():
+        return _promote_fp8(a, b, loc)
     if core.bfloat16 in (a, b) and a != b:
         other = b if a == core.bfloat16 else a
         return other if other.kind == "float" else core.float32
     if kind_rank(a) != kind_rank(b):
         return a if kind_rank(a) > kind_rank(b) else b
+    if a.kind == "int" and a.is_int_unsigned() != b.is_int_unsigned():
+        unsigned, signed = (a, b) if a.is_int_unsigned() else (b, a)
+        return unsigned if unsigned.int_bitwidth >= signed.int_bitwidth else signed
     return a if a.primitive_bitwidth >= b.primitive_bitwidth else b
+
+
+def _promote_fp8(a: core.dtype, b: core.dtype, loc: SourceLocation | None) -> core.dtype:
+    """Two fp8s stay fp8 when equal, else float16; with float16/32/64 that one, with bfloat16
+    float32 (Triton's ``computation_type_impl``); Triton rejects fp8 with an integer."""
+    if a.is_fp8() and b.is_fp8():
+        return a if a == b else core.float16
+    other = b if a.is_fp8() else a
+    if other.kind != "float":
+        raise KernelTypeError(
+            f"unexpected type {a} and {b}: Triton does not combine fp8 with integers "
+            "(convert with .to(tl.float32))",
+            loc,
+        )
+    return core.float32 if other == core.bfloat16 else other

@@ -22,6 +22,7 @@ from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+F32_MAX = (2 - 2**-23) * 2.0**127
 
 
 # Triton computes ``/`` and ``%`` of these in float32 (``computation_type_impl``'s div_or_mod)
@@ -42,30 +43,39 @@ class Semantic:
     # ---- constants and conversions ----
 
     def constant(self, value: bool | int | float, d: core.dtype) -> TensorValue:
+        if d.is_fp8() and value != 0:  # Triton's builder has no fp8 constants but zero
+            raise self.type_error(
+                f"a {d} constant ({value!r}): Triton has no fp8 constants but 0, and no fp8 "
+                f"arithmetic; compute in float32 and convert with .to(tl.{d.codegen_name()})"
+            )
         op = self.b.insert(make_constant(value, to_ir(d, self.b.loc)))
         return TensorValue(op.result)
 
     def python_dtype(self, value: Any) -> core.dtype:
-        """The dtype a Python scalar gets on its own (Triton: bool->i1, int->i32 or i64 when it
-        does not fit, float->f32)."""
+        """The dtype a Python scalar gets on its own (Triton's ``to_tensor``): bool->i1; an int
+        ->i32, u32, i64 or u64, the first that holds it; a float->f32, or f64 when it is
+        beyond f32's normal range."""
         if isinstance(value, bool):
             return core.int1
         if isinstance(value, int):
-            if I32_MIN <= value <= I32_MAX:
-                return core.int32
-            if -(2**63) <= value < 2**63:
-                return core.int64
+            for d in (core.int32, core.uint32, core.int64, core.uint64):
+                if d.get_int_min_value() <= value <= d.get_int_max_value():
+                    return d
             raise KernelValueError(
-                f"integer constant {value} does not fit in int64 (uint64 is not supported yet)",
-                self.b.loc,
+                f"integer constant {value} does not fit in int64 or uint64", self.b.loc
             )
         if isinstance(value, float):
-            return core.float32
+            magnitude = abs(value)
+            normal = 2.0**-126 <= magnitude <= F32_MAX
+            if normal or magnitude in (0.0, float("inf")) or value != value:
+                return core.float32
+            return core.float64
         raise self.type_error(f"cannot use a value of type {type(value).__name__} in a kernel")
 
     def to_tensor(self, value: Any, like: TensorValue | None = None) -> TensorValue:
-        """A runtime value for ``value``; a Python scalar takes ``like``'s dtype where its kind
-        allows (weak typing)."""
+        """A runtime value for ``value``; a Python scalar of a kind no higher than ``like``'s
+        (bool < int < float) takes ``like``'s dtype (Triton's weak typing), and must then fit
+        in it."""
         if isinstance(value, TensorValue):
             return value
         if isinstance(value, core.constexpr):
@@ -74,12 +84,26 @@ class Semantic:
         if like is not None and not like.is_pointer:
             ld = like.dtype
             if isinstance(value, bool):
-                d = ld if ld.kind == "bool" else d
+                d = ld
             elif isinstance(value, int):
                 d = ld if ld.kind in ("int", "float") else d
             elif isinstance(value, float):
                 d = ld if ld.kind == "float" else d
+            self._check_fits(value, d)
         return self.constant(value, d)
+
+    def _check_fits(self, value: Any, d: core.dtype) -> None:
+        """Triton rejects a Python integer an integer operand's dtype cannot hold."""
+        if d.kind != "int" or isinstance(value, bool) or not isinstance(value, int):
+            return
+        if value < 0 and d.is_int_unsigned():
+            raise KernelValueError(
+                f"cannot combine the negative constant {value} with an unsigned {d} operand: "
+                "cast one of them explicitly",
+                self.b.loc,
+            )
+        if not d.get_int_min_value() <= value <= d.get_int_max_value():
+            raise KernelValueError(f"constant {value} is out of range for type {d}", self.b.loc)
 
     def cast(self, v: TensorValue, d: core.dtype) -> TensorValue:
         if isinstance(d, core.pointer_type) or v.is_pointer:
@@ -88,8 +112,53 @@ class Semantic:
             raise self.type_error(f"cannot convert {v.dtype} to {d}")
         if v.dtype == d:
             return v
+        if v.dtype.is_fp8() or d.is_fp8():
+            self._check_fp8_conversion(v.dtype, d)
         target = with_element_type(v.type, to_ir(d, self.b.loc))
         return TensorValue(self.b.insert(ew.CastOp(v.handle, target)).result)
+
+    def _check_fp8_conversion(self, src: core.dtype, dst: core.dtype) -> None:
+        """The fp8 conversions Triton's NVIDIA backend compiles: each fp8 format to and from
+        float16, bfloat16 and float32 (fp8e4b15 only float16 and float32)."""
+        if src.is_fp8() and dst.is_fp8():
+            raise self.type_error(
+                f"cannot convert {src} to {dst} directly (Triton's GPU backends have no fp8 to "
+                "fp8 conversion): go through float32, x.to(tl.float32).to(...)"
+            )
+        fp8, other = (src, dst) if src.is_fp8() else (dst, src)
+        if other.kind != "float":
+            raise self.type_error(
+                f"cannot convert {src} to {dst}: Triton converts fp8 only to and from floats"
+            )
+        if other == core.float64:
+            raise self.type_error(
+                f"cannot convert {src} to {dst} (Triton's GPU backends have no fp8 <-> float64 "
+                "conversion): go through float32"
+            )
+        if fp8 == core.float8e4b15 and other == core.bfloat16:
+            raise self.type_error(
+                f"cannot convert {src} to {dst}: Triton converts float8e4b15 only to and from "
+                "float16 and float32"
+            )
+
+    def no_fp8_arithmetic(self, what: str, d: core.dtype) -> None:
+        """Triton's GPU backends have no fp8 arithmetic (comparisons and math included)."""
+        if d.is_fp8():
+            raise self.type_error(
+                f"{what} on {d}: Triton has no fp8 arithmetic; convert to float32 first "
+                f"(x.to(tl.float32)) and the result back with .to(tl.{d.codegen_name()})"
+            )
+
+    def round_toward_zero(self, v: TensorValue, d: core.dtype) -> TensorValue:
+        """A float narrowed to ``d`` rounded toward zero (``fp_downcast_rounding="rtz"``)."""
+        if d not in (core.float16, core.bfloat16, core.float32):
+            raise KernelValueError(
+                f"fp_downcast_rounding='rtz' to {d} is not supported yet (float16, bfloat16 "
+                "and float32 are)",
+                self.b.loc,
+            )
+        target = with_element_type(v.type, to_ir(d, self.b.loc))
+        return TensorValue(self.b.insert(tm.FpToFpOp(v.handle, target)).result)
 
     def bitcast(self, v: TensorValue, d: core.dtype) -> TensorValue:
         """The bits of ``v`` as ``d`` (Triton: the primitive widths must match)."""
@@ -115,6 +184,7 @@ class Semantic:
             return v
         if v.is_pointer:
             raise self.type_error("a pointer has no truth value")
+        self.no_fp8_arithmetic("a truth value", v.dtype)
         zero = self.splat_to(self.constant(0, v.dtype), v.shape)
         return TensorValue(self.b.insert(ew.CmpOp("ne", v.handle, zero.handle)).result)
 
@@ -193,7 +263,17 @@ class Semantic:
             raise self.type_error(
                 f"operator {op} is not defined on pointers ({a.dtype}, {b.dtype})"
             )
-        d = promote(a.dtype, b.dtype)
+        if (
+            op in ("/", "//", "%")
+            and a.dtype.kind == b.dtype.kind == "int"
+            and a.dtype.is_int_unsigned() != b.dtype.is_int_unsigned()
+        ):
+            raise self.type_error(
+                f"cannot use {op} with {a.dtype} and {b.dtype}: their signedness differs "
+                "(Triton's rule); cast them to the same signedness"
+            )
+        d = promote(a.dtype, b.dtype, self.b.loc)
+        self.no_fp8_arithmetic(f"operator {op}", d)
         if bool_to_int and d == core.int1:
             d = core.int32
         a, b = self.cast(a, d), self.cast(b, d)
@@ -220,6 +300,8 @@ class Semantic:
             a, b = b, a
         if b.dtype.kind not in ("int", "bool") or b.dtype == core.int1:
             raise self.type_error(f"pointer offsets must be integers, got {b.dtype}")
+        if b.dtype.is_int_unsigned() and b.dtype.int_bitwidth < 64:
+            b = self.cast(b, core.int64)  # offsets are signed: zero-extend (Triton's rule)
         if op == "-":
             b = TensorValue(self.b.insert(ew.NegOp(b.handle)).result)
         a, b = self.broadcast_all(a, b)
@@ -255,6 +337,16 @@ class Semantic:
             raise self.type_error(f"operator {op} needs integer or boolean operands, got {a.dtype}")
         return TensorValue(self.b.insert(self._BITWISE[op](a.handle, b.handle)).result)
 
+    def shift(self, op: str, a: Any, b: Any) -> TensorValue:
+        """``<<`` and ``>>`` on integers of the promoted dtype (``>>`` is arithmetic for signed
+        dtypes, logical for unsigned ones: Triton's ``ashr``/``lshr``)."""
+        a, b = self.operands(a, b)
+        a, b = self.promoted(a, b, op)
+        if a.dtype.kind == "float":
+            raise self.type_error(f"operator {op} needs integer operands, got {a.dtype}")
+        cls = ew.ShlOp if op == "<<" else ew.ShrOp
+        return TensorValue(self.b.insert(cls(a.handle, b.handle)).result)
+
     _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 
     def compare(self, op: str, a: Any, b: Any) -> TensorValue:
@@ -283,6 +375,7 @@ class Semantic:
     def neg(self, a: TensorValue) -> TensorValue:
         if a.is_pointer:
             raise self.type_error("cannot negate a pointer")
+        self.no_fp8_arithmetic("negation", a.dtype)
         if a.dtype == core.int1:
             a = self.cast(a, core.int32)
         return TensorValue(self.b.insert(ew.NegOp(a.handle)).result)
@@ -290,7 +383,8 @@ class Semantic:
     def invert(self, a: TensorValue) -> TensorValue:
         if a.dtype.kind == "float" or a.is_pointer:
             raise self.type_error(f"operator ~ needs an integer or boolean operand, got {a.dtype}")
-        ones = self.splat_to(self.constant(-1 if a.dtype != core.int1 else True, a.dtype), a.shape)
+        all_ones = -1 if a.dtype.is_int_signed() else a.dtype.get_int_max_value()
+        ones = self.splat_to(self.constant(all_ones, a.dtype), a.shape)
         return TensorValue(self.b.insert(ew.XorOp(a.handle, ones.handle)).result)
 
     def logical_not(self, a: TensorValue) -> TensorValue:
@@ -340,6 +434,7 @@ class Semantic:
         x = self.to_tensor(x)
         if x.dtype.kind != "float":
             raise self.type_error(f"{where}.{fn} expects a float argument, got {x.dtype}")
+        self.no_fp8_arithmetic(f"{where}.{fn}", x.dtype)
         return TensorValue(self.b.insert(self._FLOAT_MATH[fn](x.handle)).result)
 
     def float_operands(self, what: str, *values: Any) -> list[TensorValue]:
@@ -352,7 +447,8 @@ class Semantic:
                 raise self.type_error(f"{what} expects float arguments, got {t.dtype}")
         d = ts[0].dtype
         for t in ts[1:]:
-            d = promote(d, t.dtype)
+            d = promote(d, t.dtype, self.b.loc)
+        self.no_fp8_arithmetic(what, d)
         return self.broadcast_all(*[self.cast(t, d) for t in ts])
 
     def float_math2(self, fn: str, x: Any, y: Any, where: str = "tl") -> TensorValue:
@@ -377,7 +473,18 @@ class Semantic:
             return x
         if x.is_pointer:
             raise self.type_error("tl.abs of a pointer")
+        if x.dtype.is_fp8():
+            return self._fp8_abs(x)
         return TensorValue(self.b.insert(ew.AbsOp(x.handle)).result)
+
+    def _fp8_abs(self, x: TensorValue) -> TensorValue:
+        """The one fp8 operation Triton compiles: ``tl.abs`` clears the sign bit (0x80, the
+        only NaN of the fnuz formats, stays NaN)."""
+        bits = self.bitcast(x, core.int8)
+        magnitude = self.bitwise("&", bits, 0x7F)
+        if x.dtype in (core.float8e4b8, core.float8e5b16):
+            magnitude = self.where(self.compare("==", bits, -128), bits, magnitude)
+        return self.bitcast(magnitude, x.dtype)
 
     def where(self, c: Any, x: Any, y: Any) -> TensorValue:
         c = self.to_bool(self.to_tensor(c))
@@ -386,7 +493,7 @@ class Semantic:
             if x.type != y.type and (element_type(x.type) != element_type(y.type)):
                 raise self.type_error("tl.where on pointers of different types")
         else:
-            d = promote(x.dtype, y.dtype)
+            d = promote(x.dtype, y.dtype, self.b.loc)
             x, y = self.cast(x, d), self.cast(y, d)
         c, x, y = self.broadcast_all(c, x, y)
         return TensorValue(self.b.insert(ew.SelectOp(c.handle, x.handle, y.handle)).result)

@@ -21,6 +21,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt_constants import UnsignedConstantOp
 from mytriton.dialects.tt_types import (
     PointerType,
     byte_size,
@@ -185,7 +186,7 @@ class AxisAnalysis:
         self.info[result] = self._rule(op, shape)
 
     def _rule(self, op: Operation, shape: tuple[int, ...]) -> AxisInfo:
-        if isinstance(op, arith.ConstantOp):
+        if isinstance(op, arith.ConstantOp | UnsignedConstantOp):
             value = op.value
             if isinstance(value, IntegerAttr):
                 return scalar(pow2_dividing(value.value.data))

@@ -99,7 +99,13 @@ class JITFunction(Generic[T]):
     def _bind(
         self, args: Sequence[Any], kwargs: dict[str, Any]
     ) -> tuple[list[Any], dict[str, Any]]:
-        options = {k: kwargs.pop(k) for k in list(kwargs) if k in LAUNCH_OPTIONS}
+        # a parameter named like a launch option (tutorial 02's `num_stages`) takes the value,
+        # as Triton's binder does
+        options = {
+            k: kwargs.pop(k)
+            for k in list(kwargs)
+            if k in LAUNCH_OPTIONS and k not in self.signature.parameters
+        }
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:

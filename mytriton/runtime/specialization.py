@@ -31,14 +31,14 @@ _NP_SCALARS: dict[type, core.dtype] = {
 
 
 def int_dtype(name: str, value: int) -> core.dtype:
-    """Triton's rule for an integer argument: int32 when it fits, else int64."""
+    """Triton's rule for an integer argument: int32 when it fits, else int64, else uint64."""
     if I32_MIN <= value <= I32_MAX:
         return core.int32
     if -(2**63) <= value < 2**63:
         return core.int64
-    raise LaunchError(
-        f"argument `{name}` = {value} does not fit in int64 (uint64 is not supported yet)"
-    )
+    if 2**63 <= value < 2**64:
+        return core.uint64
+    raise LaunchError(f"argument `{name}` = {value} does not fit in int64 or uint64")
 
 
 def scalar_dtype(name: str, value: Any) -> core.dtype:

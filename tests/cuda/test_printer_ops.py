@@ -127,8 +127,14 @@ CASES: dict[str, tuple[Build, str]] = {
     ),
     "sitofp": (lambda b: b.op(arith.SIToFPOp(b["i"], f32)), "float v0 = (float)i;"),
     "uitofp": (lambda b: b.op(arith.UIToFPOp(b["i"], f32)), "float v0 = (float)((unsigned)i);"),
-    "fptosi": (lambda b: b.op(arith.FPToSIOp(b["a"], i32)), "int v0 = (int)a;"),
-    "fptoui": (lambda b: b.op(arith.FPToUIOp(b["a"], i32)), "int v0 = (int)(unsigned)a;"),
+    "fptosi": (
+        lambda b: b.op(arith.FPToSIOp(b["a"], i32)),
+        'asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(v0) : "f"(a));',  # PTX: saturating
+    ),
+    "fptoui": (
+        lambda b: b.op(arith.FPToUIOp(b["a"], i32)),
+        'asm("cvt.rzi.u32.f32 %0, %1;" : "=r"(v0) : "f"(a));',
+    ),
     "extsi": (lambda b: b.op(arith.ExtSIOp(b["i"], i64)), "long long v0 = (long long)i;"),
     "extui": (
         lambda b: b.op(arith.ExtUIOp(b["i"], i64)),

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+import mytriton as triton
+import mytriton.language as tl
 from tests.gpu_required import require_gpu
 
 BACKENDS = [
@@ -24,6 +26,15 @@ BACKENDS = [
     ("mlir", "cupy"),
     ("mlir", "torch"),
 ]
+
+
+# ml_dtypes' fp8 dtypes (torch has the same names) and the tl dtypes they hold
+_FP8 = {
+    "float8_e4m3fn": tl.float8e4nv,
+    "float8_e5m2": tl.float8e5,
+    "float8_e4m3fnuz": tl.float8e4b8,
+    "float8_e5m2fnuz": tl.float8e5b16,
+}
 
 
 @dataclass
@@ -53,6 +64,8 @@ class Runner:
 
     def _to_device(self, a: Any, blocks: dict[int, tuple[np.ndarray, Any]]) -> Any:
         """``a`` as a view of the device copy of its owner's bytes (made once per owner)."""
+        if isinstance(a, triton.TensorWrapper):
+            return triton.reinterpret(self._to_device(a.base, blocks), a.dtype)
         if not isinstance(a, np.ndarray):
             return a
         owner = a
@@ -69,14 +82,17 @@ class Runner:
 
             if a.dtype.name == "bfloat16":
                 pytest.skip("CuPy has no bfloat16 dtype (torch tensors test it)")
+            if a.dtype.name in _FP8:  # CuPy has no fp8 dtypes: bytes, reinterpreted (Triton's way)
+                raw = cupy.ndarray(a.shape, np.uint8, memptr=dev.data + offset, strides=a.strides)
+                return triton.reinterpret(raw, _FP8[a.dtype.name])
             return cupy.ndarray(a.shape, a.dtype, memptr=dev.data + offset, strides=a.strides)
         import torch
 
         if any(s < 0 for s in a.strides):
             pytest.skip("torch tensors cannot have negative strides")
         size = a.dtype.itemsize
-        if a.dtype.name == "bfloat16":  # ml_dtypes' NumPy bfloat16
-            typed = dev.view(torch.bfloat16)
+        if a.dtype.name == "bfloat16" or a.dtype.name in _FP8:  # ml_dtypes' NumPy types
+            typed = dev.view(getattr(torch, a.dtype.name))
         else:
             typed = dev.view(torch.from_numpy(np.empty(0, a.dtype)).dtype)
         return typed.as_strided(a.shape, [s // size for s in a.strides], offset // size)

@@ -166,9 +166,10 @@ def test_casts_from_bfloat16(run: Any, dst: Any) -> None:
     wide = x.astype(np.float64)  # exact
     if dst == np.bool_:
         expected = wide != 0
-    elif np.dtype(dst).kind == "i":
-        info = np.iinfo(dst)
-        expected = np.clip(np.trunc(wide), info.min, info.max).astype(dst)  # C truncation
+    elif np.dtype(dst).kind == "i":  # toward zero, saturated to 16 bits at least
+        bits = max(16, np.dtype(dst).itemsize * 8)
+        info = np.iinfo(f"int{bits}")
+        expected = np.clip(np.trunc(wide), info.min, info.max).astype(f"int{bits}").astype(dst)
     else:
         with np.errstate(over="ignore"):
             expected = wide.astype(dst)
@@ -243,6 +244,24 @@ def test_missing_ml_dtypes_is_a_launch_error(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # import ml_dtypes fails
     with pytest.raises(LaunchError, match="pip install ml_dtypes"):
         bfloat16_dtype()
+
+
+def test_ml_dtypes_that_rounds_twice_is_a_launch_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ml_dtypes before 0.7 converted float64 to bfloat16 through float32 (two roundings): the
+    interpreter would disagree with the GPU's single rounding, so it refuses such a release."""
+    import sys
+    import types
+
+    import ml_dtypes
+
+    from mytriton.dialects import tt_semantics
+
+    assert tt_semantics._rounds_once(BF16)  # the installed release rounds once
+    fake = types.SimpleNamespace(bfloat16=ml_dtypes.bfloat16, __version__="0.5.1")
+    monkeypatch.setitem(sys.modules, "ml_dtypes", fake)
+    monkeypatch.setattr(tt_semantics, "_rounds_once", lambda d: False)  # what 0.5.1 does
+    with pytest.raises(LaunchError, match=r"ml_dtypes 0.5.1 rounds float64.*ml_dtypes>=0.7"):
+        tt_semantics.bfloat16_dtype()
 
 
 def bfloat16_warmups() -> list[Any]:

@@ -55,9 +55,9 @@ def bad_rounding_kernel(x, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def rtz_kernel(x, BLOCK: tl.constexpr):
+def rtz_fp8_kernel(x, BLOCK: tl.constexpr):
     v = tl.load(x + tl.arange(0, BLOCK))
-    v.to(tl.float16, fp_downcast_rounding="rtz")  # <-
+    v.to(tl.float8e5, fp_downcast_rounding="rtz")  # <-
 
 
 @triton.jit
@@ -75,10 +75,10 @@ X = np.zeros(8, np.float32)
         (width_mismatch_kernel, KernelTypeError, ("size 32 to data-type of size 16",), "v.to"),
         (bool_bitcast_kernel, KernelTypeError, ("booleans have no bit layout",), "v.to"),
         (bad_rounding_kernel, KernelValueError, ("'rtne' or 'rtz'",), "v.to"),
-        (rtz_kernel, KernelValueError, ("'rtz' is not supported yet",), "v.to"),
+        (rtz_fp8_kernel, KernelValueError, ("rtz", "not supported yet"), "v.to"),
         (widening_rounding_kernel, KernelValueError, ("narrowing float conversions",), "v.to"),
     ],
-    ids=["width", "bool", "bad-rounding", "rtz", "widening"],
+    ids=["width", "bool", "bad-rounding", "rtz-fp8", "widening"],
 )
 def test_cast_errors(kernel: Any, cls: type, words: tuple[str, ...], at: str) -> None:
     expect_error(kernel, (X,), {"BLOCK": 8}, cls, words, at)

@@ -38,3 +38,31 @@ def test_sum_in_the_given_dtype(
     init = 1 if in_dtype == tl.int1 else 7
     run(sum_dtype_kernel, (1,), out, init, n_true, in_dtype=in_dtype, out_dtype=out_dtype)
     np.testing.assert_array_equal(out, expected)
+
+
+@triton.jit
+def wide_sum_kernel(x, out, BLOCK: tl.constexpr):
+    v = tl.load(x + tl.arange(0, BLOCK))
+    tl.store(out, tl.sum(v, axis=0))
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.uint64, np.uint32], ids=lambda d: np.dtype(d).name)
+def test_wide_integers_sum_in_their_own_dtype(run: Any, dt: Any) -> None:
+    """Only integers narrower than 32 bits are widened (the sum of int64s was computed in
+    int32: 8 * 2**40 gave 0)."""
+    x = np.full(8, 2**40 if np.dtype(dt).itemsize == 8 else 2**29 + 3, dt)
+    out = np.zeros(1, dt)
+    run(wide_sum_kernel, (1,), x, out, BLOCK=8)
+    assert out[0] == x.sum(dtype=dt)
+
+
+@pytest.mark.parametrize(
+    ("dt", "expected"), [(np.uint8, np.uint32), (np.int16, np.int32)], ids=["uint8", "int16"]
+)
+def test_narrow_integers_sum_in_32_bits_of_their_signedness(
+    run: Any, dt: Any, expected: Any
+) -> None:
+    x = np.full(64, np.iinfo(dt).max, dt)
+    out = np.zeros(1, expected)
+    run(wide_sum_kernel, (1,), x, out, BLOCK=64)
+    assert out[0] == 64 * int(np.iinfo(dt).max)

@@ -468,8 +468,8 @@ def power_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def shift_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
-    y = n << 1  # <-
+def shift_float_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = (n * 1.5) << 1  # <-
 
 
 @triton.jit
@@ -538,13 +538,13 @@ def not_a_dtype_kernel(x, out, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def unsupported_dtype_kernel(x, out, n, BLOCK: tl.constexpr):
-    z = tl.zeros((BLOCK,), tl.float8e5)  # <-
+    z = tl.zeros((BLOCK,), tl.void)  # <-
 
 
 @triton.jit
 def unsupported_cast_kernel(x, out, n, BLOCK: tl.constexpr):
     v = tl.load(x + tl.arange(0, BLOCK))
-    w = v.to(tl.uint32)  # <-
+    w = v.to(tl.pointer_type(tl.int32))  # <-
 
 
 @triton.jit
@@ -961,7 +961,7 @@ CASES = [
     (in_runtime_kernel, UnsupportedSyntaxError, ("`in` on runtime values",), "n in"),
     (compile_time_div_zero_kernel, KernelValueError, ("cannot compute 16 // 0",), "BLOCK // 0"),
     (power_runtime_kernel, UnsupportedSyntaxError, ("operator `**`",), "n**2"),
-    (shift_runtime_kernel, UnsupportedSyntaxError, ("operator `<<`",), "n << 1"),
+    (shift_float_kernel, KernelTypeError, ("operator << needs integer operands",), "(n * 1.5)"),
     (matmul_operator_kernel, UnsupportedSyntaxError, ("operator `@`",), "a @ a"),
     (string_operand_kernel, KernelTypeError, ("type str",), 'n + "a"'),
     # types and values
@@ -975,9 +975,14 @@ CASES = [
     (shape_float_kernel, KernelTypeError, ("block shape must be an int",), "tl.full"),
     (shape_zero_kernel, KernelValueError, ("must be positive",), "tl.empty"),
     (not_a_dtype_kernel, KernelTypeError, ("expected a dtype",), "tl.zeros"),
-    (unsupported_dtype_kernel, KernelTypeError, ("fp8e5 is not supported",), "tl.zeros"),
-    (unsupported_cast_kernel, KernelTypeError, ("uint32 is not supported",), "v.to"),
-    (int_too_big_kernel, KernelValueError, (str(2**64), "does not fit in int64"), "n + 2**64"),
+    (unsupported_dtype_kernel, KernelTypeError, ("void is not supported",), "tl.zeros"),
+    (unsupported_cast_kernel, KernelTypeError, ("cannot convert fp32 to pointer<int32>",), "v.to"),
+    (
+        int_too_big_kernel,
+        KernelValueError,
+        (str(2**64), "does not fit in int64 or uint64"),
+        "n + 2**64",
+    ),
     (floordiv_float_kernel, KernelTypeError, ("`//` needs integer operands",), "v // 2.0"),
     (bitand_float_kernel, KernelTypeError, ("operator &", "fp32"), "v & 1"),
     (bitor_float_kernel, KernelTypeError, ("operator |", "fp32"), "v | v"),
@@ -1109,14 +1114,14 @@ def test_keyword_only_parameter_rejected():
 
 def test_unsupported_array_dtype_names_parameter():
     with pytest.raises(
-        LaunchError, match=r"argument `x` has dtype uint16, which kernels cannot take"
+        LaunchError, match=r"argument `x` has dtype complex64, which kernels cannot take"
     ):
 
         @triton.jit
         def k(x, out):
             pass
 
-        k[(1,)](np.zeros(4, np.uint16), Y)
+        k[(1,)](np.zeros(4, np.complex64), Y)
 
 
 def test_recursive_call_located_in_the_helper():

@@ -21,7 +21,7 @@ def tanh_int_kernel(x, xi):
 
 @triton.jit
 def pow_int_kernel(x, xi):
-    libdevice.pow(tl.load(x), tl.load(xi))  # <-
+    libdevice.pow(tl.load(xi), tl.load(x))  # <- (an int32 exponent is libdevice powi)
 
 
 @triton.jit

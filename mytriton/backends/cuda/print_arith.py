@@ -19,7 +19,6 @@ from mytriton.backends.cuda.c_types import (
     is_half,
     is_narrow_float,
     round_call,
-    unsigned_type,
 )
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.literals import float_literal, int_literal
@@ -290,12 +289,28 @@ class ArithPrinter(Emitter):
 
     @prints(arith.FPToSIOp)
     def _print_fptosi(self, op: arith.FPToSIOp) -> None:
-        self._cast(op, self._fv(op.input))
+        self._fp_to_int(op, signed=True)
 
     @prints(arith.FPToUIOp)
     def _print_fptoui(self, op: arith.FPToUIOp) -> None:
-        unsigned = unsigned_type(op.result.type)
-        self._cast(op, f"({unsigned}){self._fv(op.input)}")
+        self._fp_to_int(op, signed=False)
+
+    def _fp_to_int(self, op: Operation, signed: bool) -> None:
+        """PTX ``cvt.rzi`` itself (a C++ cast of an out-of-range float is undefined, and nvcc
+        may fold it): saturating, NaN by PTX's rule, as LLVM emits it for the MLIR backend."""
+        src, result = op.operands[0], op.results[0]
+        bits = int_width(result.type)
+        if bits not in (16, 32, 64):
+            raise BackendError(f"no {bits}-bit float-to-integer conversion (the lowering widens)")
+        double = self._ctype(src) == "double"
+        operand = self._n(src) if double else self._fv(src)
+        kind = f"{'s' if signed else 'u'}{bits}"
+        out = {16: "h", 32: "r", 64: "l"}[bits]
+        ctype = self._ctype(result)
+        name = self.names.define(result)
+        self._stmt(op, f"{ctype} {name};")
+        asm = f"cvt.rzi.{kind}.{'f64' if double else 'f32'} %0, %1;"
+        self._stmt(op, f'asm("{asm}" : "={out}"({name}) : "{"d" if double else "f"}"({operand}));')
 
     @prints(arith.ExtFOp)
     def _print_extf(self, op: arith.ExtFOp) -> None:

@@ -30,6 +30,7 @@ from mytriton.backends.cuda.c_types import (
 from mytriton.backends.cuda.emitter import OP_PRINTERS, py_line
 from mytriton.backends.cuda.print_arith import ArithPrinter
 from mytriton.backends.cuda.print_gpu import GpuPrinter
+from mytriton.backends.cuda.print_libdevice import LibdevicePrinter
 from mytriton.backends.cuda.print_math import MATH_CALLS, MathPrinter
 from mytriton.backends.cuda.print_memory import MemoryPrinter
 from mytriton.backends.cuda.print_scf import ScfPrinter
@@ -67,7 +68,15 @@ def print_cuda(module: ModuleOp, *, line_directives: LineDirectives = "exact") -
     return CudaPrinter(module, line_directives=line_directives).print()
 
 
-class CudaPrinter(ArithPrinter, MathPrinter, GpuPrinter, MemoryPrinter, ScfPrinter, VectorPrinter):
+class CudaPrinter(
+    ArithPrinter,
+    MathPrinter,
+    LibdevicePrinter,
+    GpuPrinter,
+    MemoryPrinter,
+    ScfPrinter,
+    VectorPrinter,
+):
     """Prints the one kernel of a lowered module; one instance per print."""
 
     def print(self) -> str:
@@ -80,6 +89,7 @@ class CudaPrinter(ArithPrinter, MathPrinter, GpuPrinter, MemoryPrinter, ScfPrint
             if _uses(self.module, holds):
                 for line in prelude:
                     self.out.line(line)
+        self._print_function_declarations()
         for glob in shared_globals(self.module):
             self._print_shared_global(glob)
         self.out.line("")

@@ -13,6 +13,7 @@ from xdsl.ir import Attribute
 
 from mytriton.backends.arrays import host_memory
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
+from mytriton.backends.gpusim import rules_libdevice as _rules_libdevice
 from mytriton.backends.gpusim import rules_memory as _rules_memory
 from mytriton.backends.gpusim import rules_vector as _rules_vector
 from mytriton.backends.gpusim.compiler import Compiler
@@ -24,7 +25,15 @@ from mytriton.backends.gpusim.shared_memory import SharedBuffer, SharedMemory
 from mytriton.backends.gpusim.values import Ptr, Value
 
 # registered on import
-_RULES = (rules_arith, rules_control, rules_gpu, rules_math, _rules_memory, _rules_vector)
+_RULES = (
+    rules_arith,
+    rules_control,
+    rules_gpu,
+    rules_math,
+    _rules_libdevice,
+    _rules_memory,
+    _rules_vector,
+)
 
 #: lanes (threads of all programs) simulated at once; 0 runs one program at a time
 BATCH_LANES = 16384
@@ -68,9 +77,11 @@ def _scalar(value: Any, t: Attribute, name: str) -> np.generic:
     if dtype.kind in "iu":
         v = int(value)
         info = np.iinfo(dtype)
-        if not info.min <= v <= info.max:
-            raise SimulationError(f"argument `{name}` = {v} does not fit in {dtype.name}")
-        return dtype.type(v)
+        if info.min <= v <= info.max:
+            return dtype.type(v)
+        if info.max < v < 1 << info.bits:  # an unsigned argument: its bits (signless)
+            return dtype.type(v - (1 << info.bits))
+        raise SimulationError(f"argument `{name}` = {v} does not fit in {dtype.name}")
     if dtype == np.bool_:
         return np.bool_(value)
     return dtype.type(float(value))

@@ -1,6 +1,6 @@
 """``arith`` on lanes with GPU semantics: integers wrap at their width, division truncates like
 C, shifts by the width or more give 0 (or the sign, for ``shrsi``) like PTX, floats stay in their
-own precision, ``fptosi`` saturates (NaN -> 0) like ``cvt.rzi``.
+own precision, ``fptosi`` saturates like ``cvt.rzi`` (``tt_semantics.float_to_int``).
 
 Integer division by zero is undefined in MLIR and unspecified on the GPU (no trap): we return
 -1 for quotients and the dividend for remainders, so masked-off lanes doing junk work (which a
@@ -26,6 +26,7 @@ from mytriton.backends.gpusim.dtypes import (
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import binary, cast, rule, unary
 from mytriton.backends.gpusim.values import merge
+from mytriton.dialects.tt_semantics import float_to_int
 from mytriton.dialects.tt_semantics import maximum as float_maximum
 from mytriton.dialects.tt_semantics import minimum as float_minimum
 
@@ -220,22 +221,12 @@ def _select(op: Operation, c: Compiler) -> Step:
 
 
 def _fp_to_int(x: np.ndarray, dtype: np.dtype, signed: bool) -> np.ndarray:
-    """Round toward zero, saturate to the target range, NaN -> 0 (PTX ``cvt.rzi``)."""
+    """PTX ``cvt.rzi``: toward zero, saturated, NaN by its rule (``tt_semantics.float_to_int``,
+    the interpreter's own rule)."""
     bits = bit_width(dtype)
-    lo = -(2.0 ** (bits - 1)) if signed else 0.0
-    hi = 2.0 ** (bits - 1 if signed else bits)  # exclusive
-    t = np.trunc(x.astype(np.float64))
-    ok = (t >= lo) & (t < hi)
-    inner = np.where(ok, t, 0.0)
-    if bits == 64:
-        wide = inner.astype(np.int64) if signed else inner.astype(np.uint64).view(np.int64)
-    else:
-        wide = inner.astype(np.int64)
-    top = np.int64((1 << (bits - 1)) - 1) if signed else np.uint64((1 << bits) - 1).astype(np.int64)
-    bottom = np.int64(-(1 << (bits - 1))) if signed else np.int64(0)
-    wide = np.where(t >= hi, top, np.where(t < lo, bottom, wide))
-    wide = np.where(np.isnan(x), np.int64(0), wide)
-    return from_bits(wide, dtype)
+    target = np.dtype(f"{'' if signed else 'u'}int{max(8, bits)}")
+    value = float_to_int(x, target)
+    return from_bits(value.astype(np.int64) if signed else value.astype(np.uint64), dtype)
 
 
 def _ext_signed(x: np.ndarray, dtype: np.dtype) -> np.ndarray:

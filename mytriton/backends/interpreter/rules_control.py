@@ -14,14 +14,16 @@ from mytriton.backends.interpreter.batching import BatchDiverged
 from mytriton.backends.interpreter.errors import InterpreterError, PoisonUse
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Value, as_array, dtype_of
+from mytriton.dialects import tt_fp8
+from mytriton.dialects.tt_constants import UnsignedConstantOp
 from mytriton.dialects.tt_types import shape_of, type_str
 
 if TYPE_CHECKING:
     from mytriton.backends.interpreter.engine import Executor
 
 
-@rule(arith.ConstantOp)
-def constant(ex: Executor, op: arith.ConstantOp) -> Sequence[Value]:
+@rule(arith.ConstantOp, UnsignedConstantOp)
+def constant(ex: Executor, op: arith.ConstantOp | UnsignedConstantOp) -> Sequence[Value]:
     dtype = dtype_of(op.result.type)
     attr = op.value
     shape = shape_of(op.result.type)
@@ -29,8 +31,11 @@ def constant(ex: Executor, op: arith.ConstantOp) -> Sequence[Value]:
         raw = np.array(attr.value.data)
         if dtype == np.bool_:
             scalar = raw != 0
+        elif tt_fp8.is_fp8(op.result.type):  # exact, and fp8e4b15 is no ml_dtypes format
+            scalar = tt_fp8.constant_array(float(attr.value.data), op.result.type)
         elif dtype.kind in "iu":
-            scalar = raw.astype(np.int64).astype(dtype)  # wraps literals like 0xFFFFFFFF : i32
+            # wraps literals like 0xFFFFFFFF : i32 (Python ints: uint64's exceed int64)
+            scalar = np.array(int(attr.value.data) % (1 << (8 * dtype.itemsize))).astype(dtype)
         else:
             scalar = raw.astype(dtype)
         return (np.broadcast_to(scalar, (1, *shape)),)

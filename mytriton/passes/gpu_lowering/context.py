@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects import arith, gpu, llvm, memref
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from mytriton.dialects import tt_fp8
 from mytriton.dialects.tt_types import byte_size, shape_of
 from mytriton.dialects.ttg import WARP_SIZE, layout_of
 from mytriton.dialects.ttg_geometry import Geometry, log2
@@ -52,6 +53,8 @@ class LoweringContext:
     regs: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     location: LocationAttr | None = None
     buffers: list[SharedBuffer] = field(default_factory=list)
+    #: external functions the kernel calls (libdevice), declared in the gpu.module
+    functions: dict[str, llvm.FuncOp] = field(default_factory=dict)
     _consts: dict[tuple[int | str, Attribute], SSAValue] = field(default_factory=dict)
     _bases: dict[tuple[object, tuple[int, ...]], list[SSAValue]] = field(default_factory=dict)
     axis: AxisAnalysis | None = None  # what is known of the integer/pointer values
@@ -88,6 +91,9 @@ class LoweringContext:
     # ---- constants (hoisted to the kernel's entry, one per value and type) ----
 
     def const(self, value: int | float, type: Attribute) -> SSAValue:
+        if tt_fp8.is_fp8(type):  # an fp8 lives in its byte (``fp8.register_type``)
+            byte = tt_fp8.bits_of(float(value), type)
+            return self.const(byte - 256 if byte >= 128 else byte, IntegerType(8))
         integer = isinstance(type, (IntegerType, IndexType))
         # floats by their exact bits: -0.0 == 0.0 in Python, but not on the GPU
         key = (int(value) if integer else float(value).hex(), type)
@@ -278,7 +284,18 @@ class LoweringContext:
             )
         return self.value(memref.GetGlobalOp(name, t))
 
+    def declare_function(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> None:
+        """Declare the external function ``name`` (a libdevice ``__nv_*``) once."""
+        if name not in self.functions:
+            self.functions[name] = llvm.FuncOp(
+                name, llvm.LLVMFunctionType(inputs, output), linkage=llvm.LinkageAttr("external")
+            )
+
     def global_ops(self) -> list[Operation]:
+        """The ``gpu.module``'s ops beside the kernel: shared buffers and function declarations."""
+        return [*self._shared_globals(), *self.functions.values()]
+
+    def _shared_globals(self) -> list[Operation]:
         # 16-byte aligned, so a thread's 4 consecutive elements can move as one vector access
         return [
             memref.GlobalOp.get(

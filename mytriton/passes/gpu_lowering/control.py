@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Attribute, Block, Operation
 
 from mytriton.dialects import tt
+from mytriton.dialects.tt_constants import UnsignedConstantOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.rules import lowers
 
@@ -28,10 +29,10 @@ class LowerProgramId:
         ctx.set(op.results[0], [ctx.value(arith.IndexCastOp(ctx.value(idx_op), i32))])
 
 
-@lowers(arith.ConstantOp)
+@lowers(arith.ConstantOp, UnsignedConstantOp)
 class LowerConstant:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
-        assert isinstance(op, arith.ConstantOp)
+        assert isinstance(op, arith.ConstantOp | UnsignedConstantOp)
         value = op.value
         ctx.set(op.result, [ctx.const(value.value.data, op.result.type)])  # type: ignore[union-attr]
 

@@ -12,6 +12,7 @@ from mytriton.dialects.ttg import ConvertLayoutOp
 from mytriton.dialects.ttg_geometry import Geometry
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.rules import lowers
 
 
@@ -38,7 +39,7 @@ class LowerConvertLayout:
         for d in shape:
             numel *= d
         elem = element_type(t)
-        stored = i32 if is_bool(t) else elem
+        stored = i32 if is_bool(t) else register_type(elem)
         buf = ctx.shared_buffer(stored, numel)
         src_g, dst_g = ctx.geometry(t), ctx.geometry(op.result.type)
         src_strides, dst_strides = _root_strides(src_g, shape), _root_strides(dst_g, shape)

@@ -31,8 +31,10 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     shape,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import LOWERING
+from mytriton.passes.gpu_lowering.signless import erase_signedness
 
 GPU_MODULE_NAME = "kernels"
 
@@ -71,7 +73,7 @@ class Lowering:
             t = a.type
             if isinstance(t, PointerType):
                 arg_types.append(GLOBAL_POINTER)
-                pointees.append(t.pointee)
+                pointees.append(register_type(t.pointee))
             elif is_bool(t):
                 arg_types.append(i32)  # bools travel as int32 (docs/gpu-ir.md)
             elif is_int(t) or is_float(t):
@@ -108,4 +110,6 @@ class Lowering:
             StringAttr(GPU_MODULE_NAME),  # type: ignore[arg-type]  # xDSL's hint says SymbolRefAttr; upstream's sym_name is a string
             Region(Block([*ctx.global_ops(), kernel])),
         )
-        return ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})
+        lowered = ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})
+        erase_signedness(lowered)
+        return lowered

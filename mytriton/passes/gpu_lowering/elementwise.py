@@ -14,10 +14,19 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects import tt_math as tm
-from mytriton.dialects.tt_types import element_type, is_bool, is_float, is_int, is_pointer
+from mytriton.dialects.tt_types import (
+    element_type,
+    is_bool,
+    is_float,
+    is_int,
+    is_pointer,
+    is_unsigned,
+)
 from mytriton.dialects.upstream import RemFOp
 from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.libdevice import libdevice_call, round_toward_zero
 from mytriton.passes.gpu_lowering.rules import lowers
 
 _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
@@ -32,6 +41,16 @@ _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = 
     ew.MaximumOp: arith.MaxSIOp,
     ew.MinimumOp: arith.MinSIOp,
 }
+# the ops whose unsigned form differs (`tt` types keep the signedness; arith's are signless)
+_UNSIGNED_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
+    ew.DivOp: arith.DivUIOp,
+    ew.RemOp: arith.RemUIOp,
+    ew.MaximumOp: arith.MaxUIOp,
+    ew.MinimumOp: arith.MinUIOp,
+    ew.ShrOp: arith.ShRUIOp,
+}
+_INT_BINARY[ew.ShlOp] = arith.ShLIOp
+_INT_BINARY[ew.ShrOp] = arith.ShRSIOp
 _FLOAT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     ew.AddOp: arith.AddfOp,
     ew.SubOp: arith.SubfOp,
@@ -74,8 +93,8 @@ _FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
     ew.NegOp: arith.NegfOp,
 }
 _INT_PREDICATES = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
-# booleans order false < true: unsigned (as a signed i1, true is -1 and would sort first)
-_BOOL_PREDICATES = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
+# unsigned integers, and booleans: false < true (as a signed i1, true is -1 and would sort first)
+_UNSIGNED_PREDICATES = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
 _FLOAT_PREDICATES = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
 
 
@@ -93,12 +112,14 @@ def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -
     """One element of ``tt.cast`` from element type ``src`` to ``dst`` (C semantics)."""
     if src == dst:
         return v
+    if fp8.is_fp8(src) or fp8.is_fp8(dst):
+        return fp8.convert(ctx, v, src, dst)
     if is_bool(dst):
         if is_float(src):
             return ctx.value(arith.CmpfOp(v, ctx.const(0.0, src), "une"))
         return ctx.value(arith.CmpiOp(v, ctx.const(0, src), "ne"))
     if is_float(dst):
-        if is_bool(src):
+        if is_unsigned_like(src):
             return ctx.value(arith.UIToFPOp(v, dst))  # type: ignore[arg-type]
         if is_int(src):
             return ctx.value(arith.SIToFPOp(v, dst))  # type: ignore[arg-type]
@@ -107,14 +128,24 @@ def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -
         wider = dst.bitwidth > src.bitwidth  # type: ignore[attr-defined]
         return ctx.value(arith.ExtFOp(v, dst) if wider else arith.TruncFOp(v, dst))  # type: ignore[arg-type]
     assert isinstance(dst, IntegerType)
-    if is_bool(src):
-        return ctx.value(arith.ExtUIOp(v, dst))
     if is_float(src):
-        return ctx.value(arith.FPToSIOp(v, dst))
+        # 8-bit results through 16 bits, as LLVM does for Triton (300.0 -> int8 is 44, the low
+        # byte of the saturated int16): `tt_semantics.float_to_int`
+        width = IntegerType(max(16, dst.width.data), dst.signedness.data)
+        fp_to_int = arith.FPToUIOp if is_unsigned(dst) else arith.FPToSIOp
+        wide = ctx.value(fp_to_int(v, width))
+        return wide if width == dst else ctx.value(arith.TruncIOp(wide, dst))
     assert isinstance(src, IntegerType)
-    if dst.width.data > src.width.data:
-        return ctx.value(arith.ExtSIOp(v, dst))
+    if dst.width.data > src.width.data:  # the source's signedness says how to fill
+        return ctx.value(arith.ExtUIOp(v, dst) if is_unsigned_like(src) else arith.ExtSIOp(v, dst))
+    if dst.width.data == src.width.data:  # int32 <-> uint32: the same bits (signless once lowered)
+        return v
     return ctx.value(arith.TruncIOp(v, dst))
+
+
+def is_unsigned_like(t: Attribute) -> bool:
+    """Unsigned integers and booleans: ordered, extended and converted as unsigned numbers."""
+    return is_unsigned(t) or is_bool(t)
 
 
 def _is_half(t: Attribute) -> bool:
@@ -179,7 +210,16 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
     if isinstance(op, ew.CastOp):
         return convert(ctx, args[0], element_type(op.src.type), element_type(op.result.type))
     if isinstance(op, ew.BitcastOp):
-        return ctx.value(arith.BitcastOp(args[0], element_type(op.result.type)))
+        # an fp8 lives in its byte already; integers of one width are the same bits
+        to = fp8.register_type(element_type(op.result.type))
+        if isinstance(to, IntegerType) and isinstance(args[0].type, IntegerType):
+            return args[0]
+        return ctx.value(arith.BitcastOp(args[0], to))
+    if isinstance(op, tm.ExternElementwiseOp):
+        return libdevice_call(ctx, op, args)
+    if isinstance(op, tm.FpToFpOp):
+        src, dst = element_type(op.src.type), element_type(op.result.type)
+        return round_toward_zero(ctx, args[0], src, dst)
     if isinstance(op, ew.SelectOp):
         return ctx.value(arith.SelectOp(*args))
     if isinstance(op, ew.CmpOp):
@@ -188,7 +228,7 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
             raise BackendError("comparing pointers is not supported by the GPU backends")
         if is_float(t):
             return ctx.value(arith.CmpfOp(args[0], args[1], _FLOAT_PREDICATES[pred]))
-        predicates = _BOOL_PREDICATES if is_bool(t) else _INT_PREDICATES
+        predicates = _UNSIGNED_PREDICATES if is_unsigned_like(t) else _INT_PREDICATES
         return ctx.value(arith.CmpiOp(args[0], args[1], predicates[pred]))
     if is_float(t):
         if isinstance(op, ew.ExtremumOp):
@@ -211,6 +251,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
                 return _in_f32(ctx, t, args, _FLOAT_UNARY[kind])
             return ctx.value(_FLOAT_UNARY[kind](args[0]))
     else:
+        if is_unsigned(t) and kind in _UNSIGNED_BINARY:
+            return ctx.value(_UNSIGNED_BINARY[kind](args[0], args[1]))
         if kind in _INT_BINARY:
             return ctx.value(_INT_BINARY[kind](args[0], args[1]))
         if kind is tm.UmulhiOp:
@@ -218,7 +260,7 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
         if kind is ew.NegOp:
             return ctx.value(arith.SubiOp(ctx.const(0, t), args[0]))
         if kind is ew.AbsOp:
-            return ctx.value(math.AbsIOp(args[0]))
+            return args[0] if is_unsigned(t) else ctx.value(math.AbsIOp(args[0]))
     raise BackendError(f"{op.name} on {t} is not supported by the GPU backends")
 
 

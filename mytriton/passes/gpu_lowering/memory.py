@@ -18,15 +18,17 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block
 from mytriton.dialects.ttg import WARP_SIZE
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.rules import lowers
 
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
 
 
 def _pointee(ptr_type: Attribute) -> Attribute:
+    """The type memory holds behind ``ptr_type`` (an fp8's byte)."""
     elem = element_type(ptr_type)
     assert isinstance(elem, PointerType)
-    return elem.pointee
+    return register_type(elem.pointee)
 
 
 def _broadcast(values: list[SSAValue], count: int) -> list[SSAValue]:

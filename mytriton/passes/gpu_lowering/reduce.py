@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import element_type, is_block, is_float
+from mytriton.dialects.tt_types import element_type, is_block, is_float, is_unsigned
 from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.dialects.upstream import ShuffleMode, ShuffleOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
@@ -35,15 +35,19 @@ from mytriton.passes.gpu_lowering.rules import lowers
 WARP_SIZE = 32
 
 
-def combine(ctx: LoweringContext, kind: tt.ReduceKind, a: SSAValue, b: SSAValue) -> SSAValue:
+def combine(
+    ctx: LoweringContext, kind: tt.ReduceKind, a: SSAValue, b: SSAValue, unsigned: bool = False
+) -> SSAValue:
     """``a (+|max|min) b`` for one element; float max/min ignore NaN (``tl.max``/``tl.min``
-    combine with ``tl.maximum``/``tl.minimum``'s default)."""
+    combine with ``tl.maximum``/``tl.minimum``'s default); ``unsigned`` integers order as such."""
     floating = is_float(a.type)
     if kind is tt.ReduceKind.SUM:
         return ctx.value(arith.AddfOp(a, b) if floating else arith.AddiOp(a, b))
     larger = kind is tt.ReduceKind.MAX
     if floating:
         return float_extremum(ctx, a, b, larger, propagate_nan=False)
+    if unsigned:
+        return ctx.value(arith.MaxUIOp(a, b) if larger else arith.MinUIOp(a, b))
     return ctx.value(arith.MaxSIOp(a, b) if larger else arith.MinSIOp(a, b))
 
 
@@ -55,7 +59,7 @@ def shuffle_xor(ctx: LoweringContext, value: SSAValue, off: SSAValue, width: SSA
         return ctx.emit(ShuffleOp(v, off, width, ShuffleMode.XOR)).results[0]
 
     t = value.type
-    if t in (i32, f32):
+    if t == f32 or (isinstance(t, IntegerType) and t.width.data == 32):
         return shuffle32(value)
     if isinstance(t, Float16Type | BFloat16Type):
         wide = shuffle32(ctx.value(arith.ExtFOp(value, f32)))
@@ -82,12 +86,15 @@ class LowerReduce:
         g = ctx.geometry(op.src.type)
         axis = g.kept[op.axis.value.data]
         src = ctx.get(op.src)
+        unsigned = is_unsigned(op.src.type)
 
         # 1. within the thread
         partial: dict[tuple[int, ...], SSAValue] = {}
         for reg, value in zip(g.registers, src, strict=True):
             key = tuple(0 if d == axis else x for d, x in enumerate(reg))
-            partial[key] = combine(ctx, kind, partial[key], value) if key in partial else value
+            partial[key] = (
+                combine(ctx, kind, partial[key], value, unsigned) if key in partial else value
+            )
 
         # 2. across the lanes of a warp
         width = ctx.i32(WARP_SIZE)
@@ -95,7 +102,7 @@ class LowerReduce:
             off = ctx.i32(offset)
             for key, value in partial.items():
                 other = shuffle_xor(ctx, value, off, width)
-                partial[key] = combine(ctx, kind, value, other)
+                partial[key] = combine(ctx, kind, value, other, unsigned)
 
         # 3. across warps, through shared memory
         warps = g.distinct_warps(axis)
@@ -146,7 +153,7 @@ class LowerReduce:
             for w in range(warps):
                 idx = lin if w == 0 else ctx.value(arith.AddiOp(lin, ctx.index(w * numel)))
                 v = ctx.value(memref.LoadOp.get(buf, [idx]))
-                acc = v if acc is None else combine(ctx, kind, acc, v)
+                acc = v if acc is None else combine(ctx, kind, acc, v, is_unsigned(elem))
             assert acc is not None
             out[key] = acc
         ctx.emit(gpu.BarrierOp())

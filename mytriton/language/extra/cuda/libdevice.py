@@ -1,17 +1,24 @@
 """``libdevice``: CUDA's device math library as Triton exposes it (``tl.extra.cuda.libdevice``,
 also ``tl.extra.libdevice``).
 
-Each function is one math op of the compiler (``math.*`` upstream, the CUDA math library in the
-printed C++, NumPy in the interpreter), not a call into the libdevice bitcode. Arguments are
-floats; an f16 argument is computed in f32 and rounded. ``isnan``/``isinf`` return int32 0/1,
-as libdevice's ``__nv_isnanf`` does. The ``fast_*`` functions compute the accurate result.
+A function with an upstream ``math`` op (``tanh``, ``erf``, ``pow``...) is that op (the CUDA
+math library in the printed C++, NumPy in the interpreter); every other one is a call of the
+libdevice function itself (``tt.extern_elementwise``, ``mytriton.dialects.libdevice_table``),
+defined below from that table with Triton's parameter names. An f16/bf16 argument is computed
+in f32 and rounded. ``isnan``/``isinf`` return int32 0/1, as libdevice's ``__nv_isnanf`` does.
+The ``fast_*`` functions compute the accurate result. The few functions of Triton's list that
+are not compiled (``UNSUPPORTED``) are here too, so a kernel naming one gets a typed error at
+the call rather than a missing attribute.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
+from mytriton.dialects.libdevice_table import BY_NAME, UNSUPPORTED
 from mytriton.language import (
+    abs,  # noqa: A004 (libdevice.abs: ints and floats, as tl.abs)
     ceil,
     cos,
     div_rn,
@@ -175,7 +182,158 @@ def isinf(arg0: Any) -> Any:
     """int32 1 where ``arg0`` is an infinity, else 0."""
 
 
+@builtin
+def fast_sinf(arg0: Any) -> Any:
+    """``sin`` (computed accurately)."""
+
+
+@builtin
+def fast_cosf(arg0: Any) -> Any:
+    """``cos`` (computed accurately)."""
+
+
+@builtin
+def fast_tanf(arg0: Any) -> Any:
+    """``tan`` (computed accurately)."""
+
+
+@builtin
+def fast_log2f(arg0: Any) -> Any:
+    """``log2`` (computed accurately)."""
+
+
+@builtin
+def fast_log10f(arg0: Any) -> Any:
+    """``log10`` (computed accurately)."""
+
+
+@builtin
+def fast_exp10f(arg0: Any) -> Any:
+    """``exp10`` (computed accurately)."""
+
+
+@builtin
+def fast_powf(arg0: Any, arg1: Any) -> Any:
+    """``pow`` (computed accurately)."""
+
+
+@builtin
+def nearbyint(arg0: Any) -> Any:
+    """To nearest, halfway cases to even (``rint``)."""
+
+
+@builtin
+def fma_rn(arg0: Any, arg1: Any, arg2: Any) -> Any:
+    """``fma``: rounded once, to nearest."""
+
+
+@builtin
+def double2float_rn(arg0: Any) -> Any:
+    """A float64 rounded to float32, to nearest even."""
+
+
+@builtin
+def double2float_rz(arg0: Any) -> Any:
+    """A float64 rounded to float32 toward zero."""
+
+
+@builtin
+def int2float_rn(arg0: Any) -> Any:
+    """An int32 converted to float32, to nearest even."""
+
+
+@builtin
+def int2double_rn(arg0: Any) -> Any:
+    """An int32 converted to float64 (exact)."""
+
+
+@builtin
+def ll2float_rn(arg0: Any) -> Any:
+    """An int64 converted to float32, to nearest even."""
+
+
+@builtin
+def ll2double_rn(arg0: Any) -> Any:
+    """An int64 converted to float64, to nearest even."""
+
+
+@builtin
+def int_as_float(arg0: Any) -> Any:
+    """The bits of an int32 as a float32."""
+
+
+@builtin
+def float_as_int(arg0: Any) -> Any:
+    """The bits of a float32 as an int32."""
+
+
+@builtin
+def float_as_uint(arg0: Any) -> Any:
+    """The bits of a float32 as an int32 (Triton types the unsigned result so)."""
+
+
+@builtin
+def longlong_as_double(arg0: Any) -> Any:
+    """The bits of an int64 as a float64."""
+
+
+@builtin
+def double_as_longlong(arg0: Any) -> Any:
+    """The bits of a float64 as an int64."""
+
+
+def _stub(name: str, params: list[inspect.Parameter], doc: str) -> Any:
+    """A builtin ``name(params...)``: the frontend binds a call to this signature and runs
+    ``Builtins.<name>``."""
+
+    def stub(*args: Any) -> Any:
+        """Never called."""
+
+    stub.__name__ = stub.__qualname__ = name
+    stub.__doc__ = doc
+    stub.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    return builtin(stub)
+
+
+def _args(count: int) -> list[inspect.Parameter]:
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    return [inspect.Parameter(f"arg{i}", kind) for i in range(count)]
+
+
+_CALLS = {name: fns for name, fns in BY_NAME.items() if name not in globals()}
+for _name, _fns in _CALLS.items():
+    _symbols = ", ".join(f"``{f.symbol}``" for f in _fns)
+    globals()[_name] = _stub(
+        _name, _args(len(_fns[0].params)), f"libdevice's ``{_name}`` ({_symbols})."
+    )
+for _name, _why in UNSUPPORTED.items():
+    _any = inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL)
+    globals()[_name] = _stub(_name, [_any], f"Not compiled by mytriton: {_why}.")
+
 __all__ = [
+    *_CALLS,
+    *UNSUPPORTED,
+    "abs",
+    "double2float_rn",
+    "double2float_rz",
+    "double_as_longlong",
+    "fast_cosf",
+    "fast_exp10f",
+    "fast_log10f",
+    "fast_log2f",
+    "fast_powf",
+    "fast_sinf",
+    "fast_tanf",
+    "float_as_int",
+    "float_as_uint",
+    "fma_rn",
+    "int2double_rn",
+    "int2float_rn",
+    "int_as_float",
+    "ll2double_rn",
+    "ll2float_rn",
+    "longlong_as_double",
+    "nearbyint",
     "acos",
     "acosh",
     "asin",

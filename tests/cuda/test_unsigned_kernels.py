@@ -1,0 +1,23 @@
+"""The unsigned-integer kernels compile to CUDA C++ (nvcc, sm_90) on machines without a GPU
+(CI); their values are checked on the GPU by tests/execution/test_unsigned.py."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+from tests.cuda.test_nvcc import assert_compiles
+
+
+def test_unsigned_kernels_compile_with_nvcc(
+    nvcc: str, tmp_path: Path, cuda_backend: object
+) -> None:
+    from tests.execution.test_unsigned import unsigned_warmups
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # compile-only launches
+        compiled = unsigned_warmups()
+    for i, kernel in enumerate(compiled):
+        source = kernel.asm["cuda"]
+        assert "unsigned" in source  # udiv/urem/ucmp print on unsigned operands
+        assert_compiles(nvcc, source, tmp_path / f"{kernel.name}_{i}.cu")
