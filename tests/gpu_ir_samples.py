@@ -31,9 +31,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
     VectorType,
+    bf16,
+    f16,
     f32,
     f64,
     i1,
+    i8,
+    i16,
     i32,
     i64,
 )
@@ -355,9 +359,9 @@ def vector_copy_module(
     masked ``vector<lanes x element>`` load (``other`` a broadcast -1) and one masked vector
     store; the mask is ``lanes * g < n``, so the lowering this mimics vectorizes only when ``n``
     is a multiple of ``lanes``. ``start`` shifts both pointers: it must keep them aligned to
-    ``alignment`` (by default the vector's size, 4 * lanes bytes).
+    ``alignment`` (by default the vector's size).
     """
-    align = alignment if alignment is not None else 4 * lanes
+    align = alignment if alignment is not None else lanes * _element_bytes(element)
     b = KernelBuilder(
         "vector_copy",
         [("x", Ptr(element)), ("out", Ptr(element)), ("n", i32), ("start", i32)],
@@ -374,6 +378,37 @@ def vector_copy_module(
         values = b.masked_load(mask, b.gep(b["x"], at, element), other, "values", align)
     with b.at(53):
         b.masked_store(mask, values, b.gep(b["out"], at, element), align)
+        b.op(gpu.ReturnOp([]))
+    return b.build()
+
+
+def _element_bytes(element: Attribute) -> int:
+    width = getattr(element, "bitwidth", None)
+    assert isinstance(width, int), element
+    return width // 8
+
+
+def vector_reverse_module(lanes: int = 8, element: Attribute = f16, block: int = 32) -> ModuleOp:
+    """``out[lanes*g : lanes*g + lanes] = x[lanes*g : lanes*g + lanes]`` reversed, for thread g
+    of the grid: one aligned ``vector<lanes x element>`` load, every element extracted, a
+    broadcast of the last one and an insert of each other one, one vector store. It reads and
+    writes every slot of a packed vector of 8- or 16-bit elements (``c_types``)."""
+    size = lanes * _element_bytes(element)
+    vt = VectorType(element, [lanes])
+    b = KernelBuilder(
+        "vector_reverse", [("x", Ptr(element)), ("out", Ptr(element))], block=block, def_line=70
+    )
+    with b.at(71):
+        g = b.op(arith.AddiOp(b.op(arith.MuliOp(b.program_id(), b.const(block))), b.tid()), "g")
+        at = b.op(arith.MuliOp(g, b.const(lanes)), "at")
+        v = b.load(b.gep(b["x"], at, element), vt, size)
+    with b.at(72):
+        parts = [b.extract(v, k) for k in range(lanes)]
+        reversed_ = b.broadcast(parts[-1], lanes)
+        for k in range(1, lanes):
+            reversed_ = b.insert(parts[lanes - 1 - k], reversed_, k)
+    with b.at(73):
+        b.store(reversed_, b.gep(b["out"], at, element), size)
         b.op(gpu.ReturnOp([]))
     return b.build()
 
@@ -922,5 +957,12 @@ def all_samples() -> dict[str, ModuleOp]:
         "op_cases": op_cases_module(),
         "vector_copy_f32x4": vector_copy_module(),
         "vector_copy_i32x2": vector_copy_module(2, i32),
+        "vector_copy_f16x8": vector_copy_module(8, f16),
+        "vector_copy_i8x2": vector_copy_module(2, i8),
+        "vector_reverse_f16x8": vector_reverse_module(8, f16),
+        "vector_reverse_bf16x4": vector_reverse_module(4, bf16),
+        "vector_reverse_i8x16": vector_reverse_module(16, i8),
+        "vector_reverse_i16x2": vector_reverse_module(2, i16),
+        "vector_reverse_i8x2": vector_reverse_module(2, i8),
         "vector_ops": vector_ops_module(),
     }

@@ -1,5 +1,7 @@
 """Vectorized global accesses in CUDA C++: ``float2``/``float4``/``int2``/``int4`` variables,
-``*(const float4*)p`` loads, ``make_float4`` broadcasts, ``.x``-``.w`` extracts and inserts."""
+``*(const float4*)p`` loads, ``make_float4`` broadcasts, ``.x``-``.w`` extracts and inserts;
+vectors of 8- and 16-bit elements packed into ``uint4``/``uint2``/``uint1``/``ushort1`` words,
+taken apart with shifts and put together with masks."""
 
 from __future__ import annotations
 
@@ -9,13 +11,32 @@ from pathlib import Path
 
 import pytest
 from xdsl.dialects import arith, gpu, vector
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, VectorType, f32, f64, i1, i32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    VectorType,
+    bf16,
+    f16,
+    f32,
+    f64,
+    i1,
+    i8,
+    i16,
+    i32,
+    i64,
+)
 from xdsl.ir import SSAValue
 
 from mytriton.backends.cuda.printer import print_cuda
 from mytriton.errors import BackendError
 from tests.cuda.test_printer_ops import Build, body_of, kernel_source
-from tests.gpu_ir_samples import KernelBuilder, index, vector_copy_module, vector_ops_module
+from tests.gpu_ir_samples import (
+    KernelBuilder,
+    index,
+    vector_copy_module,
+    vector_ops_module,
+    vector_reverse_module,
+)
 
 F4, F2, I4, I2 = (
     VectorType(f32, [4]),
@@ -31,6 +52,33 @@ def f4(b: KernelBuilder) -> SSAValue:
 
 def _extract_from_f4(k: int) -> Build:
     return lambda b: b.extract(f4(b), k)
+
+
+def h8(b: KernelBuilder) -> SSAValue:
+    """A loaded vector<8xf16>: a ``uint4`` of 4 words of 2 halves."""
+    return b.load(b["p"], VectorType(f16, [8]), 16)
+
+
+def byte(b: KernelBuilder) -> SSAValue:
+    return b.op(arith.TruncIOp(b["i"], i8))
+
+
+def _extract_half(k: int) -> Build:
+    return lambda b: b.extract(h8(b), k)
+
+
+H8_LOAD = "uint4 v0 = *(const uint4*)p;"
+# the member and shift of each half of a uint4: element k is bits 16 * (k % 2) of word k // 2
+H8_EXTRACTS = [
+    "(mt_half)v0.x",
+    "(mt_half)(v0.x >> 16)",
+    "(mt_half)v0.y",
+    "(mt_half)(v0.y >> 16)",
+    "(mt_half)v0.z",
+    "(mt_half)(v0.z >> 16)",
+    "(mt_half)v0.w",
+    "(mt_half)(v0.w >> 16)",
+]
 
 
 # (op builder, the statements it prints, after those of its operands)
@@ -82,6 +130,113 @@ CASES: dict[str, tuple[Build, list[str]]] = {
     "insert a constant into an int2": (
         lambda b: b.insert(b.const(7), b.broadcast(b["i"], 2), 0),
         ["int2 v0 = make_int2(i, i);", "int2 v1 = v0;", "v1.x = 7;"],
+    ),
+    # ---- packed vectors of 8- and 16-bit elements
+    "load 8 halves as a uint4": (h8, [H8_LOAD]),
+    "load 8 bytes as a uint2": (
+        lambda b: b.load(b["p"], VectorType(i8, [8]), 8),
+        ["uint2 v0 = *(const uint2*)p;"],
+    ),
+    "load 2 bf16 as a uint1": (
+        lambda b: b.load(b["p"], VectorType(bf16, [2]), 4),
+        ["uint1 v0 = *(const uint1*)p;"],
+    ),
+    "load 2 bytes as a ushort1": (
+        lambda b: b.load(b["p"], VectorType(i8, [2]), 2),
+        ["ushort1 v0 = *(const ushort1*)p;"],
+    ),
+    "store 8 i16 as a uint4": (
+        lambda b: b.store(b.broadcast(b.op(arith.TruncIOp(b["i"], i16)), 8), b["p"], 16),
+        [
+            "short v0 = (short)i;",
+            "uint4 v1 = make_uint4("
+            + ", ".join(["(unsigned)(unsigned short)v0 * 0x10001u"] * 4)
+            + ");",
+            "*(uint4*)p = v1;",
+        ],
+    ),
+    **{
+        f"extract half {k}": (
+            _extract_half(k),
+            [H8_LOAD, f"mt_half v1 = {H8_EXTRACTS[k]};"],
+        )
+        for k in range(8)
+    },
+    "extract byte 13 of 16": (
+        lambda b: b.extract(b.load(b["p"], VectorType(i8, [16]), 16), 13),
+        ["uint4 v0 = *(const uint4*)p;", "signed char v1 = (signed char)(v0.w >> 8);"],
+    ),
+    "extract bf16 3 of 4": (
+        lambda b: b.extract(b.load(b["p"], VectorType(bf16, [4]), 8), 3),
+        ["uint2 v0 = *(const uint2*)p;", "mt_bf16 v1 = (mt_bf16)(v0.y >> 16);"],
+    ),
+    "extract byte 1 of a ushort1": (
+        lambda b: b.extract(b.load(b["p"], VectorType(i8, [2]), 2), 1),
+        ["ushort1 v0 = *(const ushort1*)p;", "signed char v1 = (signed char)(v0.x >> 8);"],
+    ),
+    "insert a half at 3": (
+        lambda b: b.insert(b.extract(h8(b), 0), h8(b), 3),
+        [
+            H8_LOAD,
+            "mt_half v1 = (mt_half)v0.x;",
+            "uint4 v2 = *(const uint4*)p;",
+            "uint4 v3 = v2;",
+            "v3.y = (v3.y & 0x0000ffffu) | ((unsigned)(unsigned short)v1 << 16);",
+        ],
+    ),
+    "insert a half at 4": (
+        lambda b: b.insert(b.extract(h8(b), 0), h8(b), 4),
+        [
+            H8_LOAD,
+            "mt_half v1 = (mt_half)v0.x;",
+            "uint4 v2 = *(const uint4*)p;",
+            "uint4 v3 = v2;",
+            "v3.z = (v3.z & 0xffff0000u) | (unsigned)(unsigned short)v1;",
+        ],
+    ),
+    "insert a byte at 6 of 8": (
+        lambda b: b.insert(byte(b), b.load(b["p"], VectorType(i8, [8]), 8), 6),
+        [
+            "signed char v0 = (signed char)i;",
+            "uint2 v1 = *(const uint2*)p;",
+            "uint2 v2 = v1;",
+            "v2.y = (v2.y & 0xff00ffffu) | ((unsigned)(unsigned char)v0 << 16);",
+        ],
+    ),
+    "insert a byte into a ushort1": (
+        lambda b: b.insert(byte(b), b.load(b["p"], VectorType(i8, [2]), 2), 1),
+        [
+            "signed char v0 = (signed char)i;",
+            "ushort1 v1 = *(const ushort1*)p;",
+            "ushort1 v2 = v1;",
+            "v2.x = (unsigned short)((v2.x & 0x00ffu) | ((unsigned)(unsigned char)v0 << 8));",
+        ],
+    ),
+    "broadcast a half constant": (
+        lambda b: b.broadcast(b.const(1.5, f16), 8),
+        [
+            "uint4 v0 = make_uint4("
+            + ", ".join(["(unsigned)(unsigned short)(mt_half)0x3e00 * 0x10001u"] * 4)
+            + ");"
+        ],
+    ),
+    "broadcast 2 bf16": (
+        lambda b: b.broadcast(b.const(-2.0, bf16), 2),
+        ["uint1 v0 = make_uint1((unsigned)(unsigned short)(mt_bf16)0xc000 * 0x10001u);"],
+    ),
+    "broadcast 4 bytes": (
+        lambda b: b.broadcast(byte(b), 4),
+        [
+            "signed char v0 = (signed char)i;",
+            "uint1 v1 = make_uint1((unsigned)(unsigned char)v0 * 0x1010101u);",
+        ],
+    ),
+    "broadcast 2 bytes": (
+        lambda b: b.broadcast(byte(b), 2),
+        [
+            "signed char v0 = (signed char)i;",
+            "ushort1 v1 = make_ushort1((unsigned short)((unsigned)(unsigned char)v0 * 0x101u));",
+        ],
     ),
 }
 
@@ -170,11 +325,26 @@ def test_alignment_below_the_vector_size_is_an_error(t: VectorType, alignment: i
 
 
 @pytest.mark.parametrize(
+    ("t", "alignment"),
+    [(VectorType(f16, [8]), 8), (VectorType(i8, [16]), 4), (VectorType(i8, [2]), 1)],
+    ids=str,
+)
+def test_packed_vector_alignment_below_its_size_is_an_error(t: VectorType, alignment: int) -> None:
+    size = t.get_shape()[0] * (2 if t.element_type == f16 else 1)
+    with pytest.raises(BackendError, match=rf"needs alignment >= {size} .* only promises"):
+        kernel_source(lambda b: b.load(b["p"], t, alignment))
+
+
+@pytest.mark.parametrize(
     "t",
     [
         VectorType(f32, [3]),
         VectorType(f32, [8]),
         VectorType(f32, [1]),
+        VectorType(f16, [16]),
+        VectorType(i8, [32]),
+        VectorType(f16, [1]),
+        VectorType(bf16, [6]),
         VectorType(f64, [2]),
         VectorType(i1, [4]),
         VectorType(i64, [2]),
@@ -283,6 +453,41 @@ CHECK: *(int2*)v{{[0-9]+}} = v{{[0-9]+}};
 """
 
 
+PACKED_COPY_CHECKS = """
+CHECK: void __launch_bounds__(64) vector_copy(mt_half* x, mt_half* out, int n, int start) {
+CHECK:   uint4 [[OTHER:v[0-9]+]] = make_uint4(
+CHECK-SAME: (unsigned)(unsigned short)(mt_half)0xbc00 * 0x10001u, {{.*}});
+CHECK:   uint4 [[VALUES:values_[0-9]+]];
+CHECK-NEXT:   if ([[MASK:mask_[0-9]+]]) {
+CHECK-NEXT:     uint4 [[LOADED:v[0-9]+]] = *(const uint4*)v{{[0-9]+}};
+CHECK-NEXT:     [[VALUES]] = [[LOADED]];
+CHECK-NEXT:   } else {
+CHECK-NEXT:     [[VALUES]] = [[OTHER]];
+CHECK-NEXT:   }
+CHECK-NEXT:   mt_half* [[DST:v[0-9]+]] = out + {{v[0-9]+}};
+CHECK-NEXT:   if ([[MASK]]) {
+CHECK-NEXT:     *(uint4*)[[DST]] = [[VALUES]];
+CHECK-NEXT:   }
+"""
+
+REVERSE_CHECKS = """
+CHECK: uint2 [[V:v[0-9]+]] = *(const uint2*)v{{[0-9]+}};
+CHECK-NEXT: signed char [[E0:v[0-9]+]] = (signed char)[[V]].x;
+CHECK-NEXT: signed char [[E1:v[0-9]+]] = (signed char)([[V]].x >> 8);
+CHECK-NEXT: signed char [[E2:v[0-9]+]] = (signed char)([[V]].x >> 16);
+CHECK-NEXT: signed char [[E3:v[0-9]+]] = (signed char)([[V]].x >> 24);
+CHECK-NEXT: signed char [[E4:v[0-9]+]] = (signed char)[[V]].y;
+CHECK-NEXT: signed char [[E5:v[0-9]+]] = (signed char)([[V]].y >> 8);
+CHECK-NEXT: signed char [[E6:v[0-9]+]] = (signed char)([[V]].y >> 16);
+CHECK-NEXT: signed char [[E7:v[0-9]+]] = (signed char)([[V]].y >> 24);
+CHECK-NEXT: uint2 [[R0:v[0-9]+]] = make_uint2((unsigned)(unsigned char)[[E7]] * 0x1010101u, {{.*}});
+CHECK-NEXT: uint2 [[R1:v[0-9]+]] = [[R0]];
+CHECK-NEXT: [[R1]].x = ([[R1]].x & 0xffff00ffu) | ((unsigned)(unsigned char)[[E6]] << 8);
+CHECK: [[R7:v[0-9]+]].y = ([[R7]].y & 0x00ffffffu) | ((unsigned)(unsigned char)[[E0]] << 24);
+CHECK: *(uint2*)v{{[0-9]+}} = [[R7]];
+"""
+
+
 def filecheck(text: str, checks: str, tmp_path: Path) -> None:
     """LLVM FileCheck semantics (the ``filecheck`` package of the dev dependencies)."""
     pytest.importorskip("filecheck", reason="the filecheck package is not installed")
@@ -303,3 +508,13 @@ def test_filecheck_vector_copy(tmp_path: Path) -> None:
 
 def test_filecheck_vector_ops(tmp_path: Path) -> None:
     filecheck(print_cuda(vector_ops_module(), line_directives="off"), OPS_CHECKS, tmp_path)
+
+
+def test_filecheck_packed_vector_copy(tmp_path: Path) -> None:
+    module = vector_copy_module(8, f16)
+    filecheck(print_cuda(module, line_directives="off"), PACKED_COPY_CHECKS, tmp_path)
+
+
+def test_filecheck_packed_vector_reverse(tmp_path: Path) -> None:
+    module = vector_reverse_module(8, i8)
+    filecheck(print_cuda(module, line_directives="off"), REVERSE_CHECKS, tmp_path)

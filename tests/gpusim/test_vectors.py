@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp, i32
+from xdsl.dialects.builtin import ModuleOp, bf16, f16, i8, i16, i32
+from xdsl.ir import Attribute
 
 from mytriton.backends.gpusim import SimulationError, run_lowered
 from tests.gpu_ir_samples import (
@@ -14,6 +15,7 @@ from tests.gpu_ir_samples import (
     vector_copy_module,
     vector_ops_module,
     vector_ops_reference,
+    vector_reverse_module,
 )
 from tests.gpusim.util import gpu_module
 
@@ -135,6 +137,58 @@ def test_int2_vectors() -> None:
     np.testing.assert_array_equal(out, expected)  # i32 addition wraps
 
 
+# vector<N x T> of 16- and 8-bit elements: (MLIR type, NumPy dtype name, N)
+NARROW = [
+    (f16, "float16", 8),
+    (bf16, "bfloat16", 8),
+    (bf16, "bfloat16", 4),
+    (i16, "int16", 8),
+    (i16, "int16", 2),
+    (i8, "int8", 16),
+    (i8, "int8", 4),
+    (i8, "int8", 2),
+]
+
+
+def _dtype(name: str) -> np.dtype:
+    if name == "bfloat16":
+        return np.dtype(pytest.importorskip("ml_dtypes").bfloat16)
+    return np.dtype(name)
+
+
+@pytest.mark.parametrize(("t", "name", "n"), NARROW, ids=lambda v: str(v))
+def test_narrow_vectors_reversed(t: Attribute, name: str, n: int) -> None:
+    """``vector_reverse_module``: every element of a packed vector extracted and inserted."""
+    dtype = _dtype(name)
+    x = (np.arange(2 * 32 * n) % 101 - 50).astype(dtype)
+    out = np.zeros_like(x)
+    run_lowered(vector_reverse_module(n, t), (2, 1, 1), [x, out])
+    np.testing.assert_array_equal(out, x.reshape(-1, n)[:, ::-1].reshape(-1))
+
+
+@pytest.mark.parametrize(("t", "name", "n"), [(f16, "float16", 8), (i8, "int8", 16)], ids=str)
+def test_narrow_vector_copy(t: Attribute, name: str, n: int) -> None:
+    """Masked vector loads (``other`` -1) and stores of 16 bytes; ``n`` at a vector boundary."""
+    x, out = copy(vector_copy_module(n, t), 40 * n, 2 * n, dtype=_dtype(name))
+    np.testing.assert_array_equal(out[2 * n :], x[2 * n :])
+    np.testing.assert_array_equal(out[: 2 * n], 0)
+
+
+def test_misaligned_f16_vector_load_is_an_error() -> None:
+    """A vector<8xf16> at element 4 of a 16-byte aligned array is only 8-byte aligned."""
+    body = """
+      %c4 = arith.constant 4 : i32
+      %xp = llvm.getelementptr %px[%c4] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f16
+      %v = llvm.load %xp {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+      llvm.store %v, %po : vector<8xf16>, !llvm.ptr<1>"""
+    module = gpu_module("%px: !llvm.ptr<1>, %po: !llvm.ptr<1>", "f16, f16", body, THREADS)
+    x, out = np.zeros(64, np.float16), np.zeros(64, np.float16)
+    with pytest.raises(
+        SimulationError, match=r"misaligned vector load of `px`: byte offset 8 is not a multiple"
+    ):
+        run_lowered(module, (1, 1, 1), [x, out])
+
+
 # ---- control flow ----
 
 
@@ -199,7 +253,11 @@ def test_vectors_carried_through_a_loop(iters: int) -> None:
 
 
 def copy(
-    module: ModuleOp, n: int, start: int, size: int | None = None, dtype: type = np.float32
+    module: ModuleOp,
+    n: int,
+    start: int,
+    size: int | None = None,
+    dtype: type | np.dtype = np.float32,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Run ``vector_copy_module`` over 3 programs of 64 threads (more than n needs)."""
     size = n + start if size is None else size
@@ -304,7 +362,23 @@ def test_scalar_accesses_keep_the_alignment_they_promise() -> None:
         ),
         (
             "%v = llvm.load %xp {alignment = 16 : i64} : !llvm.ptr<1> -> vector<3xf32>",
-            r"only vector<2x..>/<4x..> of f32 or i32",
+            r"vector<3xf32> \(only vectors of 2, 4, 8 or 16 f32, f16, bf16, i32, i16 or i8",
+        ),
+        (
+            "%v = llvm.load %xp {alignment = 32 : i64} : !llvm.ptr<1> -> vector<16xf16>",
+            r"vector<16xf16> \(only vectors .* of at most 16 bytes\)",
+        ),
+        (
+            "%v = llvm.load %xp {alignment = 32 : i64} : !llvm.ptr<1> -> vector<8xf32>",
+            r"vector<8xf32> \(only vectors",
+        ),
+        (
+            "%v = llvm.load %xp {alignment = 16 : i64} : !llvm.ptr<1> -> vector<1xf16>",
+            r"vector<1xf16> \(only vectors",
+        ),
+        (
+            "%v = llvm.load %xp {alignment = 8 : i64} : !llvm.ptr<1> -> vector<8xf16>",
+            r"vector<8xf16> access needs a power-of-two alignment >= 16 .* promises 8",
         ),
         (
             "%v = llvm.load %xp {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi1>",
@@ -324,7 +398,19 @@ def test_scalar_accesses_keep_the_alignment_they_promise() -> None:
             r"only scalars are broadcast",
         ),
     ],
-    ids=["small-alignment", "3-lanes", "i1", "f64", "arith", "position", "vector-broadcast"],
+    ids=[
+        "small-alignment",
+        "3-lanes",
+        "32-bytes-of-f16",
+        "32-bytes-of-f32",
+        "1-lane",
+        "small-alignment-f16",
+        "i1",
+        "f64",
+        "arith",
+        "position",
+        "vector-broadcast",
+    ],
 )
 def test_vectors_outside_the_contract_are_refused(body: str, message: str) -> None:
     with pytest.raises(SimulationError, match=message):

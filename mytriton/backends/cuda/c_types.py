@@ -1,11 +1,15 @@
 """C++ spellings of the lowered IR's types (the ABI of ``docs/gpu-ir.md``).
 
 ``index`` is 64-bit, as in MLIR's NVVM lowering, so both emitters agree on index arithmetic.
-The vectors of vectorized global accesses (``vector<2xf32>`` ... ``vector<4xi32>``) are CUDA's
-built-in ``float2``/``float4``/``int2``/``int4``, whose alignment is their size.
+The vectors of vectorized global accesses are CUDA's built-in vector types, whose alignment is
+their size: ``vector<2xf32>`` ... ``vector<4xi32>`` are ``float2``/``float4``/``int2``/``int4``;
+vectors of 8- and 16-bit elements (``vector<8xf16>``) are packed into unsigned words
+(``uint4``), so that nvcc moves them with one ``ld.global.v4.u32``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -40,6 +44,11 @@ _VECTOR_TYPES = {
 }
 #: the C++ member holding each position of a vector (``vector.extract %v[2]`` is ``v.z``)
 VECTOR_COMPONENTS = "xyzw"
+#: the largest vector access: 16 bytes (``ld.global.v4.b32``)
+MAX_VECTOR_BYTES = 16
+#: CUDA's unsigned vector type holding a vector of 8- or 16-bit elements, by the vector's size
+#: in bytes: 32-bit words (one 16-bit word for a 2-byte vector)
+_PACKED_TYPES = {2: "ushort1", 4: "uint1", 8: "uint2", 16: "uint4"}
 
 #: ``memref`` memory spaces that mean CUDA shared memory
 SHARED_MEMORY_SPACES = ("3", "#gpu.address_space<workgroup>")
@@ -131,28 +140,88 @@ def round_call(t: Attribute, source: str) -> str:
     return "mt_d2h" if source == "double" else "mt_f2h"
 
 
+def _element_bits(t: Attribute) -> int | None:
+    """Bits of a vector element the contract allows: f32, f16, bf16, i32, i16 or i8."""
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 16
+    width = int_width(t)
+    return width if isinstance(t, IntegerType) and width in (8, 16, 32) else None
+
+
 def vector_lanes(t: VectorType[Attribute]) -> int:
-    """N of a ``vector<N x T>`` the contract allows (1-D, N in {2, 4}, T f32 or i32)."""
+    """N of a ``vector<N x T>`` the contract allows: 1-D, T f32, f16, bf16, i32, i16 or i8, N a
+    power of two >= 2 of at most 16 bytes."""
     shape = t.get_shape()
-    if len(shape) != 1 or t.get_num_scalable_dims() or shape[0] not in (2, 4):
-        raise BackendError(f"the CUDA printer has no C++ type for {t} (only vector<2x..>, <4x..>)")
-    return shape[0]
+    bits = _element_bits(t.element_type)
+    n = shape[0] if len(shape) == 1 else 0
+    if (
+        len(shape) != 1
+        or t.get_num_scalable_dims()
+        or bits is None
+        or n < 2
+        or n & (n - 1)
+        or n * bits > 8 * MAX_VECTOR_BYTES
+    ):
+        raise BackendError(
+            f"the CUDA printer has no C++ type for {t} (only vectors of 2 to 16 f32, f16, bf16, "
+            "i32, i16 or i8 elements, of at most 16 bytes)"
+        )
+    return n
+
+
+@dataclass(frozen=True)
+class PackedVector:
+    """How a vector of 8- or 16-bit elements sits in its CUDA unsigned vector type: element
+    ``i`` is the ``bits`` bits at ``bits * (i % per_word)`` of word ``i // per_word`` (``.x``
+    ... ``.w``), little-endian as in memory."""
+
+    container: str  #: ``uint4``, ``uint2``, ``uint1`` or ``ushort1``
+    word_bits: int  #: 32, or 16 for a ``ushort1``
+    bits: int
+    element: str  #: the C++ type of one element (``mt_half``, ``short``, ``signed char``...)
+
+    @property
+    def per_word(self) -> int:
+        return self.word_bits // self.bits
+
+    @property
+    def word(self) -> str:
+        return _UINT_TYPES[self.word_bits]
+
+    @property
+    def unsigned_element(self) -> str:
+        return _UINT_TYPES[self.bits]
+
+
+def packed_vector(t: VectorType[Attribute]) -> PackedVector | None:
+    """The packing of a vector of 8- or 16-bit elements; ``None`` for 32-bit ones."""
+    lanes = vector_lanes(t)
+    bits = _element_bits(t.element_type)
+    assert bits is not None
+    if bits == 32:
+        return None
+    size = lanes * bits // 8
+    word_bits = 8 * min(size, 4)
+    return PackedVector(_PACKED_TYPES[size], word_bits, bits, scalar_type(t.element_type))
 
 
 def vector_type(t: VectorType[Attribute]) -> str:
-    """``float2``, ``float4``, ``int2`` or ``int4``."""
-    e = t.element_type
-    element = "float" if isinstance(e, Float32Type) else "int" if int_width(e) == 32 else ""
-    name = _VECTOR_TYPES.get((element, vector_lanes(t)))
-    if name is None:
-        raise BackendError(f"the CUDA printer has no C++ type for {t} (only f32 and i32 vectors)")
-    return name
+    """``float2``, ``float4``, ``int2`` or ``int4``; ``uint4`` ... ``ushort1`` for a vector of
+    8- or 16-bit elements."""
+    packed = packed_vector(t)
+    if packed is not None:
+        return packed.container
+    element = "float" if isinstance(t.element_type, Float32Type) else "int"
+    return _VECTOR_TYPES[(element, vector_lanes(t))]
 
 
 def vector_bytes(t: VectorType[Attribute]) -> int:
     """Size (and CUDA alignment) of a vector value in memory."""
-    vector_type(t)  # one of the allowed vectors: 4-byte elements
-    return 4 * vector_lanes(t)
+    bits = _element_bits(t.element_type)
+    assert bits is not None
+    return vector_lanes(t) * bits // 8
 
 
 def value_type(t: Attribute) -> str:

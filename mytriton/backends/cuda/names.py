@@ -30,7 +30,8 @@ _CUDA_NAMES = frozenset(
     __syncthreads __shfl_xor_sync __shfl_down_sync __shfl_up_sync __shfl_sync __popc __popcll
     __clz __clzll __float_as_int __int_as_float __uint_as_float __double_as_longlong
     __longlong_as_double float2 float4 int2 int4 make_float2 make_float4 make_int2
-    make_int4""".split()  # noqa: SIM905
+    make_int4 ushort1 uint1 uint2 uint4 make_ushort1 make_uint1 make_uint2
+    make_uint4""".split()  # noqa: SIM905
 )
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -1,9 +1,10 @@
 """Global memory through ``llvm`` pointers (``T*``) and shared memory through ``memref``
 (``__shared__`` arrays named by their ``memref.global``).
 
-A vector load or store (``vector<4xf32>``) is one access through a cast pointer,
-``*(const float4*)p``, which nvcc turns into ``ld.global.v4``: CUDA's vector types are aligned
-to their size, so the op's ``alignment`` must promise at least that much.
+A vector load or store (``vector<4xf32>``; ``vector<8xf16>`` packed in a ``uint4``) is one
+access through a cast pointer, ``*(const float4*)p``, which nvcc turns into ``ld.global.v4``:
+CUDA's vector types are aligned to their size, so the op's ``alignment`` must promise at least
+that much.
 """
 
 from __future__ import annotations

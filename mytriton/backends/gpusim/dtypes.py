@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType, VectorType
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntegerType,
+    VectorType,
+)
 from xdsl.ir import Attribute
 
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.dialects.tt_semantics import numpy_dtype
+
+#: the largest vector access (``ld.global.v4.b32``)
+_MAX_VECTOR_BYTES = 16
 
 _UNSIGNED: dict[np.dtype, np.dtype] = {
     np.dtype(np.bool_): np.dtype(np.uint8),
@@ -39,16 +49,28 @@ def dtype_of(t: Attribute) -> np.dtype:
 
 
 def vector_shape(t: VectorType[Attribute]) -> tuple[np.dtype, int]:
-    """(element dtype, N) of a ``vector<N x T>`` the contract allows: 1-D, N in {2, 4}, T f32
-    or i32 (``docs/gpu-ir.md``; ``i1`` is never vectorized)."""
+    """(element dtype, N) of a ``vector<N x T>`` the contract allows (``docs/gpu-ir.md``): 1-D,
+    T f32, f16, bf16, i32, i16 or i8 (``i1`` is never vectorized), N a power of two >= 2 with
+    N elements in at most 16 bytes."""
     shape = t.get_shape()
     e = t.element_type
-    element_ok = isinstance(e, Float32Type) or (isinstance(e, IntegerType) and e.width.data == 32)
-    if len(shape) != 1 or t.get_num_scalable_dims() or shape[0] not in (2, 4) or not element_ok:
+    element_ok = isinstance(e, Float32Type | Float16Type | BFloat16Type) or (
+        isinstance(e, IntegerType) and e.width.data in (8, 16, 32)
+    )
+    n = shape[0] if len(shape) == 1 else 0
+    if (
+        len(shape) != 1
+        or t.get_num_scalable_dims()
+        or not element_ok
+        or n < 2
+        or n & (n - 1)
+        or n * dtype_of(e).itemsize > _MAX_VECTOR_BYTES
+    ):
         raise SimulationError(
-            f"gpusim does not model values of type {t} (only vector<2x..>/<4x..> of f32 or i32)"
+            f"gpusim does not model values of type {t} (only vectors of 2, 4, 8 or 16 f32, "
+            "f16, bf16, i32, i16 or i8 elements, of at most 16 bytes)"
         )
-    return dtype_of(e), shape[0]
+    return dtype_of(e), n
 
 
 def size_of(t: Attribute) -> int:

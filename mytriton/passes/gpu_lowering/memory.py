@@ -5,7 +5,8 @@ load is an ``scf.if`` yielding the loaded value or ``other``, so masked-off lane
 memory; a masked store is an ``scf.if`` around the store, and a replicated element (or a
 scalar) is stored by one owner thread, under an ``scf.if`` too. When the axis analysis proves
 a thread's consecutive registers contiguous in memory, aligned, and under one mask value, they
-move as one vector (``vector<4xf32>``: a 16-byte ``ld.global.v4``); otherwise one by one.
+move as one vector of up to 16 bytes (``vector<4xf32>``, ``vector<8xf16>``, ``vector<16xi8>``:
+one ``ld.global.v4.b32``); otherwise one by one.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ from xdsl.dialects.builtin import IntAttr, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block
+from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block, is_bool
 from mytriton.dialects.ttg import WARP_SIZE
+from mytriton.passes.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.rules import lowers
 
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
+
+#: bytes of the elements a vector access may hold (docs/gpu-ir.md: never ``i1``, nor 64-bit)
+VECTOR_ELEMENT_BYTES = (1, 2, 4)
 
 
 def _pointee(ptr_type: Attribute) -> Attribute:
@@ -58,15 +63,18 @@ def vector_width(ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp) -> int:
     uniform)."""
     if ctx.axis is None or not is_block(op.ptr.type):
         return 1
-    if byte_size(_pointee(op.ptr.type)) != 4:
-        return 1  # the contract's vectors hold 32-bit elements (docs/gpu-ir.md)
+    pointee = _pointee(op.ptr.type)
+    size = byte_size(pointee)
+    if size not in VECTOR_ELEMENT_BYTES or is_bool(pointee):
+        return 1  # the contract's vectors hold 8-, 16- and 32-bit elements (docs/gpu-ir.md)
     g = ctx.geometry(op.ptr.type)
     d = g.root.rank - 1
     if g.root.dim_order[0] != d or len(g.kept) != g.root.rank:
         return 1  # registers are consecutive in memory only along the innermost dimension
     uniform = [op.mask, op.other if isinstance(op, tt.LoadOp) else None]
     # all three are powers of two: so is their minimum
-    width = min(g.root.spt[d], g.full_shape[d], ctx.axis.access_width(op.ptr, uniform))
+    limit = MAX_VECTOR_BYTES // size
+    width = min(g.root.spt[d], g.full_shape[d], ctx.axis.access_width(op.ptr, uniform), limit)
     return width if width >= 2 else 1
 
 
