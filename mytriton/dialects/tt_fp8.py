@@ -10,7 +10,12 @@ sm_90 (checked on an H200 against tests/execution/test_fp8.py's reference):
   beyond the largest finite one (infinity too) saturates to it, NaN gives the format's NaN;
 * ``fp8e4b15`` (Triton's software format: bias 15, no infinity, no NaN, ``0x7f`` is 1.875)
   is encoded by Triton's own code: magnitudes clamped to 1.75, rounded half away from zero,
-  NaN -> +1.75 (from an f16, the NaN's sign is kept).
+  NaN -> +1.75 (from an f16, the NaN's sign is kept);
+* encoding toward zero (``fp_downcast_rounding="rtz"``) is compiled by Triton's NVIDIA backend
+  only from f32 into fp8e5 (``TOWARD_ZERO``; every other pair aborts its compiler, and
+  fp8e4b15's code ignores the mode): ``cvt.rz`` to f16, then the f16's high byte. That is the
+  magnitude truncated; a finite value beyond the largest gives it, an infinity stays one,
+  NaN gives the format's NaN.
 
 The AMD formats ``fp8e4b8``/``fp8e5b16`` (``fnuz``: one NaN ``0x80``, no -0.0, no infinity) are
 encoded with the same saturating rule; Triton's NVIDIA backend rejects them, here every backend
@@ -34,6 +39,7 @@ from xdsl.dialects.builtin import (
     Float8E4M3FNUZType,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float32Type,
 )
 from xdsl.ir import Attribute
 
@@ -90,6 +96,9 @@ FORMATS: dict[type[Attribute], Fp8Format] = {
 }
 _BY_NUMPY_NAME = {f.numpy_name: f for f in FORMATS.values()}
 
+#: the fp8 formats Triton's NVIDIA backend converts into toward zero, and from which types
+TOWARD_ZERO: dict[type[Attribute], tuple[type[Attribute], ...]] = {Float8E5M2Type: (Float32Type,)}
+
 
 def is_fp8(t: Attribute) -> bool:
     """Whether ``t`` (or its element type) is one of the fp8 formats."""
@@ -98,6 +107,12 @@ def is_fp8(t: Attribute) -> bool:
 
 def format_of(t: Attribute) -> Fp8Format:
     return FORMATS[type(element_type(t))]
+
+
+def converts_toward_zero(src: Attribute, dst: Attribute) -> bool:
+    """Whether (the element type of) ``src`` converts into fp8 ``dst`` toward zero."""
+    sources = TOWARD_ZERO.get(type(element_type(dst)), ())
+    return isinstance(element_type(src), sources)
 
 
 # ------------------------------------------------------------------ NumPy
@@ -139,9 +154,11 @@ def decode(a: Array) -> Array:
     return _decode_table(fmt)[a.view(np.uint8)]
 
 
-def encode(x: Array, fmt: Fp8Format) -> Array:
+def encode(x: Array, fmt: Fp8Format, toward_zero: bool = False) -> Array:
     """``x`` (float16, bfloat16 or float32) converted to ``fmt``, as the GPU converts."""
-    if fmt.specials == "none":
+    if toward_zero:
+        bits = _encode_toward_zero(x, fmt)
+    elif fmt.specials == "none":
         bits = _encode_e4b15(x)
     else:
         wide = np.asarray(x).astype(np.float32)
@@ -150,6 +167,24 @@ def encode(x: Array, fmt: Fp8Format) -> Array:
             rounded = np.clip(wide, -limit, limit).astype(container_dtype(fmt))  # to nearest even
         bits = np.where(np.isnan(wide), np.uint8(fmt.nan_byte), rounded.view(np.uint8))
     return np.asarray(bits, np.uint8).view(container_dtype(fmt))
+
+
+def _encode_toward_zero(x: Array, fmt: Fp8Format) -> Array:
+    """The byte of the largest magnitude not beyond ``|x|`` (the largest finite one for a
+    finite ``x`` beyond it), with ``x``'s sign; an infinity stays one, NaN is the format's."""
+    assert fmt.specials != "none", "fp8e4b15 has no toward-zero conversion"
+    wide = np.asarray(x).astype(np.float32)
+    mag = np.minimum(np.abs(wide), np.float32(fmt.max_value))
+    with np.errstate(invalid="ignore"):
+        nearest = mag.astype(container_dtype(fmt)).view(np.uint8)
+    # to nearest gives one of the two neighbours; the lower one is the byte below
+    byte = nearest - (_decode_table(fmt)[nearest] > mag).astype(np.uint8)
+    if fmt.specials == "ieee":
+        infinity = ((1 << fmt.exponent_bits) - 1) << fmt.mantissa_bits
+        byte = np.where(np.isinf(wide), np.uint8(infinity), byte)
+    signed = np.signbit(wide) & ((byte != 0) | (fmt.specials != "fnuz"))  # fnuz: no -0.0
+    out = byte | np.where(signed, np.uint8(0x80), np.uint8(0))
+    return np.where(np.isnan(wide), np.uint8(fmt.nan_byte), out)
 
 
 def _encode_e4b15(x: Array) -> Array:

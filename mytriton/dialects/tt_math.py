@@ -28,6 +28,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from mytriton.dialects import libdevice_table as lt
+from mytriton.dialects import tt_fp8
 from mytriton.dialects import tt_semantics as sem
 from mytriton.dialects.tt_elementwise import BinaryOp, ConversionOp, ElementwiseOp, UnaryOp
 from mytriton.dialects.tt_traits import LazyPatterns, verify_error
@@ -295,7 +296,8 @@ class FpToFpOp(ConversionOp):
     fp_downcast_rounding="rtz")``); ``tt.cast`` is the round-to-nearest-even narrowing.
 
     Toward zero, a value beyond the largest finite one gives that one (not an infinity), an
-    infinity stays one, NaN stays NaN.
+    infinity stays one, NaN stays NaN. Into fp8 only the pairs Triton's NVIDIA backend compiles
+    (``tt_fp8.TOWARD_ZERO``: f32 -> fp8e5).
     """
 
     name = "tt.fp_to_fp"
@@ -325,6 +327,10 @@ class FpToFpOp(ConversionOp):
         if not (is_float(src) and is_float(dst) and dst.bitwidth < src.bitwidth):  # type: ignore[attr-defined]
             raise verify_error(
                 self, f"{type_str(src)} -> {type_str(dst)} is not a narrowing float conversion"
+            )
+        if tt_fp8.is_fp8(dst) and not tt_fp8.converts_toward_zero(src, dst):
+            raise verify_error(
+                self, f"{type_str(src)} -> {type_str(dst)} has no toward-zero conversion"
             )
         self._check_shapes()
 

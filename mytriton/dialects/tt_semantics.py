@@ -360,6 +360,9 @@ def round_toward_zero(a: Array, to: np.dtype) -> Array:
     Rounding to nearest lands on one of the two neighbours of ``a``; where that is the one
     away from zero, the bit pattern one lower is the other (patterns order magnitudes).
     """
+    fp8 = tt_fp8.format_of_dtype(np.dtype(to))
+    if fp8 is not None:
+        return tt_fp8.encode(a, fp8, toward_zero=True)
     nearest = np.asarray(a.astype(to))
     away = np.abs(nearest.astype(a.dtype)) > np.abs(a)
     bits = np.dtype(f"uint{np.dtype(to).itemsize * 8}")

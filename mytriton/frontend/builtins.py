@@ -155,11 +155,6 @@ class Builtins(LibdeviceBuiltins):
             raise KernelValueError(
                 f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}", self.b.loc
             )
-        if rounding == "rtz" and (x.dtype.is_fp8() or d.is_fp8()):
-            raise KernelValueError(
-                "fp_downcast_rounding='rtz' to fp8 is not supported yet (the default 'rtne' is)",
-                self.b.loc,
-            )
         if self._constexpr(bitcast, "bitcast"):
             if rounding is not None:
                 raise KernelValueError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mytriton.dialects import tt
+from mytriton.dialects import tt, tt_fp8
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects import tt_math as tm
 from mytriton.dialects.tt_constants import make_constant
@@ -151,13 +151,20 @@ class Semantic:
 
     def round_toward_zero(self, v: TensorValue, d: core.dtype) -> TensorValue:
         """A float narrowed to ``d`` rounded toward zero (``fp_downcast_rounding="rtz"``)."""
-        if d not in (core.float16, core.bfloat16, core.float32):
+        target = with_element_type(v.type, to_ir(d, self.b.loc))
+        if d.is_fp8():
+            if not tt_fp8.converts_toward_zero(v.type, target):
+                raise KernelValueError(
+                    f"fp_downcast_rounding='rtz' from {v.dtype} to {d} is not supported: "
+                    "Triton's NVIDIA backend rounds toward zero into fp8 only from fp32 to fp8e5",
+                    self.b.loc,
+                )
+        elif d not in (core.float16, core.bfloat16, core.float32):
             raise KernelValueError(
                 f"fp_downcast_rounding='rtz' to {d} is not supported yet (float16, bfloat16 "
                 "and float32 are)",
                 self.b.loc,
             )
-        target = with_element_type(v.type, to_ir(d, self.b.loc))
         return TensorValue(self.b.insert(tm.FpToFpOp(v.handle, target)).result)
 
     def bitcast(self, v: TensorValue, d: core.dtype) -> TensorValue:

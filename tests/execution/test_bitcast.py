@@ -57,7 +57,13 @@ def bad_rounding_kernel(x, BLOCK: tl.constexpr):
 @triton.jit
 def rtz_fp8_kernel(x, BLOCK: tl.constexpr):
     v = tl.load(x + tl.arange(0, BLOCK))
-    v.to(tl.float8e5, fp_downcast_rounding="rtz")  # <-
+    v.to(tl.float8e4nv, fp_downcast_rounding="rtz")  # <-
+
+
+@triton.jit
+def rtz_from_fp8_kernel(x, BLOCK: tl.constexpr):
+    v = tl.load(x + tl.arange(0, BLOCK)).to(tl.float8e5)
+    v.to(tl.float8e4nv, fp_downcast_rounding="rtz")  # <-
 
 
 @triton.jit
@@ -75,10 +81,11 @@ X = np.zeros(8, np.float32)
         (width_mismatch_kernel, KernelTypeError, ("size 32 to data-type of size 16",), "v.to"),
         (bool_bitcast_kernel, KernelTypeError, ("booleans have no bit layout",), "v.to"),
         (bad_rounding_kernel, KernelValueError, ("'rtne' or 'rtz'",), "v.to"),
-        (rtz_fp8_kernel, KernelValueError, ("rtz", "not supported yet"), "v.to"),
+        (rtz_fp8_kernel, KernelValueError, ("'rtz' from fp32 to fp8e4nv", "not supported"), "v.to"),
+        (rtz_from_fp8_kernel, KernelValueError, ("not fp8e5 to fp8e4nv",), "v.to"),
         (widening_rounding_kernel, KernelValueError, ("narrowing float conversions",), "v.to"),
     ],
-    ids=["width", "bool", "bad-rounding", "rtz-fp8", "widening"],
+    ids=["width", "bool", "bad-rounding", "rtz-fp8", "rtz-from-fp8", "widening"],
 )
 def test_cast_errors(kernel: Any, cls: type, words: tuple[str, ...], at: str) -> None:
     expect_error(kernel, (X,), {"BLOCK": 8}, cls, words, at)

@@ -15,6 +15,7 @@ import pytest
 import mytriton as triton
 import mytriton.language as tl
 from mytriton.errors import KernelTypeError, KernelValueError
+from tests.frontend.util import expect_error
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -225,6 +226,128 @@ def test_converted_constants_keep_their_bytes(run: Any, fmt: Format) -> None:
     run(constant_kernel, (1,), out, *values, DT=fmt.dtype)
     want = encoded(fmt, np.array([*values, values[-1]]))
     np.testing.assert_array_equal(out.view(np.uint8), np.concatenate([want, want]))
+
+
+# ------------------------------------------------------------------ encoding toward zero
+
+E5 = next(f for f in FORMATS if f.name == "fp8e5")
+
+
+def encoded_toward_zero(fmt: Format, x: np.ndarray) -> np.ndarray:
+    """The byte of the largest magnitude not beyond ``|x|`` (the largest finite one for a
+    finite ``x`` beyond it), with ``x``'s sign; an infinity stays one (fp8e5: ``0x7c``), NaN
+    of either sign is the format's NaN. What Triton's NVIDIA backend computes: ``cvt.rz`` to
+    f16 (saturating at 65504, keeping infinities, NaN made ``0x7fff``), then its high byte."""
+    values = decoded(fmt)[: fmt.largest + 1]
+    x = np.asarray(x, np.float64)
+    finite = np.isfinite(x)
+    mag = np.abs(np.where(finite, x, 0.0))
+    byte = np.searchsorted(values, mag, side="right") - 1  # values[byte] <= mag
+    byte = np.where(finite, byte, 0x7C)
+    out = byte | np.where(np.signbit(x), 0x80, 0)
+    return np.where(np.isnan(x), fmt.nan_byte, out).astype(np.uint8)
+
+
+def toward_zero_sweep(fmt: Format) -> np.ndarray:
+    """``sweep`` and the f32 values just beside every byte's value (rounding to nearest gives
+    the value above them, toward zero the one below), f16's overflow edge, a negative NaN."""
+    values = decoded(fmt)[1 : fmt.largest + 1].astype(np.float32)
+    beside = np.concatenate(
+        [np.nextafter(values, np.float32(0)), np.nextafter(values, np.float32(np.inf))]
+    )
+    edges = np.float32([65504.0, np.nextafter(np.float32(65520.0), np.float32(0)), 65520.0])
+    pos = np.concatenate([beside, edges, np.float32([np.finfo(np.float32).max])])
+    return np.concatenate([sweep(fmt), pos, -pos, np.float32([-np.nan])])
+
+
+@triton.jit
+def encode_toward_zero_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    v = tl.load(x + offs, mask=m).to(tl.float8e5, fp_downcast_rounding="rtz")
+    tl.store(out + offs, v.to(tl.int8, bitcast=True), mask=m)
+
+
+def test_toward_zero_sweep_is_where_the_roundings_differ() -> None:
+    x = toward_zero_sweep(E5)
+    differ = encoded_toward_zero(E5, x) != encoded(E5, x)
+    assert differ.sum() > len(x) // 3  # every byte's value has such neighbours, both signs
+
+
+def test_rounding_boundaries_encode_toward_zero(run: Any) -> None:
+    """f32 -> fp8e5 with ``fp_downcast_rounding="rtz"`` (the one fp8 pair Triton's NVIDIA
+    backend rounds toward zero): truncated, saturating finite values, keeping infinities."""
+    x = toward_zero_sweep(E5)
+    out = np.zeros(len(x), np.int8)
+    grid = (triton.cdiv(len(x), 256),)
+    run(encode_toward_zero_kernel, grid, x, out, len(x), BLOCK=256)
+    np.testing.assert_array_equal(out.view(np.uint8), encoded_toward_zero(E5, x))
+
+
+# Triton 3.6's interpreter (``TRITON_INTERPRET=1``) on values in range: it agrees with its GPU
+# code there (beyond 61440 it makes NaN, and NaN 0x7e, where the GPU gives 0x7b and 0x7f)
+TRITON_TOWARD_ZERO_SPOT_CHECKS = (
+    [1.2, 1.49, 1.74, -1.99, -0.0, 0.1, -3.3, 500.0, 60000.0, 1.3e-05, 4.5e-05, 6.0e-05, 1.2e-04],
+    [60, 61, 62, 191, 128, 46, 194, 95, 123, 0, 2, 3, 7],
+)
+
+
+def test_toward_zero_agrees_with_triton_on_plain_values(run: Any) -> None:
+    values, triton_bytes = TRITON_TOWARD_ZERO_SPOT_CHECKS
+    x = np.array(values, np.float32)
+    out = np.zeros(len(x), np.int8)
+    run(encode_toward_zero_kernel, (1,), x, out, len(x), BLOCK=16)
+    np.testing.assert_array_equal(out.view(np.uint8), triton_bytes)
+
+
+@triton.jit
+def constant_toward_zero_kernel(out, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    # conversions of compile-time constants (folded) and of the same values at run time
+    o = tl.arange(0, 4)
+    a = tl.full((4,), A, tl.float32).to(tl.float8e5, fp_downcast_rounding="rtz")
+    b = tl.full((4,), B, tl.float32).to(tl.float8e5, fp_downcast_rounding="rtz")
+    c = tl.full((4,), C, tl.float32).to(tl.float8e5, fp_downcast_rounding="rtz")
+    v = tl.where(o == 0, a, tl.where(o == 1, b, c))
+    tl.store(out + o, v.to(tl.int8, bitcast=True))
+
+
+def test_converted_constants_round_toward_zero(run: Any) -> None:
+    out = np.zeros(4, np.int8)
+    run(constant_toward_zero_kernel, (1,), out, 1.99, -1e6, float("-inf"))
+    np.testing.assert_array_equal(out.view(np.uint8), [0x3F, 0xFB, 0xFC, 0xFC])
+
+
+@triton.jit
+def toward_zero_from_kernel(x, out, SRC: tl.constexpr, DT: tl.constexpr):
+    offs = tl.arange(0, 16)
+    v = tl.load(x + offs).to(SRC)
+    r = v.to(DT, fp_downcast_rounding="rtz")  # <-
+    tl.store(out + offs, r.to(tl.int8, bitcast=True))
+
+
+TOWARD_ZERO_REJECTED = [
+    (tl.float16, tl.float8e5),
+    (tl.bfloat16, tl.float8e5),
+    (tl.float64, tl.float8e5),
+    (tl.float32, tl.float8e4nv),
+    (tl.float32, tl.float8e4b8),
+    (tl.float32, tl.float8e5b16),
+    (tl.float32, tl.float8e4b15),
+    (tl.float16, tl.float8e4b15),
+]
+
+
+@pytest.mark.parametrize(
+    ("src", "dst"), TOWARD_ZERO_REJECTED, ids=[f"{s}-{d}" for s, d in TOWARD_ZERO_REJECTED]
+)
+def test_toward_zero_pairs_triton_cannot_compile_are_typed_errors(src: Any, dst: Any) -> None:
+    """Triton's NVIDIA backend aborts on every other rtz conversion into fp8 (its fp8e4b15
+    code would ignore the mode): a typed error at the line, naming the pair."""
+    args = (np.zeros(16, np.float32), np.zeros(16, np.int8))
+    words = (f"'rtz' from {src} to {dst} is not supported", "only from fp32 to fp8e5")
+    expect_error(
+        toward_zero_from_kernel, args, {"SRC": src, "DT": dst}, KernelValueError, words, "v.to"
+    )
 
 
 # ------------------------------------------------------------------ storage
@@ -476,7 +599,7 @@ REJECTED = {
     "with_f64": (KernelTypeError, "fp8 <-> float64"),
     "e4b15_bf16": (KernelTypeError, "float8e4b15 only to and from float16 and float32"),
     "full": (KernelTypeError, "no fp8 constants but 0"),
-    "rtz": (KernelValueError, "'rtz' to fp8 is not supported"),
+    "rtz": (KernelValueError, "'rtz' from fp32 to fp8e4nv is not supported"),
 }
 
 
@@ -517,6 +640,9 @@ def fp8_warmups() -> list[Any]:
         kernels.append(arith_kernel.warmup(x, x, h, np.zeros(64, BF16), f, BLOCK=64, grid=(1,)))
         out16 = np.zeros(256, np.float16)
         kernels.append(dot_kernel.warmup(x, x, f, out16, M=16, N=16, K=16, grid=(1,)))
+    f = np.zeros(256, np.float32)
+    kernels.append(encode_toward_zero_kernel.warmup(f, bits, 256, BLOCK=256, grid=(1,)))
+    kernels.append(constant_toward_zero_kernel.warmup(bits, 1.99, -1e6, -1.0, grid=(1,)))
     return kernels
 
 

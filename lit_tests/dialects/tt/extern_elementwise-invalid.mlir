@@ -45,3 +45,19 @@ func.func @unknown_rounding(%x: f32) {
   func.return
 }
 // CHECK: Operation does not verify: tt.fp_to_fp: rounding must be one of rtz, got 'rd'
+
+// -----
+
+func.func @fp8_not_from_f32(%x: f16) {
+  %r = tt.fp_to_fp %x rounding = "rtz" : f16 -> f8E5M2
+  func.return
+}
+// CHECK: Operation does not verify: tt.fp_to_fp: f16 -> f8E5M2 has no toward-zero conversion
+
+// -----
+
+func.func @fp8_not_e5(%x: tensor<16xf32>) {
+  %r = tt.fp_to_fp %x rounding = "rtz" : tensor<16xf32> -> tensor<16xf8E4M3FN>
+  func.return
+}
+// CHECK: Operation does not verify: tt.fp_to_fp: f32 -> f8E4M3FN has no toward-zero conversion

@@ -219,6 +219,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
         return libdevice_call(ctx, op, args)
     if isinstance(op, tm.FpToFpOp):
         src, dst = element_type(op.src.type), element_type(op.result.type)
+        if fp8.is_fp8(dst):
+            return fp8.convert(ctx, args[0], src, dst, toward_zero=True)
         return round_toward_zero(ctx, args[0], src, dst)
     if isinstance(op, ew.SelectOp):
         return ctx.value(arith.SelectOp(*args))

@@ -10,6 +10,7 @@ a subnormal as ``mantissa * 2**(1 - bias - mantissa_bits)`` (exact), and the for
 Encoding clamps the magnitude to the largest finite value (satfinite), then rounds one integer
 ``X >> s`` (``X`` the f32 magnitude bits for a normal result, so a carry out of the mantissa
 bumps the exponent; the significand for a subnormal one, ``s`` growing as the value shrinks).
+Toward zero (``tt.fp_to_fp``) it is ``X >> s`` itself, and an infinity stays one.
 """
 
 from __future__ import annotations
@@ -101,9 +102,14 @@ def decode(ctx: LoweringContext, byte: SSAValue, fmt: Fp8Format) -> SSAValue:
 
 
 def encode(
-    ctx: LoweringContext, x: SSAValue, fmt: Fp8Format, nan_sign: SSAValue | None = None
+    ctx: LoweringContext,
+    x: SSAValue,
+    fmt: Fp8Format,
+    nan_sign: SSAValue | None = None,
+    toward_zero: bool = False,
 ) -> SSAValue:
-    """The fp8 byte of f32 ``x``: saturated, rounded to nearest (even, or away for fp8e4b15).
+    """The fp8 byte of f32 ``x``: saturated, rounded to nearest (even, or away for fp8e4b15);
+    ``toward_zero``: a finite value truncated (and saturated), an infinity kept.
 
     ``nan_sign`` (i32, 0 or 0x80) is the sign fp8e4b15 gives a NaN (the f16 source's; an f32
     NaN gives +1.75)."""
@@ -122,20 +128,16 @@ def encode(
     shift_sub = z.v(arith.MinUIOp(shift_sub, z.c(31)))
     wide = z.select(is_subnormal, significand, clamped)
     shift = z.select(is_subnormal, shift_sub, 23 - mb)
-    q = z.shr(wide, shift)
-    rest = z.and_(wide, z.sub(z.shl(1, shift), 1))
-    half = z.shl(1, z.sub(shift, 1))
-    if fmt.ties_away:
-        up = z.cmp("uge", rest, half)
-    else:
-        odd = z.cmp("ne", z.and_(q, 1), 0)
-        tie_to_odd = z.v(arith.AndIOp(z.cmp("eq", rest, half), odd))
-        up = z.v(arith.OrIOp(z.cmp("ugt", rest, half), tie_to_odd))
-    n = z.add(q, z.v(arith.ExtUIOp(up, i32)))
+    n = z.shr(wide, shift)
+    if not toward_zero:
+        n = z.add(n, _round_up(z, wide, shift, n, fmt.ties_away))
     n = z.sub(n, z.select(is_subnormal, 0, (127 - bias) << mb))
     out = z.or_(n, sign)
     if fmt.specials == "fnuz":  # no -0.0
         out = z.select(z.cmp("eq", n, 0), 0, out)
+    if toward_zero and fmt.specials == "ieee":  # saturating is for finite values only
+        infinity = z.or_(sign, ((1 << fmt.exponent_bits) - 1) << mb)
+        out = z.select(z.cmp("eq", mag, _F32_INF), infinity, out)
     if fmt.specials == "none":  # fp8e4b15 has no NaN: Triton's code makes it 1.75
         nan_byte = z.c(fmt.nan_byte) if nan_sign is None else z.or_(nan_sign, fmt.nan_byte)
         out = z.select(is_nan, nan_byte, out)
@@ -144,8 +146,24 @@ def encode(
     return z.v(arith.TruncIOp(out, i8))
 
 
-def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
-    """One element of ``tt.cast`` where ``src`` or ``dst`` is fp8 (the other a float)."""
+def _round_up(z: _Ints, wide: SSAValue, shift: SSAValue, q: SSAValue, ties_away: bool) -> SSAValue:
+    """1 where ``wide >> shift`` (``q``) rounds up to nearest (ties to even or away), else 0."""
+    rest = z.and_(wide, z.sub(z.shl(1, shift), 1))
+    half = z.shl(1, z.sub(shift, 1))
+    if ties_away:
+        up = z.cmp("uge", rest, half)
+    else:
+        odd = z.cmp("ne", z.and_(q, 1), 0)
+        tie_to_odd = z.v(arith.AndIOp(z.cmp("eq", rest, half), odd))
+        up = z.v(arith.OrIOp(z.cmp("ugt", rest, half), tie_to_odd))
+    return z.v(arith.ExtUIOp(up, i32))
+
+
+def convert(
+    ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute, toward_zero: bool = False
+) -> SSAValue:
+    """One element of ``tt.cast`` where ``src`` or ``dst`` is fp8 (the other a float), or of
+    ``tt.fp_to_fp`` into fp8 (``toward_zero``)."""
     if is_fp8(src):
         wide = decode(ctx, v, format_of(src))
         if is_fp8(dst):
@@ -164,4 +182,4 @@ def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -
         z = _Ints(ctx)
         nan_sign = z.and_(z.shr(z.v(arith.ExtUIOp(half, i32)), 8), _SIGN)
     wide = v if isinstance(src, Float32Type) else ctx.value(arith.ExtFOp(v, f32))
-    return encode(ctx, wide, fmt, nan_sign)
+    return encode(ctx, wide, fmt, nan_sign, toward_zero)
