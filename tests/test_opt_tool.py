@@ -13,8 +13,8 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 
+from mytriton.backends.stages import LocatedPrinter
 from mytriton.dialects import all_dialects
 from mytriton.passes.pipeline import PIPELINE_ENV
 from mytriton.passes.registry import available_passes
@@ -303,8 +303,9 @@ def _chunks(path: Path) -> list[str]:
 
 
 def _print(module: ModuleOp, *, generic: bool = False) -> str:
+    """As the stage dumps print (``LocatedPrinter``: locations where they re-parse)."""
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic, print_debuginfo=True).print_op(module)
+    LocatedPrinter(stream=out, print_generic_format=generic, print_debuginfo=True).print_op(module)
     return out.getvalue()
 
 

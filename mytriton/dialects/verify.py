@@ -29,6 +29,40 @@ def _check_for_step(op: scf.ForOp) -> None:
         raise VerifyException("scf.for: the step of a kernel loop must be a positive constant")
 
 
+def _check_while(op: scf.WhileOp) -> None:
+    """What xDSL's ``scf.while`` verifier leaves out: the *before* region ends in
+    ``scf.condition`` forwarding the result types, the *after* region in ``scf.yield`` of the
+    argument types (so the carried values keep their types around the loop)."""
+    before, after = op.before_region.block, op.after_region.block
+    arg_types = [v.type for v in op.arguments]
+    result_types = [r.type for r in op.results]
+    condition, yielded = before.last_op, after.last_op
+    if not isinstance(condition, scf.ConditionOp):
+        raise VerifyException("scf.while: the before region must end in scf.condition")
+    if not isinstance(yielded, scf.YieldOp):
+        raise VerifyException("scf.while: the after region must end in scf.yield")
+    checks = (
+        ([a.type for a in before.args], arg_types, "before-region arguments"),
+        ([v.type for v in condition.args], result_types, "values scf.condition forwards"),
+        ([a.type for a in after.args], result_types, "after-region arguments"),
+        ([v.type for v in yielded.operands], arg_types, "values the body yields"),
+    )
+    for found, expected, what in checks:
+        if found != expected:
+            raise VerifyException(
+                f"scf.while: the types of the {what} ({', '.join(map(str, found))}) must be "
+                f"({', '.join(map(str, expected))})"
+            )
+
+
+def _check_extra(op: Operation) -> None:
+    """Our rules on top of xDSL's verifiers."""
+    if isinstance(op, scf.ForOp):
+        _check_for_step(op)
+    elif isinstance(op, scf.WhileOp):
+        _check_while(op)
+
+
 def _check_dominance(module: ModuleOp) -> None:
     """Every operand is defined before its use (xDSL does not check dominance itself)."""
 
@@ -57,8 +91,7 @@ def verify_module(module: ModuleOp) -> None:
     try:
         module.verify()
         for op in module.walk():
-            if isinstance(op, scf.ForOp):
-                _check_for_step(op)
+            _check_extra(op)
         _check_dominance(module)
         return
     except VerifyException:
@@ -66,8 +99,7 @@ def verify_module(module: ModuleOp) -> None:
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
-            if isinstance(op, scf.ForOp):
-                _check_for_step(op)
+            _check_extra(op)
         except VerifyException as e:
             message = str(e).splitlines()[0]
             raise IRVerificationError(message, source_location(op)) from None

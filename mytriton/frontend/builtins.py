@@ -681,7 +681,5 @@ class Builtins(LibdeviceBuiltins):
     def static_range(self, arg1: Any, arg2: Any, step: Any) -> None:
         raise KernelValueError("tl.static_range can only be iterated by a for loop", self.b.loc)
 
-    def range(
-        self, arg1: Any, arg2: Any, step: Any, num_stages: Any, loop_unroll_factor: Any
-    ) -> None:
+    def range(self, arg1: Any, arg2: Any, step: Any, *options: Any) -> None:
         raise KernelValueError("tl.range can only be iterated by a for loop", self.b.loc)

@@ -122,6 +122,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
     def lookup(self, name: str, node: ast.AST) -> Any:
         if name in self.scope:
             return self.scope[name]
+        if name in self.not_defined_after:  # a local of the kernel, unbound here
+            raise KernelNameError(self.not_defined_after[name], self.loc(node))
         found, value = self.src.resolve_global(name)
         if not found:
             if hasattr(py, name):
@@ -301,7 +303,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
     def visit_IfExp(self, node: ast.IfExp) -> Any:
         cond = self.visit(node.test)
         if isinstance(cond, TensorValue):
-            self.unsupported(node, "a conditional expression on a runtime value", "use tl.where")
+            return self.runtime_ifexp(node, cond)
         return self.visit(node.body if cond else node.orelse)
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> str:

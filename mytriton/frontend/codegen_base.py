@@ -46,6 +46,8 @@ class CodeGeneratorBase(ast.NodeVisitor):
         self.tl = Builtins(self.sem)
         self.scope = scope
         self.call_stack = (*call_stack, source.qualname)
+        # why a name the kernel assigned is not defined here (one path of a runtime `if`...)
+        self.not_defined_after: dict[str, str] = {}
 
     # ------------------------------------------------------------------ infrastructure
 

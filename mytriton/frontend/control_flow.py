@@ -1,23 +1,25 @@
-"""Control flow in a kernel: ``if`` and ``for``, resolved while compiling or as ``scf`` ops.
+"""Control flow in a kernel: ``if``, ``for`` and ``while``, resolved while compiling or as
+``scf`` ops.
 
-An ``if`` on a compile-time value compiles one branch, a ``range`` with compile-time bounds is
-unrolled; on runtime values they become ``scf.if``/``scf.for`` whose results are the variables
-the body assigns (Triton's rules: one type on every path, nothing returned from inside). Kept
-apart from expressions because this is where the scope forks and merges. ``while``, ``break``
-and ``continue`` are rejected at their line.
+An ``if`` on a compile-time value compiles one branch, a ``range`` with compile-time bounds or a
+``while`` on a compile-time condition is unrolled; on runtime values they become
+``scf.if``/``scf.for``/``scf.while`` whose results are the variables the body assigns (Triton's
+rules: one type on every path, nothing returned from inside). Kept apart from expressions
+because this is where the scope forks and merges. ``break`` and ``continue`` are rejected at
+their line.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins as py
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import i32
-from xdsl.ir import Block
+from xdsl.ir import Block, Region
 
 from mytriton.errors import (
     ConstexprError,
@@ -26,17 +28,27 @@ from mytriton.errors import (
     UnsupportedSyntaxError,
 )
 from mytriton.frontend.codegen_base import CodeGeneratorBase, _Return, core_fn, describe
+from mytriton.frontend.dtypes import to_ir
+from mytriton.frontend.range_loops import (
+    RangeArgs,
+    is_constant_int,
+    plan_loop,
+    python_range_args,
+    range_args,
+)
 from mytriton.frontend.values import TensorValue, unwrap_constexpr
-from mytriton.language import core
 
 # Python `range` loops with compile-time bounds are unrolled up to this many iterations;
 # longer ones become structured loops (`tl.static_range` always unrolls).
 MAX_UNROLL = 64
 
+# A `while` on a compile-time condition is unrolled; this many iterations means it never ends.
+MAX_WHILE_UNROLL = 4096
+
 
 # (`ast.NodeVisitor` is named again so that linters see the `visit_<Node>` methods as a visitor's.)
 class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
-    """``if``/``for`` statements of ``CodeGenerator``, and the rejected ``while``/``break``."""
+    """``if``/``for``/``while`` statements of ``CodeGenerator``, and the rejected ``break``."""
 
     def visit_If(self, node: ast.If) -> None:
         cond = self.visit(node.test)
@@ -91,8 +103,14 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
         for (n, _, _), res in zip(results, op.results, strict=True):
             res.name_hint = n
             self.scope[n] = TensorValue(res)
+        where = self.loc(node)
+        line = where.line if where is not None else "?"
         for n in assigned - set(names) - set(before):
             self.scope.pop(n, None)  # assigned on one path only: not defined after the `if`
+            self.not_defined_after[n] = (
+                f"`{n}` is not defined after the runtime `if` at line {line}: it is assigned "
+                "on only one path; assign it on both paths or before the `if`"
+            )
 
     def _if_values(
         self, name: str, a: Any, b: Any, then_block: Block, else_block: Block, node: ast.If
@@ -125,8 +143,173 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
             )
         return a, b
 
-    def visit_While(self, node: ast.While) -> NoReturn:
-        self.unsupported(node, "`while`", "use `for ... in range(...)`")
+    def runtime_ifexp(self, node: ast.IfExp, cond: TensorValue) -> TensorValue | None:
+        """``a if c else b`` on a runtime scalar ``c``: an ``scf.if`` yielding the side taken,
+        each side compiled inside its own branch (Triton 3.6 does the same), so a load the
+        condition guards runs only when it holds. Python numbers are weakly typed as in a
+        runtime ``if``; two sides that are both ``None`` (calls like ``tl.store``) yield
+        nothing."""
+        if cond.is_block:
+            raise KernelTypeError(
+                "the condition of a conditional expression must be a scalar; for blocks use "
+                "tl.where",
+                self.loc(node.test),
+            )
+        flag = self.sem.to_bool(cond)
+        then_block, else_block = Block(), Block()
+        with self.b.at_end_of(then_block):
+            a = self.visit(node.body)
+        with self.b.at_end_of(else_block):
+            b = self.visit(node.orelse)
+        if a is None and b is None:
+            results: list[TensorValue] = []
+        else:
+            for v, side in ((a, node.body), (b, node.orelse)):
+                if not isinstance(v, TensorValue) and not isinstance(
+                    unwrap_constexpr(v), (bool, int, float)
+                ):
+                    raise KernelTypeError(
+                        "a conditional expression on a runtime value must give a number or a "
+                        f"block on both sides, not {type(v).__name__}",
+                        self.loc(side),
+                    )
+            if not isinstance(a, TensorValue):
+                like = b if isinstance(b, TensorValue) else None
+                if like is None and isinstance(unwrap_constexpr(b), float):
+                    a = float(unwrap_constexpr(a))
+                with self.b.at_end_of(then_block):
+                    a = self.sem.to_tensor(unwrap_constexpr(a), like)
+            if not isinstance(b, TensorValue):
+                with self.b.at_end_of(else_block):
+                    b = self.sem.to_tensor(unwrap_constexpr(b), a)
+            if a.type != b.type:
+                raise KernelTypeError(
+                    f"the two sides of a conditional expression on a runtime value must have "
+                    f"one type: {describe(a)} if true, {describe(b)} if false",
+                    self.loc(node),
+                )
+            results = [a, b]
+        with self.b.at_end_of(then_block):
+            self.b.insert(scf.YieldOp(*(v.handle for v in results[:1])))
+        with self.b.at_end_of(else_block):
+            self.b.insert(scf.YieldOp(*(v.handle for v in results[1:])))
+        op = self.b.insert(
+            scf.IfOp(flag.handle, [v.type for v in results[:1]], [then_block], [else_block])
+        )
+        return TensorValue(op.results[0]) if results else None
+
+    def visit_While(self, node: ast.While) -> None:
+        """A compile-time condition unrolls the loop like Python runs it; once the condition is
+        a runtime value (from the start, or after unrolled iterations made it one) the rest of
+        the loop is one ``scf.while``."""
+        if node.orelse:
+            self.unsupported(node, "`while ... else`")
+        for trips in itertools.count():
+            cond = self._while_test(node)
+            if isinstance(cond, TensorValue):
+                self.runtime_while(node)
+                return
+            if not cond:
+                return
+            if trips == MAX_WHILE_UNROLL:
+                raise ConstexprError(
+                    f"a `while` on a compile-time condition still runs after {MAX_WHILE_UNROLL} "
+                    "unrolled iterations; make the condition a runtime value (e.g. a scalar "
+                    "argument) to get a runtime loop",
+                    self.loc(node.test),
+                )
+            self.visit_block(node.body)
+
+    def _while_test(self, node: ast.While) -> Any:
+        """The condition in the current scope, compiled into a scratch block: only whether it
+        is a runtime value (and, if not, its truth) is kept."""
+        with self.b.at_end_of(Block()):
+            cond = self.visit(node.test)
+        return cond if isinstance(cond, TensorValue) else bool(unwrap_constexpr(cond))
+
+    def runtime_while(self, node: ast.While) -> None:
+        """``while`` on a runtime scalar: an ``scf.while`` carrying the variables the body
+        assigns (as Triton emits it: the *before* region computes the condition from the
+        carried values, the *after* region is the body). Same rules as a runtime ``for``."""
+        assigned = assigned_names(node.body)
+        carried = [n for n in sorted(assigned) if n in self.scope]
+        inits = [self._carried_init(n, node) for n in carried]
+        types = [v.type for v in inits]
+        outer = dict(self.scope)
+        before, after = Block(arg_types=types), Block(arg_types=types)
+        for block in (before, after):
+            for n, arg in zip(carried, block.args, strict=True):
+                arg.name_hint = n
+                self.scope[n] = TensorValue(arg)
+            with self.b.at_end_of(block):
+                if block is before:
+                    self._while_condition(node, before)
+                else:
+                    self._while_body(node, carried, inits)
+        self.scope = outer
+        loop = self.b.insert(
+            scf.WhileOp([v.handle for v in inits], types, Region(before), Region(after))
+        )
+        for n, res in zip(carried, loop.results, strict=True):
+            res.name_hint = n
+            self.scope[n] = TensorValue(res)
+        where = self.loc(node)
+        line = where.line if where is not None else "?"
+        for n in assigned - set(outer):
+            self.not_defined_after[n] = (
+                f"`{n}` is first assigned inside the runtime `while` at line {line}, so it is "
+                "not defined after the loop; assign it before the loop to use it after"
+            )
+
+    def _carried_init(self, name: str, node: ast.While) -> TensorValue:
+        v = self.scope[name]
+        if isinstance(v, TensorValue):
+            return v
+        if isinstance(unwrap_constexpr(v), (bool, int, float)):
+            return self.sem.to_tensor(unwrap_constexpr(v))
+        raise KernelTypeError(
+            f"`{name}` holds a compile-time {type(v).__name__} and is reassigned inside a "
+            "runtime loop; only numbers and blocks can be loop-carried",
+            self.loc(node),
+        )
+
+    def _while_condition(self, node: ast.While, before: Block) -> None:
+        cond = self.visit(node.test)
+        if not isinstance(cond, TensorValue):  # constant once the carried values are runtime
+            cond = self.sem.to_tensor(bool(unwrap_constexpr(cond)))
+        if cond.is_block:
+            raise KernelTypeError(
+                f"the condition of a `while` must be a scalar, got {describe(cond)}; "
+                "reduce it (e.g. tl.max) to a scalar",
+                self.loc(node.test),
+            )
+        with self.b.located(self.loc(node.test)):
+            flag = self.sem.to_bool(cond)
+            self.b.insert(scf.ConditionOp(flag.handle, *before.args))
+
+    def _while_body(self, node: ast.While, carried: list[str], inits: list[TensorValue]) -> None:
+        try:
+            self.visit_block(node.body)
+        except _Return as r:
+            raise UnsupportedSyntaxError(
+                "`return` inside a runtime loop", r.loc or self.loc(node)
+            ) from None
+        yields: list[TensorValue] = []
+        for n, init in zip(carried, inits, strict=True):
+            v = self.scope[n]
+            v = (
+                self.sem.to_tensor(unwrap_constexpr(v), init)
+                if not isinstance(v, TensorValue)
+                else v
+            )
+            if v.type != init.type:
+                raise KernelTypeError(
+                    f"loop-carried variable `{n}` is {describe(init)} before the loop but "
+                    f"{describe(v)} after an iteration; its type must not change",
+                    self.loc(node),
+                )
+            yields.append(v)
+        self.b.insert(scf.YieldOp(*(v.handle for v in yields)))
 
     def visit_Break(self, node: ast.Break) -> NoReturn:
         self.unsupported(node, "`break`")
@@ -155,32 +338,28 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
             self.unsupported(it, "iterating over anything but range/tl.range/tl.static_range")
         args = [self.visit(a) for a in it.args]
         kwargs = {k.arg: self.visit(k.value) for k in it.keywords if k.arg}
-        if kind != "runtime" and kwargs:
+        if kind == "range" and kwargs:
             self.unsupported(it, "keyword arguments to range")
-        step_kw = kwargs.pop("step", None)
-        kwargs.pop("num_stages", None)
-        kwargs.pop("loop_unroll_factor", None)
-        if kwargs:
-            self.unsupported(it, f"tl.range options {sorted(kwargs)}")
-        if not 1 <= len(args) <= 3:
-            raise KernelTypeError(f"range expects 1 to 3 arguments, got {len(args)}", self.loc(it))
-        start, stop, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], 1)
-        if len(args) == 3:
-            step = args[2]
-        if step_kw is not None:
-            step = step_kw
-        bounds = [unwrap_constexpr(x) for x in (start, stop, step)]
-        constant = all(isinstance(x, int) and not isinstance(x, bool) for x in bounds)
+        r = (
+            python_range_args(args, self.loc(it))
+            if kind == "range"
+            else range_args(fn, args, kwargs, self.loc(it))
+        )
+        bounds = (r.start, r.stop, r.step)
+        constant = all(is_constant_int(x) for x in bounds)
         if kind == "static" and not constant:
             raise ConstexprError(
-                "tl.static_range bounds must be compile-time integers (tl.constexpr)", self.loc(it)
+                "tl.static_range bounds and step must be compile-time integers (tl.constexpr)",
+                self.loc(it),
             )
+        if is_constant_int(r.step) and r.step == 0:
+            raise KernelValueError("the step of a range must not be zero", self.loc(it))
         if constant and kind != "runtime":
             trips = len(py.range(*bounds))
             if kind == "static" or trips <= MAX_UNROLL:
                 self.unrolled_loop(node, node.target.id, py.range(*bounds), kind)
                 return
-        self.runtime_loop(node, node.target.id, *bounds)
+        self.runtime_loop(node, node.target.id, r)
 
     def unrolled_loop(self, node: ast.For, var: str, values: py.range, kind: str) -> None:
         """``tl.static_range`` binds a compile-time integer (a constexpr, as in Triton); an
@@ -194,20 +373,13 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                     self.scope[var] = self.sem.to_tensor(v)
             self.visit_block(node.body)
 
-    def runtime_loop(self, node: ast.For, var: str, start: Any, stop: Any, step: Any) -> None:
-        if isinstance(step, TensorValue) or not isinstance(step, int) or step <= 0:
-            raise KernelValueError(
-                "the step of a runtime loop must be a positive compile-time integer",
-                self.loc(node.iter),
-            )
-        lb, ub = (self._loop_bound(x, node) for x in (start, stop))
-        stp = self.sem.constant(step, core.int32)
+    def runtime_loop(self, node: ast.For, var: str, r: RangeArgs) -> None:
+        """An ``scf.for`` (range_loops.py: how a step that is not a positive constant is
+        counted) carrying the variables the body reassigns. The loop variable is not carried:
+        the body may rebind it (``i = tl.multiple_of(i, 16)``) without changing the iteration."""
+        with self.b.located(self.loc(node.iter)):
+            plan = plan_loop(self.sem, r.start, r.stop, r.step, self.loc(node.iter))
         assigned = assigned_names(node.body)
-        if var in assigned:
-            where = assignment_to(node.body, var) or node
-            raise UnsupportedSyntaxError(
-                f"assigning to the loop variable `{var}` inside the loop", self.loc(where)
-            )
         carried = [n for n in sorted(assigned) if n in self.scope and n != var]
         inits: list[TensorValue] = []
         for n in carried:
@@ -222,20 +394,24 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                     "runtime loop; only numbers and blocks can be loop-carried",
                     self.loc(node),
                 )
-        body = Block(arg_types=[i32, *(v.type for v in inits)])
-        body.args[0].name_hint = var
+        body = Block(arg_types=[to_ir(plan.dtype), *(v.type for v in inits)])
+        body.args[0].name_hint = f"{var}_count" if plan.normalised else var
         for n, arg in zip(carried, body.args[1:], strict=True):
             arg.name_hint = n
         outer = dict(self.scope)
-        self.scope[var] = TensorValue(body.args[0])
         for n, arg in zip(carried, body.args[1:], strict=True):
             self.scope[n] = TensorValue(arg)
         with self.b.at_end_of(body):
+            with self.b.located(self.loc(node.target)):
+                induction = plan.loop_variable(TensorValue(body.args[0]))
+            if plan.normalised:
+                induction.handle.name_hint = var
+            self.scope[var] = induction
             try:
                 self.visit_block(node.body)
-            except _Return as r:
+            except _Return as ret:
                 raise UnsupportedSyntaxError(
-                    "`return` inside a runtime loop", r.loc or self.loc(node)
+                    "`return` inside a runtime loop", ret.loc or self.loc(node)
                 ) from None
             yields: list[TensorValue] = []
             for n, init in zip(carried, inits, strict=True):
@@ -250,20 +426,27 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 yields.append(v)
             self.b.insert(scf.YieldOp(*(v.handle for v in yields)))
         loop = self.b.insert(
-            scf.ForOp(lb.handle, ub.handle, stp.handle, [v.handle for v in inits], body)
+            scf.ForOp(
+                plan.lb.handle, plan.ub.handle, plan.step.handle, [v.handle for v in inits], body
+            )
         )
+        loop.attributes.update(r.attributes)
         self.scope = outer
         for n, res in zip(carried, loop.results, strict=True):
             res.name_hint = n
             self.scope[n] = TensorValue(res)
-
-    def _loop_bound(self, x: Any, node: ast.For) -> TensorValue:
-        v = self.sem.to_tensor(unwrap_constexpr(x)) if not isinstance(x, TensorValue) else x
-        if v.is_block or v.dtype != core.int32:
-            raise KernelTypeError(
-                f"range bounds must be int32 scalars, got {describe(v)}", self.loc(node.iter)
+        where = self.loc(node)
+        line = where.line if where is not None else "?"
+        if var not in outer:
+            self.not_defined_after[var] = (
+                f"`{var}` is not defined after the runtime loop at line {line}: it is the "
+                "loop's variable"
             )
-        return v
+        for n in assigned - set(outer) - {var}:
+            self.not_defined_after[n] = (
+                f"`{n}` is not defined after the runtime loop at line {line}: it is first "
+                "assigned inside it; assign it before the loop to use it after"
+            )
 
 
 def _same_compile_time_value(a: Any, b: Any) -> bool:
@@ -303,19 +486,3 @@ def assigned_names(stmts: Sequence[ast.stmt]) -> set[str]:
             elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
                 names.update(targets(n.target))
     return names
-
-
-def assignment_to(stmts: Sequence[ast.stmt], name: str) -> ast.AST | None:
-    """The first statement of ``stmts`` (nested ones included) that assigns ``name``."""
-    for stmt in stmts:
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Assign):
-                targets = n.targets
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
-                targets = [n.target]
-            else:
-                continue
-            for t in targets:
-                if any(isinstance(e, ast.Name) and e.id == name for e in ast.walk(t)):
-                    return n
-    return None

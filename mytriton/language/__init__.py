@@ -321,8 +321,13 @@ def range(
     step: Any = None,
     num_stages: Any = None,
     loop_unroll_factor: Any = None,
+    disallow_acc_multi_buffer: Any = False,
+    flatten: Any = False,
+    warp_specialize: Any = False,
+    disable_licm: Any = False,
 ) -> Any:
-    """A runtime loop range (``scf.for``) even when its bounds are constexpr."""
+    """A runtime loop range (``scf.for``) even when its bounds are constexpr; the options
+    become ``tt.*`` attributes of the loop (``disable_licm`` keeps LICM out of it)."""
 
 
 @builtin

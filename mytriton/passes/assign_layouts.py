@@ -215,6 +215,9 @@ class LayoutAssigner:
         if isinstance(op, scf.IfOp):
             self.emit_if(op)
             return
+        if isinstance(op, scf.WhileOp):
+            self.emit_while(op)
+            return
         has_blocks = any(_is_block(v) for v in (*op.operands, *op.results))
         if not has_blocks:
             if op.regions:
@@ -381,6 +384,7 @@ class LayoutAssigner:
             self.scalar(op.lb), self.scalar(op.ub), self.scalar(op.step), inits, new_body
         )
         new_for.location = op.location
+        new_for.attributes.update(op.attributes)  # tl.range's options (tt.num_stages, ...)
         self.insert(new_for)
         for old_res, new_res, lay in zip(op.results, new_for.results, layouts, strict=True):
             if lay is None:
@@ -388,6 +392,89 @@ class LayoutAssigner:
                 new_res.name_hint = old_res.name_hint
             else:
                 self.bind(old_res, new_res, lay)
+
+    def emit_while(self, op: scf.WhileOp) -> None:
+        """Like ``scf.for``'s: a carried block keeps the layout its value yielded by the body
+        will have, in both regions and after the loop; the values ``scf.condition`` forwards
+        (the results) get the layouts they will have too."""
+        before, after = op.before_region.block, op.after_region.block
+        condition, yield_op = before.last_op, after.last_op
+        assert isinstance(condition, scf.ConditionOp) and isinstance(yield_op, scf.YieldOp)
+        carried: list[Layout | None] = []
+        for init, yielded in zip(op.arguments, yield_op.operands, strict=True):
+            carried.append(
+                None
+                if not _is_block(init)
+                else self.predict(yielded, set()) or self.home.get(init) or self.default(init)
+            )
+        forwarded: list[Layout | None] = []
+        for v in condition.args:
+            if not _is_block(v):
+                forwarded.append(None)
+            elif v in before.args:  # the usual case: the carried value itself
+                forwarded.append(carried[before.args.index(v)])
+            else:
+                forwarded.append(self.predict(v, set()) or self.default(v))
+        inits = [self.operand(v, lay) for v, lay in zip(op.arguments, carried, strict=True)]
+        new_before = self._region_block(before, carried, condition, forwarded)
+        new_after = self._region_block(after, forwarded, yield_op, carried)
+        new_while = scf.WhileOp(
+            inits,
+            [with_layout(r.type, lay) for r, lay in zip(op.results, forwarded, strict=True)],
+            [new_before],
+            [new_after],
+        )
+        new_while.location = op.location
+        self.insert(new_while)
+        self._bind_results(op.results, new_while.results, forwarded)
+
+    def _region_block(
+        self,
+        old: Block,
+        arg_layouts: Sequence[Layout | None],
+        terminator: scf.ConditionOp | scf.YieldOp,
+        out_layouts: Sequence[Layout | None],
+    ) -> Block:
+        """One region of an ``scf.while`` laid out: its arguments bound in ``arg_layouts``,
+        the values its terminator passes on converted to ``out_layouts``."""
+        new = Block(
+            arg_types=[
+                with_layout(a.type, lay) if lay is not None else a.type
+                for a, lay in zip(old.args, arg_layouts, strict=True)
+            ]
+        )
+        outer_block = self.block
+        self.block = new
+        self.scopes.append(_Scope({}))
+        self._bind_results(old.args, new.args, arg_layouts)
+        for inner in list(old.ops):
+            if inner is terminator:
+                break
+            self.emit(inner)
+        values = terminator.args if isinstance(terminator, scf.ConditionOp) else terminator.operands
+        passed = [self.operand(v, lay) for v, lay in zip(values, out_layouts, strict=True)]
+        if isinstance(terminator, scf.ConditionOp):
+            end: Operation = scf.ConditionOp(self.scalar(terminator.condition), *passed)
+        else:
+            end = scf.YieldOp(*passed)
+        end.location = terminator.location
+        self.insert(end)
+        self.scopes.pop()
+        self.block = outer_block
+        return new
+
+    def _bind_results(
+        self,
+        old: Sequence[SSAValue],
+        new: Sequence[SSAValue],
+        layouts: Sequence[Layout | None],
+    ) -> None:
+        for old_v, new_v, lay in zip(old, new, layouts, strict=True):
+            if lay is None:
+                self.scalars[old_v] = new_v
+                new_v.name_hint = old_v.name_hint
+            else:
+                self.bind(old_v, new_v, lay)
 
     def predict(self, v: SSAValue, seen: set[SSAValue]) -> Layout | None:
         """The layout ``v`` will get (for choosing loop-carried layouts before the body)."""
@@ -401,6 +488,10 @@ class LayoutAssigner:
             y = op.body.block.last_op
             assert isinstance(y, scf.YieldOp)
             return self.predict(y.operands[v.index], seen)
+        if isinstance(op, scf.WhileOp):
+            c = op.before_region.block.last_op
+            assert isinstance(c, scf.ConditionOp)
+            return self.predict(c.args[v.index], seen)
         if isinstance(op, scf.IfOp):
             for region in (op.true_region, op.false_region):
                 y = region.block.last_op

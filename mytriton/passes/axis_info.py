@@ -139,6 +139,8 @@ class AxisAnalysis:
                 self._loop(op)
             elif isinstance(op, scf.IfOp):
                 self._conditional(op)
+            elif isinstance(op, scf.WhileOp):
+                self._while(op)
             else:
                 self._op(op)
 
@@ -175,6 +177,30 @@ class AxisAnalysis:
             self._block(body)
         for res, info in zip(op.results, carried, strict=True):
             self.info[res] = info
+
+    def _while(self, op: scf.WhileOp) -> None:
+        """Like ``scf.for``: a carried value holds what its initial and yielded values have
+        in common (iterated until that settles); the body's arguments and the results hold
+        what the condition forwards."""
+        before, after = op.before_region.block, op.after_region.block
+        condition, yield_op = before.last_op, after.last_op
+        assert isinstance(condition, scf.ConditionOp) and isinstance(yield_op, scf.YieldOp)
+        carried = [self[v] for v in op.arguments]
+        for rounds in range(_LOOP_ROUNDS + 1):
+            if rounds == _LOOP_ROUNDS:  # did not settle: assume nothing about the carried values
+                carried = [unknown(shape_of(v.type)) for v in op.arguments]
+            for arg, info in zip(before.args, carried, strict=True):
+                self.info[arg] = info
+            self._block(before)
+            for arg, v in zip(after.args, condition.args, strict=True):
+                self.info[arg] = self[v]
+            self._block(after)
+            after_round = [c.meet(self[y]) for c, y in zip(carried, yield_op.operands, strict=True)]
+            if after_round == carried or rounds == _LOOP_ROUNDS:
+                break
+            carried = after_round
+        for res, v in zip(op.results, condition.args, strict=True):
+            self.info[res] = self[v]
 
     # ---- rules ----
 

@@ -57,7 +57,7 @@ def _dce() -> type[ModulePass]:
 
 
 def _licm() -> type[ModulePass]:
-    from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
+    from mytriton.passes.licm import LoopInvariantCodeMotionPass
 
     return LoopInvariantCodeMotionPass
 

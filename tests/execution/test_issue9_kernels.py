@@ -19,7 +19,6 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.errors import KernelValueError
 from mytriton.language.extra import libdevice
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
@@ -225,11 +224,6 @@ def test_float16_softmax(run: Any, rows: int, cols: int) -> None:
     _assert_softmax(x, out_base)
 
 
-@pytest.mark.xfail(
-    raises=KernelValueError,
-    strict=True,
-    reason="a runtime loop step (`tl.num_programs(0)`) is not supported yet",
-)
 @pytest.mark.parametrize(("rows", "cols", "programs"), [(9, 97, 4), (5, 781, 5)])
 def test_float16_persistent_softmax(run: Any, rows: int, cols: int, programs: int) -> None:
     """Today's tutorial: fewer programs than rows, each striding over rows by
@@ -494,6 +488,9 @@ def issue9_warmups() -> list[Any]:
         affine_kernel.warmup(i, i, -40_503, 2_000_000_000, 777, grid=(4,), BLOCK_SIZE=256),
         rms_norm_kernel.warmup(bf, 313, bf, 305, bf, 300, 1e-6, grid=(3,), BLOCK_SIZE=512),
         softmax_kernel.warmup(h, h, 97, 100, 97, grid=(9,), BLOCK_SIZE=128),
+        persistent_softmax_kernel.warmup(
+            h, h, 97, 100, 9, 97, grid=(4,), BLOCK_SIZE=128, num_stages=2
+        ),
         stages_kernel.warmup(i, grid=(1,), BLOCK=16, num_stages=5),
     ]
     for dt in (h, f):

@@ -1,6 +1,6 @@
-"""``scf.if`` and ``scf.for`` as C++ ``if``/``for`` whose results and carried values are
-variables declared before the statement and assigned by ``scf.yield`` (scalars, pointers, or
-CUDA vectors such as the ``float4`` of a masked vector load)."""
+"""``scf.if``, ``scf.for`` and ``scf.while`` as C++ ``if``/``for``/``while`` whose results and
+carried values are variables declared before the statement and assigned by ``scf.yield``
+(scalars, pointers, or CUDA vectors such as the ``float4`` of a masked vector load)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,52 @@ class ScfPrinter(Emitter):
         self._stmt(op, f"for ({self._ctype(induction)} {i} = {lb}; {i} < {ub}; {i} += {step}) {{")
         self._print_region_block(body, targets)
         self.out.line("}")
+
+    @prints(scf.WhileOp, vectors=True)
+    def _print_while(self, op: scf.WhileOp) -> None:
+        """``while (true) { before...; if (!cond) break; after...; }``: the carried values are
+        variables declared before the loop (assigned by the body's ``scf.yield``); the body
+        reads the values the condition forwards by their names; a result that is not a
+        carried value gets a variable assigned just before the ``break``."""
+        before, after = op.before_region.block, op.after_region.block
+        condition = before.last_op
+        if not isinstance(condition, scf.ConditionOp):
+            raise BackendError("scf.while whose before region does not end in scf.condition")
+        targets = []
+        for arg, init in zip(before.args, op.arguments, strict=True):
+            name = self.names.fresh(arg.name_hint or init.name_hint)
+            self.names.bind(arg, name)
+            self._stmt(op, f"{self._ctype(arg)} {name} = {self._pointer_as(init, arg)};")
+            targets.append((name, arg))
+        exits = []  # (result variable, forwarded value) assigned when the loop ends
+        for result, forwarded in zip(op.res, condition.args, strict=True):
+            if forwarded in before.args:  # the carried variable holds it when the loop ends
+                self.names.bind(result, self._n(forwarded))
+                continue
+            self._stmt(op, f"{self._ctype(result)} {self.names.define(result)};")
+            exits.append((result, forwarded))
+        self._stmt(op, "while (true) {")
+        with self.out.indented():
+            for inner in before.ops:
+                if inner is not condition:
+                    self._print_op(inner)
+            self._stmt(condition, f"if (!{self._n(condition.condition)}) {{")
+            with self.out.indented():
+                for result, forwarded in exits:
+                    value = self._pointer_as(forwarded, result)
+                    self._stmt(condition, f"{self._n(result)} = {value};")
+                self._stmt(condition, "break;")
+            self.out.line("}")
+            for arg, forwarded in zip(after.args, condition.args, strict=True):
+                self.names.bind(arg, self._n(forwarded))
+        self._print_region_block(after, targets)
+        self.out.line("}")
+
+    def _pointer_as(self, value: SSAValue, like: SSAValue) -> str:
+        """``value`` as an expression of ``like``'s C type (pointers cast to its element)."""
+        if is_global_pointer(value.type):
+            return self._as_pointer(value, self._pointee.get(like, "void"))
+        return self._n(value)
 
     def _print_region_block(self, block: Block, targets: Sequence[tuple[str, SSAValue]]) -> None:
         self._yield_targets.append(targets)

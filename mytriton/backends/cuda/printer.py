@@ -171,6 +171,8 @@ class CudaPrinter(
                 if isinstance(y := op.body.block.last_op, scf.YieldOp):
                     pairs += zip(op.res, y.arguments, strict=True)
                     pairs += zip(carried, y.arguments, strict=True)
+            elif isinstance(op, scf.WhileOp):
+                pairs += _while_pointer_pairs(op)
             elif isinstance(op, arith.SelectOp):
                 pairs += [(op.result, op.lhs), (op.result, op.rhs)]
         pairs = [(d, s) for d, s in pairs if is_global_pointer(d.type)]
@@ -181,3 +183,17 @@ class CudaPrinter(
                 if dst not in self._pointee and src in self._pointee:
                     self._pointee[dst] = self._pointee[src]
                     changed = True
+
+
+def _while_pointer_pairs(op: scf.WhileOp) -> list[tuple[SSAValue, SSAValue]]:
+    """(destination, source) pairs of the values an ``scf.while`` passes around: carried
+    variables from the initial and the yielded values, body arguments and results from the
+    values the condition forwards."""
+    before, after = op.before_region.block, op.after_region.block
+    pairs: list[tuple[SSAValue, SSAValue]] = list(zip(before.args, op.arguments, strict=True))
+    if isinstance(y := after.last_op, scf.YieldOp):
+        pairs += zip(before.args, y.arguments, strict=True)
+    if isinstance(c := before.last_op, scf.ConditionOp):
+        pairs += zip(after.args, c.args, strict=True)
+        pairs += zip(op.res, c.args, strict=True)
+    return pairs

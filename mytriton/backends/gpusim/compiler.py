@@ -13,7 +13,7 @@ from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.machine import CompiledBlock
 from mytriton.backends.gpusim.registry import RULES
 
-_TERMINATORS = (scf.YieldOp, gpu.ReturnOp)
+_TERMINATORS = (scf.YieldOp, scf.ConditionOp, gpu.ReturnOp)
 
 
 class Compiler:

@@ -1,10 +1,11 @@
-"""``scf.if`` and ``scf.for`` with per-thread conditions, the way a SIMT GPU runs them.
+"""``scf.if``, ``scf.for`` and ``scf.while`` with per-thread conditions, the way a SIMT GPU runs
+them.
 
 ``scf.if`` runs each region under the mask of the threads that take it (nested masks compose,
 memory is only touched by active threads) and merges the results per thread (a vector result
-as a whole). ``scf.for`` needs bounds uniform across a program's active threads (the lowering
-only emits such loops; a GPU would diverge otherwise), but programs of a batch may run
-different trip counts.
+as a whole). ``scf.for`` needs bounds, ``scf.while`` its condition, uniform across a program's
+active threads (the lowering only emits such loops; a GPU would diverge otherwise), but
+programs of a batch may run different trip counts.
 """
 
 from __future__ import annotations
@@ -91,3 +92,52 @@ def _for(op: Operation, c: Compiler) -> Step:
             m.env[r] = v
 
     return step
+
+
+@rule("scf.while", vectors=True)
+def _while(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, scf.WhileOp)
+    before, after = c.block(op.before_region.block), c.block(op.after_region.block)
+    before_args = list(op.before_region.block.args)
+    after_args = list(op.after_region.block.args)
+    inits, outs = list(op.arguments), list(op.results)
+
+    def step(m: Machine) -> None:
+        values: list[Value] = [m.env[v] for v in inits]
+        running = m.mask
+        results: list[Value] = []
+        while True:
+            for arg, v in zip(before_args, values, strict=True):
+                m.env[arg] = v
+            flag, *forwarded = m.run_block(before, running)
+            assert isinstance(flag, np.ndarray)
+            _check_uniform_under(m, running, op, flag)
+            leaving = running & ~flag
+            if not results:
+                results = forwarded
+            elif leaving.any():
+                results = [merge(leaving, f, r) for f, r in zip(forwarded, results, strict=True)]
+            running = running & flag
+            if not running.any():
+                break
+            for arg, v in zip(after_args, forwarded, strict=True):
+                m.env[arg] = v
+            new = m.run_block(after, running)
+            if np.array_equal(running, m.mask):  # nobody has left the loop: no merge needed
+                values = new
+            else:
+                values = [merge(running, n, v) for n, v in zip(new, values, strict=True)]
+        for r, v in zip(outs, results, strict=True):
+            m.env[r] = v
+
+    return step
+
+
+def _check_uniform_under(m: Machine, mask: np.ndarray, op: Operation, flag: np.ndarray) -> None:
+    """The condition must be the same in every thread of a program still in the loop."""
+    saved = m.mask
+    m.mask = mask
+    try:
+        m.check_uniform(op, flag, "scf.while: the condition")
+    finally:
+        m.mask = saved

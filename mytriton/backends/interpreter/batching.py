@@ -143,6 +143,8 @@ def _pointer_roots(value: SSAValue) -> set[SSAValue] | None:
                     parent.iter_args[v.index - 1],
                     parent.body.block.last_op.operands[v.index - 1],
                 ]
+            elif isinstance(parent, scf.WhileOp) and (found := _while_sources(parent, v)):
+                pending += found
             else:
                 return None
             continue
@@ -150,6 +152,10 @@ def _pointer_roots(value: SSAValue) -> set[SSAValue] | None:
         if isinstance(owner, scf.ForOp) and owner.body.block.last_op is not None:
             index = owner.results.index(v)
             pending += [owner.iter_args[index], owner.body.block.last_op.operands[index]]
+        elif isinstance(owner, scf.WhileOp) and isinstance(
+            c := owner.before_region.block.last_op, scf.ConditionOp
+        ):
+            pending.append(c.args[owner.results.index(v)])
         elif isinstance(owner, scf.IfOp):
             index = owner.results.index(v)
             for region in (owner.true_region, owner.false_region):
@@ -164,3 +170,14 @@ def _pointer_roots(value: SSAValue) -> set[SSAValue] | None:
         else:
             return None
     return roots
+
+
+def _while_sources(loop: scf.WhileOp, arg: BlockArgument) -> list[SSAValue]:
+    """The values an ``scf.while`` region argument takes: the initial and the yielded value
+    (*before* region), or the value the condition forwards (*after* region)."""
+    before, after = loop.before_region.block, loop.after_region.block
+    if arg.block is before and isinstance(y := after.last_op, scf.YieldOp):
+        return [loop.arguments[arg.index], y.operands[arg.index]]
+    if arg.block is after and isinstance(c := before.last_op, scf.ConditionOp):
+        return [c.args[arg.index]]
+    return []

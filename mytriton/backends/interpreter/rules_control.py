@@ -1,5 +1,5 @@
 """Rules of the upstream ops a kernel uses: ``arith.constant``, ``scf.for``/``scf.if``/
-``scf.yield`` and ``func.return``."""
+``scf.while``/``scf.condition``/``scf.yield`` and ``func.return``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
+from xdsl.ir import SSAValue
 
 from mytriton.backends.interpreter.batching import BatchDiverged
 from mytriton.backends.interpreter.errors import InterpreterError, PoisonUse
+from mytriton.backends.interpreter.poison import Poison
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Value, as_array, dtype_of
 from mytriton.dialects import tt_fp8
@@ -88,6 +90,58 @@ def for_loop(ex: Executor, op: scf.ForOp) -> Sequence[Value]:
         for r, p in zip(op.results, poisons, strict=True):
             ex.set_poison(r, p)
     return carried
+
+
+@rule(scf.WhileOp)
+def while_loop(ex: Executor, op: scf.WhileOp) -> Sequence[Value]:
+    """Alternates the *before* region (the condition and the values it forwards) and the
+    *after* region (the body) until the condition is false; it must be the same in every
+    program of the batch at each check (a batch whose programs disagree is rerun one program
+    at a time)."""
+    before, after = op.before_region.block, op.after_region.block
+    condition = before.last_op
+    assert isinstance(condition, scf.ConditionOp)
+    carried = [ex.get(v) for v in op.arguments]
+    poisons = [ex.poison(v) for v in op.arguments] if ex.debug else []
+    while True:
+        _bind(ex, before.args, carried, poisons)
+        flag, *forwarded = ex.run_block(before)
+        if ex.debug:
+            if (p := ex.poison(condition.condition)) is not None:
+                raise PoisonUse(
+                    f"the `while` condition is derived from uninitialised data ({p.origin})", op
+                )
+            poisons = [ex.poison(v) for v in condition.args]
+        cond = as_array(flag, "while condition")
+        if cond.shape[0] > 1 and np.any(cond != cond[0]):
+            raise BatchDiverged()
+        if not bool(cond[0]):
+            break
+        _bind(ex, after.args, forwarded, poisons)
+        carried = list(ex.run_block(after))
+        if ex.debug and (y := after.last_op) is not None:
+            poisons = [ex.poison(v) for v in y.operands]
+    if ex.debug:
+        for r, p in zip(op.results, poisons, strict=True):
+            ex.set_poison(r, p)
+    return forwarded
+
+
+def _bind(
+    ex: Executor, args: Sequence[SSAValue], values: Sequence[Value], poisons: list[Poison | None]
+) -> None:
+    """Give a region's block arguments their values (and, in debug mode, their poison)."""
+    for arg, value in zip(args, values, strict=True):
+        ex.values[arg] = value
+    if ex.debug:
+        for arg, p in zip(args, poisons, strict=True):
+            ex.set_poison(arg, p)
+
+
+@rule(scf.ConditionOp)
+def condition(ex: Executor, op: scf.ConditionOp) -> Sequence[Value]:
+    """The end of a ``scf.while`` *before* region: the flag, then the forwarded values."""
+    return [ex.get(op.condition), *(ex.get(v) for v in op.args)]
 
 
 @rule(scf.IfOp)

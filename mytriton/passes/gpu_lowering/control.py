@@ -1,14 +1,14 @@
 """Lowering of program ids, scalar constants and structured control flow.
 
-A runtime loop keeps its structure: the loop-carried blocks become one ``iter_arg`` per
-register, so a ``tt.dot`` accumulator stays in registers across the K loop.
+A runtime loop (``scf.for``, ``scf.while``) keeps its structure: the loop-carried blocks become
+one carried value per register, so a ``tt.dot`` accumulator stays in registers across the K loop.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, func, gpu, scf
 from xdsl.dialects.builtin import i32
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import UnsignedConstantOp
@@ -47,7 +47,7 @@ class LowerFor:
         inits = [r for v in op.iter_args for r in ctx.get(v)]
         old_body = op.body.block
         types = [r.type for r in inits]
-        body = Block(arg_types=[i32, *types])
+        body = Block(arg_types=[old_body.args[0].type, *types])  # an i32 or i64 counter
         ctx.set(old_body.args[0], [body.args[0]])
         pos = 1
         for arg, n in zip(old_body.args[1:], counts, strict=True):
@@ -59,13 +59,65 @@ class LowerFor:
                     ctx.emit(scf.YieldOp(*(r for v in inner.operands for r in ctx.get(v))))
                 else:
                     ctx.lower_op(inner)
-        loop = ctx.emit(
-            scf.ForOp(ctx.scalar(op.lb), ctx.scalar(op.ub), ctx.scalar(op.step), inits, body)
-        )
+        loop = scf.ForOp(ctx.scalar(op.lb), ctx.scalar(op.ub), ctx.scalar(op.step), inits, body)
+        loop.attributes.update(op.attributes)  # tl.range's options (tt.num_stages, ...)
+        ctx.emit(loop)
         pos = 0
         for res, n in zip(op.results, counts, strict=True):
             ctx.set(res, list(loop.results[pos : pos + n]))
             pos += n
+
+
+@lowers(scf.WhileOp)
+class LowerWhile:
+    """``scf.while`` over blocks -> ``scf.while`` over their registers: the *before* region
+    computes the (scalar, so uniform) condition and forwards every register of the values it
+    passes on, the *after* region yields every register of the carried values."""
+
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, scf.WhileOp)
+        old_before, old_after = op.before_region.block, op.after_region.block
+        inits = [r for v in op.arguments for r in ctx.get(v)]
+        before = self._region(ctx, old_before, [len(ctx.get(v)) for v in op.arguments], inits)
+        condition = before.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        forwarded = list(condition.args)
+        old_condition = old_before.last_op
+        assert isinstance(old_condition, scf.ConditionOp)
+        counts = [len(ctx.get(v)) for v in old_condition.args]
+        after = self._region(ctx, old_after, counts, forwarded)
+        ctx.location = op.location  # not that of the last op of the body
+        loop = ctx.emit(scf.WhileOp(inits, [r.type for r in forwarded], [before], [after]))
+        pos = 0
+        for res, n in zip(op.results, counts, strict=True):
+            ctx.set(res, list(loop.results[pos : pos + n]))
+            pos += n
+
+    @staticmethod
+    def _region(ctx: LoweringContext, old: Block, counts: list[int], like: list[SSAValue]) -> Block:
+        """A region's block with one argument per register (typed like ``like``), its ops
+        lowered and its terminator passing on registers."""
+        block = Block(arg_types=[r.type for r in like])
+        pos = 0
+        for arg, n in zip(old.args, counts, strict=True):
+            registers = block.args[pos : pos + n]
+            for i, r in enumerate(registers):  # readable names in the IR and the C++
+                if arg.name_hint:
+                    r.name_hint = arg.name_hint if n == 1 else f"{arg.name_hint}_{i}"
+            ctx.set(arg, list(registers))
+            pos += n
+        with ctx.inside(block):
+            for inner in old.ops:
+                if isinstance(inner, scf.ConditionOp | scf.YieldOp):
+                    ctx.location = inner.location
+                if isinstance(inner, scf.ConditionOp):
+                    forwarded = [r for v in inner.args for r in ctx.get(v)]
+                    ctx.emit(scf.ConditionOp(ctx.scalar(inner.condition), *forwarded))
+                elif isinstance(inner, scf.YieldOp):
+                    ctx.emit(scf.YieldOp(*(r for v in inner.operands for r in ctx.get(v))))
+                else:
+                    ctx.lower_op(inner)
+        return block
 
 
 @lowers(func.ReturnOp)
