@@ -88,6 +88,9 @@ class Builtins(LibdeviceBuiltins):
             return self.sem.to_tensor(v)
         raise KernelTypeError(f"{what} must be a value, got {v!r}", self.b.loc)
 
+    def to_tensor(self, x: Any) -> TensorValue:
+        return self.sem.to_tensor(x)
+
     # ---- programming model ----
 
     def program_id(self, axis: Any) -> TensorValue:

@@ -466,8 +466,10 @@ class Semantic:
     def umulhi(self, x: Any, y: Any) -> TensorValue:
         a, b = self.operands(x, y)
         a, b = self.promoted(a, b, "tl.umulhi")
-        if a.dtype not in (core.int32, core.int64):
-            raise self.type_error(f"tl.umulhi expects int32 or int64 arguments, got {a.dtype}")
+        if a.dtype not in (core.int32, core.int64, core.uint32, core.uint64):
+            raise self.type_error(
+                f"tl.umulhi expects int32 or int64 arguments (or uint32/uint64), got {a.dtype}"
+            )
         return TensorValue(self.b.insert(tm.UmulhiOp(a.handle, b.handle)).result)
 
     def fma(self, x: Any, y: Any, z: Any, where: str = "tl") -> TensorValue:

@@ -429,3 +429,27 @@ __all__ = [
 from mytriton.language import extra, math  # noqa: E402
 
 __all__ += ["extra", "math"]
+
+# ``tl.rand`` & co. are ``@jit`` functions (mytriton/language/random.py): loaded on first use,
+# as they pull in the runtime, which ``import mytriton`` alone does not
+_RANDOM = (
+    "pair_uniform_to_normal",
+    "philox",
+    "philox_impl",
+    "rand",
+    "rand4x",
+    "randint",
+    "randint4x",
+    "randn",
+    "randn4x",
+    "uint_to_uniform_float",
+)
+__all__ += list(_RANDOM)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RANDOM:
+        from mytriton.language import random
+
+        return getattr(random, name)
+    raise AttributeError(f"module 'mytriton.language' has no attribute {name!r}")

@@ -511,3 +511,10 @@ def builtin(fn: F) -> F:
     outside_kernel.__wrapped__ = fn  # type: ignore[attr-defined]
     BUILTINS[outside_kernel] = fn.__name__
     return outside_kernel  # type: ignore[return-value]
+
+
+@builtin
+def to_tensor(x: Any) -> Any:
+    """``x`` as a runtime value (a Python scalar gets the dtype Triton gives it: int32, uint32,
+    int64 or uint64 by range; float32); ``tl.core.to_tensor`` in Triton, used by helpers such as
+    ``tl.philox`` that take either a Python number or a runtime scalar."""

@@ -264,7 +264,8 @@ def _describe(v: Any, compile_time: bool) -> Any:
     if compile_time:
         return constexpr_key(v)
     if t is int:
-        return (int, I32_MIN <= v <= I32_MAX, v == 1, v % DIVISIBILITY == 0)
+        # int32, int64 or uint64 (specialization.int_dtype), 1, divisible
+        return (int, I32_MIN <= v <= I32_MAX, v < 2**63, v == 1, v % DIVISIBILITY == 0)
     if t is float or t is bool or v is None:
         return (t, v) if v is None else t
     module = t.__module__

@@ -280,6 +280,29 @@ def test_errors_name_the_line(
     assert "test_unsigned.py" in str(info.value)
 
 
+@triton.jit
+def change_signedness_kernel(x, out, BLOCK: tl.constexpr):
+    a = tl.load(x + tl.arange(0, BLOCK))
+    bits = a.to(tl.int32, bitcast=True)
+    value = a.to(tl.int32)
+    tl.store(out + tl.arange(0, BLOCK), tl.where(bits < 0, -bits - 1, bits))
+    tl.store(out + BLOCK + tl.arange(0, BLOCK), value + 1)
+    back = bits.to(tl.uint32, bitcast=True)
+    tl.store(out + 2 * BLOCK + tl.arange(0, BLOCK), (back >> 1).to(tl.int32))
+
+
+def test_signedness_changes_then_arithmetic(run: Any) -> None:
+    """uint32 <-> int32 casts and bitcasts keep the bits and give values of the new type that
+    later operations (signed comparisons, arithmetic, logical shifts) use as such."""
+    x = np.array([0, 1, 2**31 - 1, 2**31, 2**32 - 1, 7, 2**31 + 5, 12345], np.uint32)
+    out = np.zeros(24, np.int32)
+    run(change_signedness_kernel, (1,), x, out, BLOCK=8)
+    signed = x.view(np.int32).astype(np.int64)
+    np.testing.assert_array_equal(out[:8], np.where(signed < 0, -signed - 1, signed))
+    np.testing.assert_array_equal(out[8:16], (signed + 1).astype(np.int32))
+    np.testing.assert_array_equal(out[16:], (x >> np.uint32(1)).astype(np.int32))
+
+
 def unsigned_warmups() -> list[Any]:
     """The kernels above compiled once per unsigned dtype (compile-only: tests/cuda and
     tests/mlir check the C++ and the PTX)."""

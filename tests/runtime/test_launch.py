@@ -302,6 +302,13 @@ def test_int_argument_beyond_int64_is_uint64():
     assert "%n: ui64" in k.asm["tt"]
 
 
+def test_int64_and_uint64_arguments_get_their_own_launch_plans():
+    """The launch-plan cache tells an int64 integer from a uint64 one (both beyond int32)."""
+    assert "%n: i64" in add_kernel.warmup(X, X, Y, 2**40, grid=(1,), BLOCK=16).asm["tt"]
+    assert "%n: ui64" in add_kernel.warmup(X, X, Y, 2**63, grid=(1,), BLOCK=16).asm["tt"]
+    assert "%n: i64" in add_kernel.warmup(X, X, Y, -(2**40), grid=(1,), BLOCK=16).asm["tt"]
+
+
 @pytest.mark.parametrize("value", [2**64, -(2**63) - 1])
 def test_int_argument_beyond_uint64(value):
     with pytest.raises(LaunchError, match=r"argument `n`.*does not fit in int64 or uint64"):

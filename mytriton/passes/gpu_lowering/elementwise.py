@@ -138,8 +138,8 @@ def convert(ctx: LoweringContext, v: SSAValue, src: Attribute, dst: Attribute) -
     assert isinstance(src, IntegerType)
     if dst.width.data > src.width.data:  # the source's signedness says how to fill
         return ctx.value(arith.ExtUIOp(v, dst) if is_unsigned_like(src) else arith.ExtSIOp(v, dst))
-    if dst.width.data == src.width.data:  # int32 <-> uint32: the same bits (signless once lowered)
-        return v
+    if dst.width.data == src.width.data:  # int32 <-> uint32: the same bits, the new type
+        return v if src == dst else ctx.value(arith.BitcastOp(v, dst))
     return ctx.value(arith.TruncIOp(v, dst))
 
 
@@ -210,9 +210,10 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
     if isinstance(op, ew.CastOp):
         return convert(ctx, args[0], element_type(op.src.type), element_type(op.result.type))
     if isinstance(op, ew.BitcastOp):
-        # an fp8 lives in its byte already; integers of one width are the same bits
+        # an fp8 lives in its byte already; integers of one width are the same bits (a bitcast
+        # only where the signedness changes: later ops check their operand types)
         to = fp8.register_type(element_type(op.result.type))
-        if isinstance(to, IntegerType) and isinstance(args[0].type, IntegerType):
+        if to == args[0].type:
             return args[0]
         return ctx.value(arith.BitcastOp(args[0], to))
     if isinstance(op, tm.ExternElementwiseOp):
