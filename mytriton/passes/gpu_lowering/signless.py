@@ -8,6 +8,7 @@ everywhere at once: results, block arguments, constants, buffers and the kernel'
 
 from __future__ import annotations
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -66,6 +67,8 @@ def _rebuilt(op: Operation) -> Operation | None:
 
 
 def erase_signedness(module: ModuleOp) -> None:
+    """Erase every signedness in place; the bitcasts that only changed it (``ui32`` to ``i32``)
+    become no-ops and are dropped."""
     for op in list(module.walk()):
         for region in op.regions:
             for block in region.blocks:
@@ -79,3 +82,7 @@ def erase_signedness(module: ModuleOp) -> None:
             for old_result, new_result in zip(op.results, new.results, strict=True):
                 new_result.name_hint = old_result.name_hint
             Rewriter.replace_op(op, new)
+    for op in list(module.walk()):
+        if isinstance(op, arith.BitcastOp) and op.input.type == op.result.type:
+            op.result.replace_all_uses_with(op.input)
+            Rewriter.erase_op(op)
