@@ -245,7 +245,7 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 if block is before:
                     self._while_condition(node, before)
                 else:
-                    self._while_body(node, carried, inits)
+                    self._loop_body(node, carried, inits)
         self.scope = outer
         loop = self.b.insert(
             scf.WhileOp([v.handle for v in inits], types, Region(before), Region(after))
@@ -261,7 +261,8 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 "not defined after the loop; assign it before the loop to use it after"
             )
 
-    def _carried_init(self, name: str, node: ast.While) -> TensorValue:
+    def _carried_init(self, name: str, node: ast.While | ast.For) -> TensorValue:
+        """The value a runtime loop carries in for ``name``: numbers become runtime values."""
         v = self.scope[name]
         if isinstance(v, TensorValue):
             return v
@@ -287,7 +288,11 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
             flag = self.sem.to_bool(cond)
             self.b.insert(scf.ConditionOp(flag.handle, *before.args))
 
-    def _while_body(self, node: ast.While, carried: list[str], inits: list[TensorValue]) -> None:
+    def _loop_body(
+        self, node: ast.While | ast.For, carried: list[str], inits: list[TensorValue]
+    ) -> None:
+        """A runtime loop's body, ended by the ``scf.yield`` of its carried variables (whose
+        types must not change)."""
         try:
             self.visit_block(node.body)
         except _Return as r:
@@ -297,11 +302,7 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
         yields: list[TensorValue] = []
         for n, init in zip(carried, inits, strict=True):
             v = self.scope[n]
-            v = (
-                self.sem.to_tensor(unwrap_constexpr(v), init)
-                if not isinstance(v, TensorValue)
-                else v
-            )
+            v = self.sem.to_tensor(v, init) if not isinstance(v, TensorValue) else v
             if v.type != init.type:
                 raise KernelTypeError(
                     f"loop-carried variable `{n}` is {describe(init)} before the loop but "
@@ -381,19 +382,7 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
             plan = plan_loop(self.sem, r.start, r.stop, r.step, self.loc(node.iter))
         assigned = assigned_names(node.body)
         carried = [n for n in sorted(assigned) if n in self.scope and n != var]
-        inits: list[TensorValue] = []
-        for n in carried:
-            v = self.scope[n]
-            if isinstance(v, TensorValue):
-                inits.append(v)
-            elif isinstance(unwrap_constexpr(v), (bool, int, float)):
-                inits.append(self.sem.to_tensor(unwrap_constexpr(v)))
-            else:
-                raise KernelTypeError(
-                    f"`{n}` holds a compile-time {type(v).__name__} and is reassigned inside a "
-                    "runtime loop; only numbers and blocks can be loop-carried",
-                    self.loc(node),
-                )
+        inits = [self._carried_init(n, node) for n in carried]
         body = Block(arg_types=[to_ir(plan.dtype), *(v.type for v in inits)])
         body.args[0].name_hint = f"{var}_count" if plan.normalised else var
         for n, arg in zip(carried, body.args[1:], strict=True):
@@ -407,24 +396,7 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
             if plan.normalised:
                 induction.handle.name_hint = var
             self.scope[var] = induction
-            try:
-                self.visit_block(node.body)
-            except _Return as ret:
-                raise UnsupportedSyntaxError(
-                    "`return` inside a runtime loop", ret.loc or self.loc(node)
-                ) from None
-            yields: list[TensorValue] = []
-            for n, init in zip(carried, inits, strict=True):
-                v = self.scope[n]
-                v = self.sem.to_tensor(v, init) if not isinstance(v, TensorValue) else v
-                if v.type != init.type:
-                    raise KernelTypeError(
-                        f"loop-carried variable `{n}` is {describe(init)} before the loop but "
-                        f"{describe(v)} after an iteration; its type must not change",
-                        self.loc(node),
-                    )
-                yields.append(v)
-            self.b.insert(scf.YieldOp(*(v.handle for v in yields)))
+            self._loop_body(node, carried, inits)
         loop = self.b.insert(
             scf.ForOp(
                 plan.lb.handle, plan.ub.handle, plan.step.handle, [v.handle for v in inits], body
