@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from mytriton import language
 from mytriton.errors import CompilationError, LaunchError
 from mytriton.errors import MyTritonError as TritonError
+from mytriton.runtime._allocation import set_allocator
 from mytriton.utils import cdiv, next_power_of_2
 
 if TYPE_CHECKING:
@@ -50,4 +51,5 @@ __all__ = [
     "language",
     "next_power_of_2",
     "reinterpret",
+    "set_allocator",
 ]

@@ -87,6 +87,11 @@ class BackendError(MyTritonError):
     """A backend failed to compile or run a kernel (compiler log attached)."""
 
 
+class DeviceAssertionError(BackendError):
+    """A ``tl.device_assert`` (debug mode) failed while the kernel ran; the message names the
+    kernel line and the program where the backend can tell."""
+
+
 class BackendUnavailableError(BackendError):
     """The selected backend needs something this machine lacks (a GPU, CuPy, MLIR...)."""
 

@@ -51,5 +51,9 @@ print(strip_locations(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt
 # CHECK:         tt.load %{{.*}}, %{{.*}}, %[[ZEROS]] : tensor<256x!tt.ptr<f32>>
 # CHECK-NEXT:    %partial_4 = tt.add %partial_3, %{{.*}} : tensor<256xf32>
 # CHECK-NOT:     tt.load
-# CHECK:         %[[S:.*]] = tt.reduce sum %partial_4 {axis = 0 : i32} : tensor<256xf32> -> f32
+# CHECK:         %[[S:.*]] = tt.reduce %partial_4 {axis = 0 : i32} : tensor<256xf32> -> f32 {
+# CHECK-NEXT:         ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:           %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:           tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:         }
 # CHECK-NEXT:    tt.store %{{.*}}, %[[S]] : !tt.ptr<f32>

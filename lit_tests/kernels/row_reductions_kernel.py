@@ -61,15 +61,27 @@ print(
 # CHECK:         arith.constant 0.000000e+00 : f32
 # CHECK:         %v = tt.load %[[PTRS]], %[[M]], %{{.*}} : tensor<128x!tt.ptr<f32>>
 # CHECK-NEXT:    %[[OUT:.*]] = tt.addptr %out, %row : !tt.ptr<f32>, i32
-# CHECK-NEXT:    %[[S:.*]] = tt.reduce sum %v {axis = 0 : i32} : tensor<128xf32> -> f32
+# CHECK-NEXT:    %[[S:.*]] = tt.reduce %v {axis = 0 : i32} : tensor<128xf32> -> f32 {
+# CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:    }
 # CHECK-NEXT:    tt.store %[[OUT]], %[[S]] : !tt.ptr<f32>
 
 # CHECK-LABEL: func.func @row_max_kernel(
 # CHECK:         arith.constant 0xff800000 : f32
-# CHECK:         %[[R:.*]] = tt.reduce max %v {axis = 0 : i32} : tensor<128xf32> -> f32
+# CHECK:         %[[R:.*]] = tt.reduce %v {axis = 0 : i32} : tensor<128xf32> -> f32 {
+# CHECK-NEXT:         ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:           %{{.*}} = tt.maximum %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:           tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:         }
 # CHECK-NEXT:    tt.store %{{.*}}, %[[R]] : !tt.ptr<f32>
 
 # CHECK-LABEL: func.func @row_min_kernel(
 # CHECK:         arith.constant 0x7f800000 : f32
-# CHECK:         %[[R:.*]] = tt.reduce min %v {axis = 0 : i32} : tensor<128xf32> -> f32
+# CHECK:         %[[R:.*]] = tt.reduce %v {axis = 0 : i32} : tensor<128xf32> -> f32 {
+# CHECK-NEXT:         ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:           %{{.*}} = tt.minimum %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:           tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:         }
 # CHECK-NEXT:    tt.store %{{.*}}, %[[R]] : !tt.ptr<f32>

@@ -66,11 +66,19 @@ print(seed + "\n// -----\n" + strip_locations(tutorial.asm[stage]))
 # CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
 # CHECK-NEXT:    %[[NINFS:.*]] = tt.splat %[[NINF]] : f32 -> tensor<128xf32>
 # CHECK-NEXT:    %v = tt.load %{{.*}}, %mask, %[[NINFS]] : tensor<128x!tt.ptr<f32>>
-# CHECK-NEXT:    %[[MAX:.*]] = tt.reduce max %v {axis = 0 : i32} : tensor<128xf32> -> f32
+# CHECK-NEXT:    %[[MAX:.*]] = tt.reduce %v {axis = 0 : i32} : tensor<128xf32> -> f32 {
+# CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:      %{{.*}} = tt.maximum %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:    }
 # CHECK-NEXT:    %[[MAXS:.*]] = tt.splat %[[MAX]] : f32 -> tensor<128xf32>
 # CHECK-NEXT:    %[[SHIFTED:.*]] = tt.sub %v, %[[MAXS]] : tensor<128xf32>
 # CHECK-NEXT:    %num = tt.exp %[[SHIFTED]] : tensor<128xf32>
-# CHECK-NEXT:    %den = tt.reduce sum %num {axis = 0 : i32} : tensor<128xf32> -> f32
+# CHECK-NEXT:    %den = tt.reduce %num {axis = 0 : i32} : tensor<128xf32> -> f32 {
+# CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:    }
 # CHECK-NOT:     tt.mul
 # CHECK:         %{{.*}} = tt.addptr %out, %[[ROWOFF]] : !tt.ptr<f32>, i32
 # CHECK:         %[[DENS:.*]] = tt.splat %den : f32 -> tensor<128xf32>
@@ -81,8 +89,16 @@ print(seed + "\n// -----\n" + strip_locations(tutorial.asm[stage]))
 # CHECK:         %row_start_ptr = tt.addptr %input_ptr, %{{.*}} : !tt.ptr<f32>, i32
 # CHECK:         %input_ptrs = tt.addptr %{{.*}}, %col_offsets : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
 # CHECK:         %row = tt.load %input_ptrs, %mask, %{{.*}} : tensor<128x!tt.ptr<f32>>
-# CHECK:         tt.reduce max %row {axis = 0 : i32} : tensor<128xf32> -> f32
+# CHECK:         tt.reduce %row {axis = 0 : i32} : tensor<128xf32> -> f32 {
+# CHECK-NEXT:         ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:           %{{.*}} = tt.maximum %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:           tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:         }
 # CHECK:         %numerator = tt.exp %row_minus_max : tensor<128xf32>
-# CHECK-NEXT:    %denominator = tt.reduce sum %numerator {axis = 0 : i32} : tensor<128xf32> -> f32
+# CHECK-NEXT:    %denominator = tt.reduce %numerator {axis = 0 : i32} : tensor<128xf32> -> f32 {
+# CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+# CHECK-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+# CHECK-NEXT:    }
 # CHECK:         %softmax_output = tt.div %numerator, %{{.*}} : tensor<128xf32>
 # CHECK:         tt.store %output_ptrs, %softmax_output, %mask : tensor<128x!tt.ptr<f32>>

@@ -17,7 +17,11 @@
 func.func @reduce_plus_load(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32>
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
   %w = tt.load %ys : tensor<64x!tt.ptr<f32>>
   %a = tt.add %s, %w : tensor<64xf32>
@@ -30,7 +34,11 @@ func.func @reduce_plus_load(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
 }
 // CHECK-LABEL: func.func @reduce_plus_load
 // CHECK:         %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>, #[[B]]>
-// CHECK-NEXT:    %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8x64xf32, #[[B]]> -> tensor<64xf32, #[[S0]]>
+// CHECK-NEXT:    %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32, #[[B]]> -> tensor<64xf32, #[[S0]]> {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #[[V]]>
 // CHECK-NEXT:    %w = tt.load %ys : tensor<64x!tt.ptr<f32>, #[[V]]>
 // CHECK-NEXT:    %[[W:.*]] = ttg.convert_layout %w : tensor<64xf32, #[[V]]> -> tensor<64xf32, #[[S0]]>
@@ -50,14 +58,22 @@ func.func @reduce_plus_load(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
 func.func @expand_other_axis(%x: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 1 : i32} : tensor<8x64xf32> -> tensor<8xf32>
+  %s = tt.reduce %v {axis = 1 : i32} : tensor<8x64xf32> -> tensor<8xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %e = tt.expand_dims %s {axis = 0 : i32} : tensor<8xf32> -> tensor<1x8xf32>
   %ps = tt.splat %x : !tt.ptr<f32> -> tensor<1x8x!tt.ptr<f32>>
   tt.store %ps, %e : tensor<1x8x!tt.ptr<f32>>
   func.return
 }
 // CHECK-LABEL: func.func @expand_other_axis
-// CHECK:         %s = tt.reduce sum %v {axis = 1 : i32} : tensor<8x64xf32, #[[B]]> -> tensor<8xf32, #[[S1]]>
+// CHECK:         %s = tt.reduce %v {axis = 1 : i32} : tensor<8x64xf32, #[[B]]> -> tensor<8xf32, #[[S1]]> {
+// CHECK-NEXT:         ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:           %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:           tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:         }
 // CHECK-NEXT:    %[[C:.*]] = ttg.convert_layout %s : tensor<8xf32, #[[S1]]> -> tensor<8xf32, #[[SROW]]>
 // CHECK-NEXT:    %e = tt.expand_dims %[[C]] {axis = 0 : i32} : tensor<8xf32, #[[SROW]]> -> tensor<1x8xf32, #[[ROW]]>
 // CHECK-NEXT:    %ps = tt.splat %x : !tt.ptr<f32> -> tensor<1x8x!tt.ptr<f32>, #[[ROW]]>

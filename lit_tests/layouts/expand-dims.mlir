@@ -15,7 +15,11 @@
 func.func @row_max(%x: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>>
-  %m = tt.reduce max %v {axis = 1 : i32} : tensor<8x64xf32> -> tensor<8xf32>
+  %m = tt.reduce %v {axis = 1 : i32} : tensor<8x64xf32> -> tensor<8xf32> {
+  ^bb0(%m_lhs: f32, %m_rhs: f32):
+    %m_acc = tt.maximum %m_lhs, %m_rhs : f32
+    tt.reduce.return %m_acc : f32
+  }
   %me = tt.expand_dims %m {axis = 1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
   %mb = tt.broadcast %me : tensor<8x1xf32> -> tensor<8x64xf32>
   %d = tt.sub %v, %mb : tensor<8x64xf32>
@@ -24,7 +28,11 @@ func.func @row_max(%x: !tt.ptr<f32>) {
 }
 // CHECK-LABEL: func.func @row_max
 // CHECK:         %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>, #[[B]]>
-// CHECK-NEXT:    %m = tt.reduce max %v {axis = 1 : i32} : tensor<8x64xf32, #[[B]]> -> tensor<8xf32, #[[S1]]>
+// CHECK-NEXT:    %m = tt.reduce %v {axis = 1 : i32} : tensor<8x64xf32, #[[B]]> -> tensor<8xf32, #[[S1]]> {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %{{.*}} = tt.maximum %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<8xf32, #[[S1]]> -> tensor<8x1xf32, #[[B]]>
 // CHECK-NEXT:    %mb = tt.broadcast %me : tensor<8x1xf32, #[[B]]> -> tensor<8x64xf32, #[[B]]>
 // CHECK-NEXT:    %d = tt.sub %v, %mb : tensor<8x64xf32, #[[B]]>

@@ -63,7 +63,11 @@ func.func @bound_init(%x: !tt.ptr<f32>, %n: i32) {
   %ts = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64xf32>) : i32 {
     %v = tt.load %ts : tensor<8x64x!tt.ptr<f32>>
-    %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32>
+    %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32> {
+    ^bb0(%s_lhs: f32, %s_rhs: f32):
+      %s_acc = tt.add %s_lhs, %s_rhs : f32
+      tt.reduce.return %s_acc : f32
+    }
     %t = tt.add %acc, %s : tensor<64xf32>
     scf.yield %t : tensor<64xf32>
   }
@@ -74,7 +78,11 @@ func.func @bound_init(%x: !tt.ptr<f32>, %n: i32) {
 // CHECK:         %init = tt.load %xs : tensor<64x!tt.ptr<f32>, #[[V]]>
 // CHECK-NEXT:    %[[INIT:.*]] = ttg.convert_layout %init : tensor<64xf32, #[[V]]> -> tensor<64xf32, #[[S0]]>
 // CHECK-NEXT:    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %[[INIT]]) -> (tensor<64xf32, #[[S0]]>) : i32 {
-// CHECK:           %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8x64xf32, #[[T]]> -> tensor<64xf32, #[[S0]]>
+// CHECK:           %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32, #[[T]]> -> tensor<64xf32, #[[S0]]> {
+// CHECK-NEXT:           ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:             %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:             tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:           }
 // CHECK-NEXT:      %t = tt.add %acc, %s : tensor<64xf32, #[[S0]]>
 // CHECK-NEXT:      scf.yield %t : tensor<64xf32, #[[S0]]>
 // CHECK-NEXT:    }

@@ -23,7 +23,11 @@ func.func @carried_pointers(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
   }
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32>
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %ns = tt.splat %n : i32 -> tensor<64xi32>
   %m = tt.cmp lt, %r, %ns : tensor<64xi32>
   tt.store %q, %s, %m : tensor<64x!tt.ptr<f32>>
@@ -31,7 +35,11 @@ func.func @carried_pointers(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
 }
 // CHECK-LABEL: func.func @carried_pointers
 // CHECK:         %q = scf.for %i = %c0 to %n step %c1 iter_args(%qq = %q0) -> (tensor<64x!tt.ptr<f32>, #[[V]]>) : i32 {
-// CHECK:         %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8x64xf32, #[[T]]> -> tensor<64xf32, #[[S0]]>
+// CHECK:         %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32, #[[T]]> -> tensor<64xf32, #[[S0]]> {
+// CHECK-NEXT:         ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:           %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:           tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:         }
 // CHECK-NEXT:    %[[S:.*]] = ttg.convert_layout %s : tensor<64xf32, #[[S0]]> -> tensor<64xf32, #[[V]]>
 // The (free) mask is built in the pointers' layout.
 // CHECK-NEXT:    %ns = tt.splat %n : i32 -> tensor<64xi32, #[[V]]>
@@ -42,7 +50,11 @@ func.func @carried_pointers(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
 func.func @bound_mask(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %f: f32) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>>
-  %s = tt.reduce max %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32>
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.maximum %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %fs = tt.splat %f : f32 -> tensor<64xf32>
   %m = tt.cmp gt, %s, %fs : tensor<64xf32>
   %os = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>

@@ -12,14 +12,22 @@
 func.func @layouts(%x: !tt.ptr<f32>) {
   %a = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>, #blocked>
   %b = tt.load %a : tensor<8x64x!tt.ptr<f32>, #blocked>
-  %c = tt.reduce sum %b {axis = 1 : i32} : tensor<8x64xf32, #blocked> -> tensor<8xf32, #slice>
+  %c = tt.reduce %b {axis = 1 : i32} : tensor<8x64xf32, #blocked> -> tensor<8xf32, #slice> {
+  ^bb0(%c_lhs: f32, %c_rhs: f32):
+    %c_acc = tt.add %c_lhs, %c_rhs : f32
+    tt.reduce.return %c_acc : f32
+  }
   %d = ttg.convert_layout %c : tensor<8xf32, #slice> -> tensor<8xf32, #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>
   func.return
 }
 // CHECK-LABEL: func.func @layouts(%x: !tt.ptr<f32>) {
 // CHECK-NEXT:    %a = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK-NEXT:    %b = tt.load %a : tensor<8x64x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
-// CHECK-NEXT:    %c = tt.reduce sum %b {axis = 1 : i32} : tensor<8x64xf32, #ttg.blocked<{{.*}}>> -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>
+// CHECK-NEXT:    %c = tt.reduce %b {axis = 1 : i32} : tensor<8x64xf32, #ttg.blocked<{{.*}}>> -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>> {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %d = ttg.convert_layout %c : tensor<8xf32, #ttg.slice<{{.*}}>> -> tensor<8xf32, #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>
 // CHECK-NEXT:    func.return
 

@@ -9,7 +9,11 @@
 func.func @vector_to_slice(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<2x4x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 1 : i32} : tensor<2x4xf32> -> tensor<2xf32>
+  %s = tt.reduce %v {axis = 1 : i32} : tensor<2x4xf32> -> tensor<2xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %ys = tt.splat %y : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
   %w = tt.load %ys : tensor<2x!tt.ptr<f32>>
   %t = tt.add %s, %w : tensor<2xf32>
@@ -40,7 +44,11 @@ func.func @vector_to_slice(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
 func.func @bool_mask(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<2x4x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 1 : i32} : tensor<2x4xf32> -> tensor<2xf32>
+  %s = tt.reduce %v {axis = 1 : i32} : tensor<2x4xf32> -> tensor<2xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %ys = tt.splat %y : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
   %w = tt.load %ys : tensor<2x!tt.ptr<f32>>
   %zero = arith.constant 0.0 : f32

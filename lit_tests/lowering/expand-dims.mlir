@@ -6,7 +6,11 @@
 func.func @minus_row_sum(%x: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<2x4x!tt.ptr<f32>>
-  %m = tt.reduce sum %v {axis = 1 : i32} : tensor<2x4xf32> -> tensor<2xf32>
+  %m = tt.reduce %v {axis = 1 : i32} : tensor<2x4xf32> -> tensor<2xf32> {
+  ^bb0(%m_lhs: f32, %m_rhs: f32):
+    %m_acc = tt.add %m_lhs, %m_rhs : f32
+    tt.reduce.return %m_acc : f32
+  }
   %me = tt.expand_dims %m {axis = 1 : i32} : tensor<2xf32> -> tensor<2x1xf32>
   %mb = tt.broadcast %me : tensor<2x1xf32> -> tensor<2x4xf32>
   %d = tt.sub %v, %mb : tensor<2x4xf32>

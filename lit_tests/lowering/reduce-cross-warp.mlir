@@ -9,7 +9,11 @@
 func.func @sum256(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<256x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<256xf32> -> f32
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<256xf32> -> f32 {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   tt.store %out, %s : !tt.ptr<f32>
   func.return
 }
@@ -59,7 +63,11 @@ func.func @sum256(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 func.func @sum64(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<64x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<64xf32> -> f32
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<64xf32> -> f32 {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   tt.store %out, %s : !tt.ptr<f32>
   func.return
 }
@@ -86,7 +94,11 @@ func.func @sum64(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 func.func @row_max(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<2x64x!tt.ptr<f32>>
-  %s = tt.reduce max %v {axis = 1 : i32} : tensor<2x64xf32> -> tensor<2xf32>
+  %s = tt.reduce %v {axis = 1 : i32} : tensor<2x64xf32> -> tensor<2xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.maximum %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %os = tt.splat %out : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
   tt.store %os, %s : tensor<2x!tt.ptr<f32>>
   func.return

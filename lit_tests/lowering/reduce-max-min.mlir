@@ -7,7 +7,11 @@
 func.func @int_max(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
   %xs = tt.splat %x : !tt.ptr<i32> -> tensor<2x!tt.ptr<i32>>
   %v = tt.load %xs : tensor<2x!tt.ptr<i32>>
-  %m = tt.reduce max %v {axis = 0 : i32} : tensor<2xi32> -> i32
+  %m = tt.reduce %v {axis = 0 : i32} : tensor<2xi32> -> i32 {
+  ^bb0(%m_lhs: i32, %m_rhs: i32):
+    %m_acc = tt.maximum %m_lhs, %m_rhs : i32
+    tt.reduce.return %m_acc : i32
+  }
   tt.store %out, %m : !tt.ptr<i32>
   func.return
 }
@@ -26,7 +30,11 @@ func.func @int_max(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
 func.func @int_min(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
   %xs = tt.splat %x : !tt.ptr<i32> -> tensor<2x!tt.ptr<i32>>
   %v = tt.load %xs : tensor<2x!tt.ptr<i32>>
-  %m = tt.reduce min %v {axis = 0 : i32} : tensor<2xi32> -> i32
+  %m = tt.reduce %v {axis = 0 : i32} : tensor<2xi32> -> i32 {
+  ^bb0(%m_lhs: i32, %m_rhs: i32):
+    %m_acc = tt.minimum %m_lhs, %m_rhs : i32
+    tt.reduce.return %m_acc : i32
+  }
   tt.store %out, %m : !tt.ptr<i32>
   func.return
 }
@@ -42,7 +50,11 @@ func.func @int_min(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
 func.func @float_max(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<2x!tt.ptr<f32>>
-  %m = tt.reduce max %v {axis = 0 : i32} : tensor<2xf32> -> f32
+  %m = tt.reduce %v {axis = 0 : i32} : tensor<2xf32> -> f32 {
+  ^bb0(%m_lhs: f32, %m_rhs: f32):
+    %m_acc = tt.maximum %m_lhs, %m_rhs : f32
+    tt.reduce.return %m_acc : f32
+  }
   tt.store %out, %m : !tt.ptr<f32>
   func.return
 }
@@ -59,7 +71,11 @@ func.func @float_max(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 func.func @float_min(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<64x!tt.ptr<f32>>
-  %m = tt.reduce min %v {axis = 0 : i32} : tensor<64xf32> -> f32
+  %m = tt.reduce %v {axis = 0 : i32} : tensor<64xf32> -> f32 {
+  ^bb0(%m_lhs: f32, %m_rhs: f32):
+    %m_acc = tt.minimum %m_lhs, %m_rhs : f32
+    tt.reduce.return %m_acc : f32
+  }
   tt.store %out, %m : !tt.ptr<f32>
   func.return
 }

@@ -8,7 +8,11 @@
 func.func @sum64(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<64x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<64xf32> -> f32
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<64xf32> -> f32 {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   tt.store %out, %s : !tt.ptr<f32>
   func.return
 }
@@ -41,7 +45,11 @@ func.func @sum64(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 func.func @sum8(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
   %xs = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
   %v = tt.load %xs : tensor<8x!tt.ptr<i32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8xi32> -> i32
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<8xi32> -> i32 {
+  ^bb0(%s_lhs: i32, %s_rhs: i32):
+    %s_acc = tt.add %s_lhs, %s_rhs : i32
+    tt.reduce.return %s_acc : i32
+  }
   tt.store %out, %s : !tt.ptr<i32>
   func.return
 }
@@ -69,7 +77,11 @@ func.func @sum8(%x: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
 func.func @column_sums(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<4x8x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<4x8xf32> -> tensor<8xf32>
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<4x8xf32> -> tensor<8xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
   tt.store %os, %s : tensor<8x!tt.ptr<f32>>
   func.return

@@ -7,12 +7,20 @@
 func.func @buffers(%x: !tt.ptr<f32>, %y: !tt.ptr<i32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<8x64x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32>
+  %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32> -> tensor<64xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %ys = tt.splat %y : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
   %w = tt.load %ys : tensor<64x!tt.ptr<i32>>
   %wf = tt.cast %w : tensor<64xi32> -> tensor<64xf32>
   %t = tt.add %s, %wf : tensor<64xf32>
-  %total = tt.reduce max %t {axis = 0 : i32} : tensor<64xf32> -> f32
+  %total = tt.reduce %t {axis = 0 : i32} : tensor<64xf32> -> f32 {
+  ^bb0(%total_lhs: f32, %total_rhs: f32):
+    %total_acc = tt.maximum %total_lhs, %total_rhs : f32
+    tt.reduce.return %total_acc : f32
+  }
   tt.store %x, %total : !tt.ptr<f32>
   func.return
 }

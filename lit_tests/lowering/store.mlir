@@ -92,7 +92,11 @@ func.func @replicated(%x: !tt.ptr<f32>, %n: i32) {
 func.func @row_sums(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<4x32x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<4x32x!tt.ptr<f32>>
-  %s = tt.reduce sum %v {axis = 1 : i32} : tensor<4x32xf32> -> tensor<4xf32>
+  %s = tt.reduce %v {axis = 1 : i32} : tensor<4x32xf32> -> tensor<4xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
   %os = tt.splat %out : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
   tt.store %os, %s : tensor<4x!tt.ptr<f32>>
   func.return

@@ -37,7 +37,11 @@ func.func @row_sum(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
     %a = tt.add %acc, %v1 : tensor<64xf32>
     scf.yield %a : tensor<64xf32>
   }
-  %sum = tt.reduce sum %res {axis = 0 : i32} : tensor<64xf32> -> f32
+  %sum = tt.reduce %res {axis = 0 : i32} : tensor<64xf32> -> f32 {
+  ^bb0(%sum_lhs: f32, %sum_rhs: f32):
+    %sum_acc = tt.add %sum_lhs, %sum_rhs : f32
+    tt.reduce.return %sum_acc : f32
+  }
   %o = tt.addptr %out, %pid : !tt.ptr<f32>, i32
   tt.store %o, %sum : !tt.ptr<f32>
   func.return
@@ -61,7 +65,11 @@ func.func @row_sum(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
 // CHECK-NEXT:      %[[A:.*]] = tt.add %[[ACC]], %[[V]] : tensor<64xf32>
 // CHECK-NEXT:      scf.yield %[[A]] : tensor<64xf32>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[SUM:.*]] = tt.reduce sum %[[RES]] {axis = 0 : i32} : tensor<64xf32> -> f32
+// CHECK-NEXT:    %[[SUM:.*]] = tt.reduce %[[RES]] {axis = 0 : i32} : tensor<64xf32> -> f32 {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %[[O:.*]] = tt.addptr %out, %{{.*}} : !tt.ptr<f32>, i32
 // CHECK-NEXT:    tt.store %[[O]], %[[SUM]] : !tt.ptr<f32>
 // CHECK-NEXT:    func.return

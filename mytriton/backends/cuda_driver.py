@@ -22,7 +22,7 @@ import numpy as np
 
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.errors import BackendError, BackendUnavailableError
+from mytriton.errors import BackendError, BackendUnavailableError, DeviceAssertionError
 from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature
 
 CUPY_HINT = (
@@ -177,6 +177,8 @@ class DeviceKernel:
         self._array_index = -1
         self._runtime: Any = None
         self._driver_error: type[BaseException] = Exception
+        #: the kernel holds device assertions (``llvm.intr.trap``): launches wait for it
+        self.has_assertions = False
 
     def function(self, device: int) -> Any:
         """The kernel loaded on ``device`` (a module per device: each has its own context)."""
@@ -243,6 +245,8 @@ class DeviceKernel:
             runtime.setDevice(device)
         try:
             fn(grid, self.block, packed, stream=stream)
+            if self.has_assertions:
+                self._wait_for_assertions(stream)
         except self._driver_error as e:
             raise BackendError(
                 f"launching {self.signature.name} (grid {grid}, block {self.block}) failed: {e}"
@@ -250,6 +254,23 @@ class DeviceKernel:
         finally:
             if previous != device:
                 runtime.setDevice(previous)
+
+    def _wait_for_assertions(self, stream: Any) -> None:
+        """A kernel with device assertions (debug mode) is waited for, so that a failed one
+        (the kernel trapped: its message is in the process's output) is reported here as a
+        ``DeviceAssertionError`` rather than as a CUDA error of some later call."""
+        cupy = sys.modules["cupy"]
+        try:
+            if stream is not None:
+                stream.synchronize()
+            else:
+                cupy.cuda.get_current_stream().synchronize()
+        except Exception as e:  # CUDARuntimeError / CUDADriverError: the context is lost
+            raise DeviceAssertionError(
+                f"device assertion failed in kernel `{self.signature.name}` (the kernel trapped; "
+                f"the assertion's message, line and program are in the process's output); "
+                f"the CUDA context is unusable from here on: {e}"
+            ) from None
 
     def _first_array(self, arrays: Sequence[ArrayInfo | None]) -> int:
         if self._array_index < 0 or arrays[self._array_index] is None:
@@ -274,4 +295,8 @@ def load_device_kernel(kernel: CompiledKernel, artifacts: Mapping[str, Any]) -> 
     if image is None:
         return
     signature = kernel_signature(artifacts["gpu"])
-    kernel.binary = DeviceKernel(image, signature, ptx, kernel.metadata.update)
+    device_kernel = DeviceKernel(image, signature, ptx, kernel.metadata.update)
+    device_kernel.has_assertions = any(
+        op.name == "llvm.intr.trap" for op in artifacts["gpu"].walk()
+    )
+    kernel.binary = device_kernel

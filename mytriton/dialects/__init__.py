@@ -5,20 +5,23 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
-from mytriton.dialects.tt import TT_CORE_OPS, ProgramAxisAttr, ReduceKindAttr
+from mytriton.dialects.tt import TT_CORE_OPS, ProgramAxisAttr
+from mytriton.dialects.tt_atomic import TT_ATOMIC_ATTRS, TT_ATOMIC_OPS
+from mytriton.dialects.tt_debug import TT_DEBUG_OPS
 from mytriton.dialects.tt_elementwise import (
     TT_ELEMENTWISE_OPS,
     CmpPredicateAttr,
     PropagateNanAttr,
 )
 from mytriton.dialects.tt_math import TT_MATH_OPS
+from mytriton.dialects.tt_shape import SHAPE_OPS
 from mytriton.dialects.tt_traits import TTConstantMaterialization
 from mytriton.dialects.tt_types import PointerType
 
 TT = Dialect(
     "tt",
-    [*TT_CORE_OPS, *TT_ELEMENTWISE_OPS, *TT_MATH_OPS],
-    [PointerType, ProgramAxisAttr, ReduceKindAttr, CmpPredicateAttr, PropagateNanAttr],
+    [*TT_CORE_OPS, *TT_ELEMENTWISE_OPS, *TT_MATH_OPS, *SHAPE_OPS, *TT_DEBUG_OPS, *TT_ATOMIC_OPS],
+    [PointerType, ProgramAxisAttr, CmpPredicateAttr, PropagateNanAttr, *TT_ATOMIC_ATTRS],
     [TTConstantMaterialization()],
 )
 
@@ -26,10 +29,10 @@ TT = Dialect(
 def all_dialects() -> list[Dialect]:
     """``tt``, ``ttg`` and every upstream dialect our IR stages use (gpu and arith extended with
     the upstream ops xDSL lacks)."""
-    from xdsl.dialects import builtin, func, llvm, math, memref, scf, vector
+    from xdsl.dialects import builtin, func, math, memref, scf, vector
 
     from mytriton.dialects.ttg import TTG
-    from mytriton.dialects.upstream import ARITH, GPU
+    from mytriton.dialects.upstream import ARITH, GPU, LLVM
 
     return [
         builtin.Builtin,
@@ -39,7 +42,7 @@ def all_dialects() -> list[Dialect]:
         math.Math,
         memref.MemRef,
         vector.Vector,
-        llvm.LLVM,
+        LLVM,
         GPU,
         TT,
         TTG,

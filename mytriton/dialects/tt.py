@@ -57,10 +57,15 @@ from xdsl.traits import (
 from xdsl.utils.str_enum import StrEnum
 
 from mytriton.dialects.tt_constants import UnsignedConstantOp
+from mytriton.dialects.tt_reduce import (
+    ReduceOp,
+    ReduceReturnOp,
+    ScanOp,
+    ScanReturnOp,
+)
 from mytriton.dialects.tt_traits import LazyPatterns, check_new_block, verify_error
 from mytriton.dialects.tt_types import (
     PointerType,
-    block_type,
     element_type,
     is_block,
     is_bool,
@@ -97,20 +102,6 @@ class ProgramAxisAttr(EnumAttribute[ProgramAxis], SpacedOpaqueSyntaxAttribute):
     @property
     def index(self) -> int:
         return list(ProgramAxis).index(self.data)
-
-
-class ReduceKind(StrEnum):
-    SUM = "sum"
-    MAX = "max"
-    MIN = "min"
-
-
-@irdl_attr_definition
-class ReduceKindAttr(EnumAttribute[ReduceKind], SpacedOpaqueSyntaxAttribute):
-    """Combiner of ``tt.reduce``: ``sum``, ``max`` or ``min`` (``tt.maximum``/``tt.minimum``
-    without NaN propagation, as Triton's ``tl.max``/``tl.min``)."""
-
-    name = "tt.reduce_kind"
 
 
 # --------------------------------------------------------------------------------------------
@@ -450,48 +441,7 @@ class StoreOp(IRDLOperation):
 # --------------------------------------------------------------------------------------------
 
 
-def reduced_type(src: Attribute, axis: int) -> Attribute:
-    shape = list(shape_of(src))
-    del shape[axis]
-    return block_type(element_type(src), shape)
-
-
-@irdl_op_definition
-class ReduceOp(IRDLOperation):
-    """``tl.sum/max/min(x, axis)``: combine a block along one axis (rank-1 gives a scalar).
-
-    ``max``/``min`` ignore NaN elements (NaN only if all are) and order ``-0.0 < +0.0``. Float
-    sums are accumulated in the element type (f32).
-    """
-
-    name = "tt.reduce"
-    kind = prop_def(ReduceKindAttr)
-    axis = prop_def(IntegerAttr[I32])
-    src = operand_def(TensorType)
-    result = result_def()
-    traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$kind $src attr-dict `:` type($src) `->` type($result)"
-
-    def __init__(self, kind: ReduceKind, src: SSAValue, axis: int):
-        super().__init__(
-            operands=[src],
-            properties={"kind": ReduceKindAttr(kind), "axis": IntegerAttr(axis, i32)},
-            result_types=[reduced_type(src.type, axis)],
-        )
-
-    def verify_(self) -> None:
-        rank = len(shape_of(self.src.type))
-        axis = self.axis.value.data
-        if not 0 <= axis < rank:
-            raise verify_error(self, f"axis {axis} out of range for a rank-{rank} block")
-        t = self.src.type
-        if not (is_float(t) or is_int(t)) or is_bool(t):
-            raise verify_error(self, f"operand must hold integers or floats, got {type_str(t)}")
-        expected = reduced_type(t, axis)
-        r = self.result.type
-        if shape_of(r) != shape_of(expected) or element_type(r) != element_type(expected):
-            raise verify_error(self, f"result type must be {type_str(expected)}")
+# ``tt.reduce`` and ``tt.scan`` (region ops) live in tt_reduce.py; re-exported here.
 
 
 # --------------------------------------------------------------------------------------------
@@ -599,10 +549,16 @@ class DotOp(IRDLOperation):
 
     def verify_(self) -> None:
         a, b, c = (shape_of(v.type) for v in (self.a, self.b, self.acc))
-        if len(a) != 2 or len(b) != 2:
+        if len(a) not in (2, 3) or len(b) != len(a):
             raise verify_error(
-                self, f"operands must be rank-2 blocks, got ranks {len(a)} and {len(b)}"
+                self,
+                f"operands must be rank-2 blocks (rank-3 for a batched dot), got ranks {len(a)} "
+                f"and {len(b)}",
             )
+        batch = a[:-2]
+        if b[:-2] != batch:
+            raise verify_error(self, f"batch dimensions differ: {list(a)} x {list(b)}")
+        a, b = a[-2:], b[-2:]
         if a[1] != b[0]:
             raise verify_error(
                 self, f"inner dimensions differ: [{a[0]}, {a[1]}] x [{b[0]}, {b[1]}]"
@@ -623,8 +579,8 @@ class DotOp(IRDLOperation):
                 f"accumulator of {operand} operands must hold "
                 f"{' or '.join(str(t) for t in allowed)}, got {type_str(self.acc.type)}",
             )
-        if c != (a[0], b[1]):
-            raise verify_error(self, f"accumulator must be [{a[0]}, {b[1]}], got {list(c)}")
+        if c != (*batch, a[0], b[1]):
+            raise verify_error(self, f"accumulator must be {[*batch, a[0], b[1]]}, got {list(c)}")
         if self.result.type != self.acc.type:
             raise verify_error(self, "result type must equal the accumulator type")
 
@@ -641,6 +597,9 @@ TT_CORE_OPS: Sequence[type[IRDLOperation]] = (
     LoadOp,
     StoreOp,
     ReduceOp,
+    ReduceReturnOp,
+    ScanOp,
+    ScanReturnOp,
     ZerosOp,
     FullOp,
     EmptyOp,

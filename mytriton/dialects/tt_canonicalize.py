@@ -127,7 +127,9 @@ class LoadConstantMask(RewritePattern):
         if c is None:
             return
         if bool(c):
-            _replace(rewriter, op, [tt.LoadOp(op.ptr)])
+            new = tt.LoadOp(op.ptr)
+            new.attributes |= op.attributes  # cache modifier, eviction policy, volatile, hints
+            _replace(rewriter, op, [new])
         elif op.other is not None:
             rewriter.replace_all_uses_with(op.result, op.other)
             rewriter.erase(op)
@@ -145,7 +147,9 @@ class StoreConstantMask(RewritePattern):
         if c is None:
             return
         if bool(c):
-            _replace(rewriter, op, [tt.StoreOp(op.ptr, op.value)])
+            new = tt.StoreOp(op.ptr, op.value)
+            new.attributes |= op.attributes  # cache modifier, eviction policy
+            _replace(rewriter, op, [new])
         else:
             rewriter.erase(op)
 

@@ -11,11 +11,13 @@ from typing import ClassVar
 
 from xdsl.dialects import arith as xarith
 from xdsl.dialects import gpu as xgpu
-from xdsl.dialects.builtin import I32, i1
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import I32, DenseArrayBase, StringAttr, i1, i32
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
+    AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
     irdl_attr_definition,
@@ -24,9 +26,12 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
-from xdsl.traits import Pure
+from xdsl.traits import MemoryWriteEffect, Pure
 from xdsl.utils.str_enum import StrEnum
+
+from mytriton.dialects.upstream_atomic import LLVM_ATOMIC_OPS
 
 
 class ShuffleMode(StrEnum):
@@ -81,6 +86,52 @@ class RemFOp(IRDLOperation):
         super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
 
 
+@irdl_op_definition
+class PrintfOp(IRDLOperation):
+    """``gpu.printf "format" %args : types``: C ``printf`` from every active thread (CUDA's
+    ``printf``; ``convert-gpu-to-nvvm`` makes it a ``vprintf`` call)."""
+
+    name = "gpu.printf"
+    format = prop_def(StringAttr)
+    args = var_operand_def()
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$format attr-dict (`,` $args^ `:` type($args))?"
+
+    def __init__(self, format: str, args: list[SSAValue]):
+        super().__init__(operands=[args], properties={"format": StringAttr(format)})
+
+
+@irdl_op_definition
+class TrapOp(IRDLOperation):
+    """``llvm.intr.trap``: abort the kernel (PTX ``trap``, CUDA ``__trap()``); the launch fails."""
+
+    name = "llvm.intr.trap"
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class AssumeOp(IRDLOperation):
+    """``llvm.intr.assume %c``: LLVM may take ``c`` to be true (``tl.assume``; CUDA
+    ``__builtin_assume``)."""
+
+    name = "llvm.intr.assume"
+    cond = operand_def(i1)
+    op_bundle_operands = var_operand_def()  # upstream's operand bundles: none from us
+    op_bundle_sizes = prop_def(DenseArrayBase)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(MemoryWriteEffect())  # no result: without an effect, DCE erases it
+
+    def __init__(self, cond: SSAValue) -> None:
+        super().__init__(
+            operands=[cond, []],
+            properties={"op_bundle_sizes": DenseArrayBase.from_list(i32, [])},
+        )
+
+
 def _extend(base: Dialect, ops: list[type[IRDLOperation]], attrs: list[type[Attribute]]) -> Dialect:
     return Dialect(
         base.name,
@@ -90,7 +141,8 @@ def _extend(base: Dialect, ops: list[type[IRDLOperation]], attrs: list[type[Attr
     )
 
 
-GPU = _extend(xgpu.GPU, [ShuffleOp], [ShuffleModeAttr])
+GPU = _extend(xgpu.GPU, [ShuffleOp, PrintfOp], [ShuffleModeAttr])
+LLVM = _extend(xllvm.LLVM, [TrapOp, AssumeOp, *LLVM_ATOMIC_OPS], [])
 ARITH = _extend(xarith.Arith, [RemFOp], [])
 
 

@@ -21,7 +21,7 @@ from xdsl.ir import Block, Region
 from mytriton.dialects.verify import verify_module
 from mytriton.errors import KernelTypeError, KernelValueError
 from mytriton.frontend.builder import IRBuilder
-from mytriton.frontend.codegen import CodeGenerator, _Return
+from mytriton.frontend.codegen import CodeGenerator
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.signature import ArgSpec, ConstexprArg, PointerArg, ScalarArg
 from mytriton.frontend.source import KernelSource
@@ -38,11 +38,14 @@ __all__ = [
 ]
 
 
-def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> ModuleOp:
+def compile_kernel(
+    fn: Callable[..., Any], specs: Mapping[str, ArgSpec], debug: bool = False
+) -> ModuleOp:
     """Compile ``fn`` for one specialization: a ``builtin.module`` holding one ``func.func``.
 
     ``specs`` gives every parameter: pointers and scalars become function arguments (in order),
     constexprs are substituted. The result is verified; errors name the kernel's source line.
+    ``debug`` compiles ``tl.device_assert`` (and runtime ``assert``) in; else they vanish.
     """
     src = KernelSource.of(fn)
     fdef = src.function_def()
@@ -77,12 +80,9 @@ def compile_kernel(fn: Callable[..., Any], specs: Mapping[str, ArgSpec]) -> Modu
         arg.name_hint = name
         scope[name] = TensorValue(arg)
     builder = IRBuilder(block)
+    builder.debug = debug
     gen = CodeGenerator(src, builder, scope)
-    try:
-        gen.visit_block(fdef.body)
-    except _Return as r:
-        if r.value is not None:
-            raise KernelValueError("a kernel cannot return a value", r.loc) from None
+    gen.compile_body(fdef.body, kernel=True)
     end_line = getattr(fdef, "end_lineno", None) or fdef.lineno
     with builder.located(src.location(fdef.body[-1]) if end_line else def_loc):
         builder.insert(func.ReturnOp())

@@ -20,6 +20,9 @@ class IRBuilder:
     def __init__(self, block: Block):
         self.block = block
         self.loc: SourceLocation | None = None
+        #: debug mode (``@jit(debug=True)``, ``MYTRITON_DEBUG``/``TRITON_DEBUG``): device
+        #: assertions are compiled in
+        self.debug = False
 
     def insert(self, op: OpT) -> OpT:
         if self.loc is not None:

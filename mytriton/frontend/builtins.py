@@ -7,16 +7,20 @@ are ``TensorValue``s (runtime) or plain Python values (compile time).
 
 from __future__ import annotations
 
-import builtins as py
 from typing import Any
 
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects.tt_types import block_shape_problem, block_type
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
+from mytriton.frontend.atomic_builtins import AtomicBuiltins
+from mytriton.frontend.block_pointers import BlockPointer, BlockPointerBuiltins
+from mytriton.frontend.debug_builtins import DebugBuiltins
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.libdevice_builtins import LibdeviceBuiltins
+from mytriton.frontend.reduce_builtins import ReduceBuiltins
 from mytriton.frontend.semantic import Semantic
+from mytriton.frontend.shape_builtins import ShapeBuiltins
 from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
@@ -25,7 +29,14 @@ _DOT_OPERAND_DTYPES = (core.int8, core.float16, core.bfloat16, core.float32, cor
 _DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")  # any case
 
 
-class Builtins(LibdeviceBuiltins):
+class Builtins(
+    ReduceBuiltins,
+    LibdeviceBuiltins,
+    DebugBuiltins,
+    BlockPointerBuiltins,
+    AtomicBuiltins,
+    ShapeBuiltins,
+):
     """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords.
     The libdevice functions that are libdevice calls come from ``LibdeviceBuiltins``."""
 
@@ -120,7 +131,14 @@ class Builtins(LibdeviceBuiltins):
             )
         return TensorValue(self.b.insert(tt.MakeRangeOp(s, e)).result)
 
+    def _no_dims(self, shape: Any) -> bool:
+        """``shape`` is ``()`` or ``[]``: Triton's factories then make a scalar (0-d)."""
+        dims = self._constexpr(shape, "a block shape")
+        return isinstance(dims, (tuple, list)) and len(dims) == 0
+
     def zeros(self, shape: Any, dtype: Any) -> TensorValue:
+        if self._no_dims(shape):
+            return self.sem.constant(0, self._dtype(dtype))
         t = block_type(to_ir(self._dtype(dtype), self.b.loc), self._shape(shape))
         return TensorValue(self.b.insert(tt.ZerosOp(t)).result)
 
@@ -132,7 +150,7 @@ class Builtins(LibdeviceBuiltins):
 
     def full(self, shape: Any, value: Any, dtype: Any) -> TensorValue:
         d = self._dtype(dtype)
-        dims = self._shape(shape)
+        dims = None if self._no_dims(shape) else self._shape(shape)
         if isinstance(value, TensorValue):
             if value.is_block:
                 raise KernelTypeError(
@@ -144,6 +162,8 @@ class Builtins(LibdeviceBuiltins):
             if not isinstance(v, (bool, int, float)):
                 raise KernelTypeError(f"tl.full's value must be a number, got {v!r}", self.b.loc)
             v = self.sem.constant(v, d)
+        if dims is None:
+            return v
         t = block_type(v.type, dims)
         return TensorValue(self.b.insert(tt.FullOp(v.handle, t)).result)
 
@@ -179,10 +199,9 @@ class Builtins(LibdeviceBuiltins):
 
     # ---- shape ----
 
-    def broadcast_to(self, input: Any, shape: Any) -> TensorValue:
-        return self.sem.broadcast_to(
-            self._tensor(input, "broadcast_to's input"), self._shape(shape)
-        )
+    def broadcast_to(self, input: Any, *shape: Any) -> TensorValue:
+        dims = shape[0] if len(shape) == 1 else shape  # a tuple, or the sizes as arguments
+        return self.sem.broadcast_to(self._tensor(input, "broadcast_to's input"), self._shape(dims))
 
     def broadcast(self, input: Any, other: Any) -> tuple[TensorValue, TensorValue]:
         a, b = self.sem.operands(input, other)
@@ -192,8 +211,13 @@ class Builtins(LibdeviceBuiltins):
     def expand_dims(self, input: Any, axis: Any) -> TensorValue:
         x = self._tensor(input, "expand_dims's input")
         axes = self._constexpr(axis, "expand_dims axis")
-        for a in (axes,) if isinstance(axes, int) else sorted(axes):
-            x = self.sem.expand_dims(x, self._int(a, "expand_dims axis"))
+        given = [axes] if isinstance(axes, int) else list(axes)
+        rank = len(x.shape) + len(given)  # axes index the result, as in Triton
+        wrapped = [self._axis(a, rank) for a in given]
+        if len(set(wrapped)) != len(wrapped):
+            raise KernelValueError(f"expand_dims: duplicate axes {given}", self.b.loc)
+        for a in sorted(wrapped):
+            x = self.sem.expand_dims(x, a)
         return x
 
     # ---- memory ----
@@ -204,13 +228,6 @@ class Builtins(LibdeviceBuiltins):
                 f"expected a pointer (an array argument plus offsets), got {pointer!r}", self.b.loc
             )
         return pointer
-
-    def _unsupported_options(self, what: str, **opts: Any) -> None:
-        for name, value in opts.items():
-            if value not in ((), "", None, False):
-                raise KernelValueError(
-                    f"{what}: option {name}={value!r} is not supported yet", self.b.loc
-                )
 
     def load(
         self,
@@ -223,9 +240,18 @@ class Builtins(LibdeviceBuiltins):
         eviction_policy: Any,
         volatile: Any,
     ) -> TensorValue:
-        self._unsupported_options(
-            "tl.load", boundary_check=boundary_check, padding_option=padding_option
-        )
+        if isinstance(pointer, BlockPointer):
+            return self.load_block_pointer(
+                pointer,
+                mask,
+                other,
+                boundary_check,
+                padding_option,
+                lambda op: self.memory_options(
+                    "tl.load", op, cache_modifier, eviction_policy, volatile
+                ),
+            )
+        self.no_block_pointer_options("tl.load", boundary_check, padding_option)
         ptr = self._pointer(pointer)
         pointee = ptr.dtype.element_ty  # type: ignore[attr-defined]
         if mask is None:
@@ -233,7 +259,9 @@ class Builtins(LibdeviceBuiltins):
                 raise KernelValueError(
                     "tl.load: `other` cannot be given without `mask`", self.b.loc
                 )
-            return TensorValue(self.b.insert(tt.LoadOp(ptr.handle)).result)
+            op = self.b.insert(tt.LoadOp(ptr.handle))
+            self.memory_options("tl.load", op, cache_modifier, eviction_policy, volatile)
+            return TensorValue(op.result)
         m = self.sem.to_bool(self._tensor(mask, "tl.load's mask"))
         ptr, m = self.sem.broadcast_all(ptr, m)
         if other is None and not isinstance(pointee, core.pointer_type):
@@ -247,7 +275,9 @@ class Builtins(LibdeviceBuiltins):
                 self.b.loc,
             )
         o = self.sem.broadcast_to(o, ptr.shape)
-        return TensorValue(self.b.insert(tt.LoadOp(ptr.handle, m.handle, o.handle)).result)
+        op = self.b.insert(tt.LoadOp(ptr.handle, m.handle, o.handle))
+        self.memory_options("tl.load", op, cache_modifier, eviction_policy, volatile)
+        return TensorValue(op.result)
 
     def store(
         self,
@@ -258,7 +288,17 @@ class Builtins(LibdeviceBuiltins):
         cache_modifier: Any,
         eviction_policy: Any,
     ) -> None:
-        self._unsupported_options("tl.store", boundary_check=boundary_check)
+        if isinstance(pointer, BlockPointer):
+            return self.store_block_pointer(
+                pointer,
+                value,
+                mask,
+                boundary_check,
+                lambda op: self.memory_options(
+                    "tl.store", op, cache_modifier, eviction_policy, False
+                ),
+            )
+        self.no_block_pointer_options("tl.store", boundary_check, "")
         ptr = self._pointer(pointer)
         pointee = ptr.dtype.element_ty  # type: ignore[attr-defined]
         v = self.sem.cast(self.sem.to_tensor(value), pointee)
@@ -270,7 +310,8 @@ class Builtins(LibdeviceBuiltins):
             )
         v = self.sem.broadcast_to(v, ptr.shape)
         if mask is None:
-            self.b.insert(tt.StoreOp(ptr.handle, v.handle))
+            op = self.b.insert(tt.StoreOp(ptr.handle, v.handle))
+            self.memory_options("tl.store", op, cache_modifier, eviction_policy, False)
             return None
         m = self.sem.to_bool(self._tensor(mask, "tl.store's mask"))
         if len(m.shape) > len(ptr.shape):
@@ -280,7 +321,8 @@ class Builtins(LibdeviceBuiltins):
                 self.b.loc,
             )
         m = self.sem.broadcast_to(m, ptr.shape)
-        self.b.insert(tt.StoreOp(ptr.handle, v.handle, m.handle))
+        op = self.b.insert(tt.StoreOp(ptr.handle, v.handle, m.handle))
+        self.memory_options("tl.store", op, cache_modifier, eviction_policy, False)
         return None
 
     # ---- math ----
@@ -496,75 +538,7 @@ class Builtins(LibdeviceBuiltins):
             return (x + div - 1) // div
         return self.sem.floordiv(self.sem.arith("-", self.sem.arith("+", x, div), 1), div)
 
-    # ---- reductions ----
-
-    def _reduce(
-        self, kind: tt.ReduceKind, input: Any, axis: Any, keep_dims: Any, widen: bool = True
-    ) -> TensorValue:
-        """``widen``: a sum of booleans or narrow integers accumulates in int32 (Triton's
-        default when no ``dtype=`` is given)."""
-        x = self._tensor(input, f"tl.{kind.value}'s input")
-        if not x.is_block:
-            raise KernelTypeError(f"tl.{kind.value} needs a block, got a scalar", self.b.loc)
-        if x.is_pointer:
-            raise KernelTypeError(f"tl.{kind.value} of pointers", self.b.loc)
-        self.sem.no_fp8_arithmetic(f"tl.{kind.value}", x.dtype)  # tl.sum(x, dtype=tl.float32) works
-        if kind is tt.ReduceKind.SUM:
-            if widen and x.dtype.kind in ("bool", "int") and x.dtype.primitive_bitwidth < 32:
-                # Triton's rule: narrow integers sum in 32 bits of their signedness
-                x = self.sem.cast(
-                    x,
-                    core.uint32
-                    if x.dtype.is_int_unsigned() and x.dtype.kind == "int"
-                    else core.int32,
-                )
-        elif x.dtype == core.int1:
-            raise KernelTypeError(f"tl.{kind.value} of booleans", self.b.loc)
-        rank = len(x.shape)
-        keep = bool(self._constexpr(keep_dims, "keep_dims"))
-        axes = list(range(rank)) if axis is None else [self._axis(axis, rank)]
-        for a in sorted(axes, reverse=True):
-            x = TensorValue(self.b.insert(tt.ReduceOp(kind, x.handle, a)).result)
-        if keep:
-            for a in sorted(axes):
-                x = self.sem.expand_dims(x, a) if x.is_block else self.sem.splat_to(x, (1,))
-        return x
-
-    def sum(self, input: Any, axis: Any, keep_dims: Any, dtype: Any) -> TensorValue:
-        x = input
-        if dtype is None:
-            return self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims)
-        d = self._dtype(dtype)  # the sum is computed in `d`
-        x = self.sem.cast(self._tensor(input, "tl.sum's input"), d)
-        if d != core.int1:
-            return self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims, widen=False)
-        # a sum of int1 wraps to its low bit: the parity of the int32 count
-        total = self._reduce(tt.ReduceKind.SUM, x, axis, keep_dims)
-        return self.sem.to_bool(self.sem.bitwise("&", total, 1))
-
-    def max(
-        self,
-        input: Any,
-        axis: Any,
-        return_indices: Any,
-        return_indices_tie_break_left: Any,
-        keep_dims: Any,
-    ) -> TensorValue:
-        if return_indices:
-            raise KernelValueError("tl.max(return_indices=True) is not supported yet", self.b.loc)
-        return self._reduce(tt.ReduceKind.MAX, input, axis, keep_dims)
-
-    def min(
-        self,
-        input: Any,
-        axis: Any,
-        return_indices: Any,
-        return_indices_tie_break_left: Any,
-        keep_dims: Any,
-    ) -> TensorValue:
-        if return_indices:
-            raise KernelValueError("tl.min(return_indices=True) is not supported yet", self.b.loc)
-        return self._reduce(tt.ReduceKind.MIN, input, axis, keep_dims)
+    # ---- reductions and scans: ReduceBuiltins (reduce_builtins.py) ----
 
     # ---- linear algebra ----
 
@@ -583,9 +557,11 @@ class Builtins(LibdeviceBuiltins):
             # any two fp8 formats (Triton's fp8 MMA); as float16 (exact) on the CUDA cores
             a, b = self.sem.cast(a, core.float16), self.sem.cast(b, core.float16)
         for v, what in ((a, "input"), (b, "other")):
-            if len(v.shape) != 2:
+            if len(v.shape) not in (2, 3) or len(v.shape) != len(a.shape):
                 raise KernelTypeError(
-                    f"tl.dot's {what} must be a rank-2 block, got shape {list(v.shape)}", self.b.loc
+                    f"tl.dot's {what} must be a rank-2 block (rank 3 for a batched dot, both "
+                    f"operands alike), got shape {list(v.shape)}",
+                    self.b.loc,
                 )
             if v.dtype not in _DOT_OPERAND_DTYPES:
                 raise KernelTypeError(
@@ -599,7 +575,12 @@ class Builtins(LibdeviceBuiltins):
                 "(cast one with .to())",
                 self.b.loc,
             )
-        (m, k), (k2, n) = a.shape, b.shape
+        (m, k), (k2, n) = a.shape[-2:], b.shape[-2:]
+        batch = a.shape[:-2]  # () or (B,): a batched dot multiplies B matrix pairs
+        if batch != b.shape[:-2]:
+            raise KernelTypeError(
+                f"tl.dot: batch dimensions differ: {list(a.shape)} x {list(b.shape)}", self.b.loc
+            )
         if k != k2:
             raise KernelTypeError(
                 f"tl.dot: inner dimensions differ: [{m}, {k}] x [{k2}, {n}]", self.b.loc
@@ -610,13 +591,14 @@ class Builtins(LibdeviceBuiltins):
         if acc is None:
             return TensorValue(
                 self.b.insert(
-                    tt.DotOp(a.handle, b.handle, self.zeros((m, n), result).handle)
+                    tt.DotOp(a.handle, b.handle, self.zeros((*batch, m, n), result).handle)
                 ).result
             )
         c = self._tensor(acc, "tl.dot's acc")
-        if c.shape != (m, n) or c.dtype != result or c.dtype != out:
+        if c.shape != (*batch, m, n) or c.dtype != result or c.dtype != out:
             raise KernelTypeError(
-                f"tl.dot: acc must be a {result} block of shape [{m}, {n}] and out_dtype must be "
+                f"tl.dot: acc must be a {result} block of shape {[*batch, m, n]} and out_dtype "
+                "must be "
                 f"{result} for {a.dtype} operands, got acc {c.dtype} {list(c.shape)} with "
                 f"out_dtype {out}",
                 self.b.loc,
@@ -663,23 +645,7 @@ class Builtins(LibdeviceBuiltins):
             )
         return out
 
-    # ---- compile-time helpers ----
-
-    def static_assert(self, cond: Any, msg: Any) -> None:
-        c = self._constexpr(cond, "tl.static_assert's condition")
-        if not c:
-            raise KernelValueError(
-                f"static_assert failed: {msg}" if msg else "static_assert failed", self.b.loc
-            )
-
-    def static_print(self, *values: Any) -> None:
-        py.print(*(v.value if isinstance(v, core.constexpr) else v for v in values))
-
-    def multiple_of(self, input: Any, values: Any) -> Any:
-        return input
-
-    def max_contiguous(self, input: Any, values: Any) -> Any:
-        return input
+    # ---- compile-time helpers (static_assert, static_print, hints: DebugBuiltins) ----
 
     def static_range(self, arg1: Any, arg2: Any, step: Any) -> None:
         raise KernelValueError("tl.static_range can only be iterated by a for loop", self.b.loc)

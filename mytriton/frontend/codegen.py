@@ -5,7 +5,8 @@ with its location. Runtime values are ``TensorValue``s; ``tl.constexpr`` paramet
 globals and closure values stay Python values and are computed with at compile time.
 
 By concern: names, assignments, statements, expressions, calls and the inlining of ``@jit``
-callees live here; ``if``/``for`` in control_flow.py (``ControlFlowMixin``); what is evaluated
+callees live here; ``if``/``for``/``while`` in control_flow.py (``ControlFlowMixin``),
+``break``/``continue``/``return`` in early_exit.py (``EarlyExitMixin``); what is evaluated
 at compile time (globals, Python builtins, operators on constants) in compile_time.py; the
 shared state and error plumbing in codegen_base.py.
 """
@@ -29,7 +30,8 @@ from mytriton.errors import (
     KernelValueError,
     UnsupportedSyntaxError,
 )
-from mytriton.frontend.codegen_base import CodeGeneratorBase, _Return, core_fn
+from mytriton.frontend.block_pointers import BlockPointer, TensorDescriptor
+from mytriton.frontend.codegen_base import CodeGeneratorBase, core_fn
 from mytriton.frontend.compile_time import (
     PURE_PY_FUNCTIONS,
     PY_BINOPS,
@@ -41,8 +43,9 @@ from mytriton.frontend.compile_time import (
     is_jit_function,
 )
 from mytriton.frontend.control_flow import ControlFlowMixin
+from mytriton.frontend.library_errors import reported_at_call
 from mytriton.frontend.source import KernelSource
-from mytriton.frontend.values import BoundMethod, TensorValue, unwrap_constexpr
+from mytriton.frontend.values import BlockShape, BoundMethod, TensorValue, unwrap_constexpr
 from mytriton.language import core
 
 # (`ast.NodeVisitor` is named again so that linters see the `visit_<Node>` methods as a visitor's.)
@@ -192,15 +195,12 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         value = self.binary(node.op, current, self.visit(node.value), node)
         self.assign(node.target, value)
 
-    def visit_Return(self, node: ast.Return) -> None:
-        raise _Return(None if node.value is None else self.visit(node.value), self.loc(node))
-
     def visit_Assert(self, node: ast.Assert) -> None:
         cond = self.visit(node.test)
-        if isinstance(cond, TensorValue):
-            self.unsupported(
-                node, "`assert` on a runtime value", "use tl.static_assert on constexprs"
-            )
+        if isinstance(cond, TensorValue):  # Triton's rule: a runtime `assert` is device_assert
+            msg = self.visit(node.msg) if node.msg is not None else ""
+            self.tl.device_assert(cond, msg)
+            return
         if not cond:
             msg = self.visit(node.msg) if node.msg is not None else ""
             raise KernelValueError(
@@ -232,8 +232,10 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         if isinstance(obj, TensorValue):
             if name == "dtype":
                 return obj.dtype
-            if name == "shape":
-                return obj.shape
+            if name == "shape":  # a list, as Triton's (``x.shape[:-1] + [2]``, ``== [2]``)
+                return BlockShape(obj.shape)
+            if name == "T":  # Triton's ``x.T``: ``tl.trans(x)``
+                return self.call(core_fn("trans"), [obj], {}, node)  # type: ignore[arg-type]
             if name in TENSOR_METHODS:
                 if name != "to" and not _has_tl_function(name):
                     raise UnsupportedSyntaxError(
@@ -241,6 +243,13 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                     )
                 return BoundMethod(obj, name)
             raise KernelNameError(f"a block has no attribute `{name}` here", self.loc(node))
+        if isinstance(obj, (BlockPointer, TensorDescriptor)):
+            found = obj.attribute(name)
+            if found is None:
+                raise KernelNameError(
+                    f"{obj.describe()} has no attribute `{name}` here", self.loc(node)
+                )
+            return found
         if isinstance(obj, (ModuleType, core.dtype, type)):
             if not hasattr(obj, name):
                 raise KernelNameError(
@@ -269,7 +278,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             raise KernelValueError(f"cannot index: {e}", self.loc(node)) from None
 
     def index_block(self, value: TensorValue, node: ast.Subscript) -> TensorValue:
-        """``x[:, None]``/``x[None, :]``: only full slices and None are supported."""
+        """``x[:, None]``/``x[None, :]``: only full slices and None are supported; the i-th
+        index that is None inserts a dimension of size 1 at position i, as in Triton."""
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         result = value
         dim = 0
@@ -288,10 +298,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 self.unsupported(
                     node, f"indexing a block with `{ast.unparse(item)}`", "only `:` and `None` work"
                 )
-        if dim - sum(1 for i in items if isinstance(i, ast.Constant)) > len(value.shape):
-            raise KernelValueError(
-                f"too many indices for a block of rank {len(value.shape)}", self.loc(node)
-            )
+        # Triton counts no dimensions here: a `:` past the last one is accepted and does
+        # nothing (`z_ptr[None, None, :]` on a scalar pointer is a [1, 1] block).
         return result
 
     def visit_Slice(self, node: ast.Slice) -> slice:
@@ -498,10 +506,16 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         except TypeError as e:
             raise KernelTypeError(f"tl.{name}: {e}", self.loc(node)) from None
         bound.apply_defaults()
+        # tl.reduce & co. call their combine_fn (@jit, or a tl builtin) into the op's region
+        self.tl.call_jit = lambda fn, fn_args: self.call(fn, fn_args, {}, node)  # type: ignore[arg-type]
         impl = getattr(self.tl, name)
         return impl(*bound.args, **bound.kwargs)
 
     def inline(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """Compile a call of a ``@jit`` function into the caller, returning what its body
+        returns. ``@jit(noinline=True)`` functions are inlined too: Triton keeps them as a
+        ``tt.call`` for code size only, the result is the same, and inlining spares every
+        backend (and gpusim, the interpreter) calls, stacks and ABI questions."""
         source = KernelSource.of(fn.fn)
         if source.qualname in self.call_stack:
             raise UnsupportedSyntaxError(
@@ -523,8 +537,5 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 )
             scope[pname] = value
         callee = CodeGenerator(source, self.b, scope, self.call_stack)
-        try:
-            callee.visit_block(source.function_def().body)
-        except _Return as r:
-            return r.value
-        return None
+        with reported_at_call(self.src.file, self.loc(node), source.file, source.qualname):
+            return callee.compile_body(source.function_def().body)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from mytriton.errors import CompilationError, SourceLocation, UnsupportedSyntaxError
@@ -19,14 +18,6 @@ from mytriton.frontend.builtins import Builtins
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import TensorValue
-
-
-@dataclass
-class _Return(Exception):
-    """Raised by ``return`` to unwind the statements of an inlined function."""
-
-    value: Any
-    loc: SourceLocation | None = None  # of the `return` statement, for errors about it
 
 
 class CodeGeneratorBase(ast.NodeVisitor):
@@ -58,7 +49,7 @@ class CodeGeneratorBase(ast.NodeVisitor):
         with self.b.located(self.loc(node)):
             try:
                 return super().visit(node)
-            except (CompilationError, _Return):
+            except CompilationError:
                 raise
             except RecursionError:
                 raise

@@ -14,7 +14,7 @@ import builtins as py
 import math
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any
 
 from mytriton.errors import ConstexprError, KernelNameError, KernelValueError, SourceLocation
 from mytriton.frontend.codegen_base import CodeGeneratorBase
@@ -146,6 +146,13 @@ def _py_compile_time(fn: Callable[..., Any]) -> Callable[..., Any]:
     return impl
 
 
+def _py_isinstance(
+    gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST
+) -> bool:
+    """The type of a runtime value is known while compiling: ``isinstance(x, tl.tensor)``."""
+    return bool(call_at_compile_time(py.isinstance, args, kwargs, gen.loc(node)))
+
+
 def _py_abs(gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     if len(args) == 1 and isinstance(args[0], TensorValue):
         return gen.sem.abs(args[0])
@@ -154,8 +161,14 @@ def _py_abs(gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], nod
 
 def _py_print(
     gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST
-) -> NoReturn:
-    gen.unsupported(node, "print()", "use tl.static_print for compile-time values")
+) -> None:
+    """Triton's rule: ``print`` in a kernel is ``tl.device_print`` (prefix first)."""
+    if not args:
+        gen.unsupported(node, "print() without arguments", "give a prefix string")
+    as_hex = kwargs.pop("hex", False)
+    if kwargs:
+        gen.unsupported(node, f"print() with {', '.join(kwargs)}=", "use tl.device_print")
+    gen.tl.device_print(args[0], *args[1:], hex=as_hex)
 
 
 PY_BUILTINS: dict[Any, Callable[..., Any]] = {
@@ -167,7 +180,7 @@ PY_BUILTINS: dict[Any, Callable[..., Any]] = {
     py.int: _py_compile_time(py.int),
     py.bool: _py_compile_time(py.bool),
     py.len: _py_compile_time(py.len),
-    py.isinstance: _py_compile_time(py.isinstance),
+    py.isinstance: _py_isinstance,
     py.tuple: _py_compile_time(py.tuple),
     py.list: _py_compile_time(py.list),
     py.str: _py_compile_time(py.str),

@@ -4,9 +4,8 @@
 An ``if`` on a compile-time value compiles one branch, a ``range`` with compile-time bounds or a
 ``while`` on a compile-time condition is unrolled; on runtime values they become
 ``scf.if``/``scf.for``/``scf.while`` whose results are the variables the body assigns (Triton's
-rules: one type on every path, nothing returned from inside). Kept apart from expressions
-because this is where the scope forks and merges. ``break`` and ``continue`` are rejected at
-their line.
+rules: one type on every path). Kept apart from expressions because this is where the scope
+forks and merges. ``break``, ``continue`` and ``return`` on runtime paths: early_exit.py.
 """
 
 from __future__ import annotations
@@ -15,8 +14,8 @@ import ast
 import builtins as py
 import itertools
 import math
-from collections.abc import Iterator, Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any
 
 from xdsl.dialects import scf
 from xdsl.ir import Block, Region
@@ -25,10 +24,19 @@ from mytriton.errors import (
     ConstexprError,
     KernelTypeError,
     KernelValueError,
-    UnsupportedSyntaxError,
 )
-from mytriton.frontend.codegen_base import CodeGeneratorBase, _Return, core_fn, describe
+from mytriton.frontend.ast_scans import BREAK, CONTINUE, assigned_names, exits, loop_exits
+from mytriton.frontend.carried import (
+    Carried,
+    describe_carried,
+    drop_unchanged_leaves,
+    flat,
+    rebuild,
+    with_unchanged_leaves,
+)
+from mytriton.frontend.codegen_base import core_fn, describe
 from mytriton.frontend.dtypes import to_ir
+from mytriton.frontend.early_exit import EarlyExitMixin
 from mytriton.frontend.range_loops import (
     RangeArgs,
     is_constant_int,
@@ -36,7 +44,7 @@ from mytriton.frontend.range_loops import (
     python_range_args,
     range_args,
 )
-from mytriton.frontend.values import TensorValue, unwrap_constexpr
+from mytriton.frontend.values import CompositeValue, TensorValue, unwrap_constexpr
 
 # Python `range` loops with compile-time bounds are unrolled up to this many iterations;
 # longer ones become structured loops (`tl.static_range` always unrolls).
@@ -47,15 +55,16 @@ MAX_WHILE_UNROLL = 4096
 
 
 # (`ast.NodeVisitor` is named again so that linters see the `visit_<Node>` methods as a visitor's.)
-class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
-    """``if``/``for``/``while`` statements of ``CodeGenerator``, and the rejected ``break``."""
+class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
+    """``if``/``for``/``while`` statements of ``CodeGenerator`` (and, from ``EarlyExitMixin``,
+    ``break``/``continue``/``return``)."""
 
     def visit_If(self, node: ast.If) -> None:
         cond = self.visit(node.test)
         if isinstance(cond, TensorValue):
             self.runtime_if(node, cond)
             return
-        self.visit_block(node.body if cond else node.orelse)
+        self.visit_block(node.body if cond else node.orelse, self.at_tail)
 
     def runtime_if(self, node: ast.If, cond: TensorValue) -> None:
         """``if`` on a runtime scalar: an ``scf.if`` whose results are the variables either
@@ -67,42 +76,49 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 self.loc(node.test),
             )
         flag = self.sem.to_bool(cond)
+        if exits([node]):
+            self.exit_if(node, flag)
+            return
         before = dict(self.scope)
         branches: list[tuple[Block, dict[str, Any]]] = []
         for stmts in (node.body, node.orelse):
             block = Block()
             self.scope = dict(before)
             with self.b.at_end_of(block):
-                try:
-                    self.visit_block(stmts)
-                except _Return as r:
-                    raise UnsupportedSyntaxError(
-                        "`return` inside an `if` on a runtime value", r.loc or self.loc(node)
-                    ) from None
+                self.visit_block(stmts)
             branches.append((block, self.scope))
         self.scope = before
         (then_block, then_scope), (else_block, else_scope) = branches
         assigned = assigned_names(node.body) | assigned_names(node.orelse)
         names = [n for n in sorted(assigned) if n in then_scope and n in else_scope]
-        results: list[tuple[str, TensorValue, TensorValue]] = []
+        results: list[tuple[str, Carried, Carried]] = []
         same: dict[str, Any] = {}
         for n in names:
             a, b = then_scope[n], else_scope[n]
             if a is b or _same_compile_time_value(a, b):
                 same[n] = a  # one value on both paths: no `scf.if` result needed
                 continue
+            if isinstance(a, CompositeValue) and a.same_type(b):
+                results.append((n, a, b))  # a block pointer: its scalars are the results
+                continue
             results.append((n, *self._if_values(n, a, b, then_block, else_block, node)))
+        like = [a for _, a, _ in results]
+        thens, elses = flat(like), flat([b for _, _, b in results])
+        # a block pointer's leaves that both paths share (its base...) need no result
+        shared = {i for i, (a, b) in enumerate(zip(thens, elses, strict=True)) if a == b}
+        thens = [v for i, v in enumerate(thens) if i not in shared]
+        elses = [v for i, v in enumerate(elses) if i not in shared]
         with self.b.at_end_of(then_block):
-            self.b.insert(scf.YieldOp(*(a.handle for _, a, _ in results)))
+            self.b.insert(scf.YieldOp(*(v.handle for v in thens)))
         with self.b.at_end_of(else_block):
-            self.b.insert(scf.YieldOp(*(b.handle for _, _, b in results)))
+            self.b.insert(scf.YieldOp(*(v.handle for v in elses)))
         op = self.b.insert(
-            scf.IfOp(flag.handle, [a.type for _, a, _ in results], [then_block], [else_block])
+            scf.IfOp(flag.handle, [v.type for v in thens], [then_block], [else_block])
         )
         self.scope.update(same)
-        for (n, _, _), res in zip(results, op.results, strict=True):
-            res.name_hint = n
-            self.scope[n] = TensorValue(res)
+        merged = [n for n, _, _ in results]
+        values = with_unchanged_leaves(op.results, shared, like)
+        self.scope.update(zip(merged, rebuild(merged, like, values), strict=True))
         where = self.loc(node)
         line = where.line if where is not None else "?"
         for n in assigned - set(names) - set(before):
@@ -113,10 +129,17 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
             )
 
     def _if_values(
-        self, name: str, a: Any, b: Any, then_block: Block, else_block: Block, node: ast.If
+        self, name: str, a: Any, b: Any, then_block: Block, else_block: Block, node: ast.AST
     ) -> tuple[TensorValue, TensorValue]:
         """The runtime values of ``name`` on both paths, Python numbers converted (weakly
         typed, like the other operand of an operator) inside their own branch."""
+        if isinstance(a, CompositeValue) or isinstance(b, CompositeValue):
+            sides = [describe_carried(v) for v in (a, b)]
+            raise KernelTypeError(
+                f"`{name}` is {sides[0]} in the `if` branch but {sides[1]} in the `else` "
+                "branch; it must have one type after the `if`",
+                self.loc(node),
+            )
         for v in (a, b):
             if not isinstance(v, TensorValue) and not isinstance(
                 unwrap_constexpr(v), (bool, int, float)
@@ -204,7 +227,16 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
         the loop is one ``scf.while``."""
         if node.orelse:
             self.unsupported(node, "`while ... else`")
-        for trips in itertools.count():
+        if loop_exits(node.body) and self._while_test(node) is True:
+            self.runtime_while(node)  # `while True:` left by a `break` or `return`
+            return
+        self._unrolled_while(node, 0)
+        self.scope.pop(BREAK, None)
+
+    def _unrolled_while(self, node: ast.While, first_trip: int) -> None:
+        """Iterations of a ``while`` on a compile-time condition from ``first_trip`` on; once
+        one may have left the loop at run time, the rest is guarded."""
+        for trips in itertools.count(first_trip):
             cond = self._while_test(node)
             if isinstance(cond, TensorValue):
                 self.runtime_while(node)
@@ -218,7 +250,26 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                     "argument) to get a runtime loop",
                     self.loc(node.test),
                 )
-            self.visit_block(node.body)
+            self.loop_depth += 1
+            try:
+                self.visit_block(node.body)
+            finally:
+                self.loop_depth -= 1
+            self.scope.pop(CONTINUE, None)
+            flags = self.exit_flags()
+            if any(v is True for v in flags.values()):
+                return
+            if flags:
+                saved, self.at_tail = self.at_tail, False
+                try:
+                    more = self._more_trips(node, trips + 1)
+                    self.guard(more, flags, assigned_names(node.body), node)
+                finally:
+                    self.at_tail = saved
+                return
+
+    def _more_trips(self, node: ast.While, first_trip: int) -> Callable[[], None]:
+        return lambda: self._unrolled_while(node, first_trip)
 
     def _while_test(self, node: ast.While) -> Any:
         """The condition in the current scope, compiled into a scratch block: only whether it
@@ -231,28 +282,30 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
         """``while`` on a runtime scalar: an ``scf.while`` carrying the variables the body
         assigns (as Triton emits it: the *before* region computes the condition from the
         carried values, the *after* region is the body). Same rules as a runtime ``for``."""
+        if loop_exits(node.body):
+            self.exiting_while(node)
+            return
         assigned = assigned_names(node.body)
         carried = [n for n in sorted(assigned) if n in self.scope]
         inits = [self._carried_init(n, node) for n in carried]
-        types = [v.type for v in inits]
+        types = [v.type for v in flat(inits)]
         outer = dict(self.scope)
         before, after = Block(arg_types=types), Block(arg_types=types)
         for block in (before, after):
-            for n, arg in zip(carried, block.args, strict=True):
-                arg.name_hint = n
-                self.scope[n] = TensorValue(arg)
+            self.scope.update(zip(carried, rebuild(carried, inits, block.args), strict=True))
             with self.b.at_end_of(block):
                 if block is before:
                     self._while_condition(node, before)
                 else:
                     self._loop_body(node, carried, inits)
         self.scope = outer
+        drop = drop_unchanged_leaves(inits, (before, after), 0, after)
+        operands = [v.handle for i, v in enumerate(flat(inits)) if i not in drop]
         loop = self.b.insert(
-            scf.WhileOp([v.handle for v in inits], types, Region(before), Region(after))
+            scf.WhileOp(operands, [v.type for v in operands], Region(before), Region(after))
         )
-        for n, res in zip(carried, loop.results, strict=True):
-            res.name_hint = n
-            self.scope[n] = TensorValue(res)
+        results = with_unchanged_leaves(loop.results, drop, inits)
+        self.scope.update(zip(carried, rebuild(carried, inits, results), strict=True))
         where = self.loc(node)
         line = where.line if where is not None else "?"
         for n in assigned - set(outer):
@@ -261,20 +314,28 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 "not defined after the loop; assign it before the loop to use it after"
             )
 
-    def _carried_init(self, name: str, node: ast.While | ast.For) -> TensorValue:
-        """The value a runtime loop carries in for ``name``: numbers become runtime values."""
+    def _carried_init(self, name: str, node: ast.While | ast.For) -> Carried:
+        """The value a runtime loop carries in for ``name``: numbers become runtime values (a
+        block pointer is carried as its runtime scalars: carried.py)."""
         v = self.scope[name]
-        if isinstance(v, TensorValue):
+        if isinstance(v, (TensorValue, CompositeValue)):
             return v
         if isinstance(unwrap_constexpr(v), (bool, int, float)):
             return self.sem.to_tensor(unwrap_constexpr(v))
         raise KernelTypeError(
             f"`{name}` holds a compile-time {type(v).__name__} and is reassigned inside a "
-            "runtime loop; only numbers and blocks can be loop-carried",
+            "runtime loop; only numbers and blocks can be loop-carried (and block pointers, "
+            "tensor descriptors)",
             self.loc(node),
         )
 
     def _while_condition(self, node: ast.While, before: Block) -> None:
+        flag = self._while_flag(node)
+        with self.b.located(self.loc(node.test)):
+            self.b.insert(scf.ConditionOp(flag.handle, *before.args))
+
+    def _while_flag(self, node: ast.While) -> TensorValue:
+        """The condition of a runtime ``while``, an ``i1``."""
         cond = self.visit(node.test)
         if not isinstance(cond, TensorValue):  # constant once the carried values are runtime
             cond = self.sem.to_tensor(bool(unwrap_constexpr(cond)))
@@ -285,23 +346,38 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 self.loc(node.test),
             )
         with self.b.located(self.loc(node.test)):
-            flag = self.sem.to_bool(cond)
-            self.b.insert(scf.ConditionOp(flag.handle, *before.args))
+            return self.sem.to_bool(cond)
 
     def _loop_body(
-        self, node: ast.While | ast.For, carried: list[str], inits: list[TensorValue]
+        self, node: ast.While | ast.For, carried: list[str], inits: list[Carried]
     ) -> None:
         """A runtime loop's body, ended by the ``scf.yield`` of its carried variables (whose
         types must not change)."""
+        self.loop_depth += 1
         try:
             self.visit_block(node.body)
-        except _Return as r:
-            raise UnsupportedSyntaxError(
-                "`return` inside a runtime loop", r.loc or self.loc(node)
-            ) from None
+        finally:
+            self.loop_depth -= 1
+        self.scope.pop(CONTINUE, None)  # the iteration ends
         yields: list[TensorValue] = []
         for n, init in zip(carried, inits, strict=True):
             v = self.scope[n]
+            if isinstance(init, CompositeValue):
+                if not init.same_type(v):
+                    got = v.describe() if isinstance(v, CompositeValue) else repr(v)
+                    raise KernelTypeError(
+                        f"loop-carried variable `{n}` is {init.describe()} before the loop but "
+                        f"{got} after an iteration; its type must not change",
+                        self.loc(node),
+                    )
+                yields.extend(v.leaves())
+                continue
+            if isinstance(v, CompositeValue):
+                raise KernelTypeError(
+                    f"loop-carried variable `{n}` is {describe(init)} before the loop but "
+                    f"{v.describe()} after an iteration; its type must not change",
+                    self.loc(node),
+                )
             v = self.sem.to_tensor(v, init) if not isinstance(v, TensorValue) else v
             if v.type != init.type:
                 raise KernelTypeError(
@@ -311,12 +387,6 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 )
             yields.append(v)
         self.b.insert(scf.YieldOp(*(v.handle for v in yields)))
-
-    def visit_Break(self, node: ast.Break) -> NoReturn:
-        self.unsupported(node, "`break`")
-
-    def visit_Continue(self, node: ast.Continue) -> NoReturn:
-        self.unsupported(node, "`continue`")
 
     # ------------------------------------------------------------------ loops
 
@@ -357,7 +427,9 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
             raise KernelValueError("the step of a range must not be zero", self.loc(it))
         if constant and kind != "runtime":
             trips = len(py.range(*bounds))
-            if kind == "static" or trips <= MAX_UNROLL:
+            # a `range` that may be left early stays a loop (an `scf.while`): unrolled, every
+            # iteration after the exit would be guarded
+            if kind == "static" or (trips <= MAX_UNROLL and not loop_exits(node.body)):
                 self.unrolled_loop(node, node.target.id, py.range(*bounds), kind)
                 return
         self.runtime_loop(node, node.target.id, r)
@@ -365,8 +437,10 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
     def unrolled_loop(self, node: ast.For, var: str, values: py.range, kind: str) -> None:
         """``tl.static_range`` binds a compile-time integer (a constexpr, as in Triton); an
         unrolled ``range`` binds an int32 value, so the body has the semantics of Triton's
-        ``scf.for`` induction variable (C division, wrapping, ``.to()``) either way."""
-        for v in values:
+        ``scf.for`` induction variable (C division, wrapping, ``.to()``) either way. An
+        iteration after one that may have left the loop at run time is guarded."""
+
+        def iteration(v: int) -> None:
             if kind == "static":
                 self.scope[var] = v
             else:
@@ -374,22 +448,24 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                     self.scope[var] = self.sem.to_tensor(v)
             self.visit_block(node.body)
 
+        self.repeat(values, iteration, node.body, var)
+
     def runtime_loop(self, node: ast.For, var: str, r: RangeArgs) -> None:
         """An ``scf.for`` (range_loops.py: how a step that is not a positive constant is
         counted) carrying the variables the body reassigns. The loop variable is not carried:
         the body may rebind it (``i = tl.multiple_of(i, 16)``) without changing the iteration."""
         with self.b.located(self.loc(node.iter)):
             plan = plan_loop(self.sem, r.start, r.stop, r.step, self.loc(node.iter))
+        if loop_exits(node.body):
+            self.exiting_for(node, var, plan)  # an `scf.while` (tl.range's options dropped)
+            return
         assigned = assigned_names(node.body)
         carried = [n for n in sorted(assigned) if n in self.scope and n != var]
         inits = [self._carried_init(n, node) for n in carried]
-        body = Block(arg_types=[to_ir(plan.dtype), *(v.type for v in inits)])
+        body = Block(arg_types=[to_ir(plan.dtype), *(v.type for v in flat(inits))])
         body.args[0].name_hint = f"{var}_count" if plan.normalised else var
-        for n, arg in zip(carried, body.args[1:], strict=True):
-            arg.name_hint = n
         outer = dict(self.scope)
-        for n, arg in zip(carried, body.args[1:], strict=True):
-            self.scope[n] = TensorValue(arg)
+        self.scope.update(zip(carried, rebuild(carried, inits, body.args[1:]), strict=True))
         with self.b.at_end_of(body):
             with self.b.located(self.loc(node.target)):
                 induction = plan.loop_variable(TensorValue(body.args[0]))
@@ -397,16 +473,20 @@ class ControlFlowMixin(CodeGeneratorBase, ast.NodeVisitor):
                 induction.handle.name_hint = var
             self.scope[var] = induction
             self._loop_body(node, carried, inits)
+        drop = drop_unchanged_leaves(inits, (body,), 1, body)
         loop = self.b.insert(
             scf.ForOp(
-                plan.lb.handle, plan.ub.handle, plan.step.handle, [v.handle for v in inits], body
+                plan.lb.handle,
+                plan.ub.handle,
+                plan.step.handle,
+                [v.handle for i, v in enumerate(flat(inits)) if i not in drop],
+                body,
             )
         )
         loop.attributes.update(r.attributes)
         self.scope = outer
-        for n, res in zip(carried, loop.results, strict=True):
-            res.name_hint = n
-            self.scope[n] = TensorValue(res)
+        results = with_unchanged_leaves(loop.results, drop, inits)
+        self.scope.update(zip(carried, rebuild(carried, inits, results), strict=True))
         where = self.loc(node)
         line = where.line if where is not None else "?"
         if var not in outer:
@@ -437,24 +517,3 @@ def _same_compile_time_value(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:
         return False
-
-
-def assigned_names(stmts: Sequence[ast.stmt]) -> set[str]:
-    """Names a statement list assigns (loop targets included), for loop-carried analysis."""
-    names: set[str] = set()
-
-    def targets(t: ast.expr) -> Iterator[str]:
-        if isinstance(t, ast.Name):
-            yield t.id
-        elif isinstance(t, (ast.Tuple, ast.List)):
-            for e in t.elts:
-                yield from targets(e)
-
-    for stmt in stmts:
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Assign):
-                for t in n.targets:
-                    names.update(targets(t))
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
-                names.update(targets(n.target))
-    return names

@@ -13,6 +13,23 @@ from mytriton.errors import SourceLocation, SourceUnavailableError, UnsupportedS
 from mytriton.language import core
 
 _CACHE: dict[Callable[..., Any], KernelSource] = {}
+#: source text set in place of a function's own (``JITFunction._unsafe_update_src``): the
+#: text, the file it is reported in, and the line of that file its first line stands for
+_REPLACED: dict[Callable[..., Any], tuple[str, str, int]] = {}
+
+
+def _read(fn: Callable[..., Any]) -> tuple[list[str], str, int]:
+    """``fn``'s source lines, its file and the line number of the first one."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        file = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    except (OSError, TypeError) as e:
+        name = getattr(fn, "__qualname__", repr(fn))
+        raise SourceUnavailableError(
+            f"cannot read the source of kernel `{name}` ({e}); kernels must be defined in a "
+            "file, not created dynamically or typed into an interactive session"
+        ) from None
+    return lines, file, first
 
 
 @dataclass
@@ -38,21 +55,37 @@ class KernelSource:
         _CACHE.pop(fn, None)
 
     @staticmethod
+    def replace(fn: Callable[..., Any], text: str, file: str, first_line: int) -> None:
+        """Compile ``fn`` from ``text`` (a ``def``, dedented) instead of its own source."""
+        _REPLACED[fn] = (text, file, first_line)
+        _CACHE.pop(fn, None)
+
+    @staticmethod
+    def text_of(fn: Callable[..., Any]) -> tuple[str, str, int]:
+        """``fn``'s source from its ``def`` line on, dedented (decorators dropped, as Triton's
+        ``JITFunction.src``), with the file and line number where it starts."""
+        if fn in _REPLACED:
+            return _REPLACED[fn]
+        lines, file, first = _read(fn)
+        skipped = 0
+        while skipped < len(lines) and not lines[skipped].lstrip().startswith(("def ", "async ")):
+            skipped += 1
+        if skipped == len(lines):  # not a plain def: keep it all, the shape check says why
+            skipped = 0
+        return textwrap.dedent("".join(lines[skipped:])), file, first + skipped
+
+    @staticmethod
     def _parse(fn: Callable[..., Any]) -> KernelSource:
         name = getattr(fn, "__qualname__", repr(fn))
-        try:
-            lines, first = inspect.getsourcelines(fn)
-            file = inspect.getsourcefile(fn) or inspect.getfile(fn)
-        except (OSError, TypeError) as e:
-            raise SourceUnavailableError(
-                f"cannot read the source of kernel `{name}` ({e}); kernels must be defined in a "
-                "file, not created dynamically or typed into an interactive session"
-            ) from None
-        text = "".join(lines)
-        dedented = textwrap.dedent(text)
-        first_code = next((ln for ln in lines if ln.strip()), "")
-        indent = len(first_code) - len(first_code.lstrip())
-        tree = ast.parse(dedented)
+        if fn in _REPLACED:
+            text, file, first = _REPLACED[fn]
+            indent = 0
+        else:
+            lines, file, first = _read(fn)
+            text = "".join(lines)
+            first_code = next((ln for ln in lines if ln.strip()), "")
+            indent = len(first_code) - len(first_code.lstrip())
+        tree = ast.parse(textwrap.dedent(text))
         src = KernelSource(fn, file, first, indent, tree, name)
         src._check_shape()
         return src

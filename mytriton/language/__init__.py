@@ -89,8 +89,8 @@ def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any 
 
 
 @builtin
-def broadcast_to(input: Any, shape: Any) -> Any:
-    """``input`` broadcast to ``shape``."""
+def broadcast_to(input: Any, *shape: Any) -> Any:
+    """``input`` broadcast to ``shape`` (a tuple, or the sizes as arguments)."""
 
 
 @builtin
@@ -130,6 +130,40 @@ def store(
     eviction_policy: Any = "",
 ) -> Any:
     """Store ``value`` where ``mask`` is true."""
+
+
+# ---- block pointers and tensor descriptors (frontend/block_pointers.py) ----
+
+
+@builtin
+def make_block_ptr(
+    base: Any, shape: Any, strides: Any, offsets: Any, block_shape: Any, order: Any
+) -> Any:
+    """A pointer to the ``block_shape`` block at ``offsets`` of the strided tensor at ``base``;
+    ``tl.load``/``tl.store`` through it take ``boundary_check`` (and ``padding_option``)."""
+
+
+@builtin
+def advance(base: Any, offsets: Any) -> Any:
+    """The block pointer ``base`` moved by ``offsets`` (one per dimension)."""
+
+
+@builtin
+def make_tensor_descriptor(
+    base: Any, shape: Any, strides: Any, block_shape: Any, padding_option: Any = "zero"
+) -> Any:
+    """A descriptor of the tensor at ``base`` (last stride 1) whose ``load``/``store`` move
+    ``block_shape`` blocks; out-of-bounds elements read as ``padding_option``, writes drop."""
+
+
+@builtin
+def load_tensor_descriptor(desc: Any, offsets: Any) -> Any:
+    """``desc.load(offsets)``."""
+
+
+@builtin
+def store_tensor_descriptor(desc: Any, offsets: Any, value: Any) -> Any:
+    """``desc.store(offsets, value)``."""
 
 
 # ---- math ----
@@ -289,6 +323,18 @@ def min(
     ``minimum`` combiner does."""
 
 
+@builtin
+def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False) -> Any:
+    """``input`` (a block or a tuple of blocks of one shape) reduced along ``axis`` (all axes
+    when None) by the ``@jit`` function ``combine_fn`` of 2N scalars returning N."""
+
+
+@builtin
+def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False) -> Any:
+    """Inclusive scan of ``input`` (a block or a tuple of blocks) along ``axis`` by the
+    associative ``@jit`` function ``combine_fn``; from the end when ``reverse``."""
+
+
 # ---- linear algebra ----
 
 
@@ -336,24 +382,66 @@ def static_assert(cond: Any, msg: Any = "") -> Any:
 
 
 @builtin
-def static_print(*values: Any) -> Any:
-    """Print compile-time values while compiling."""
+def static_print(
+    *values: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: Any = False
+) -> Any:
+    """Print compile-time values while compiling (the arguments of Python's ``print``)."""
 
 
 @builtin
 def multiple_of(input: Any, values: Any) -> Any:
-    """Hint only: returns ``input``."""
+    """Hint: each run of ``input`` starts at a multiple of ``values[d]`` (per dimension); kept
+    as ``tt.divisibility`` on its op for the axis analysis. Returns ``input``."""
 
 
 @builtin
 def max_contiguous(input: Any, values: Any) -> Any:
-    """Hint only: returns ``input``."""
+    """Hint: ``input`` holds runs of ``values[d]`` consecutive integers (``tt.contiguity``)."""
+
+
+@builtin
+def max_constancy(input: Any, values: Any) -> Any:
+    """Hint: ``input`` holds runs of ``values[d]`` equal values (``tt.constancy``)."""
+
+
+@builtin
+def assume(cond: Any) -> Any:
+    """Let the compiler assume ``cond`` is true (``tt.assume``; the interpreter checks it)."""
+
+
+# ---- debugging ----
+
+
+@builtin
+def device_print(prefix: Any, *args: Any, hex: Any = False) -> Any:
+    """Print ``args`` at run time, one line per element (also Python's ``print``)."""
+
+
+@builtin
+def device_assert(cond: Any, msg: Any = "", mask: Any = None) -> Any:
+    """Check ``cond`` (where ``mask``) at run time in debug mode (``@jit(debug=True)``,
+    ``MYTRITON_DEBUG=1`` or ``TRITON_DEBUG=1``); compiled out otherwise."""
+
+
+@builtin
+def debug_barrier() -> Any:
+    """Synchronize the threads of a program (``gpu.barrier``)."""
+
+
+@builtin
+def inline_asm_elementwise(
+    asm: Any, constraints: Any, args: Any, dtype: Any, is_pure: Any, pack: Any
+) -> Any:
+    """Run PTX ``asm`` on the broadcast ``args``, ``pack`` elements at a time (GPU backends)."""
 
 
 __all__ = [
     "PropagateNan",
     "abs",
+    "advance",
     "arange",
+    "associative_scan",
+    "assume",
     "bfloat16",
     "block_type",
     "broadcast",
@@ -364,6 +452,9 @@ __all__ = [
     "clamp",
     "constexpr",
     "cos",
+    "debug_barrier",
+    "device_assert",
+    "device_print",
     "div_rn",
     "dot",
     "dtype",
@@ -384,15 +475,20 @@ __all__ = [
     "floor",
     "fma",
     "full",
+    "inline_asm_elementwise",
     "int1",
     "int8",
     "int16",
     "int32",
     "int64",
     "load",
+    "load_tensor_descriptor",
     "log",
     "log2",
+    "make_block_ptr",
+    "make_tensor_descriptor",
     "max",
+    "max_constancy",
     "max_contiguous",
     "maximum",
     "min",
@@ -403,6 +499,7 @@ __all__ = [
     "pointer_type",
     "program_id",
     "range",
+    "reduce",
     "rsqrt",
     "sigmoid",
     "sin",
@@ -413,6 +510,7 @@ __all__ = [
     "static_print",
     "static_range",
     "store",
+    "store_tensor_descriptor",
     "sum",
     "uint8",
     "uint16",
@@ -425,10 +523,31 @@ __all__ = [
     "zeros_like",
 ]
 
+# atomics (mytriton/language/atomic.py)
+from mytriton.language.atomic import (  # noqa: E402, F401
+    ATOMICS,
+    atomic_add,
+    atomic_and,
+    atomic_cas,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_xchg,
+    atomic_xor,
+)
+
+__all__ += list(ATOMICS)
+
 # submodules Triton exposes as ``tl.math`` and ``tl.extra`` (imported last: they use the above)
 from mytriton.language import extra, math  # noqa: E402
 
 __all__ += ["extra", "math"]
+
+# shape manipulation (``tl.trans``, ``tl.reshape``, ``tl.join``, ``tl.gather``, ``tl.sort``...)
+from mytriton.language.shape import *  # noqa: E402, F403
+from mytriton.language.shape import __all__ as _shape_all  # noqa: E402
+
+__all__ += _shape_all
 
 # ``tl.rand`` & co. are ``@jit`` functions (mytriton/language/random.py): loaded on first use,
 # as they pull in the runtime, which ``import mytriton`` alone does not
@@ -446,10 +565,31 @@ _RANDOM = (
 )
 __all__ += list(_RANDOM)
 
+# ``tl.cumsum`` & co. are ``@jit`` functions too (mytriton/language/standard.py)
+_STANDARD = ("argmax", "argmin", "cumprod", "cumsum", "reduce_or", "xor_sum")
+__all__ += list(_STANDARD)
+
+
+# ``@jit`` shape helpers (mytriton/language/shapes_lib.py), loaded on first use like _RANDOM
+_SHAPES_LIB = ("swizzle2d",)
+__all__ += list(_SHAPES_LIB)
+
 
 def __getattr__(name: str) -> Any:
     if name in _RANDOM:
         from mytriton.language import random
 
         return getattr(random, name)
+    if name in _SHAPES_LIB:
+        from mytriton.language import shapes_lib
+
+        return getattr(shapes_lib, name)
+    if name in _STANDARD:
+        from mytriton.language import standard
+
+        return getattr(standard, name)
+    if name == "tensor":  # a kernel's runtime values, for ``isinstance(x, tl.tensor)``
+        from mytriton.frontend.values import TensorValue
+
+        return TensorValue
     raise AttributeError(f"module 'mytriton.language' has no attribute {name!r}")

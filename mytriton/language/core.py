@@ -54,6 +54,12 @@ class constexpr:  # noqa: N801 - Triton's public name
     def __repr__(self) -> str:
         return f"constexpr[{self.value!r}]"
 
+    def __eq__(self, other: object) -> bool:  # by value, as Triton's (``shape == [constexpr(2)]``)
+        return bool(self.value == (other.value if isinstance(other, constexpr) else other))
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
 
 def _unwrap(x: Any) -> Any:
     return x.value if isinstance(x, constexpr) else x

@@ -23,6 +23,7 @@ from xdsl.passes import ModulePass
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_elementwise import ElementwiseOp
+from mytriton.dialects.tt_shape import SHAPE_OPS, GatherOp, JoinOp
 from mytriton.dialects.tt_types import shape_of
 from mytriton.dialects.ttg import (
     BlockedLayoutAttr,
@@ -38,6 +39,7 @@ from mytriton.errors import CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.layout_policy import default_blocked
 from mytriton.passes.layout_rules import RESULT_LAYOUT, first_known
+from mytriton.passes.shape_layouts import unpaired
 
 REMATERIALIZABLE = (
     tt.MakeRangeOp,
@@ -65,11 +67,13 @@ def _is_block(v: SSAValue) -> bool:
 def _rebuild(
     op: Operation, operands: Sequence[SSAValue], result_types: Sequence[Attribute]
 ) -> Operation:
+    """``op`` with new operands and result types (a scalar combine region is copied as is)."""
     new = type(op).create(
         operands=list(operands),
         result_types=list(result_types),
         properties=dict(op.properties),
         attributes=dict(op.attributes),
+        regions=[r.clone() for r in op.regions],
     )
     new.location = op.location
     return new
@@ -199,6 +203,11 @@ class LayoutAssigner:
             return None
         if isinstance(op, tt.ExpandDimsOp):
             return SliceLayoutAttr(op.axis.value.data, layout)
+        if isinstance(op, JoinOp):  # operands unpaired: a renaming of registers
+            return unpaired(layout) or self.default(operand)
+        if isinstance(op, SHAPE_OPS) and not (isinstance(op, GatherOp) and operand is op.indices):
+            # elements move through shared memory: any operand layout does
+            return self.home.get(operand) or self.default(operand)
         return layout
 
     def bind(self, old: SSAValue, new: SSAValue, layout: Layout) -> None:
@@ -241,17 +250,29 @@ class LayoutAssigner:
             )
             self.insert(_rebuild(op, [self.operand(o, layout) for o in op.operands], []))
             return
+        if not op.results:  # tt.print, tt.assert, tt.assume: each block in its own layout
+            operands = [self.operand(o, self.home.get(o) or self.default(o)) for o in op.operands]
+            self.insert(_rebuild(op, operands, []))
+            return
         if isinstance(op, tt.ReduceOp):
             layout = self.result_layout(op)
             assert isinstance(layout, SliceLayoutAttr)
-            src = self.value(op.src, layout.parent)
-            if _is_block(op.result):
-                new = self.insert(_rebuild(op, [src], [with_layout(op.result.type, layout)]))
-                self.bind(op.result, new.results[0], layout)
-            else:
-                new = self.insert(_rebuild(op, [src], [op.result.type]))
-                new.results[0].name_hint = op.result.name_hint
-                self.scalars[op.result] = new.results[0]
+            srcs = [self.value(v, layout.parent) for v in op.srcs]
+            types = [with_layout(r.type, layout) if _is_block(r) else r.type for r in op.results]
+            new = self.insert(_rebuild(op, srcs, types))
+            for old_r, new_r in zip(op.results, new.results, strict=True):
+                if _is_block(old_r):
+                    self.bind(old_r, new_r, layout)
+                else:
+                    new_r.name_hint = old_r.name_hint
+                    self.scalars[old_r] = new_r
+            return
+        if isinstance(op, tt.ScanOp):
+            layout = self.result_layout(op)
+            srcs = [self.value(v, layout) for v in op.srcs]
+            new = self.insert(_rebuild(op, srcs, [with_layout(r.type, layout) for r in op.results]))
+            for old_r, new_r in zip(op.results, new.results, strict=True):
+                self.bind(old_r, new_r, layout)
             return
         if isinstance(op, tt.DotOp):
             layout = self.result_layout(op)
@@ -265,9 +286,10 @@ class LayoutAssigner:
             return
         layout = self.result_layout(op)
         operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
-        result = op.results[0]
-        new = self.insert(_rebuild(op, operands, [with_layout(result.type, layout)]))
-        self.bind(result, new.results[0], layout)
+        # every result has the one layout (the two halves of a tt.split)
+        new = self.insert(_rebuild(op, operands, [with_layout(r.type, layout) for r in op.results]))
+        for old_r, new_r in zip(op.results, new.results, strict=True):
+            self.bind(old_r, new_r, layout)
 
     def result_layout(self, op: Operation) -> Layout:
         """The layout of a bound op's block result: its rule (``layout_rules``) applied to the

@@ -11,13 +11,13 @@ thread's elements, aligned, under a mask that is constant over them. The facts c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import gcd
 
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
@@ -89,6 +89,39 @@ def uniform(shape: Sequence[int], divisibility: int) -> AxisInfo:
     return AxisInfo((1,) * r, (divisibility,) * r, tuple(shape), divisibility)
 
 
+def _hint(attrs: Mapping[str, Attribute], name: str) -> list[int] | None:
+    found = attrs.get(name)
+    if isinstance(found, DenseArrayBase):
+        return [int(v) for v in found.iter_values()]
+    if isinstance(found, IntegerAttr):
+        return [found.value.data]
+    return None
+
+
+def with_hints(info: AxisInfo, attrs: Mapping[str, Attribute], suffix: str) -> AxisInfo:
+    """``info`` with what ``tl.multiple_of``/``max_contiguous``/``max_constancy`` promise
+    (``tt.divisibility``/``tt.contiguity``/``tt.constancy``, ``<name>_arg0`` on a loop for its
+    induction variable) in place of what was derived, as Triton takes them."""
+    div = _hint(attrs, "tt.divisibility" + suffix)
+    contiguity = _hint(attrs, "tt.contiguity" + suffix)
+    constancy = _hint(attrs, "tt.constancy" + suffix)
+    if div is None and contiguity is None and constancy is None:
+        return info
+    if info.rank == 0:
+        return scalar(div[0]) if div else info
+    rank = info.rank
+
+    def pick(hint: list[int] | None, old: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(hint) if hint is not None and len(hint) == rank else old
+
+    return AxisInfo(
+        pick(contiguity, info.contiguity),
+        pick(div, info.divisibility),
+        pick(constancy, info.constancy),
+        info.scalar_divisibility,
+    )
+
+
 class AxisAnalysis:
     """Computes ``AxisInfo`` for every value of a kernel (a `tt` module, laid out or not)."""
 
@@ -158,7 +191,7 @@ class AxisAnalysis:
     def _loop(self, op: scf.ForOp) -> None:
         body = op.body.block
         iv_div = gcd(self[op.lb].scalar_divisibility, self[op.step].scalar_divisibility)
-        self.info[body.args[0]] = scalar(iv_div)
+        self.info[body.args[0]] = with_hints(scalar(iv_div), op.attributes, "_arg0")
         carried = [self[v] for v in op.iter_args]
         yield_op = body.last_op
         assert isinstance(yield_op, scf.YieldOp)
@@ -209,7 +242,7 @@ class AxisAnalysis:
             return
         result = op.results[0]
         shape = shape_of(result.type)
-        self.info[result] = self._rule(op, shape)
+        self.info[result] = with_hints(self._rule(op, shape), op.attributes, "")
 
     def _rule(self, op: Operation, shape: tuple[int, ...]) -> AxisInfo:
         if isinstance(op, arith.ConstantOp | UnsignedConstantOp):
@@ -277,6 +310,8 @@ class AxisAnalysis:
     def _elementwise(self, op: ew.ElementwiseOp, shape: tuple[int, ...]) -> AxisInfo:
         operands = [self[v] for v in op.operands]
         r = len(shape)
+        if isinstance(op, ew.CastOp) and _widening_int_cast(op):
+            return operands[0]  # the same integers, wider (Triton's rule for extsi/extui)
         constancy = tuple(gcd(*(o.constancy[d] for o in operands)) for d in range(r))
         if not is_int(op.results[0].type):
             return AxisInfo((1,) * r, (1,) * r, constancy, 1)
@@ -342,6 +377,15 @@ class AxisAnalysis:
                 k = max(k, g)
             out.append(k)
         return tuple(out)
+
+
+def _widening_int_cast(op: ew.CastOp) -> bool:
+    src, dst = element_type(op.src.type), element_type(op.result.type)
+    return (
+        isinstance(src, IntegerType)
+        and isinstance(dst, IntegerType)
+        and 1 < src.width.data <= dst.width.data
+    )
 
 
 def _scaled(div: int, scale: int) -> int:

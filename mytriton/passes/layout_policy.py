@@ -60,8 +60,9 @@ def default_blocked(shape: Sequence[int], num_warps: int, vector: int = 1) -> Bl
 
 
 def dot_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
-    """The register-tile layout of a ``[M, N]`` dot accumulator."""
-    m, n = shape
+    """The register-tile layout of a ``[M, N]`` dot accumulator (``[B, M, N]`` batched: one
+    batch element per thread along B)."""
+    *batch, m, n = shape
     per_thread = max(1, (m * n) // (WARP_SIZE * num_warps))
     tm = tn = 1
     while tm * tn < per_thread:
@@ -73,4 +74,4 @@ def dot_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
             tn *= 2
         else:
             break
-    return _blocked(shape, [tm, tn], num_warps)
+    return _blocked(shape, [*(1 for _ in batch), tm, tn], num_warps)

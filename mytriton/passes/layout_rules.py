@@ -15,7 +15,10 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
+from mytriton.dialects.tt_atomic import AtomicCASOp, AtomicRMWOp
+from mytriton.dialects.tt_debug import ElementwiseInlineAsmOp
 from mytriton.dialects.tt_elementwise import ElementwiseOp
+from mytriton.dialects.tt_shape import SHAPE_OPS, GatherOp, JoinOp, ReshapeOp, SplitOp
 from mytriton.dialects.tt_types import shape_of
 from mytriton.dialects.ttg import (
     BlockedLayoutAttr,
@@ -25,7 +28,8 @@ from mytriton.dialects.ttg import (
     layout_rank,
 )
 from mytriton.op_rules import OpRules
-from mytriton.passes.layout_policy import dot_layout
+from mytriton.passes.layout_policy import default_blocked, dot_layout
+from mytriton.passes.shape_layouts import paired, reshaped, unpaired
 
 LayoutOf = Callable[[SSAValue], Layout | None]
 
@@ -61,6 +65,14 @@ def _load(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | Non
     return first_known(layout_of, (op.ptr, op.mask, op.other)) or d.coalesced(op.ptr, op.mask)
 
 
+@RESULT_LAYOUT.register(AtomicRMWOp, AtomicCASOp)
+def _atomic(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """Like a load: bound operands decide; else the coalesced layout of the access."""
+    assert isinstance(op, AtomicRMWOp | AtomicCASOp)
+    mask = op.mask if isinstance(op, AtomicRMWOp) else None
+    return first_known(layout_of, op.operands) or d.coalesced(op.ptr, mask)
+
+
 @RESULT_LAYOUT.register(tt.DotOp)
 def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
     """The accumulator's layout, else a register tile."""
@@ -70,10 +82,42 @@ def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None
 
 @RESULT_LAYOUT.register(tt.ReduceOp)
 def _reduce(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
-    """The slice of the operand's layout along the reduced axis."""
+    """The slice of the (first laid-out) operand's layout along the reduced axis."""
     assert isinstance(op, tt.ReduceOp)
-    operand = layout_of(op.src) or d.default(op.src)
+    operand = first_known(layout_of, op.srcs) or d.default(op.srcs[0])
     return SliceLayoutAttr(op.axis.value.data, operand)
+
+
+@RESULT_LAYOUT.register(tt.ScanOp)
+def _scan(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """The layout of the first operand whose layout is known, else the default one."""
+    assert isinstance(op, tt.ScanOp)
+    return first_known(layout_of, op.srcs) or d.default(op.srcs[0])
+
+
+@RESULT_LAYOUT.register(*SHAPE_OPS)
+def _shape(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """Elements may move through shared memory (``tt_shape``): the default layout of the
+    result (a gather's that of its indices, which have the result's shape), except that pairs
+    stay in one thread (``shape_layouts``): ``join`` pairs its operand's layout, a reshape
+    that splits the minor dimension into pairs (or merges them) keeps each element where it is
+    when it can, else gives pairs the default layout of the rest, ``split`` unpairs its
+    operand's."""
+    if isinstance(op, GatherOp):
+        return layout_of(op.indices) or d.default(op.result)
+    if isinstance(op, JoinOp):
+        lhs = layout_of(op.lhs)
+        return paired(lhs if isinstance(lhs, BlockedLayoutAttr) else d.default(op.lhs))
+    shape = shape_of(op.results[0].type)
+    if isinstance(op, ReshapeOp):
+        kept = reshaped(layout_of(op.src), shape_of(op.src.type), shape)
+        if kept is not None:
+            return kept
+        if len(shape) >= 2 and shape[-1] == 2:
+            return paired(default_blocked(shape[:-1], d.num_warps))
+    if isinstance(op, SplitOp):
+        return unpaired(layout_of(op.src)) or d.default(op.results[0])
+    return d.default(op.results[0])
 
 
 @RESULT_LAYOUT.register(tt.ExpandDimsOp)
@@ -96,3 +140,9 @@ def _expand_dims(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layou
 def _follow_operands(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
     """The layout of the first block operand whose layout is known."""
     return first_known(layout_of, op.operands)
+
+
+@RESULT_LAYOUT.register(ElementwiseInlineAsmOp)
+def _inline_asm(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """Follows its operands (every result alike); else the default layout."""
+    return first_known(layout_of, op.operands) or d.default(op.results[0])

@@ -104,7 +104,7 @@ def compile_stages(
     """Compile one specialization of ``fn`` through ``backend``'s stage table."""
     from mytriton.frontend.source import KernelSource
 
-    module = compile_kernel(fn, specs)
+    module = compile_kernel(fn, specs, debug=options.debug)
     kernel = CompiledKernel(name=fn.__name__, backend=backend.name)
     src = KernelSource.of(fn)
     identity = f"{src.file}:{src.qualname}\n{ast.dump(src.tree)}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
@@ -30,7 +31,7 @@ from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, spe
 
 T = TypeVar("T")
 
-LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug")
 
 Grid = tuple[int, ...] | Callable[[dict[str, Any]], tuple[int, ...]]
 
@@ -74,6 +75,29 @@ class JITFunction(Generic[T]):
 
     def __repr__(self) -> str:
         return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+    @property
+    def src(self) -> str:
+        """The kernel's source from its ``def`` line on, dedented (Triton's ``src``)."""
+        return KernelSource.text_of(self.fn)[0]
+
+    def _unsafe_update_src(self, new_src: str) -> None:
+        """Compile this kernel from ``new_src`` from now on (Triton's test suite patches
+        kernels so). The function object is copied first, so that other ``JITFunction``s of
+        the same function keep their own source."""
+        _, file, first = KernelSource.text_of(self.fn)
+        fn = self.fn
+        copy = types.FunctionType(
+            fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
+        )
+        copy.__qualname__ = fn.__qualname__
+        copy.__module__ = fn.__module__
+        copy.__annotations__ = dict(fn.__annotations__)
+        copy.__kwdefaults__ = fn.__kwdefaults__
+        KernelSource.replace(copy, new_src, file, first)
+        self.fn = copy
+        self.cache.clear()
+        self._plans.clear()
 
     def __call__(self, *args: Any, **kwargs: Any) -> T:
         raise RuntimeError(
@@ -119,9 +143,11 @@ class JITFunction(Generic[T]):
             raise LaunchError(f"num_warps must be a power of two between 1 and 32, got {num_warps}")
         if raw.get("num_ctas", 1) != 1:
             raise LaunchError("num_ctas other than 1 is not supported")
-        debug = self.debug if self.debug is not None else debug_enabled()
+        debug = raw.get("debug", self.debug)
+        if debug is None:  # Triton's switch too: device assertions are on under either
+            debug = debug_enabled() or os.environ.get("TRITON_DEBUG", "") not in ("", "0")
         return LaunchOptions(
-            num_warps=num_warps, num_stages=int(raw.get("num_stages", 3)), debug=debug
+            num_warps=num_warps, num_stages=int(raw.get("num_stages", 3)), debug=bool(debug)
         )
 
     def _grid(self, grid: Grid, values: list[Any]) -> tuple[int, int, int]:
@@ -240,6 +266,7 @@ _ENV_KEYS = (
     "TRITON_INTERPRET",
     "MYTRITON_PIPELINE",
     "MYTRITON_DEBUG",
+    "TRITON_DEBUG",
 )
 
 

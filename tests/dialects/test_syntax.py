@@ -55,9 +55,21 @@ builtin.module {
     %37 = tt.ceil %f : f32
     %38 = tt.cast %2 : tensor<16xi32> -> tensor<16xf32>
     %39 = tt.cast %f : f32 -> i1
-    %40 = tt.reduce sum %28 {axis = 0 : i32} : tensor<16xf32> -> f32
-    %41 = tt.reduce max %5 {axis = 1 : i32} : tensor<16x8xi32> -> tensor<16xi32>
-    %42 = tt.reduce min %5 {axis = 0 : i32} : tensor<16x8xi32> -> tensor<8xi32>
+    %40 = tt.reduce %28 {axis = 0 : i32} : tensor<16xf32> -> f32 {
+    ^bb0(%a: f32, %b: f32):
+      %r = tt.add %a, %b : f32
+      tt.reduce.return %r : f32
+    }
+    %41, %42 = tt.reduce %5, %5 {axis = 1 : i32} : tensor<16x8xi32>, tensor<16x8xi32> -> tensor<16xi32>, tensor<16xi32> {
+    ^bb0(%c: i32, %d: i32, %e: i32, %g: i32):
+      %h = tt.maximum %c, %e : i32
+      tt.reduce.return %h, %g : i32, i32
+    }
+    %sc = tt.scan %5 {axis = 0 : i32, reverse = true} : tensor<16x8xi32> -> tensor<16x8xi32> {
+    ^bb0(%k: i32, %l: i32):
+      %m = tt.mul %k, %l : i32
+      tt.scan.return %m : i32
+    }
     %43 = tt.zeros : tensor<16x8xf32>
     %44 = tt.full %f : f32 -> tensor<8x32xf32>
     %45 = tt.empty : tensor<32xi1>
@@ -110,7 +122,7 @@ def test_generic_form_round_trips():
         ("tt.store %x : !tt.ptr<f32>", "expected 'tt.store %ptr, %value[, %mask]"),
         ("%1 = tt.cmp foo, %n, %n : i32", "unknown predicate 'foo'"),
         ("%1 = tt.get_program_id w : i32", "w"),
-        ("%1 = tt.reduce prod %n {axis = 0 : i32} : i32 -> i32", "prod"),
+        ("%1 = tt.reduce prod %n {axis = 0 : i32} : i32 -> i32", "prod"),  # no kind: a region
     ],
 )
 def test_malformed_text(body, message):

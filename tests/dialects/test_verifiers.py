@@ -233,33 +233,59 @@ def test_memory_effects_and_purity():
 # ------------------------------------------------------------------ reduce
 
 
+def _sum(srcs: tuple[SSAValue, ...], axis: int, scan: bool = False):
+    """``tt.reduce`` (``tt.scan``) of ``srcs`` whose region adds the first pair and passes on
+    the rest."""
+    from mytriton.dialects.tt_reduce import combine_block
+
+    block = combine_block([v.type for v in srcs])
+    n = len(srcs)
+    add = ew.AddOp(block.args[0], block.args[n])
+    ret = tt.ScanReturnOp if scan else tt.ReduceReturnOp
+    block.add_ops([add, ret(add.result, *block.args[n + 1 :])])
+    if scan:
+        return tt.ScanOp(list(srcs), axis, False, block)
+    return tt.ReduceOp(list(srcs), axis, block)
+
+
 def test_reduce_rules():
-    a, b, p = args(T(f32, 4, 8), T(i1, 8), T(PF32, 8))
-    ok(tt.ReduceOp(tt.ReduceKind.SUM, a, 0))
-    ok(tt.ReduceOp(tt.ReduceKind.MAX, a, 1))
-    assert tt.ReduceOp(tt.ReduceKind.MIN, a, 1).result.type == T(f32, 4)
-    bad_axis = tt.ReduceOp.create(
-        operands=[a],
-        properties={
-            "kind": tt.ReduceKindAttr(tt.ReduceKind.SUM),
-            "axis": IntegerAttr(2, i32),
-        },
-        result_types=[T(f32, 4)],
-    )
+    a, p = args(T(f32, 4, 8), T(PF32, 8))
+    ok(_sum((a,), 0))
+    ok(_sum((a,), 1))
+    assert _sum((a,), 1).results[0].type == T(f32, 4)
+    bad_axis = _sum((a,), 0)
+    bad_axis.properties["axis"] = IntegerAttr(2, i32)
     assert "tt.reduce: axis 2 out of range for a rank-2 block" in error_of(bad_axis)
-    assert "operand must hold integers or floats, got tensor<8xi1>" in error_of(
-        tt.ReduceOp(tt.ReduceKind.SUM, b, 0)
+    assert "integers or floats, got !tt.ptr<f32>" in error_of(_sum((p,), 0))
+    wrong = _sum((a,), 0)
+    wrong = type(wrong).create(
+        operands=list(wrong.operands),
+        result_types=[T(f32, 4)],
+        properties=dict(wrong.properties),
+        regions=[wrong.combine_op.clone()],
     )
-    assert "operand must hold integers or floats" in error_of(tt.ReduceOp(tt.ReduceKind.SUM, p, 0))
-    wrong = with_result(tt.ReduceOp(tt.ReduceKind.SUM, a, 0), T(f32, 4))
-    assert "result type must be tensor<8xf32>" in error_of(wrong)
+    assert "result 0 must be tensor<8xf32>" in error_of(wrong)
 
 
 def test_rank1_reduce_gives_scalar():
     (a,) = args(T(i32, 8))
-    op = tt.ReduceOp(tt.ReduceKind.SUM, a, 0)
+    op = _sum((a,), 0)
     ok(op)
-    assert op.result.type == i32
+    assert op.results[0].type == i32
+
+
+def test_tuple_reduce_and_scan_rules():
+    a, i, c = args(T(f32, 4, 8), T(i32, 4, 8), T(i32, 8, 4))
+    op = _sum((a, i), 1)
+    ok(op)
+    assert [r.type for r in op.results] == [T(f32, 4), T(i32, 4)]
+    assert "operands must have one shape, got [4, 8] and [8, 4]" in error_of(_sum((a, c), 0))
+    scan = _sum((a, i), 0, scan=True)
+    ok(scan)
+    assert [r.type for r in scan.results] == [T(f32, 4, 8), T(i32, 4, 8)]
+    from xdsl.traits import Pure
+
+    assert tt.ScanOp.has_trait(Pure)
 
 
 # ------------------------------------------------------------------ factories
@@ -302,8 +328,9 @@ def test_dot_rules():
     a, b, c = args(T(f32, 16, 8), T(f32, 8, 32), T(f32, 16, 32))
     ok(tt.DotOp(a, b, c))
     (v,) = args(T(f32, 8))
-    assert "tt.dot: operands must be rank-2 blocks, got ranks 1 and 2" in error_of(
-        tt.DotOp(v, b, c)
+    assert (
+        "tt.dot: operands must be rank-2 blocks (rank-3 for a batched dot), got ranks 1 and 2"
+        in error_of(tt.DotOp(v, b, c))
     )
     (b2,) = args(T(f32, 16, 32))
     assert "inner dimensions differ: [16, 8] x [16, 32]" in error_of(tt.DotOp(a, b2, c))

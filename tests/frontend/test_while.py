@@ -77,28 +77,6 @@ def pointer_condition_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def break_in_while_kernel(x, out, n, BLOCK: tl.constexpr):
-    i = 0
-    while i < n:
-        break  # <-
-
-
-@triton.jit
-def continue_in_while_kernel(x, out, n, BLOCK: tl.constexpr):
-    i = 0
-    while i < n:
-        i += 1
-        continue  # <-
-
-
-@triton.jit
-def return_in_while_kernel(x, out, n, BLOCK: tl.constexpr):
-    i = 0
-    while i < n:
-        return  # <-
-
-
-@triton.jit
 def compile_time_value_carried_kernel(x, out, n, BLOCK: tl.constexpr):
     i = 0
     kind = tl.float32
@@ -137,9 +115,6 @@ CASES = [
         "offs < n",
     ),
     (pointer_condition_kernel, KernelTypeError, ("pointer has no truth value",), "p"),
-    (break_in_while_kernel, UnsupportedSyntaxError, ("`break`",), "break"),
-    (continue_in_while_kernel, UnsupportedSyntaxError, ("`continue`",), "continue"),
-    (return_in_while_kernel, UnsupportedSyntaxError, ("`return` inside a runtime loop",), "return"),
     (
         compile_time_value_carried_kernel,
         KernelTypeError,

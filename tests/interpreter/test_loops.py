@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.interpreter.util import poisoned, run
+from tests.interpreter.util import poisoned, reduce_op, run
 
 pytestmark = pytest.mark.execution
 
@@ -52,7 +52,7 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>, %n: i32) {{
     %a2 = tt.add %a, %x : {F}
     scf.yield %a2 : {F}
   }}
-  %s = tt.reduce sum %acc {{axis = 0 : i32}} : {F} -> f32
+  {reduce_op("s", "sum", "acc", 0, F, "f32", "f32")}
   {STORE_ROW_RESULT}
   func.return
 }}""")
@@ -73,7 +73,7 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>, %n: i32) {{
     %cols = tt.add %ks, %r : {TI}
     %m = tt.cmp lt, %cols, %ns : {TI}
     %x = tt.load %p, %m, %zero : {PT}
-    %part = tt.reduce sum %x {{axis = 0 : i32}} : {F} -> f32
+    {reduce_op("part", "sum", "x", 0, F, "f32", "f32")}
     %a2 = tt.add %a, %part : f32
     %p2 = tt.addptr %p, %inc : {PT}, {TI}
     scf.yield %a2, %p2 : f32, {PT}
@@ -108,7 +108,7 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>, %R: i32, %C: i32) {{
       %offs = tt.add %rbs, %cols : {TI}
       %p = tt.addptr %xs, %offs : {PT}, {TI}
       %x = tt.load %p, %m, %zero : {PT}
-      %part = tt.reduce sum %x {{axis = 0 : i32}} : {F} -> f32
+      {reduce_op("part", "sum", "x", 0, F, "f32", "f32")}
       %u2 = tt.add %u, %part : f32
       scf.yield %u2 : f32
     }}

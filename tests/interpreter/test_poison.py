@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mytriton.backends.interpreter import PoisonUse
-from tests.interpreter.util import kernel_source, offsets_1d, poisoned, run
+from tests.interpreter.util import kernel_source, offsets_1d, poisoned, reduce_op, run
 
 pytestmark = pytest.mark.execution
 
@@ -92,7 +92,7 @@ def test_masked_load_without_other(tmp_path: Path) -> None:
 def test_reducing_poison(tmp_path: Path) -> None:
     src = kernel_source(tmp_path, SOURCE)
     body = f"""
-  %t = tt.reduce sum %buf {{axis = 0 : i32}} : {F} -> f32 loc("{src}":6:13)
+  {reduce_op("t", "sum", "buf", 0, F, "f32", "f32", f'loc("{src}":6:13)')}
   %y = tt.splat %t : f32 -> {F}"""
     with pytest.raises(PoisonUse, match=r":6:13: error: the reduced block holds elements derived"):
         launch(kernel(src, body))
@@ -118,7 +118,7 @@ def test_poison_through_a_loop_and_dot(tmp_path: Path) -> None:
   %e = tt.empty : tensor<8x8xf32>
   %a = tt.zeros : tensor<8x8xf32>
   %d = tt.dot %a, %a, %e : tensor<8x8xf32> * tensor<8x8xf32> -> tensor<8x8xf32>
-  %t = tt.reduce max %d {{axis = 0 : i32}} : tensor<8x8xf32> -> tensor<8xf32>
+  {reduce_op("t", "max", "d", 0, "tensor<8x8xf32>", "tensor<8xf32>", "f32")}
   %y = tt.add %x, %x : {F}"""
     with pytest.raises(PoisonUse, match="reduced block"):
         launch(kernel(src, dot))

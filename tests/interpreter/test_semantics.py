@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.interpreter.util import poisoned, run
+from tests.interpreter.util import poisoned, reduce_op, run
 
 pytestmark = pytest.mark.execution
 
@@ -112,7 +112,7 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>) {{
   %xs = tt.splat %xp : !tt.ptr<f32> -> tensor<{N}x!tt.ptr<f32>>
   %xpp = tt.addptr %xs, %r : tensor<{N}x!tt.ptr<f32>>, tensor<{N}xi32>
   %x = tt.load %xpp : tensor<{N}x!tt.ptr<f32>>
-  %m = tt.reduce {kind} %x {{axis = 0 : i32}} : tensor<{N}xf32> -> f32
+  {reduce_op("m", kind, "x", 0, f"tensor<{N}xf32>", "f32", "f32")}
   tt.store %outp, %m : !tt.ptr<f32>
   func.return
 }}"""

@@ -8,7 +8,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.interpreter.util import mask_lt, offsets_1d, pointers, poisoned, run, splat_const
+from tests.interpreter.util import (
+    mask_lt,
+    offsets_1d,
+    pointers,
+    poisoned,
+    reduce_op,
+    run,
+    splat_const,
+)
 
 pytestmark = pytest.mark.execution
 
@@ -90,7 +98,7 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>, %n: i32) {{
   {pointers("xp", "offs", block)}
   {splat_const("other", other, block)}
   %x = tt.load %xp_p, %mask, %other : tensor<{block}x!tt.ptr<f32>>
-  %red = tt.reduce {kind} %x {{axis = 0 : i32}} : tensor<{block}xf32> -> f32
+  {reduce_op("red", kind, "x", 0, f"tensor<{block}xf32>", "f32", "f32")}
   %o = tt.addptr %outp, %row : !tt.ptr<f32>, i32
   tt.store %o, %red : !tt.ptr<f32>
   func.return
@@ -125,7 +133,7 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>) {{
   %xs = tt.splat %xp : !tt.ptr<f32> -> tensor<{r}x{c}x!tt.ptr<f32>>
   %xt = tt.addptr %xs, %off : tensor<{r}x{c}x!tt.ptr<f32>>, {t}
   %x = tt.load %xt : tensor<{r}x{c}x!tt.ptr<f32>>
-  %red = tt.reduce {kind} %x {{axis = {axis} : i32}} : tensor<{r}x{c}xf32> -> tensor<{kept}xf32>
+  {reduce_op("red", kind, "x", axis, f"tensor<{r}x{c}xf32>", f"tensor<{kept}xf32>", "f32")}
   %k = tt.make_range {{start = 0 : i32, end = {kept} : i32}} : tensor<{kept}xi32>
   {pointers("outp", "k", kept)}
   tt.store %outp_p, %red : tensor<{kept}x!tt.ptr<f32>>
@@ -139,16 +147,16 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>) {{
 
 
 def test_integer_sum_reduction_wraps() -> None:
-    text = """
-func.func @k(%xp: !tt.ptr<i32>, %outp: !tt.ptr<i32>) {
-  %r = tt.make_range {start = 0 : i32, end = 4 : i32} : tensor<4xi32>
+    text = f"""
+func.func @k(%xp: !tt.ptr<i32>, %outp: !tt.ptr<i32>) {{
+  %r = tt.make_range {{start = 0 : i32, end = 4 : i32}} : tensor<4xi32>
   %xs = tt.splat %xp : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
   %xt = tt.addptr %xs, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
   %x = tt.load %xt : tensor<4x!tt.ptr<i32>>
-  %s = tt.reduce sum %x {axis = 0 : i32} : tensor<4xi32> -> i32
+  {reduce_op("s", "sum", "x", 0, "tensor<4xi32>", "i32", "i32")}
   tt.store %outp, %s : !tt.ptr<i32>
   func.return
-}"""
+}}"""
     x = np.array([2**31 - 1, 1, 5, -3], dtype=np.int32)
     out = np.zeros(1, dtype=np.int32)
     run(text, (1,), [x, out])
@@ -171,11 +179,11 @@ func.func @k(%xp: !tt.ptr<f32>, %outp: !tt.ptr<f32>, %n: i32) {{
   {pointers("outp", "offs", block)}
   {splat_const("ninf", "0xFF800000", block)}
   %x = tt.load %xp_p, %mask, %ninf : {pt}
-  %m = tt.reduce max %x {{axis = 0 : i32}} : {f} -> f32
+  {reduce_op("m", "max", "x", 0, f, "f32", "f32")}
   %ms = tt.splat %m : f32 -> {f}
   %xm = tt.sub %x, %ms : {f}
   %e = tt.exp %xm : {f}
-  %s = tt.reduce sum %e {{axis = 0 : i32}} : {f} -> f32
+  {reduce_op("s", "sum", "e", 0, f, "f32", "f32")}
   %ss = tt.splat %s : f32 -> {f}
   %y = tt.div %e, %ss : {f}
   tt.store %outp_p, %y, %mask : {pt}

@@ -148,3 +148,20 @@ func.func @k(%ap: !tt.ptr<f32>, %bp: !tt.ptr<f32>, %cp: !tt.ptr<f32>, %N: i32, %
   tt.store %c_t, %res#0 : tensor<{bm}x{bn}x!tt.ptr<f32>>
   func.return
 }}"""
+
+
+_COMBINE = {"sum": "tt.add", "max": "tt.maximum", "min": "tt.minimum"}
+
+
+def reduce_op(
+    result: str, kind: str, src: str, axis: int, tin: str, tout: str, elem: str, loc: str = ""
+) -> str:
+    """``%result = tt.reduce`` of ``%src`` whose region is tl.sum's / tl.max's / tl.min's
+    (``loc``: the op's ``loc(...)`` suffix)."""
+    return (
+        f"%{result} = tt.reduce %{src} {{axis = {axis} : i32}} : {tin} -> {tout} {{\n"
+        f"  ^bb0(%{result}_a: {elem}, %{result}_b: {elem}):\n"
+        f"    %{result}_r = {_COMBINE[kind]} %{result}_a, %{result}_b : {elem}\n"
+        f"    tt.reduce.return %{result}_r : {elem}\n"
+        "  }" + (f" {loc}" if loc else "")
+    )

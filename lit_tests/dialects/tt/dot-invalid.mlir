@@ -4,7 +4,7 @@ func.func @rank(%a: tensor<16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>
   %d = tt.dot %a, %b, %c : tensor<16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
   func.return
 }
-// CHECK: Operation does not verify: tt.dot: operands must be rank-2 blocks, got ranks 1 and 2
+// CHECK: Operation does not verify: tt.dot: operands must be rank-2 blocks (rank-3 for a batched dot), got ranks 1 and 2
 
 // -----
 

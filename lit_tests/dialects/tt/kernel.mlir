@@ -34,8 +34,16 @@ func.func @matmul_row(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %k: 
     %d = tt.dot %av, %bv, %sum : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
     scf.yield %d : tensor<16x16xf32>
   }
-  %rowmax = tt.reduce max %acc {axis = 1 : i32} : tensor<16x16xf32> -> tensor<16xf32>
-  %total = tt.reduce sum %rowmax {axis = 0 : i32} : tensor<16xf32> -> f32
+  %rowmax = tt.reduce %acc {axis = 1 : i32} : tensor<16x16xf32> -> tensor<16xf32> {
+  ^bb0(%rowmax_lhs: f32, %rowmax_rhs: f32):
+    %rowmax_acc = tt.maximum %rowmax_lhs, %rowmax_rhs : f32
+    tt.reduce.return %rowmax_acc : f32
+  }
+  %total = tt.reduce %rowmax {axis = 0 : i32} : tensor<16xf32> -> f32 {
+  ^bb0(%total_lhs: f32, %total_rhs: f32):
+    %total_acc = tt.add %total_lhs, %total_rhs : f32
+    tt.reduce.return %total_acc : f32
+  }
   %scaled = tt.exp %total : f32
   %cp = tt.addptr %c, %pid : !tt.ptr<f32>, i32
   %last = tt.sub %np, %c1 : i32
@@ -75,8 +83,16 @@ func.func @matmul_row(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %k: 
 // CHECK-NEXT:      %d = tt.dot %av, %bv, %sum : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
 // CHECK-NEXT:      scf.yield %d : tensor<16x16xf32>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %rowmax = tt.reduce max %acc {axis = 1 : i32} : tensor<16x16xf32> -> tensor<16xf32>
-// CHECK-NEXT:    %total = tt.reduce sum %rowmax {axis = 0 : i32} : tensor<16xf32> -> f32
+// CHECK-NEXT:    %rowmax = tt.reduce %acc {axis = 1 : i32} : tensor<16x16xf32> -> tensor<16xf32> {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %{{.*}} = tt.maximum %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %total = tt.reduce %rowmax {axis = 0 : i32} : tensor<16xf32> -> f32 {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %scaled = tt.exp %total : f32
 // CHECK-NEXT:    %cp = tt.addptr %c, %pid : !tt.ptr<f32>, i32
 // CHECK-NEXT:    %last = tt.sub %np, %c1 : i32

@@ -20,11 +20,19 @@ print(k.asm[sys.argv[1]])
 # TTG:       #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 # TTG-LABEL: func.func @layer_norm_no_sqrt_kernel(
 # TTG:         %v = tt.load %{{.*}}, %mask, %{{.*}} : tensor<1024x!tt.ptr<f32>, #blocked>
-# TTG-NEXT:    %[[S1:.*]] = tt.reduce sum %v {axis = 0 : i32} : tensor<1024xf32, #blocked> -> f32
+# TTG-NEXT:    %[[S1:.*]] = tt.reduce %v {axis = 0 : i32} : tensor<1024xf32, #blocked> -> f32 {
+# TTG-NEXT:    ^bb0({{.*}}):
+# TTG-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:      tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:    }
 # TTG:         %mean = tt.div %[[S1]], %{{.*}} : f32
 # TTG:         %d = tt.select %mask, %{{.*}}, %{{.*}} : tensor<1024xf32, #blocked>
 # TTG-NEXT:    %[[SQ:.*]] = tt.mul %d, %d : tensor<1024xf32, #blocked>
-# TTG-NEXT:    %[[S2:.*]] = tt.reduce sum %[[SQ]] {axis = 0 : i32} : tensor<1024xf32, #blocked> -> f32
+# TTG-NEXT:    %[[S2:.*]] = tt.reduce %[[SQ]] {axis = 0 : i32} : tensor<1024xf32, #blocked> -> f32 {
+# TTG-NEXT:    ^bb0({{.*}}):
+# TTG-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:      tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:    }
 # TTG-NEXT:    %var = tt.div %[[S2]], %{{.*}} : f32
 # TTG-NOT:     ttg.convert_layout
 

@@ -45,7 +45,11 @@ print(long_row_sum_kernel.warmup(a, a, 500, grid=(2,), BLOCK=128, CHUNKS=2).asm[
 # TTG-NOT:     scf.for
 # TTG:         %partial_1 = tt.add %partial, %{{.*}} : tensor<128xf32, #blocked>
 # TTG:         %partial_2 = tt.add %partial_1, %{{.*}} : tensor<128xf32, #blocked>
-# TTG:         %[[S:.*]] = tt.reduce sum %partial_2 {axis = 0 : i32} : tensor<128xf32, #blocked> -> f32
+# TTG:         %[[S:.*]] = tt.reduce %partial_2 {axis = 0 : i32} : tensor<128xf32, #blocked> -> f32 {
+# TTG-NEXT:         ^bb0({{.*}}):
+# TTG-NEXT:           %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:           tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:         }
 
 # runtime_block_sum: 2 registers of the accumulator and 2 pointers are carried.
 # GPU-LABEL: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}>

@@ -22,12 +22,24 @@ print(row_min_kernel.warmup(a, a, 30, grid=(10,), BLOCK=32).asm[stage])
 # TTG:       #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 # TTG-LABEL: func.func @row_sum_kernel(
 # TTG:         %v = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<512x!tt.ptr<f32>, #blocked>
-# TTG:         %[[S:.*]] = tt.reduce sum %v {axis = 0 : i32} : tensor<512xf32, #blocked> -> f32
+# TTG:         %[[S:.*]] = tt.reduce %v {axis = 0 : i32} : tensor<512xf32, #blocked> -> f32 {
+# TTG-NEXT:         ^bb0({{.*}}):
+# TTG-NEXT:           %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:           tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:         }
 # TTG-NEXT:    tt.store %{{.*}}, %[[S]] : !tt.ptr<f32>
 # TTG-LABEL: func.func @row_max_kernel(
-# TTG:         tt.reduce max %v {axis = 0 : i32} : tensor<128xf32, #blocked> -> f32
+# TTG:         tt.reduce %v {axis = 0 : i32} : tensor<128xf32, #blocked> -> f32 {
+# TTG-NEXT:         ^bb0({{.*}}):
+# TTG-NEXT:           %{{.*}} = tt.maximum %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:           tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:         }
 # TTG-LABEL: func.func @row_min_kernel(
-# TTG:         tt.reduce min %v {axis = 0 : i32} : tensor<32xf32, #blocked> -> f32
+# TTG:         tt.reduce %v {axis = 0 : i32} : tensor<32xf32, #blocked> -> f32 {
+# TTG-NEXT:         ^bb0({{.*}}):
+# TTG-NEXT:           %{{.*}} = tt.minimum %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:           tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:         }
 
 # row_sum: 4 registers per thread (masked loads), summed in the thread, 5 shuffles, then the
 # 4 warps' partials through a 4-float buffer between two barriers.

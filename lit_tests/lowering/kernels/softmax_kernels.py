@@ -21,18 +21,30 @@ print(fused_softmax_kernel.warmup(a, a, 200, 200, 200, 200, grid=(200,), BLOCK_S
 # TTG:       #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 # TTG-LABEL: func.func @softmax_kernel(
 # TTG:         %v = tt.load %{{.*}}, %mask, %{{.*}} : tensor<256x!tt.ptr<f32>, #blocked>
-# TTG-NEXT:    %[[MAX:.*]] = tt.reduce max %v {axis = 0 : i32} : tensor<256xf32, #blocked> -> f32
+# TTG-NEXT:    %[[MAX:.*]] = tt.reduce %v {axis = 0 : i32} : tensor<256xf32, #blocked> -> f32 {
+# TTG-NEXT:    ^bb0({{.*}}):
+# TTG-NEXT:      %{{.*}} = tt.maximum %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:      tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:    }
 # TTG-NEXT:    %[[MAXS:.*]] = tt.splat %[[MAX]] : f32 -> tensor<256xf32, #blocked>
 # TTG-NEXT:    %[[SH:.*]] = tt.sub %v, %[[MAXS]] : tensor<256xf32, #blocked>
 # TTG-NEXT:    %num = tt.exp %[[SH]] : tensor<256xf32, #blocked>
-# TTG-NEXT:    %den = tt.reduce sum %num {axis = 0 : i32} : tensor<256xf32, #blocked> -> f32
+# TTG-NEXT:    %den = tt.reduce %num {axis = 0 : i32} : tensor<256xf32, #blocked> -> f32 {
+# TTG-NEXT:    ^bb0({{.*}}):
+# TTG-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:      tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:    }
 # TTG:         %[[DENS:.*]] = tt.splat %den : f32 -> tensor<256xf32, #blocked>
 # TTG-NEXT:    %[[Y:.*]] = tt.div %num, %[[DENS]] : tensor<256xf32, #blocked>
 # TTG:         tt.store %{{.*}}, %[[Y]], %mask : tensor<256x!tt.ptr<f32>, #blocked>
 # TTG-LABEL: func.func @fused_softmax_kernel(
 # TTG:         %row = tt.load %input_ptrs, %mask, %{{.*}} : tensor<256x!tt.ptr<f32>, #blocked>
 # TTG:         %numerator = tt.exp %row_minus_max : tensor<256xf32, #blocked>
-# TTG-NEXT:    %denominator = tt.reduce sum %numerator {axis = 0 : i32} : tensor<256xf32, #blocked> -> f32
+# TTG-NEXT:    %denominator = tt.reduce %numerator {axis = 0 : i32} : tensor<256xf32, #blocked> -> f32 {
+# TTG-NEXT:    ^bb0({{.*}}):
+# TTG-NEXT:      %{{.*}} = tt.add %{{.*}}, %{{.*}} : f32
+# TTG-NEXT:      tt.reduce.return %{{.*}} : f32
+# TTG-NEXT:    }
 # TTG:         tt.store %output_ptrs, %softmax_output, %mask : tensor<256x!tt.ptr<f32>, #blocked>
 
 # GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<4xf32, 3 : i64>, {{.*}}}>

@@ -17,6 +17,8 @@ from xdsl.ir import Attribute, SSAValue
 
 from mytriton.backends.cuda.c_types import is_shared_memref, vector_bytes, vector_type
 from mytriton.backends.cuda.emitter import Emitter, prints
+from mytriton.backends.cuda.hinted_access import load_statements, store_statements
+from mytriton.dialects.tt_types import byte_size
 from mytriton.errors import BackendError
 
 
@@ -38,6 +40,18 @@ class MemoryPrinter(Emitter):
         if op.ordering.value.data != 0:
             raise BackendError("atomic loads are not supported")
         result = op.dereferenced_value
+        if op.attributes:  # tl.load's options (hinted_access), else a plain load
+            t = result.type
+            ctype = _aligned_vector(t, op.alignment) if isinstance(t, VectorType) else None
+            ctype = ctype or self._ctype(result)
+            nbytes = vector_bytes(t) if isinstance(t, VectorType) else byte_size(t)
+            name = self.names.fresh(result.name_hint)
+            hinted = load_statements(op, ctype, nbytes, self._n(op.ptr), name)
+            if hinted is not None:
+                self.names.bind(result, name)
+                for line in hinted:
+                    self._stmt(op, line)
+                return
         if isinstance(result.type, VectorType):
             vector = _aligned_vector(result.type, op.alignment)
             self._define(result, f"*(const {vector}*){self._n(op.ptr)}", op)
@@ -48,8 +62,18 @@ class MemoryPrinter(Emitter):
     def _print_store(self, op: llvm.StoreOp) -> None:
         if op.ordering is not None and op.ordering.value.data != 0:
             raise BackendError("atomic stores are not supported")
-        if isinstance(op.value.type, VectorType):
-            vector = _aligned_vector(op.value.type, op.alignment)
+        t = op.value.type
+        if op.attributes:  # tl.store's options (hinted_access), else a plain store
+            ctype = _aligned_vector(t, op.alignment) if isinstance(t, VectorType) else None
+            ctype = ctype or self._ctype(op.value)
+            nbytes = vector_bytes(t) if isinstance(t, VectorType) else byte_size(t)
+            hinted = store_statements(op, ctype, nbytes, self._n(op.ptr), self._n(op.value))
+            if hinted is not None:
+                for line in hinted:
+                    self._stmt(op, line)
+                return
+        if isinstance(t, VectorType):
+            vector = _aligned_vector(t, op.alignment)
             self._stmt(op, f"*({vector}*){self._n(op.ptr)} = {self._n(op.value)};")
             return
         pointer = self._as_pointer(op.ptr, self._ctype(op.value))

@@ -29,6 +29,8 @@ from mytriton.backends.cuda.c_types import (
 )
 from mytriton.backends.cuda.emitter import OP_PRINTERS, py_line
 from mytriton.backends.cuda.print_arith import ArithPrinter
+from mytriton.backends.cuda.print_atomic import AtomicPrinter
+from mytriton.backends.cuda.print_debug import DebugPrinter
 from mytriton.backends.cuda.print_gpu import GpuPrinter
 from mytriton.backends.cuda.print_libdevice import LibdevicePrinter
 from mytriton.backends.cuda.print_math import MATH_CALLS, MathPrinter
@@ -70,12 +72,14 @@ def print_cuda(module: ModuleOp, *, line_directives: LineDirectives = "exact") -
 
 class CudaPrinter(
     ArithPrinter,
+    AtomicPrinter,
     MathPrinter,
     LibdevicePrinter,
     GpuPrinter,
     MemoryPrinter,
     ScfPrinter,
     VectorPrinter,
+    DebugPrinter,
 ):
     """Prints the one kernel of a lowered module; one instance per print."""
 

@@ -13,6 +13,8 @@ from xdsl.ir import Attribute
 
 from mytriton.backends.arrays import host_memory
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
+from mytriton.backends.gpusim import rules_atomic as _rules_atomic
+from mytriton.backends.gpusim import rules_debug as _rules_debug
 from mytriton.backends.gpusim import rules_libdevice as _rules_libdevice
 from mytriton.backends.gpusim import rules_memory as _rules_memory
 from mytriton.backends.gpusim import rules_vector as _rules_vector
@@ -26,6 +28,8 @@ from mytriton.backends.gpusim.values import Ptr, Value
 
 # registered on import
 _RULES = (
+    _rules_atomic,
+    _rules_debug,
     rules_arith,
     rules_control,
     rules_gpu,
@@ -35,6 +39,8 @@ _RULES = (
     _rules_vector,
 )
 
+#: ops that make a kernel run one program at a time (``rules_atomic``)
+_ATOMIC_OPS = frozenset({"llvm.atomicrmw", "llvm.cmpxchg"})
 #: lanes (threads of all programs) simulated at once; 0 runs one program at a time
 BATCH_LANES = 16384
 SHARED_SPACE = 3
@@ -99,6 +105,8 @@ class SimKernel:
         pointees = self.fn.attributes.get("mytriton.pointee_types")
         self.pointees = list(pointees.data) if isinstance(pointees, ArrayAttr) else []
         self.body = Compiler(set(self.shared_types), check_races).block(self.fn.body.block)
+        # a program spinning on a lock must not run in lockstep with the one holding it
+        self.one_program_at_a_time = any(op.name in _ATOMIC_OPS for op in self.fn.walk())
 
     def _regions(self, args: Sequence[Any]) -> dict[int, Region]:
         regions: dict[int, Region] = {}
@@ -127,7 +135,7 @@ class SimKernel:
         }
         total = grid[0] * grid[1] * grid[2]
         threads = self.block_size[0] * self.block_size[1] * self.block_size[2]
-        per_batch = max(1, BATCH_LANES // threads)
+        per_batch = 1 if self.one_program_at_a_time else max(1, BATCH_LANES // threads)
         with np.errstate(all="ignore"):
             for start in range(0, total, per_batch):
                 programs = range(start, min(total, start + per_batch))

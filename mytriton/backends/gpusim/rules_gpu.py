@@ -64,11 +64,11 @@ def _barrier(op: Operation, c: Compiler) -> Step:
 
 @rule("gpu.shuffle")
 def _shuffle(op: Operation, c: Compiler) -> Step:
-    """PTX ``shfl.sync.bfly``: lane ``l`` reads lane ``l ^ offset`` unless that lies above its
-    ``width``-segment, in which case it keeps its own value and ``valid`` is false."""
+    """PTX ``shfl.sync``: within ``width``-lane segments, lane ``l`` reads lane ``l ^ offset``
+    (``bfly``, xor), ``l - offset`` (up), ``l + offset`` (down) or ``offset`` (idx, within its
+    segment); a source outside the segment leaves the lane its own value and ``valid`` false."""
     assert isinstance(op, ShuffleOp)
-    if op.mode.data is not ShuffleMode.XOR:
-        c.unsupported(op, f"only xor shuffles are modelled, not {op.mode.data.value}")
+    mode = op.mode.data
     value, offset, width = op.operands
     out, valid = op.results
 
@@ -83,9 +83,18 @@ def _shuffle(op: Operation, c: Compiler) -> Step:
         bad_width = m.mask & ((w64 < 1) | (w64 > WARP_SIZE) | ((w64 & (w64 - 1)) != 0))
         if bad_width.any():
             m.fail(op, "gpu.shuffle width must be a power of two from 1 to 32", bad_width)
-        segment_top = (lane & ~(w64 - 1)) | (w64 - 1)
-        src = lane ^ (off.astype(np.int64) & 0xFFFFFFFF)  # the offset is a u32
-        ok = src <= segment_top
+        segment_start = lane & ~(w64 - 1)
+        segment_top = segment_start | (w64 - 1)
+        delta = off.astype(np.int64) & 0xFFFFFFFF  # the offset is a u32
+        if mode is ShuffleMode.XOR:
+            src = lane ^ delta
+        elif mode is ShuffleMode.UP:
+            src = lane - delta
+        elif mode is ShuffleMode.DOWN:
+            src = lane + delta
+        else:
+            src = segment_start + (delta & (w64 - 1))
+        ok = (src >= segment_start) & (src <= segment_top)
         lanes = np.arange(m.lanes) - lane + np.where(ok, src, lane)
         env[out] = v[lanes]
         env[valid] = ok

@@ -20,6 +20,7 @@ from xdsl.ir import BlockArgument, SSAValue
 
 from mytriton.backends.interpreter.memory import Buffer, Memory
 from mytriton.dialects import tt
+from mytriton.dialects.tt_atomic import AtomicCASOp, AtomicRMWOp
 from mytriton.dialects.tt_elementwise import SelectOp
 
 Array = np.ndarray
@@ -53,6 +54,8 @@ class BatchLog:
         self.watched_regions = watched_regions
         self.accesses: list[Access] = []
         self.undo: list[tuple[Buffer, Array, Array]] = []
+        #: lines ``tt.print`` printed, per program of the batch: shown only if it commits
+        self.output: list[tuple[int, list[str]]] = []
 
     def record_load(self, buffer: Buffer, offsets: Array, active: Array | None) -> None:
         if self.watched_regions is None or buffer.region in self.watched_regions:
@@ -70,6 +73,14 @@ class BatchLog:
         for buffer, indices, old in reversed(self.undo):
             buffer.flat[indices] = old
         self.undo.clear()
+        self.output.clear()
+
+    def flush_output(self) -> None:
+        """Print the batch's lines program by program, as running them in order would."""
+        for _, lines in sorted(self.output, key=lambda entry: entry[0]):
+            for line in lines:
+                print(line)
+        self.output.clear()
 
     def has_conflict(self) -> bool:
         """Did two programs touch one element that at least one of them stored?"""
@@ -116,7 +127,7 @@ def stored_arguments(kernel: func.FuncOp) -> set[SSAValue] | None:
     cannot be traced (then every region is watched)."""
     stored: set[SSAValue] = set()
     for op in kernel.walk():
-        if isinstance(op, tt.StoreOp):
+        if isinstance(op, tt.StoreOp | AtomicRMWOp | AtomicCASOp):
             roots = _pointer_roots(op.ptr)
             if roots is None:
                 return None

@@ -21,7 +21,15 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator, Pure
 
 # imported for their side effect: they fill the rule table
-from mytriton.backends.interpreter import rules_control, rules_memory, rules_tt  # noqa: F401
+from mytriton.backends.interpreter import (  # noqa: F401
+    rules_atomic,
+    rules_control,
+    rules_debug,
+    rules_memory,
+    rules_reduce,
+    rules_shape,
+    rules_tt,
+)
 from mytriton.backends.interpreter.batching import BatchLog
 from mytriton.backends.interpreter.errors import InterpreterError
 from mytriton.backends.interpreter.memory import Memory
@@ -169,6 +177,15 @@ class Executor:
         """The program id of row ``program`` of a value's program axis."""
         row = self.pids[program if self.programs > 1 else 0]
         return (int(row[0]), int(row[1]), int(row[2]))
+
+    def emit_output(self, program: int, lines: Sequence[str]) -> None:
+        """Print ``lines`` of the batch's ``program`` (``tt.print``): at once when programs run
+        one by one, else when the batch commits (``BatchLog.flush_output``)."""
+        if self.log is not None:
+            self.log.output.append((program, list(lines)))
+        else:
+            for line in lines:
+                print(line)
 
     def run_block(self, block: Block) -> Sequence[Value]:
         """Run the ops of ``block``; return the values its terminator forwards."""

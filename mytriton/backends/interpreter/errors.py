@@ -9,7 +9,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from mytriton.dialects.verify import source_location
-from mytriton.errors import BackendError, LaunchError, format_at
+from mytriton.errors import BackendError, DeviceAssertionError, LaunchError, format_at
 
 
 class InterpreterError(BackendError):
@@ -24,6 +24,10 @@ class InterpreterError(BackendError):
 
 class OutOfBoundsAccess(InterpreterError):
     """A load or store touched an element outside the array its pointer points into."""
+
+
+class DeviceAssertionFailed(InterpreterError, DeviceAssertionError):
+    """A ``tl.device_assert`` (or ``tl.assume``) found a false element."""
 
 
 class ReadOnlyArgument(InterpreterError, LaunchError):

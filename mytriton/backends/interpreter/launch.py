@@ -163,4 +163,5 @@ def _run_batch(launch: LaunchState, pids: np.ndarray) -> bool:
     if log.has_conflict():
         log.rollback()
         return False
+    log.flush_output()
     return True

@@ -15,15 +15,12 @@ import numpy as np
 from mytriton.backends.interpreter.batching import BatchDiverged
 from mytriton.backends.interpreter.errors import (
     InterpreterError,
-    PoisonUse,
     describe_line,
-    describe_program,
 )
 from mytriton.backends.interpreter.poison import Poison, make_poison, poison_block, union
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array, dtype_of, map_value
 from mytriton.dialects import tt
-from mytriton.dialects import tt_semantics as sem
 from mytriton.dialects.tt_elementwise import CmpOp, ElementwiseOp, SelectOp
 from mytriton.dialects.tt_types import shape_of
 
@@ -136,38 +133,11 @@ def empty(ex: Executor, op: tt.EmptyOp) -> Sequence[Value]:
 
 
 # --------------------------------------------------------------------------------------------
-# Reductions and dot
+# Dot
 # --------------------------------------------------------------------------------------------
 
 
-def _sum(a: np.ndarray, axis: int) -> np.ndarray:
-    return np.add.reduce(a, axis=axis, dtype=a.dtype)  # integer sums wrap, as on the GPU
-
-
-_REDUCERS: dict[tt.ReduceKind, Callable[[np.ndarray, int], np.ndarray]] = {
-    tt.ReduceKind.SUM: _sum,
-    tt.ReduceKind.MAX: sem.reduce_max,  # NaN ignored, +0.0 > -0.0, like tl.max
-    tt.ReduceKind.MIN: sem.reduce_min,
-}
-
-
-@rule(tt.ReduceOp)
-def reduce(ex: Executor, op: tt.ReduceOp) -> Sequence[Value]:
-    src = as_array(ex.get(op.src), "tt.reduce operand")
-    axis = op.axis.value.data + 1
-    if ex.debug and (p := ex.poison(op.src)) is not None:
-        bad = np.broadcast_to(p.mask, src.shape)
-        if bad.any():
-            program = int(np.unravel_index(int(np.argmax(bad)), bad.shape)[0])
-            pid = ex.pid_of_lane(program)
-            raise PoisonUse(
-                f"the reduced block holds elements derived from uninitialised data "
-                f"({p.origin}) in {describe_program(pid)}",
-                op,
-            )
-    dtype = dtype_of(op.result.type)
-    result = sem.evaluate(_REDUCERS[op.kind.data], src.astype(dtype, copy=False), axis)
-    return (np.asarray(result, dtype=dtype),)
+# ``tt.reduce`` and ``tt.scan``: rules_reduce.py
 
 
 @rule(tt.DotOp)
@@ -203,11 +173,11 @@ def _dot_poison(ex: Executor, op: tt.DotOp, shape: tuple[int, ...]) -> Poison | 
     """Element (m, n) is poisoned by row m of ``a``, column n of ``b`` or ``acc[m, n]``."""
     parts: list[Poison | None] = [ex.poison(op.acc)]
     if (p := ex.poison(op.a)) is not None:
-        rows = np.any(np.broadcast_to(p.mask, (p.mask.shape[0], *shape_of(op.a.type))), axis=2)
-        parts.append(Poison(rows[:, :, None], p.origin))
+        rows = np.any(np.broadcast_to(p.mask, (p.mask.shape[0], *shape_of(op.a.type))), axis=-1)
+        parts.append(Poison(rows[..., :, None], p.origin))
     if (p := ex.poison(op.b)) is not None:
-        cols = np.any(np.broadcast_to(p.mask, (p.mask.shape[0], *shape_of(op.b.type))), axis=1)
-        parts.append(Poison(cols[:, None, :], p.origin))
+        cols = np.any(np.broadcast_to(p.mask, (p.mask.shape[0], *shape_of(op.b.type))), axis=-2)
+        parts.append(Poison(cols[..., None, :], p.origin))
     return union(parts)
 
 

@@ -11,7 +11,12 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
 * ``gpu.func``'s ``kernel`` property becomes the discardable ``gpu.kernel`` attribute (upstream
   drops the unknown property without a word: the kernel would be a ``.func``, not an ``.entry``);
 * ``gpu.func``'s ``gpu.known_block_size`` becomes the inherent ``known_block_size`` (upstream
-  ignores the prefixed name, so PTX would lack ``.maxntid``).
+  ignores the prefixed name, so PTX would lack ``.maxntid``);
+* ``llvm.load``'s ``mytriton.volatile`` (``tl.load(volatile=True)``) becomes upstream's
+  ``volatile_`` property, which xDSL's op lacks; the CUDA-only cache and eviction hints are
+  dropped;
+* an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
+  ``atomic_fences``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
+from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
 from mytriton.errors import BackendError
 
 CONTAINER_MODULE = "gpu.container_module"
@@ -94,7 +100,23 @@ def _fix_gpu_func(op: Operation) -> None:
             op.attributes.setdefault(prefixed.removeprefix("gpu."), value)
 
 
+def _fix_memory_access(op: Operation) -> None:
+    from mytriton.dialects.tt_debug import (
+        LOWERED_CACHE_ATTR,
+        LOWERED_EVICT_ATTR,
+        LOWERED_VOLATILE_ATTR,
+    )
+
+    op.attributes.pop(LOWERED_CACHE_ATTR, None)
+    op.attributes.pop(LOWERED_EVICT_ATTR, None)
+    if op.attributes.pop(LOWERED_VOLATILE_ATTR, None) is not None:
+        op.properties["volatile_"] = UnitAttr()
+
+
 _FIXES: dict[str, Callable[[Operation], None]] = {
+    "llvm.atomicrmw": fence_atomicrmw,
     "gpu.module": _fix_gpu_module,
     "gpu.func": _fix_gpu_func,
+    "llvm.load": _fix_memory_access,
+    "llvm.store": _fix_memory_access,
 }

@@ -53,6 +53,8 @@ class LoweringContext:
     regs: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     location: LocationAttr | None = None
     buffers: list[SharedBuffer] = field(default_factory=list)
+    #: reusable buffers by (element type, numel): see ``scratch_buffer``
+    _scratch: dict[tuple[Attribute, int], SharedBuffer] = field(default_factory=dict)
     #: external functions the kernel calls (libdevice), declared in the gpu.module
     functions: dict[str, llvm.FuncOp] = field(default_factory=dict)
     _consts: dict[tuple[int | str, Attribute], SSAValue] = field(default_factory=dict)
@@ -283,6 +285,18 @@ class LoweringContext:
                 f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
             )
         return self.value(memref.GetGlobalOp(name, t))
+
+    def scratch_buffer(self, element: Attribute, numel: int) -> SSAValue:
+        """A shared-memory buffer shared by every op that asks for one of this element type and
+        size: for ops that end with a barrier after their last access (so the next user may
+        write it at once), like the redistribution of ``tt_shape`` ops."""
+        key = (element, numel)
+        if key not in self._scratch:
+            buf = self.shared_buffer(element, numel)
+            self._scratch[key] = self.buffers[-1]
+            return buf
+        b = self._scratch[key]
+        return self.value(memref.GetGlobalOp(b.name, b.type))
 
     def declare_function(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> None:
         """Declare the external function ``name`` (a libdevice ``__nv_*``) once."""

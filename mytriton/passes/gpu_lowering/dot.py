@@ -40,20 +40,38 @@ def _staging(op: Operation, name: str, default: Sequence[int]) -> SharedLayoutAt
 class LowerDot:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.DotOp)
-        (m, k), (_, n) = shape_of(op.a.type), shape_of(op.b.type)
+        a_shape, b_shape = shape_of(op.a.type), shape_of(op.b.type)
+        (m, k), n = a_shape[-2:], b_shape[-1]
+        batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
         a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
         b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
-        a_strides, b_strides = a_layout.strides((m, k)), b_layout.strides((k, n))
+        a_size, b_size = a_layout.size((m, k)), b_layout.size((k, n))
+        a_strides = [*(a_size for _ in batch), *a_layout.strides((m, k))]
+        b_strides = [*(b_size for _ in batch), *b_layout.strides((k, n))]
+        nb = batch[0] if batch else 1
         compute = _compute_type(element_type(op.acc.type))
-        sa = self._stage(ctx, op.a, compute, a_layout.size((m, k)), a_strides)
-        sb = self._stage(ctx, op.b, compute, b_layout.size((k, n)), b_strides)
+        sa = self._stage(ctx, op.a, compute, nb * a_size, a_strides)
+        sb = self._stage(ctx, op.b, compute, nb * b_size, b_strides)
         ctx.emit(gpu.BarrierOp())
 
         c_g = ctx.geometry(op.acc.type)
-        rows = sorted({reg[0] for reg in c_g.registers})
-        cols = sorted({reg[1] for reg in c_g.registers})
-        row_offset = {o: ctx.linear_offset(c_g, (o, 0), (a_strides[0], 0)) for o in rows}
-        col_offset = {o: ctx.linear_offset(c_g, (0, o), (0, b_strides[1])) for o in cols}
+        # a register's A row (batch, m) and B column (batch, n), and their staged offsets
+        nbatch = len(batch)
+
+        def row_of(reg: tuple[int, ...]) -> tuple[int, ...]:
+            return (*reg[:nbatch], reg[-2], 0)
+
+        def col_of(reg: tuple[int, ...]) -> tuple[int, ...]:
+            return (*reg[:nbatch], 0, reg[-1])
+
+        row_strides = (*a_strides[:nbatch], a_strides[-2], 0)
+        col_strides = (*b_strides[:nbatch], 0, b_strides[-1])
+        row_offset = {
+            r: ctx.linear_offset(c_g, r, row_strides) for r in {row_of(g) for g in c_g.registers}
+        }
+        col_offset = {
+            c: ctx.linear_offset(c_g, c, col_strides) for c in {col_of(g) for g in c_g.registers}
+        }
         acc = ctx.get(op.acc)
 
         def element(buf: SSAValue, base: SSAValue, offset: SSAValue) -> SSAValue:
@@ -63,12 +81,12 @@ class LowerDot:
         body = Block(arg_types=[i32, *(v.type for v in acc)])
         kk, carried = body.args[0], list(body.args[1:])
         with ctx.inside(body):
-            a_k = ctx.value(arith.MuliOp(kk, ctx.i32(a_strides[1])))
-            b_k = ctx.value(arith.MuliOp(kk, ctx.i32(b_strides[0])))
-            a_vals = {o: element(sa, a_k, off) for o, off in row_offset.items()}
-            b_vals = {o: element(sb, b_k, off) for o, off in col_offset.items()}
+            a_k = ctx.value(arith.MuliOp(kk, ctx.i32(a_strides[-1])))
+            b_k = ctx.value(arith.MuliOp(kk, ctx.i32(b_strides[-2])))
+            a_vals = {o: element(sa, a_k, off) for o, off in sorted(row_offset.items())}
+            b_vals = {o: element(sb, b_k, off) for o, off in sorted(col_offset.items())}
             updated = [
-                _multiply_add(ctx, a_vals[reg[0]], b_vals[reg[1]], c)
+                _multiply_add(ctx, a_vals[row_of(reg)], b_vals[col_of(reg)], c)
                 for reg, c in zip(c_g.registers, carried, strict=True)
             ]
             ctx.emit(scf.YieldOp(*updated))

@@ -23,11 +23,15 @@ from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers its patterns)
+    atomic,
     control,
     convert,
+    debug,
     dot,
     elementwise,
+    redistribute,
     reduce,
+    scan,
     shape,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext

@@ -12,10 +12,10 @@ one ``ld.global.v4.b32``); otherwise one by one.
 from __future__ import annotations
 
 from xdsl.dialects import llvm, scf, vector
-from xdsl.dialects.builtin import IntAttr, VectorType
+from xdsl.dialects.builtin import IntAttr, StringAttr, UnitAttr, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt
+from mytriton.dialects import tt, tt_debug
 from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block, is_bool
 from mytriton.dialects.ttg import WARP_SIZE
 from mytriton.passes.axis_info import MAX_VECTOR_BYTES
@@ -57,11 +57,31 @@ class LowerAddPtr:
         ctx.set(op.result, out)
 
 
+def access_hints(op: tt.LoadOp | tt.StoreOp) -> dict[str, Attribute]:
+    """``tl.load``/``tl.store``'s options as attributes of the ``llvm.load``/``llvm.store``
+    (``tt_debug.LOWERED_*``): the cache modifier, the eviction policy and volatile."""
+    hints: dict[str, Attribute] = {}
+    cache = op.attributes.get(tt_debug.CACHE_ATTR)
+    evict = op.attributes.get(tt_debug.EVICT_ATTR)
+    if isinstance(cache, StringAttr):
+        hints[tt_debug.LOWERED_CACHE_ATTR] = cache
+    if isinstance(evict, StringAttr):
+        hints[tt_debug.LOWERED_EVICT_ATTR] = evict
+    if tt_debug.VOLATILE_ATTR in op.attributes:
+        hints[tt_debug.LOWERED_VOLATILE_ATTR] = UnitAttr()
+    return hints
+
+
+def _hinted(access: Operation, hints: dict[str, Attribute]) -> Operation:
+    access.attributes.update(hints)
+    return access
+
+
 def vector_width(ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp) -> int:
     """How many consecutive registers of ``op`` can move in one aligned vector access (1 when
     the axis analysis cannot prove their addresses contiguous and aligned and their mask
-    uniform)."""
-    if ctx.axis is None or not is_block(op.ptr.type):
+    uniform, or for a volatile access)."""
+    if ctx.axis is None or not is_block(op.ptr.type) or tt_debug.VOLATILE_ATTR in op.attributes:
         return 1
     pointee = _pointee(op.ptr.type)
     size = byte_size(pointee)
@@ -91,6 +111,7 @@ class LowerLoad:
         masks = ctx.get(op.mask) if op.mask is not None else None
         others = ctx.get(op.other) if op.other is not None else None
         width = vector_width(ctx, op)
+        hints = access_hints(op)
         out: list[SSAValue] = []
         for group in _groups(len(ptrs), width):
             first = group[0]
@@ -99,11 +120,12 @@ class LowerLoad:
             if mask is not None:
                 other = others[first] if others is not None else ctx.const(0, pointee)  # type: ignore[arg-type]
             if width == 1:
-                out.append(self._load(ctx, ptrs[first], pointee, mask, other))
+                out.append(self._load(ctx, ptrs[first], pointee, mask, other, hints=hints))
                 continue
             vt = VectorType(pointee, [width])
             fill = ctx.value(vector.BroadcastOp(other, vt)) if other is not None else None
-            loaded = self._load(ctx, ptrs[first], vt, mask, fill, align=width * byte_size(pointee))
+            align = width * byte_size(pointee)
+            loaded = self._load(ctx, ptrs[first], vt, mask, fill, align, hints)
             out += [ctx.value(vector.ExtractOp(loaded, [i], pointee)) for i in range(width)]
         ctx.set(op.result, out)
 
@@ -115,14 +137,16 @@ class LowerLoad:
         mask: SSAValue | None,
         other: SSAValue | None,
         align: int | None = None,
+        hints: dict[str, Attribute] | None = None,
     ) -> SSAValue:
         """``*ptr``, or ``mask ? *ptr : other`` without touching memory when masked off."""
         if mask is None:
-            return ctx.value(llvm.LoadOp(ptr, t, alignment=align))
+            return ctx.value(_hinted(llvm.LoadOp(ptr, t, alignment=align), hints or {}))
         assert other is not None
         then = Block()
         with ctx.inside(then):
-            ctx.emit(scf.YieldOp(ctx.value(llvm.LoadOp(ptr, t, alignment=align))))
+            load = _hinted(llvm.LoadOp(ptr, t, alignment=align), hints or {})
+            ctx.emit(scf.YieldOp(ctx.value(load)))
         orelse = Block()
         with ctx.inside(orelse):
             ctx.emit(scf.YieldOp(other))
@@ -157,6 +181,7 @@ class LowerStore:
         ptrs, values = ctx.get(op.ptr), ctx.get(op.value)
         masks = ctx.get(op.mask) if op.mask is not None else None
         width = vector_width(ctx, op)
+        hints = access_hints(op)
         for group in _groups(len(ptrs), width):
             first = group[0]
             value = values[first]
@@ -166,7 +191,7 @@ class LowerStore:
                 for i in range(1, width):
                     value = ctx.value(vector.InsertOp(values[group[i]], value, [i]))
                 align = width * byte_size(pointee)
-            store = llvm.StoreOp(value, ptrs[first], alignment=align)
+            store = _hinted(llvm.StoreOp(value, ptrs[first], alignment=align), hints)
             if masks is None:
                 ctx.emit(store)
                 continue

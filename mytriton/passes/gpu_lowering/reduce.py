@@ -7,9 +7,14 @@
    memory, and after a barrier every thread combines the partials in warp order (then a second
    barrier so the buffer can be reused). Every thread ends holding the result elements of the
    slice layout, so the result is immediately usable without further communication.
+
+Every "combine" is the op's region inlined on scalar registers (``combine``); with N operands
+each step moves and combines N values (``tl.argmax`` shuffles the value and its index).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -25,38 +30,71 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import element_type, is_block, is_float, is_unsigned
+from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt_reduce import ReduceReturnOp, ScanReturnOp
+from mytriton.dialects.tt_types import element_type, is_block
 from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.dialects.upstream import ShuffleMode, ShuffleOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
-from mytriton.passes.gpu_lowering.elementwise import float_extremum
 from mytriton.passes.gpu_lowering.rules import lowers
 
 WARP_SIZE = 32
 
+Key = tuple[int, ...]
+
 
 def combine(
-    ctx: LoweringContext, kind: tt.ReduceKind, a: SSAValue, b: SSAValue, unsigned: bool = False
+    ctx: LoweringContext,
+    op: tt.ReduceOp | tt.ScanOp,
+    acc: Sequence[SSAValue],
+    new: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """The combine region inlined on scalar registers: ``acc`` (the values combined so far,
+    earlier along the axis) with ``new``. Its registers stay unnamed, so the op's results get
+    the op's name."""
+    block = op.combine_block
+    for arg, v in zip(block.args, [*acc, *new], strict=True):
+        ctx.regs[arg] = [v]
+    location = ctx.location
+    out: list[SSAValue] = []
+    for inner in block.ops:
+        if isinstance(inner, ReduceReturnOp | ScanReturnOp):
+            out = [ctx.scalar(v) for v in inner.operands]
+            break
+        ctx.lower_op(inner)
+        for r in inner.results:
+            for reg in ctx.get(r):
+                if r.name_hint is not None and reg.name_hint == r.name_hint:
+                    reg.name_hint = None
+    ctx.location = location
+    return out
+
+
+_COMMUTATIVE = (ew.AddOp, ew.MulOp, ew.MaximumOp, ew.MinimumOp, ew.AndOp, ew.OrOp, ew.XorOp)
+
+
+def is_commutative(op: tt.ReduceOp | tt.ScanOp) -> bool:
+    """Whether the region is one commutative op of its two arguments (``tl.sum``, ``tl.max``,
+    ...): ``combine(a, b)`` and ``combine(b, a)`` are then the same bits."""
+    ops = list(op.combine_block.ops)
+    args = set(op.combine_block.args)
+    return (
+        len(ops) == 2
+        and isinstance(ops[0], _COMMUTATIVE)
+        and set(ops[0].operands) == args
+        and len(args) == 2
+        and list(ops[1].operands) == list(ops[0].results)
+    )
+
+
+def shuffle(
+    ctx: LoweringContext, value: SSAValue, off: SSAValue, width: SSAValue, mode: ShuffleMode
 ) -> SSAValue:
-    """``a (+|max|min) b`` for one element; float max/min ignore NaN (``tl.max``/``tl.min``
-    combine with ``tl.maximum``/``tl.minimum``'s default); ``unsigned`` integers order as such."""
-    floating = is_float(a.type)
-    if kind is tt.ReduceKind.SUM:
-        return ctx.value(arith.AddfOp(a, b) if floating else arith.AddiOp(a, b))
-    larger = kind is tt.ReduceKind.MAX
-    if floating:
-        return float_extremum(ctx, a, b, larger, propagate_nan=False)
-    if unsigned:
-        return ctx.value(arith.MaxUIOp(a, b) if larger else arith.MinUIOp(a, b))
-    return ctx.value(arith.MaxSIOp(a, b) if larger else arith.MinSIOp(a, b))
-
-
-def shuffle_xor(ctx: LoweringContext, value: SSAValue, off: SSAValue, width: SSAValue) -> SSAValue:
-    """``gpu.shuffle xor`` of a value of any width: the hardware moves 32 bits, so a narrower
+    """``gpu.shuffle`` of a value of any width: the hardware moves 32 bits, so a narrower
     value travels widened (exactly), a 64-bit one as two halves."""
 
     def shuffle32(v: SSAValue) -> SSAValue:
-        return ctx.emit(ShuffleOp(v, off, width, ShuffleMode.XOR)).results[0]
+        return ctx.emit(ShuffleOp(v, off, width, mode)).results[0]
 
     t = value.type
     if t == f32 or (isinstance(t, IntegerType) and t.width.data == 32):
@@ -65,7 +103,7 @@ def shuffle_xor(ctx: LoweringContext, value: SSAValue, off: SSAValue, width: SSA
         wide = shuffle32(ctx.value(arith.ExtFOp(value, f32)))
         return ctx.value(arith.TruncFOp(wide, t))
     if isinstance(t, Float64Type):
-        bits = shuffle_xor(ctx, ctx.value(arith.BitcastOp(value, i64)), off, width)
+        bits = shuffle(ctx, ctx.value(arith.BitcastOp(value, i64)), off, width, mode)
         return ctx.value(arith.BitcastOp(bits, t))
     assert isinstance(t, IntegerType), f"cannot shuffle {t}"
     if t.width.data < 32:
@@ -78,44 +116,79 @@ def shuffle_xor(ctx: LoweringContext, value: SSAValue, off: SSAValue, width: SSA
     return ctx.value(arith.OrIOp(hi64, ctx.value(arith.ExtUIOp(lo, i64))))
 
 
+def result_strides(g: Geometry, axis: int) -> tuple[list[int], int]:
+    """Row-major strides over the root dimensions other than ``axis`` (0 for ``axis``) and
+    their element count: where a line along the axis keeps its partials in shared memory."""
+    strides = [0] * g.root.rank
+    numel = 1
+    for d in reversed(range(g.root.rank)):
+        if d != axis:
+            strides[d] = numel
+            numel *= g.full_shape[d]
+    return strides, numel
+
+
+def coordinate_bits(ctx: LoweringContext, shift: int, count: int) -> SSAValue:
+    """``(thread_id >> shift) & (count - 1)``: a lane or warp coordinate modulo ``count``."""
+    v = ctx.thread_id
+    if shift:
+        v = ctx.value(arith.ShRUIOp(v, ctx.i32(shift)))
+    return ctx.value(arith.AndIOp(v, ctx.i32(count - 1)))
+
+
 @lowers(tt.ReduceOp)
 class LowerReduce:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.ReduceOp)
-        kind = op.kind.data
-        g = ctx.geometry(op.src.type)
+        g = ctx.geometry(op.srcs[0].type)
         axis = g.kept[op.axis.value.data]
-        src = ctx.get(op.src)
-        unsigned = is_unsigned(op.src.type)
+        srcs = [ctx.get(s) for s in op.srcs]
 
         # 1. within the thread
-        partial: dict[tuple[int, ...], SSAValue] = {}
-        for reg, value in zip(g.registers, src, strict=True):
+        partial: dict[Key, list[SSAValue]] = {}
+        for i, reg in enumerate(g.registers):
             key = tuple(0 if d == axis else x for d, x in enumerate(reg))
-            partial[key] = (
-                combine(ctx, kind, partial[key], value, unsigned) if key in partial else value
-            )
+            values = [s[i] for s in srcs]
+            partial[key] = combine(ctx, op, partial[key], values) if key in partial else values
 
-        # 2. across the lanes of a warp
+        # 2. across the lanes of a warp; unless the combine function is commutative, the lane
+        # of the pair's upper half swaps the operands, so both lanes compute combine(lower,
+        # upper), the same bits (replicas must agree) in element order
         width = ctx.i32(WARP_SIZE)
+        ordered = not is_commutative(op)
         for offset in g.shuffle_offsets(axis):
             off = ctx.i32(offset)
-            for key, value in partial.items():
-                other = shuffle_xor(ctx, value, off, width)
-                partial[key] = combine(ctx, kind, value, other, unsigned)
+            upper: SSAValue | None = None
+            if ordered:
+                bit = ctx.value(arith.AndIOp(ctx.thread_id, off))
+                upper = ctx.value(arith.CmpiOp(bit, ctx.i32(0), "ne"))
+            for key, values in partial.items():
+                others = [shuffle(ctx, v, off, width, ShuffleMode.XOR) for v in values]
+                if upper is None:
+                    partial[key] = combine(ctx, op, values, others)
+                    continue
+                lower = [
+                    ctx.value(arith.SelectOp(upper, o, v))
+                    for v, o in zip(values, others, strict=True)
+                ]
+                higher = [
+                    ctx.value(arith.SelectOp(upper, v, o))
+                    for v, o in zip(values, others, strict=True)
+                ]
+                partial[key] = combine(ctx, op, lower, higher)
 
         # 3. across warps, through shared memory
         warps = g.distinct_warps(axis)
         if warps > 1:
             partial = self._across_warps(ctx, op, g, axis, warps, partial)
 
-        keys = list(partial)
-        if is_block(op.result.type):
-            out_g = ctx.geometry(op.result.type)
-            ctx.set(op.result, [partial[reg] for reg in out_g.registers])
-        else:
-            assert len(keys) == 1
-            ctx.set(op.result, [partial[keys[0]]])
+        for n, result in enumerate(op.results):
+            if is_block(result.type):
+                out_g = ctx.geometry(result.type)
+                ctx.set(result, [partial[reg][n] for reg in out_g.registers])
+            else:
+                assert len(partial) == 1
+                ctx.set(result, [next(iter(partial.values()))[n]])
 
     def _across_warps(
         self,
@@ -124,36 +197,27 @@ class LowerReduce:
         g: Geometry,
         axis: int,
         warps: int,
-        partial: dict[tuple[int, ...], SSAValue],
-    ) -> dict[tuple[int, ...], SSAValue]:
-        kind = op.kind.data
-        elem = element_type(op.src.type)
-        # result elements, row-major over the root dims other than the axis
-        strides = [0] * g.root.rank
-        numel = 1
-        for d in reversed(range(g.root.rank)):
-            if d != axis:
-                strides[d] = numel
-                numel *= g.full_shape[d]
-        buf = ctx.shared_buffer(elem, warps * numel)
-        shift = 5 + log2(g.warp_strides[axis])
-        warp_idx = ctx.thread_id
-        warp_idx = ctx.value(arith.ShRUIOp(warp_idx, ctx.i32(shift)))
-        warp_idx = ctx.value(arith.AndIOp(warp_idx, ctx.i32(warps - 1)))
+        partial: dict[Key, list[SSAValue]],
+    ) -> dict[Key, list[SSAValue]]:
+        strides, numel = result_strides(g, axis)
+        bufs = [ctx.shared_buffer(element_type(s.type), warps * numel) for s in op.srcs]
+        warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
         slot = ctx.value(arith.MuliOp(warp_idx, ctx.i32(numel)))
         slot_index = ctx.value(arith.IndexCastOp(slot, IndexType()))
-        for key, value in partial.items():
+        for key, values in partial.items():
             lin = ctx.linear_index(g, key, strides)
-            ctx.emit(memref.StoreOp.get(value, buf, [ctx.value(arith.AddiOp(slot_index, lin))]))
+            at = ctx.value(arith.AddiOp(slot_index, lin))
+            for buf, value in zip(bufs, values, strict=True):
+                ctx.emit(memref.StoreOp.get(value, buf, [at]))
         ctx.emit(gpu.BarrierOp())
-        out: dict[tuple[int, ...], SSAValue] = {}
+        out: dict[Key, list[SSAValue]] = {}
         for key in partial:
             lin = ctx.linear_index(g, key, strides)
-            acc: SSAValue | None = None
+            acc: list[SSAValue] | None = None
             for w in range(warps):
                 idx = lin if w == 0 else ctx.value(arith.AddiOp(lin, ctx.index(w * numel)))
-                v = ctx.value(memref.LoadOp.get(buf, [idx]))
-                acc = v if acc is None else combine(ctx, kind, acc, v, is_unsigned(elem))
+                vs = [ctx.value(memref.LoadOp.get(buf, [idx])) for buf in bufs]
+                acc = vs if acc is None else combine(ctx, op, acc, vs)
             assert acc is not None
             out[key] = acc
         ctx.emit(gpu.BarrierOp())
