@@ -345,14 +345,25 @@ class Semantic:
         return TensorValue(self.b.insert(self._BITWISE[op](a.handle, b.handle)).result)
 
     def shift(self, op: str, a: Any, b: Any) -> TensorValue:
-        """``<<`` and ``>>`` on integers of the promoted dtype (``>>`` is arithmetic for signed
-        dtypes, logical for unsigned ones: Triton's ``ashr``/``lshr``)."""
+        """``<<`` and ``>>`` on integers of the promoted dtype. As in Triton, ``>>`` is
+        arithmetic (``ashr``) or logical (``lshr``) by the signedness of the block whose
+        operator it is (``a``; ``b`` for ``3 >> b``) *before* promotion: ``int8 >> uint8`` is
+        an arithmetic shift of the uint8 bits (``tt.shr`` of the int8 view, cast back)."""
+        owner = a if isinstance(a, TensorValue) else b
+        arithmetic = isinstance(owner, TensorValue) and owner.dtype.is_int_signed()
         a, b = self.operands(a, b)
         a, b = self.promoted(a, b, op)
         if a.dtype.kind == "float":
             raise self.type_error(f"operator {op} needs integer operands, got {a.dtype}")
-        cls = ew.ShlOp if op == "<<" else ew.ShrOp
-        return TensorValue(self.b.insert(cls(a.handle, b.handle)).result)
+        if op == "<<":
+            return TensorValue(self.b.insert(ew.ShlOp(a.handle, b.handle)).result)
+        promoted = a.dtype
+        if promoted.int_bitwidth >= 8 and arithmetic != promoted.is_int_signed():
+            view = core.dtype(f"{'' if arithmetic else 'u'}int{promoted.int_bitwidth}")
+            a, b = self.bitcast(a, view), self.bitcast(b, view)
+            shifted = TensorValue(self.b.insert(ew.ShrOp(a.handle, b.handle)).result)
+            return self.bitcast(shifted, promoted)
+        return TensorValue(self.b.insert(ew.ShrOp(a.handle, b.handle)).result)
 
     _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 

@@ -35,3 +35,19 @@ def test_atomic_kernels_compile_with_nvcc(nvcc: str, tmp_path: Path, cuda_backen
         assert instruction in text, instruction
     for i, (kernel, source) in enumerate(zip(compiled, sources, strict=True)):
         assert_compiles(nvcc, source, tmp_path / f"{kernel.name}_{i}.cu")
+
+
+def test_constant_operands_of_16_bit_atomics_compile(
+    nvcc: str, tmp_path: Path, cuda_backend: object
+) -> None:
+    """A literal operand (``tl.atomic_cas(int16_ptr, 0, 1)``) is cast to the operand's type: a
+    bare ``0`` is a 4-byte ``int``, which a 16-bit ``"h"`` asm operand rejects (NVRTC failed)."""
+    import warnings
+
+    from tests.frontend.test_atomic_errors import B, H, S, X, accepted_kernel
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # compile-only launch
+        source = accepted_kernel.warmup(X, H, B, S, grid=(1,)).asm["cuda"]
+    assert '"h"((short)0), "h"((short)1)' in source
+    assert_compiles(nvcc, source, tmp_path / "accepted_kernel.cu")

@@ -505,7 +505,9 @@ else:
 
 
 def _gpu_subprocess(backend: str, what: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MYTRITON_BACKEND": backend, "PYTHONPATH": str(ROOT)}
+    # keep the caller's path (the GPU machine finds xdsl through PYTHONPATH)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "MYTRITON_BACKEND": backend, "PYTHONPATH": path}
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(_GPU_SCRIPT), what],
         capture_output=True,

@@ -112,6 +112,20 @@ def test_max_min_return_indices(run: Any) -> None:
     np.testing.assert_array_equal(i, [7, np.argmin(x)])
 
 
+@pytest.mark.parametrize("dt", [np.uint64, np.int64, np.uint8], ids=lambda d: np.dtype(d).name)
+def test_return_indices_of_wide_and_unsigned_integers(run: Any, dt: Any) -> None:
+    """uint64 values cross lanes as two 32-bit halves; they came back as signless i64, which
+    the combine's unsigned compare then refused (a raw TypeError in the lowering)."""
+    info = np.iinfo(dt)
+    x = np.random.default_rng(8).integers(info.min // 2, info.max // 2, 128, dtype=dt)
+    x[[11, 70]] = info.max
+    x[[3, 90]] = info.min
+    v, i = np.zeros(2, dt), np.zeros(2, np.int32)
+    run(max_with_index_kernel, (1,), x, v, i, N=128, num_warps=2)
+    np.testing.assert_array_equal(v, [info.max, info.min])
+    np.testing.assert_array_equal(i, [11, 3])
+
+
 @triton.jit
 def bits_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]

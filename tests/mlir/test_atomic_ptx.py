@@ -13,7 +13,10 @@ from tests.mlir.conftest import requires_provider
 
 
 def _instructions(ptx: str) -> list[str]:
-    return re.findall(r"^\s*((?:atom|fence)\.[\w.]+)", ptx, flags=re.M)
+    """The atom and fence instructions, ``atom.relaxed.gpu.X`` written ``atom.X`` (PTX's
+    defaults: LLVM 22 prints the short form, the LLVM of the MLIR Python bindings the long)."""
+    found = re.findall(r"^\s*((?:atom|fence)\.[\w.]+)", ptx, flags=re.M)
+    return [i.replace("atom.relaxed.gpu.", "atom.") for i in found]
 
 
 @requires_provider
@@ -40,9 +43,11 @@ def test_atomic_kernels_compile_to_ptx(mlir_backend: object) -> None:
         assert expected in everything, (expected, sorted(set(everything)))
     # acq_rel add at gpu scope: fences on both sides; relaxed at cta: none; release at sys:
     # one before
+    # (a back end that keeps an atomicrmw's scope prints it on the relaxed atom)
     relaxed, release = by_name["ticket_kernel"]
-    assert relaxed == ["atom.global.add.u32"]
-    assert release == ["fence.acq_rel.sys", "atom.global.add.u32"]
+    assert relaxed in (["atom.global.add.u32"], ["atom.relaxed.cta.global.add.u32"])
+    assert release[0] == "fence.acq_rel.sys"
+    assert release[1:] in (["atom.global.add.u32"], ["atom.relaxed.sys.global.add.u32"])
     masked = by_name["masked_add_kernel"][0]
     assert masked[:3] == ["fence.acq_rel.gpu", "atom.global.add.u32", "fence.acq_rel.gpu"]
 

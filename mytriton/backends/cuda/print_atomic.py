@@ -105,6 +105,11 @@ class AtomicPrinter(Emitter):
         self._stmt(op, f"{scalar_type(t)} {name};")
         return name
 
+    def _operand(self, v: SSAValue) -> str:
+        """An asm input of exactly its type's size: a literal (``0``) is an ``int`` in C++,
+        which a 16-bit ``"h"`` operand rejects."""
+        return f"({scalar_type(v.type)}){self._n(v)}"
+
     @prints(AtomicRMWOp)
     def _print_atomicrmw(self, op: AtomicRMWOp) -> None:
         instruction = f"atom.{_semantic(op.atomic_ordering)}.{_scope(op)}.global.{_operation(op)}"
@@ -113,7 +118,7 @@ class AtomicPrinter(Emitter):
         self._stmt(
             op,
             f'asm volatile("{instruction} %0, [%1], %2;" : "={c}"({old}) : '
-            f'"l"({self._n(op.ptr)}), "{c}"({self._n(op.val)}) : "memory");',
+            f'"l"({self._n(op.ptr)}), "{c}"({self._operand(op.val)}) : "memory");',
         )
 
     @prints(CmpXchgOp)
@@ -125,7 +130,8 @@ class AtomicPrinter(Emitter):
         self._stmt(
             op,
             f'asm volatile("{instruction} %0, [%1], %2, %3;" : "={c}"({old}) : '
-            f'"l"({self._n(op.ptr)}), "{c}"({self._n(op.cmp)}), "{c}"({self._n(op.val)}) : '
+            f'"l"({self._n(op.ptr)}), "{c}"({self._operand(op.cmp)}), '
+            f'"{c}"({self._operand(op.val)}) : '
             '"memory");',
         )
         if not hasattr(self, "_cas_operands"):

@@ -109,6 +109,9 @@ def shuffle(
     if t.width.data < 32:
         wide = shuffle32(ctx.value(arith.ExtSIOp(value, i32)))
         return ctx.value(arith.TruncIOp(wide, t))
+    if t != i64:  # ui64: shuffle the signless bits, so the halves rejoin as the same type
+        bits = shuffle(ctx, ctx.value(arith.BitcastOp(value, i64)), off, width, mode)
+        return ctx.value(arith.BitcastOp(bits, t))
     lo = shuffle32(ctx.value(arith.TruncIOp(value, i32)))
     high = ctx.value(arith.ShRUIOp(value, ctx.const(32, i64)))
     hi = shuffle32(ctx.value(arith.TruncIOp(high, i32)))
