@@ -45,8 +45,8 @@ HINT_ATTRIBUTES = ("tt.divisibility", "tt.contiguity", "tt.constancy")
 #: modifier without its dot (``"cg"``), the eviction policy, and ``volatile`` (a unit attribute)
 CACHE_ATTR, EVICT_ATTR, VOLATILE_ATTR = "cache", "evict", "isVolatile"
 #: ... and on the ``llvm.load``/``llvm.store`` the lowering emits (``docs/gpu-ir.md``): the CUDA
-#: printer honours them (``backends/cuda/hinted_access``); volatile becomes upstream's
-#: ``volatile_`` for MLIR, which drops the others
+#: printer honours them (``backends/cuda/hinted_access``); for MLIR, volatile becomes upstream's
+#: ``volatile_`` and the others inline PTX (``backends/mlir/access_hints``)
 LOWERED_CACHE_ATTR, LOWERED_EVICT_ATTR = "mytriton.cache", "mytriton.evict"
 LOWERED_VOLATILE_ATTR = "mytriton.volatile"
 

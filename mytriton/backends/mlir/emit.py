@@ -13,8 +13,8 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
 * ``gpu.func``'s ``gpu.known_block_size`` becomes the inherent ``known_block_size`` (upstream
   ignores the prefixed name, so PTX would lack ``.maxntid``);
 * ``llvm.load``'s ``mytriton.volatile`` (``tl.load(volatile=True)``) becomes upstream's
-  ``volatile_`` property, which xDSL's op lacks; the CUDA-only cache and eviction hints are
-  dropped;
+  ``volatile_`` property, which xDSL's op lacks; an ``llvm.load``/``llvm.store`` with a cache
+  modifier or eviction policy becomes inline PTX (``access_hints``);
 * an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
   ``atomic_fences``).
 """
@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
+from mytriton.backends.mlir.access_hints import rewrite_hinted_access
 from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
 from mytriton.errors import BackendError
 
@@ -54,7 +55,7 @@ def emit_mlir(module: ModuleOp, *, locations: bool = True) -> str:
     """MLIR text of the lowered ``module`` for upstream MLIR (the module itself is not changed)."""
     copy = module.clone()
     _fix_container_module(copy)
-    for op in copy.walk():
+    for op in list(copy.walk()):  # a fix may replace its op
         fix = _FIXES.get(op.name)
         if fix is not None:
             fix(op)
@@ -100,23 +101,10 @@ def _fix_gpu_func(op: Operation) -> None:
             op.attributes.setdefault(prefixed.removeprefix("gpu."), value)
 
 
-def _fix_memory_access(op: Operation) -> None:
-    from mytriton.dialects.tt_debug import (
-        LOWERED_CACHE_ATTR,
-        LOWERED_EVICT_ATTR,
-        LOWERED_VOLATILE_ATTR,
-    )
-
-    op.attributes.pop(LOWERED_CACHE_ATTR, None)
-    op.attributes.pop(LOWERED_EVICT_ATTR, None)
-    if op.attributes.pop(LOWERED_VOLATILE_ATTR, None) is not None:
-        op.properties["volatile_"] = UnitAttr()
-
-
 _FIXES: dict[str, Callable[[Operation], None]] = {
     "llvm.atomicrmw": fence_atomicrmw,
     "gpu.module": _fix_gpu_module,
     "gpu.func": _fix_gpu_func,
-    "llvm.load": _fix_memory_access,
-    "llvm.store": _fix_memory_access,
+    "llvm.load": rewrite_hinted_access,
+    "llvm.store": rewrite_hinted_access,
 }
