@@ -14,7 +14,9 @@ from mytriton.runtime._allocation import set_allocator
 from mytriton.utils import cdiv, next_power_of_2
 
 if TYPE_CHECKING:
+    from mytriton import testing
     from mytriton.backends.tensor_wrapper import TensorWrapper, reinterpret
+    from mytriton.runtime.autotuner import Config, autotune, heuristics
     from mytriton.runtime.compile_ir import compile  # noqa: A004 (Triton's name)
     from mytriton.runtime.jit import JITFunction, jit
 
@@ -26,14 +28,26 @@ def __getattr__(name: str) -> Any:
         from mytriton.runtime import jit as _jit
 
         return getattr(_jit, name)
+    if name in ("autotune", "heuristics", "Config"):
+        from mytriton.runtime import autotuner
+
+        return getattr(autotuner, name)
     if name == "compile":
         from mytriton.runtime.compile_ir import compile as _compile
 
         return _compile
+    if name == "knobs":
+        import mytriton.knobs as _knobs
+
+        return _knobs
     if name in ("reinterpret", "TensorWrapper"):
         from mytriton.backends import tensor_wrapper
 
         return getattr(tensor_wrapper, name)
+    if name == "testing":
+        import importlib
+
+        return importlib.import_module("mytriton.testing")
     raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
 
@@ -41,15 +55,20 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CompilationError",
+    "Config",
     "JITFunction",
     "LaunchError",
     "TensorWrapper",
     "TritonError",
+    "autotune",
     "cdiv",
     "compile",
+    "heuristics",
     "jit",
+    "knobs",
     "language",
     "next_power_of_2",
     "reinterpret",
     "set_allocator",
+    "testing",
 ]

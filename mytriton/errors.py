@@ -83,6 +83,15 @@ class LaunchError(MyTritonError):
     """Bad launch: wrong arguments, grid, arrays (dtype, device, contiguity, framework mix)."""
 
 
+class ArgumentOverflowError(LaunchError, OverflowError):
+    """An integer argument outside int64 and uint64 (also an ``OverflowError``, as in Triton)."""
+
+
+class LaunchOptionError(LaunchError, ValueError, AssertionError):
+    """A launch or ``@jit`` option mytriton cannot honour (``num_warps=3``, ``num_ctas=2``...).
+    Also a ``ValueError`` and an ``AssertionError``: what Triton raises for these."""
+
+
 class BackendError(MyTritonError):
     """A backend failed to compile or run a kernel (compiler log attached)."""
 
@@ -98,6 +107,11 @@ class BackendUnavailableError(BackendError):
 
 class CompileOnlyWarning(UserWarning):
     """A launch under a GPU backend with host arrays compiled the kernel but ran nothing."""
+
+
+class CacheEntryWarning(UserWarning):
+    """An on-disk compile cache entry did not check out (truncated, edited) or could not be
+    written; the kernel is compiled again."""
 
 
 def debug_enabled() -> bool:

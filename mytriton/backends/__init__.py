@@ -28,6 +28,10 @@ class LaunchOptions:
     num_warps: int = 4
     num_stages: int = 3
     debug: bool = False
+    #: fuse a*b+c into one FMA (Triton's ``enable_fp_fusion``; default ``knobs.language``)
+    enable_fp_fusion: bool = True
+    #: the most registers a thread of the kernel may use (``.maxnreg`` in the PTX), or None
+    maxnreg: int | None = None
 
 
 class Backend(ABC):
@@ -45,6 +49,11 @@ class Backend(ABC):
     ) -> None:
         """Make ``kernel`` launchable from its stages' artifacts (set ``kernel.binary``).
         ``artifacts`` holds every stage that ran; a stage that could not run here is absent."""
+
+    def cache_identity(self) -> str | None:
+        """What besides mytriton's own code decides this backend's output (toolkit versions,
+        target architecture), for the disk cache's key; ``None``: not cached on disk."""
+        return None
 
     @abstractmethod
     def launch(

@@ -37,11 +37,25 @@ class CompiledKernel:
     name: str
     backend: str
     asm: dict[str, Any] = field(default_factory=dict)
-    module: ModuleOp | None = None  # the optimised tt module
+    _module: ModuleOp | None = field(default=None, repr=False)  # the optimised tt module
     binary: Any = None  # backend-specific launchable artifact
     metadata: KernelMetadata = field(default_factory=KernelMetadata)
     hash: str = ""  # names the kernel's dump and override folder
     launcher: Launch | None = None  # set by the runtime
+
+    @property
+    def module(self) -> ModuleOp | None:
+        """The optimised `tt` module (parsed from ``asm["tt-opt"]`` for a kernel the disk
+        cache gave, on first use)."""
+        if self._module is None and "tt-opt" in self.asm:
+            from mytriton.backends.stages import parse_module
+
+            self._module = parse_module(self.asm["tt-opt"])
+        return self._module
+
+    @module.setter
+    def module(self, module: ModuleOp | None) -> None:
+        self._module = module
 
     @property
     def source(self) -> str | None:

@@ -290,13 +290,26 @@ class DeviceKernel:
 def load_device_kernel(kernel: CompiledKernel, artifacts: Mapping[str, Any]) -> None:
     """Make a GPU backend's kernel launchable: its cubin (else its PTX) on this driver, with
     the ABI of its ``gpu`` stage. Without either, ``kernel.binary`` stays unset."""
-    ptx = artifacts.get("ptx")
-    image = artifacts.get("cubin") or (ptx.encode() + b"\0" if ptx is not None else None)
+    ptx, cubin = artifacts.get("ptx"), artifacts.get("cubin")
+    if ptx is None and cubin is None:
+        return
+    gpu = artifacts["gpu"]
+    has_assertions = any(op.name == "llvm.intr.trap" for op in gpu.walk())
+    attach_device_kernel(kernel, cubin, ptx, kernel_signature(gpu), has_assertions)
+
+
+def attach_device_kernel(
+    kernel: CompiledKernel,
+    cubin: bytes | None,
+    ptx: str | None,
+    signature: KernelSignature,
+    has_assertions: bool,
+) -> None:
+    """Set ``kernel.binary`` to its cubin (else its PTX) with this ABI (the disk cache rebuilds
+    a kernel so, without its ``gpu`` module)."""
+    image = cubin or (ptx.encode() + b"\0" if ptx is not None else None)
     if image is None:
         return
-    signature = kernel_signature(artifacts["gpu"])
     device_kernel = DeviceKernel(image, signature, ptx, kernel.metadata.update)
-    device_kernel.has_assertions = any(
-        op.name == "llvm.intr.trap" for op in artifacts["gpu"].walk()
-    )
+    device_kernel.has_assertions = has_assertions
     kernel.binary = device_kernel

@@ -234,6 +234,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 return obj.dtype
             if name == "shape":  # a list, as Triton's (``x.shape[:-1] + [2]``, ``== [2]``)
                 return BlockShape(obj.shape)
+            if name == "type":  # Triton's ``x.type``: the dtype, or a block_type for blocks
+                return core.block_type(obj.dtype, list(obj.shape)) if obj.shape else obj.dtype
             if name == "T":  # Triton's ``x.T``: ``tl.trans(x)``
                 return self.call(core_fn("trans"), [obj], {}, node)  # type: ignore[arg-type]
             if name in TENSOR_METHODS:
@@ -256,6 +258,10 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                     f"`{ast.unparse(node.value)}` has no attribute `{name}`", self.loc(node)
                 )
             return check_global(name, getattr(obj, name), self.loc(node))
+        if name == "type" and (
+            obj is None or isinstance(obj, (core.constexpr, int, float, str, tuple))
+        ):  # a compile-time value's type (Triton's ``constexpr(v).type``)
+            return core.constexpr_type(obj)
         if isinstance(obj, core.constexpr):
             return getattr(obj.value, name)
         if isinstance(obj, tuple) and name in ("index", "count"):
@@ -481,7 +487,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                     f"{getattr(fn, '__name__', fn)} needs compile-time arguments", self.loc(node)
                 )
             return call_at_compile_time(fn, args, kwargs, self.loc(node))
-        if is_dtype_api(fn):
+        if is_dtype_api(fn) or fn is core.constexpr_type:
             return call_at_compile_time(fn, args, kwargs, self.loc(node))
         if isinstance(fn, core.dtype):
             self.unsupported(node, f"calling dtype {fn}", "use x.to(dtype)")

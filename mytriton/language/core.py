@@ -60,6 +60,36 @@ class constexpr:  # noqa: N801 - Triton's public name
     def __hash__(self) -> int:
         return hash(self.value)
 
+    @property
+    def type(self) -> constexpr_type:
+        """The type of a compile-time value: ``constexpr_type(value)``, as in Triton."""
+        return constexpr_type(self.value)
+
+
+class constexpr_type:  # noqa: N801 - Triton's public name
+    """The type of a compile-time value; two are equal when their values are."""
+
+    def __init__(self, value: Any):
+        self.value: Any = value.value if isinstance(value, constexpr) else value
+
+    def __repr__(self) -> str:
+        return f"constexpr_type[{self.value}]"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, constexpr_type) and bool(self.value == other.value)
+
+    def __hash__(self) -> int:
+        return hash(("constexpr_type", self.value))
+
+
+def __getattr__(name: str) -> Any:
+    # ``tl.core.tensor``: the frontend's value class (imported late: the frontend imports us)
+    if name == "tensor":
+        from mytriton.frontend.values import TensorValue
+
+        return TensorValue
+    raise AttributeError(f"module 'mytriton.language.core' has no attribute {name!r}")
+
 
 def _unwrap(x: Any) -> Any:
     return x.value if isinstance(x, constexpr) else x

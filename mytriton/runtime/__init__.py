@@ -1,1 +1,13 @@
 """mytriton.runtime."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    # ``triton.runtime.driver`` without importing it first, as Triton's package allows
+    if name == "driver":
+        return importlib.import_module("mytriton.runtime.driver")
+    raise AttributeError(f"module 'mytriton.runtime' has no attribute {name!r}")

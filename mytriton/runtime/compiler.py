@@ -100,17 +100,39 @@ def compile_stages(
     backend: Backend,
     options: LaunchOptions,
     key: Any = None,
+    name: str | None = None,
 ) -> CompiledKernel:
-    """Compile one specialization of ``fn`` through ``backend``'s stage table."""
+    """Compile one specialization of ``fn`` through ``backend``'s stage table; ``name``
+    renames the kernel (``@jit(repr=...)``; default: the function's name)."""
     from mytriton.frontend.source import KernelSource
+    from mytriton.runtime import disk_cache
 
+    entry = disk_cache.entry_for(fn, backend, options, key if name is None else (key, name))
+    cached = entry.load() if entry is not None else None
+    if cached is not None:
+        return cached
     module = compile_kernel(fn, specs, debug=options.debug)
-    kernel = CompiledKernel(name=fn.__name__, backend=backend.name)
+    if name is not None:
+        rename_kernel(module, name)
+    kernel = CompiledKernel(name=name or fn.__name__, backend=backend.name)
     src = KernelSource.of(fn)
     identity = f"{src.file}:{src.qualname}\n{ast.dump(src.tree)}"
     kernel.hash = kernel_hash(identity, (key, backend.name, options))
     run_stages(kernel, backend, options, "tt", module)
+    if entry is not None:
+        entry.store(kernel)
     return kernel
+
+
+def rename_kernel(module: ModuleOp, name: str) -> None:
+    """Give the kernel function of ``module`` the symbol ``name``."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import StringAttr
+
+    for op in module.ops:
+        if isinstance(op, func.FuncOp):
+            op.sym_name = StringAttr(name)
+            return
 
 
 def run_stages(

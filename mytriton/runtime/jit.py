@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import re
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
@@ -20,18 +21,33 @@ import numpy as np
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.errors import LaunchError, MyTritonError, debug_enabled
+from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
 from mytriton.frontend.signature import DIVISIBILITY, ConstexprArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.compiler import compile_stages
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.launch import can_execute, make_launcher, require_binary, warn_compile_only
-from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, specialize
+from mytriton.runtime.specialization import (
+    SpecializationProxy,
+    constexpr_key,
+    int_kind,
+    specialize,
+)
 
 T = TypeVar("T")
 
-LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug")
+LAUNCH_OPTIONS = (
+    "num_warps",
+    "num_stages",
+    "num_ctas",
+    "maxnreg",
+    "enable_fp_fusion",
+    "debug",
+    "launch_cooperative_grid",
+    "launch_pdl",
+    "arch",
+)
 
 Grid = tuple[int, ...] | Callable[[dict[str, Any]], tuple[int, ...]]
 
@@ -49,13 +65,31 @@ class JITFunction(Generic[T]):
 
     is_mytriton_jit = True
 
-    def __init__(self, fn: Callable[..., T], *, debug: bool | None = None, noinline: bool = False):
+    def __init__(
+        self,
+        fn: Callable[..., T],
+        *,
+        debug: bool | None = None,
+        noinline: bool = False,
+        repr: Callable[[SpecializationProxy], str] | None = None,
+        launch_metadata: Callable[..., Any] | None = None,
+        do_not_specialize: Iterable[int | str] | None = None,
+        do_not_specialize_on_alignment: Iterable[int | str] | None = None,
+    ):
         self.fn = fn
         self.debug = debug
         self.noinline = noinline
+        #: names each compiled kernel from its specialization (Triton's ``repr=``)
+        self._repr = repr
+        #: Triton's profiler hook; accepted and stored, never called (mytriton has no profiler)
+        self.launch_metadata = launch_metadata
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
+        self.do_not_specialize = self._parameters(do_not_specialize, "do_not_specialize")
+        self.do_not_specialize_on_alignment = self._parameters(
+            do_not_specialize_on_alignment, "do_not_specialize_on_alignment"
+        )
         self.constexprs = frozenset(
             n
             for n, p in self.signature.parameters.items()
@@ -75,6 +109,25 @@ class JITFunction(Generic[T]):
 
     def __repr__(self) -> str:
         return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+    def _parameters(self, which: Iterable[int | str] | None, option: str) -> frozenset[str]:
+        """Parameter names given by name or position (``do_not_specialize=[0, "n"]``)."""
+        names: set[str] = set()
+        for p in which or ():
+            if isinstance(p, int) and not isinstance(p, bool) and 0 <= p < len(self.arg_names):
+                names.add(self.arg_names[p])
+            elif isinstance(p, str) and p in self.arg_names:
+                names.add(p)
+            else:
+                raise LaunchOptionError(
+                    f"@jit({option}=...) of {self.fn.__name__}: {p!r} is not a parameter name "
+                    f"or index (parameters: {', '.join(self.arg_names)})"
+                )
+        return frozenset(names)
+
+    def repr(self, specialization: SpecializationProxy) -> str:
+        """The name of the kernel compiled for ``specialization`` (Triton's ``repr``)."""
+        return self.fn.__name__ if self._repr is None else self._repr(specialization)
 
     @property
     def src(self) -> str:
@@ -137,18 +190,11 @@ class JITFunction(Generic[T]):
         bound.apply_defaults()
         return [bound.arguments[n] for n in self.arg_names], options
 
-    def _options(self, raw: dict[str, Any]) -> LaunchOptions:
-        num_warps = int(raw.get("num_warps", 4))
-        if num_warps <= 0 or num_warps & (num_warps - 1) or num_warps > 32:
-            raise LaunchError(f"num_warps must be a power of two between 1 and 32, got {num_warps}")
-        if raw.get("num_ctas", 1) != 1:
-            raise LaunchError("num_ctas other than 1 is not supported")
+    def _options(self, raw: dict[str, Any], backend: Backend) -> LaunchOptions:
         debug = raw.get("debug", self.debug)
         if debug is None:  # Triton's switch too: device assertions are on under either
             debug = debug_enabled() or os.environ.get("TRITON_DEBUG", "") not in ("", "0")
-        return LaunchOptions(
-            num_warps=num_warps, num_stages=int(raw.get("num_stages", 3)), debug=bool(debug)
-        )
+        return launch_options(raw, backend, bool(debug))
 
     def _grid(self, grid: Grid, values: list[Any]) -> tuple[int, int, int]:
         if callable(grid):
@@ -193,13 +239,16 @@ class JITFunction(Generic[T]):
         if self._unusual_params:
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
-        options = self._options(raw_options)
         backend = get_backend(selected_backend_name())
-        specs, key, _, infos = specialize(self.arg_names, self.constexprs, values)
+        options = self._options(raw_options, backend)
+        specs, key, _, infos = self._specialize(values)
         key = (*key, backend.name, options, pipeline_spec())
         kernel = self.cache.get(key)
         if kernel is None:
-            kernel = compile_stages(self.fn, specs, backend, options, key)
+            name = None
+            if self._repr is not None:
+                name = kernel_symbol(self.repr(SpecializationProxy(specs)))
+            kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
             kernel.launcher = make_launcher(kernel, backend, options)
             self.cache[key] = kernel
         sources, names = self._sources(specs, len(args))
@@ -235,10 +284,21 @@ class JITFunction(Generic[T]):
         """The values a launch with these arguments passes to the compiled kernel, in order
         (constexprs and integers specialized to 1 are compiled in, so they are left out)."""
         values, _ = self._bind(args, dict(kwargs))
-        specs, _, _, _ = specialize(self.arg_names, self.constexprs, values)
+        specs, _, _, _ = self._specialize(values)
         sources, names = self._sources(specs, len(args))
         bound = dict(zip(self.arg_names, values, strict=True))
         return [args[i] if i >= 0 else bound[names[i]] for i in sources]
+
+    def _specialize(
+        self, values: list[Any]
+    ) -> tuple[dict[str, Any], tuple[Any, ...], list[Any], list[ArrayInfo | None]]:
+        return specialize(
+            self.arg_names,
+            self.constexprs,
+            values,
+            self.do_not_specialize,
+            self.do_not_specialize_on_alignment,
+        )
 
     def _fast_key(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
         """A cheap key identifying the specialization and environment, or None if unsure."""
@@ -260,6 +320,64 @@ class JITFunction(Generic[T]):
             return None
 
 
+def kernel_symbol(name: str) -> str:
+    """``name`` as a C identifier (what ``repr=`` returns names the PTX entry)."""
+    symbol = re.sub(r"\W", "_", name)
+    return symbol if symbol and not symbol[0].isdigit() else f"k_{symbol}"
+
+
+def _power_of_two(n: Any) -> bool:
+    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
+
+
+def launch_options(raw: dict[str, Any], backend: Backend, debug: bool) -> LaunchOptions:
+    """The compile options of a launch's keyword options, checked as Triton checks them."""
+    num_warps = raw.get("num_warps", 4)
+    if not _power_of_two(num_warps):
+        raise LaunchOptionError(f"num_warps must be a power of 2, got {num_warps!r}")
+    if num_warps > 32:
+        raise LaunchOptionError(f"num_warps must be at most 32, got {num_warps}")
+    arch = raw.get("arch")
+    if raw.get("num_ctas", 1) != 1:
+        digits = re.sub(r"\D", "", str(arch)) if arch is not None else ""
+        if digits and int(digits) < 90:
+            raise LaunchOptionError("num_ctas > 1 requires NVIDIA SM90+ (Hopper)")
+        raise LaunchOptionError(
+            f"num_ctas > 1 (thread block clusters) is not supported by mytriton, got "
+            f"num_ctas={raw['num_ctas']!r}"
+        )
+    if arch is not None:
+        raise LaunchOptionError(
+            f"the arch option ({arch!r}) is not supported: mytriton compiles for the device"
+        )
+    for flag in ("launch_cooperative_grid", "launch_pdl"):
+        if raw.get(flag, False):
+            raise LaunchOptionError(
+                f"{flag}=True is not supported by mytriton (launches are ordinary launches)"
+            )
+    maxnreg = raw.get("maxnreg")
+    if maxnreg is not None and (
+        not isinstance(maxnreg, int) or isinstance(maxnreg, bool) or maxnreg <= 0
+    ):
+        raise LaunchOptionError(f"maxnreg must be a positive integer, got {maxnreg!r}")
+    fusion = raw.get("enable_fp_fusion")
+    if fusion is None:
+        from mytriton import knobs
+
+        fusion = knobs.language.default_fp_fusion
+    if not fusion and backend.name == "mlir":
+        raise LaunchOptionError(
+            "enable_fp_fusion=False is not supported by the mlir backend; use the cuda backend"
+        )
+    return LaunchOptions(
+        num_warps=num_warps,
+        num_stages=int(raw.get("num_stages", 3)),
+        debug=debug,
+        enable_fp_fusion=bool(fusion),
+        maxnreg=maxnreg,
+    )
+
+
 _ENV_KEYS = (
     "MYTRITON_BACKEND",
     "MYTRITON_INTERPRET",
@@ -267,6 +385,7 @@ _ENV_KEYS = (
     "MYTRITON_PIPELINE",
     "MYTRITON_DEBUG",
     "TRITON_DEBUG",
+    "TRITON_DEFAULT_FP_FUSION",
 )
 
 
@@ -292,7 +411,8 @@ def _describe(v: Any, compile_time: bool) -> Any:
         return constexpr_key(v)
     if t is int:
         # int32, int64 or uint64 (specialization.int_dtype), 1, divisible
-        return (int, I32_MIN <= v <= I32_MAX, v < 2**63, v == 1, v % DIVISIBILITY == 0)
+        # (out of range: no plan matches, the slow path raises the OverflowError)
+        return (int, int_kind(v), v == 1, v % DIVISIBILITY == 0)
     if t is float or t is bool or v is None:
         return (t, v) if v is None else t
     module = t.__module__
@@ -325,21 +445,44 @@ def jit(fn: Callable[..., T]) -> JITFunction[T]: ...
 
 @overload
 def jit(
-    fn: None = None, *, debug: bool | None = None, noinline: bool = False, **kwargs: Any
+    fn: None = None,
+    *,
+    version: Any = None,
+    repr: Callable[[SpecializationProxy], str] | None = None,
+    launch_metadata: Callable[..., Any] | None = None,
+    do_not_specialize: Iterable[int | str] | None = None,
+    do_not_specialize_on_alignment: Iterable[int | str] | None = None,
+    debug: bool | None = None,
+    noinline: bool = False,
 ) -> Callable[[Callable[..., T]], JITFunction[T]]: ...
 
 
 def jit(
     fn: Callable[..., T] | None = None,
     *,
+    version: Any = None,
+    repr: Callable[[SpecializationProxy], str] | None = None,
+    launch_metadata: Callable[..., Any] | None = None,
+    do_not_specialize: Iterable[int | str] | None = None,
+    do_not_specialize_on_alignment: Iterable[int | str] | None = None,
     debug: bool | None = None,
     noinline: bool = False,
-    **kwargs: Any,
 ) -> JITFunction[T] | Callable[[Callable[..., T]], JITFunction[T]]:
-    """Decorate a kernel: ``@jit`` or ``@jit(debug=True)`` (Triton's other options are accepted
-    and ignored: ``do_not_specialize``, ``repr``, ``launch_metadata``...)."""
+    """Decorate a kernel: ``@jit`` or ``@jit(debug=True, ...)`` with Triton's options:
+    ``repr`` names the compiled kernels, ``do_not_specialize`` /
+    ``do_not_specialize_on_alignment`` (parameter names or indices) turn off the value-1 and
+    divisibility-by-16 specializations; ``launch_metadata`` and ``version`` are accepted and
+    unused."""
 
     def wrap(f: Callable[..., T]) -> JITFunction[T]:
-        return JITFunction(f, debug=debug, noinline=noinline)
+        return JITFunction(
+            f,
+            debug=debug,
+            noinline=noinline,
+            repr=repr,
+            launch_metadata=launch_metadata,
+            do_not_specialize=do_not_specialize,
+            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+        )
 
     return wrap(fn) if fn is not None else wrap

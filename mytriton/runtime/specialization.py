@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
-from mytriton.errors import LaunchError
+from mytriton.errors import ArgumentOverflowError, LaunchError
 from mytriton.frontend import ArgSpec, ConstexprArg, PointerArg, ScalarArg
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
@@ -30,6 +30,15 @@ _NP_SCALARS: dict[type, core.dtype] = {
 }
 
 
+def int_kind(value: int) -> int:
+    """0: int32, 1: int64, 2: uint64, 3: out of range (what ``int_dtype`` decides, cheaply)."""
+    if I32_MIN <= value <= I32_MAX:
+        return 0
+    if -(2**63) <= value < 2**63:
+        return 1
+    return 2 if 2**63 <= value < 2**64 else 3
+
+
 def int_dtype(name: str, value: int) -> core.dtype:
     """Triton's rule for an integer argument: int32 when it fits, else int64, else uint64."""
     if I32_MIN <= value <= I32_MAX:
@@ -38,7 +47,7 @@ def int_dtype(name: str, value: int) -> core.dtype:
         return core.int64
     if 2**63 <= value < 2**64:
         return core.uint64
-    raise LaunchError(f"argument `{name}` = {value} does not fit in int64 or uint64")
+    raise ArgumentOverflowError(f"argument `{name}` = {value} does not fit in int64 or uint64")
 
 
 def scalar_dtype(name: str, value: Any) -> core.dtype:
@@ -76,9 +85,17 @@ def constexpr_key(v: Any) -> Any:
 
 
 def specialize(
-    names: Sequence[str], constexpr_params: frozenset[str], values: Sequence[Any]
+    names: Sequence[str],
+    constexpr_params: frozenset[str],
+    values: Sequence[Any],
+    no_value: frozenset[str] = frozenset(),
+    no_alignment: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, ArgSpec], tuple[Any, ...], list[Any], list[ArrayInfo | None]]:
-    """Specs per parameter, the cache key, the runtime argument values and their array infos."""
+    """Specs per parameter, the cache key, the runtime argument values and their array infos.
+
+    Parameters in ``no_value`` (``@jit(do_not_specialize=...)``) are neither compiled in when
+    equal to 1 nor marked divisible by 16; those in ``no_alignment``
+    (``do_not_specialize_on_alignment``) are only not marked divisible."""
     specs: dict[str, ArgSpec] = {}
     key: list[Any] = []
     runtime: list[Any] = []
@@ -104,20 +121,54 @@ def specialize(
         elif is_array(value):
             # any strides: the kernel indexes with the strides it is passed, as in Triton
             info = describe_array(value, f"argument `{name}`")
-            div = DIVISIBILITY if info.address % DIVISIBILITY == 0 else 1
+            aligned = name not in no_value and name not in no_alignment
+            div = DIVISIBILITY if aligned and info.address % DIVISIBILITY == 0 else 1
             specs[name] = PointerArg(info.dtype, div)
             key.append(("p", info.dtype.name, div))
             runtime.append(value)
             infos.append(info)
-        elif type(value) is int and value == 1:
+        elif type(value) is int and value == 1 and name not in no_value:
             # Triton's rule: an integer equal to 1 (a unit stride) is compiled in as a constant
             specs[name] = ConstexprArg(1)
             key.append(("c", "int", 1))
         else:
             d = scalar_dtype(name, value)
-            div = DIVISIBILITY if d.kind == "int" and int(value) % DIVISIBILITY == 0 else 1
+            aligned = name not in no_value and name not in no_alignment
+            div = (
+                DIVISIBILITY
+                if aligned and d.kind == "int" and int(value) % DIVISIBILITY == 0
+                else 1
+            )
             specs[name] = ScalarArg(d, div)
             key.append(("s", d.name, div))
             runtime.append(value)
             infos.append(None)
     return specs, tuple(key), runtime, infos
+
+
+def _type_name(d: core.dtype) -> str:
+    """Triton's short name of a scalar type in a signature: ``i32``, ``u64``, ``fp32``..."""
+    name = d.name
+    if name.startswith("uint"):
+        return "u" + name[4:]
+    if name.startswith("int"):
+        return "i" + name[3:]
+    return name
+
+
+class SpecializationProxy:
+    """What ``@jit(repr=fn)`` receives, as in Triton: ``signature`` maps each parameter to its
+    type (``"i32"``, ``"*fp32"``, ``"constexpr"``) and ``constants`` maps the compile-time ones
+    (constexprs and integers equal to 1) to their values."""
+
+    def __init__(self, specs: dict[str, ArgSpec]):
+        self.signature: dict[str, str] = {}
+        self.constants: dict[str, Any] = {}
+        for name, spec in specs.items():
+            if isinstance(spec, ConstexprArg):
+                self.signature[name] = "constexpr"
+                self.constants[name] = spec.value
+            elif isinstance(spec, PointerArg):
+                self.signature[name] = "*" + _type_name(spec.dtype)
+            else:
+                self.signature[name] = _type_name(spec.dtype)

@@ -50,8 +50,11 @@ def _print(module: ModuleOp, options: Any) -> str:
 
 def _ptx(source: str, options: Any) -> str:
     from mytriton.backends.cuda.compile import compile_ptx
+    from mytriton.backends.ptx_directives import apply_ptx_options
 
-    return compile_ptx(source, _kernel_name(source), device_arch(_device()))
+    fmad = getattr(options, "enable_fp_fusion", True)
+    ptx = compile_ptx(source, _kernel_name(source), device_arch(_device()), fmad=fmad)
+    return apply_ptx_options(ptx, options)
 
 
 def _cubin(ptx: str, options: Any) -> bytes:
@@ -75,6 +78,11 @@ class CudaBackend(Backend):
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
     ) -> None:
         load_device_kernel(kernel, artifacts)
+
+    def cache_identity(self) -> str:
+        from mytriton.backends.toolchain_identity import cuda_identity
+
+        return cuda_identity()
 
     def launch(
         self,

@@ -17,17 +17,18 @@ from mytriton.errors import BackendError, BackendUnavailableError
 #: NVRTC options besides -arch: the language mytriton prints, and line info for profilers
 NVRTC_OPTIONS = ("-std=c++17", "-lineinfo")
 
-_cache: dict[tuple[str, str, int], str] = {}
+_cache: dict[tuple[str, str, int, bool], str] = {}
 _lock = threading.Lock()
 
 
-def compile_ptx(source: str, name: str, arch: int) -> str:
-    """The PTX of ``source`` for compute capability ``arch`` (cached for the process)."""
-    key = (source, name, arch)
+def compile_ptx(source: str, name: str, arch: int, *, fmad: bool = True) -> str:
+    """The PTX of ``source`` for compute capability ``arch`` (cached for the process);
+    ``fmad=False`` keeps NVRTC from fusing a*b+c into an FMA (``enable_fp_fusion=False``)."""
+    key = (source, name, arch, fmad)
     ptx = _cache.get(key)
     if ptx is None:
         with _lock:
-            ptx = _cache.get(key) or _compile(source, name, arch)
+            ptx = _cache.get(key) or _compile(source, name, arch, fmad)
             _cache[key] = ptx
     return ptx
 
@@ -51,9 +52,10 @@ def _virtual_arch(nvrtc: Any, arch: int) -> int:
     return arch if arch in known or not known else max(known)
 
 
-def _compile(source: str, name: str, arch: int) -> str:
+def _compile(source: str, name: str, arch: int, fmad: bool = True) -> str:
     nvrtc = _nvrtc()
-    options = (f"-arch=compute_{_virtual_arch(nvrtc, arch)}", *NVRTC_OPTIONS)
+    fusion = () if fmad else ("--fmad=false",)
+    options = (f"-arch=compute_{_virtual_arch(nvrtc, arch)}", *NVRTC_OPTIONS, *fusion)
     try:
         program = nvrtc.createProgram(source, f"{name}.cu", [], [])
     except nvrtc.NVRTCError as e:

@@ -39,7 +39,9 @@ def _ptx(text: str, options: Any) -> str:
             _warned = True
             warnings.warn(f"mlir backend: no PTX or cubin: {reason}", stacklevel=2)
         raise StageUnavailable(reason)
-    return mlir_to_ptx(text)
+    from mytriton.backends.ptx_directives import apply_ptx_options
+
+    return apply_ptx_options(mlir_to_ptx(text), options)
 
 
 def _cubin(ptx: str, options: Any) -> bytes:
@@ -66,6 +68,11 @@ class MlirBackend(Backend):
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
     ) -> None:
         load_device_kernel(kernel, artifacts)
+
+    def cache_identity(self) -> str:
+        from mytriton.backends.toolchain_identity import mlir_identity
+
+        return mlir_identity()
 
     def launch(
         self,

@@ -1,0 +1,85 @@
+"""What identifies the outside tools a GPU backend compiles with, for the disk cache's key.
+
+Cheap to compute on every compile (no subprocess, no MLIR worker): versions CuPy reports, and
+for executables and packages their path, size and modification time, which change when the
+tool is upgraded in place. It tells a machine without CuPy, a GPU or an MLIR provider from one
+with them, so a compile-only entry is never taken for a full one.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+
+def file_stamp(path: str | Path | None) -> str:
+    """``path`` with its size and modification time, or ``missing``."""
+    if path is None:
+        return "missing"
+    try:
+        st = os.stat(path)
+    except OSError:
+        return f"{path} (missing)"
+    return f"{path} ({st.st_size} bytes, mtime {st.st_mtime_ns})"
+
+
+def cuda_identity() -> str:
+    """CuPy, NVRTC and driver versions and the current GPU's architecture (cuda backend)."""
+    try:
+        import cupy
+    except ImportError:
+        return "no CuPy"
+    from mytriton.backends.cuda_driver import current_device, device_arch
+
+    device = current_device()
+    if device is None:
+        return f"CuPy {cupy.__version__}, no GPU"
+    try:
+        from cupy_backends.cuda.libs import nvrtc
+
+        nvrtc_version = str(nvrtc.getVersion())
+    except Exception:  # CuPy without NVRTC: the ptx stage says why
+        nvrtc_version = "unavailable"
+    driver = cupy.cuda.runtime.driverGetVersion()
+    return (
+        f"CuPy {cupy.__version__}, NVRTC {nvrtc_version}, driver {driver}, sm_{device_arch(device)}"
+    )
+
+
+def mlir_identity() -> str:
+    """The MLIR providers configured, the CUDA toolkit (ptxas, libdevice) and the chip."""
+    from mytriton.backends.mlir.providers import (
+        BindingsProvider,
+        MlirOptProvider,
+        configured_providers,
+    )
+    from mytriton.backends.mlir.toolkit import find_cuda_toolkit, select_chip
+
+    parts = []
+    for provider in configured_providers():
+        if isinstance(provider, MlirOptProvider):
+            parts.append(f"mlir-opt {file_stamp(provider.path)}")
+        elif isinstance(provider, BindingsProvider):
+            parts.append(f"python bindings {provider.prefix}: {_package_stamp(provider.prefix)}")
+        else:
+            parts.append(provider.name)
+    toolkit = find_cuda_toolkit()
+    if toolkit is None:
+        parts.append("no CUDA toolkit")
+    else:
+        parts.append(f"toolkit {toolkit.root}")
+        parts.append(f"ptxas {file_stamp(toolkit.ptxas)}")
+        parts.append(f"libdevice {file_stamp(toolkit.libdevice)}")
+    parts.append(f"chip {select_chip()[0]}")
+    return "; ".join(parts)
+
+
+def _package_stamp(prefix: str) -> str:
+    try:
+        spec = importlib.util.find_spec(prefix.split(".")[0])
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        return "not installed"
+    return file_stamp(spec.origin)

@@ -1,0 +1,228 @@
+"""``triton.knobs``: mytriton's settings as attributes, grouped as Triton 3.6 groups them.
+
+Every knob mirrors one environment variable (Triton's name) and reads it each time (the
+variable is the one source of truth: the compiler reads the environment where it needs a
+setting). Where mytriton also reads its own variable (``MYTRITON_KERNEL_DUMP`` beside
+``TRITON_KERNEL_DUMP``), the knob reads what the compiler acts on: either switch on, or the
+``MYTRITON_`` value first. Setting a knob writes its variable and removes the ``MYTRITON_``
+one, so the value set is the value used (``None`` unsets both); ``knobs.runtime.interpret
+= True`` switches launches to the interpreter at once. ``reset()`` unsets the knobs set through
+that knob set object. Unlike Triton, ``propagate_env`` is always honoured as
+True: mytriton has no second store for these values.
+
+Knobs marked ``ignored`` are Triton's names that test and user code set; they are accepted and
+stored, but nothing in mytriton reads them (yet).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+#: Triton's switch; mytriton always writes a set knob to the environment (see the module doc)
+propagate_env: bool = True
+
+_FALSE = ("", "0", "false", "off", "no")
+
+
+def _parse_bool(text: str) -> bool:
+    return text.strip().lower() not in _FALSE
+
+
+def _show_bool(value: Any) -> str:
+    return "1" if value else "0"
+
+
+class env_knob:  # noqa: N801 - Triton names its knob descriptors so (env_bool, env_str)
+    """One knob: the environment variable ``key``, parsed on every read, ``default`` when unset."""
+
+    def __init__(
+        self,
+        key: str,
+        default: Any = None,
+        *,
+        parse: Callable[[str], Any] = str,
+        show: Callable[[Any], str] = str,
+        ignored: bool = False,
+        alias: str | None = None,
+    ):
+        self.key = key
+        #: mytriton's own variable for the same setting, read first (or-ed, for switches)
+        self.alias = alias
+        self.default = default
+        self.parse = parse
+        self.show = show
+        #: accepted for Triton compatibility; nothing in mytriton reads it
+        self.ignored = ignored
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def get(self) -> Any:
+        text = os.environ.get(self.key)
+        if self.alias is not None:
+            mine = os.environ.get(self.alias)
+            if mine and (self.parse is not _parse_bool or _parse_bool(mine)):
+                text = mine
+        if text is None:
+            return self.default() if callable(self.default) else self.default
+        return self.parse(text)
+
+    def __get__(self, obj: object | None, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return self.get()
+
+    def __set__(self, obj: object, value: Any) -> None:
+        if self.alias is not None:
+            os.environ.pop(self.alias, None)
+        if value is None:
+            os.environ.pop(self.key, None)
+        else:
+            os.environ[self.key] = self.show(value)
+        obj.__dict__.setdefault("_set", set()).add(self.name)
+
+    def __delete__(self, obj: object) -> None:
+        self.__set__(obj, None)
+
+
+def env_bool(
+    key: str, default: bool = False, *, ignored: bool = False, alias: str | None = None
+) -> env_knob:
+    return env_knob(key, default, parse=_parse_bool, show=_show_bool, ignored=ignored, alias=alias)
+
+
+def env_str(
+    key: str, default: Any = None, *, ignored: bool = False, alias: str | None = None
+) -> env_knob:
+    return env_knob(key, default, ignored=ignored, alias=alias)
+
+
+def env_int(key: str, default: int = 0, *, ignored: bool = False) -> env_knob:
+    return env_knob(key, default, parse=int, ignored=ignored)
+
+
+K = TypeVar("K", bound="base_knobs")
+
+
+class base_knobs:  # noqa: N801 - Triton's name
+    """A group of knobs (``knobs.runtime``, ``knobs.compilation``...)."""
+
+    knob_descriptors: ClassVar[dict[str, env_knob]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.knob_descriptors = {
+            n: v
+            for c in reversed(cls.__mro__)
+            for n, v in vars(c).items()
+            if isinstance(v, env_knob)
+        }
+
+    @property
+    def knobs(self) -> dict[str, Any]:
+        """Every knob of the group with its current value."""
+        return {n: getattr(self, n) for n in self.knob_descriptors}
+
+    def copy(self: K) -> K:
+        new = type(self)()
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def reset(self: K) -> K:
+        """Unset the variables of the knobs set through this object."""
+        for name in self.__dict__.pop("_set", set()):
+            os.environ.pop(self.knob_descriptors[name].key, None)
+        return self
+
+
+def _default_backend() -> str:
+    from mytriton.backends import DEFAULT_BACKEND
+
+    return DEFAULT_BACKEND
+
+
+def _disk_cache_dir() -> str:
+    from mytriton.runtime.disk_cache import cache_dir
+
+    return str(cache_dir())
+
+
+def _home_dir(name: str) -> Callable[[], str]:
+    return lambda: os.path.join(os.path.expanduser("~"), ".mytriton", name)
+
+
+class cache_knobs(base_knobs):  # noqa: N801
+    #: where stages are dumped under ``compilation.dump_ir`` (default ``~/.mytriton/dump``)
+    dump_dir = env_str("TRITON_DUMP_DIR", _home_dir("dump"), alias="MYTRITON_DUMP_DIR")
+    #: where stage overrides are looked for under ``compilation.override``
+    override_dir = env_str(
+        "TRITON_OVERRIDE_DIR", _home_dir("override"), alias="MYTRITON_OVERRIDE_DIR"
+    )
+    #: the on-disk kernel cache's folder (default ``~/.cache/mytriton``)
+    dir = env_str("TRITON_CACHE_DIR", _disk_cache_dir, alias="MYTRITON_CACHE_DIR")
+    home_dir = env_str("TRITON_HOME", os.path.expanduser("~/"), ignored=True)
+
+
+class compilation_knobs(base_knobs):  # noqa: N801
+    #: write every stage of each compiled kernel to ``cache.dump_dir``
+    dump_ir = env_bool("TRITON_KERNEL_DUMP", alias="MYTRITON_KERNEL_DUMP")
+    #: replace a stage by the file of the same name under ``cache.override_dir``
+    override = env_bool("TRITON_KERNEL_OVERRIDE", alias="MYTRITON_KERNEL_OVERRIDE")
+    #: recompile instead of loading from the disk cache
+    always_compile = env_bool("TRITON_ALWAYS_COMPILE", alias="MYTRITON_ALWAYS_COMPILE")
+    disable_line_info = env_bool("TRITON_DISABLE_LINE_INFO", ignored=True)
+    front_end_debugging = env_bool("TRITON_FRONT_END_DEBUGGING", ignored=True)
+    allow_non_constexpr_globals = env_bool("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", ignored=True)
+    store_binary_only = env_bool("TRITON_STORE_BINARY_ONLY", ignored=True)
+    enable_asan = env_bool("TRITON_ENABLE_ASAN", ignored=True)
+
+
+class autotuning_knobs(base_knobs):  # noqa: N801
+    #: print the best configuration the autotuner found
+    print = env_bool("TRITON_PRINT_AUTOTUNING", alias="MYTRITON_PRINT_AUTOTUNING")
+    #: keep autotuning results on disk
+    cache = env_bool("TRITON_CACHE_AUTOTUNING", alias="MYTRITON_CACHE_AUTOTUNING")
+
+
+class runtime_knobs(base_knobs):  # noqa: N801
+    #: run kernels on the CPU with the interpreter (as ``TRITON_INTERPRET=1``)
+    interpret = env_bool("TRITON_INTERPRET", alias="MYTRITON_INTERPRET")
+    #: device assertions on (``tl.device_assert``), as ``@jit(debug=True)``
+    debug = env_bool("TRITON_DEBUG")
+    override_arch = env_str("TRITON_OVERRIDE_ARCH", ignored=True)
+    # hooks Triton calls around launches and compiles: accepted and ignored
+    launch_enter_hook: Any = None
+    launch_exit_hook: Any = None
+    jit_cache_hook: Any = None
+    jit_post_compile_hook: Any = None
+
+
+class language_knobs(base_knobs):  # noqa: N801
+    #: the default of the ``enable_fp_fusion`` launch option (fuse a*b+c into an FMA)
+    default_fp_fusion = env_bool("TRITON_DEFAULT_FP_FUSION", True)
+    fp32_default = env_str("TRITON_F32_DEFAULT", ignored=True)
+
+
+class mytriton_knobs:  # noqa: N801
+    """mytriton's own settings (not in Triton). Not a ``base_knobs`` group, so that Triton's
+    ``fresh_knobs`` test fixture, which unsets every group's variables, keeps the backend."""
+
+    #: the backend kernels compile and run with: cuda, mlir, interpreter or gpusim
+    backend = env_str("MYTRITON_BACKEND", _default_backend)
+    #: the `tt` pass pipeline (None: the default one)
+    pipeline = env_str("MYTRITON_PIPELINE")
+    #: interpreter poison checks, and errors keep the compiler's stack
+    debug = env_bool("MYTRITON_DEBUG")
+    #: print every stage's text of each compiled kernel to stderr
+    dump = env_bool("MYTRITON_DUMP")
+
+
+cache = cache_knobs()
+compilation = compilation_knobs()
+autotuning = autotuning_knobs()
+runtime = runtime_knobs()
+language = language_knobs()
+mytriton = mytriton_knobs()

@@ -1,0 +1,309 @@
+"""The on-disk compile cache: a new process gets a kernel compiled by an earlier one from disk.
+
+Where: ``$MYTRITON_CACHE_DIR`` (or Triton's ``$TRITON_CACHE_DIR``), else
+``$XDG_CACHE_HOME/mytriton``, else ``~/.cache/mytriton``. ``MYTRITON_ALWAYS_COMPILE=1`` (or
+``TRITON_ALWAYS_COMPILE=1``) bypasses it, and so do stage dumps and overrides (they need the
+stages to run).
+
+The key (sha256), computed before compiling: mytriton's version and the sha256 of its own
+source files, xDSL's version; the kernel's file, line and source and, found by scanning the
+AST (``dependencies.py``), every ``@jit`` function it calls (recursively) and every global
+value it reads; the specialization key, launch options and pass pipeline; the backend's name
+and what it says decides its output (``Backend.cache_identity``: toolkit versions, target
+architecture). Only backends that give an identity are cached: cuda and mlir. The interpreter
+and gpusim execute a parsed module, which costs as much to rebuild from text as to compile.
+A pipeline naming a plugin pass is not cached either (the plugin's code is not in the key).
+
+The dependencies are found by a pre-scan of the AST (as Triton's dependency finder does)
+rather than recorded while compiling and validated on load: the key must exist before
+compiling, and a scan costs about a millisecond; a dependency it cannot describe stably only
+means that kernel is compiled as before.
+
+An entry is one file ``<key[:2]>/<key>.kernel``: a header with the sha256 of the body, then a
+JSON body with every stage's text (binary stages in base64), the metadata, and what launching needs
+(the kernel's ABI signature), so a hit parses no IR and runs no pass. Writes go to a temporary
+file in the same folder, fsynced, then ``os.replace``d: concurrent processes each write a
+whole entry and the last one wins. An entry that does not check out (truncated, edited) is
+reported once with a ``CacheEntryWarning`` and rebuilt.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mytriton
+from mytriton.backends import Backend, LaunchOptions
+from mytriton.backends.compiled import CompiledKernel, KernelMetadata
+from mytriton.errors import CacheEntryWarning
+from mytriton.runtime.dependencies import Unstable, fingerprint, stable_text
+
+FORMAT = 1
+MAGIC = f"mytriton-cache-entry {FORMAT}\n".encode()
+SUFFIX = ".kernel"
+
+
+def _flag(*names: str) -> bool:
+    """Whether any of these switches is on (``knobs``' rule: ``0``/``false``/``off``/``no``
+    and empty are off)."""
+    off = ("", "0", "false", "off", "no")
+    return any(os.environ.get(n, "").strip().lower() not in off for n in names)
+
+
+def cache_dir() -> Path:
+    """The cache folder the environment selects now."""
+    for var in ("MYTRITON_CACHE_DIR", "TRITON_CACHE_DIR"):
+        value = os.environ.get(var, "")
+        if value:
+            return Path(value)
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "mytriton"
+
+
+def bypassed() -> bool:
+    """Whether compiles skip the disk cache: always-compile, or dumps/overrides/printing on
+    (those need every stage to run)."""
+    return _flag(
+        "MYTRITON_ALWAYS_COMPILE",
+        "TRITON_ALWAYS_COMPILE",
+        "MYTRITON_KERNEL_DUMP",
+        "TRITON_KERNEL_DUMP",
+        "MYTRITON_KERNEL_OVERRIDE",
+        "TRITON_KERNEL_OVERRIDE",
+        "MYTRITON_DUMP",
+    )
+
+
+@dataclass
+class CacheStats:
+    """What this process's disk cache did (for tests and measurements)."""
+
+    hits: int = 0
+    misses: int = 0
+    stores: int = 0
+    rejected: int = 0  # entries that did not check out
+
+
+stats = CacheStats()
+_reported: set[str] = set()  # entries and folders already warned about
+
+
+@functools.cache
+def compiler_identity() -> str:
+    """mytriton's version, the sha256 of its source files, xDSL's version, Python's."""
+    root = Path(mytriton.__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    import xdsl
+
+    xdsl_version = getattr(xdsl, "__version__", "?")
+    python = ".".join(map(str, sys.version_info[:2]))
+    return f"mytriton {mytriton.__version__} {h.hexdigest()} xdsl {xdsl_version} python {python}"
+
+
+def entry_key(
+    fn: Callable[..., Any], backend: Backend, options: LaunchOptions, key: Any
+) -> str | None:
+    """The entry's sha256, or None when this compile is not cached on disk."""
+    try:
+        identity = backend.cache_identity()
+        if identity is None or not _builtin_pipeline():
+            return None
+        parts = [
+            f"format {FORMAT}",
+            compiler_identity(),
+            f"kernel {fingerprint(fn)}",
+            f"key {stable_text(key)}",
+            f"options {stable_text(options)}",
+            f"backend {backend.name}: {identity}",
+        ]
+    except Unstable:
+        return None
+    except Exception:  # a toolchain probe failing: the compile itself says what is wrong
+        return None
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _builtin_pipeline() -> bool:
+    """Whether the `tt` pipeline runs mytriton's own passes only: a plugin pass's code is not
+    part of the key, so a pipeline naming one is not cached on disk."""
+    from xdsl.utils.arg_spec import parse_pipeline
+    from xdsl.utils.exceptions import ArgSpecParseError
+
+    from mytriton.passes.pipeline import pipeline_spec
+    from mytriton.passes.registry import builtin_passes
+
+    builtin = builtin_passes()
+    try:
+        return all(p.name in builtin for p in parse_pipeline(pipeline_spec()))
+    except ArgSpecParseError:  # a BaseException in xDSL 0.74; the compile reports it
+        return False
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One kernel's entry: ``load`` it (None on a miss), ``store`` a freshly compiled one."""
+
+    key: str
+    path: Path
+
+    def load(self) -> CompiledKernel | None:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            stats.misses += 1
+            return None
+        except OSError as e:
+            self._reject(f"cannot be read ({e})")
+            return None
+        try:
+            kernel = _decode(data, self.key)
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            self._reject(f"is damaged ({e})")
+            return None
+        if kernel is None:  # a valid entry this process cannot use (another format)
+            stats.misses += 1
+            return None
+        stats.hits += 1
+        return kernel
+
+    def store(self, kernel: CompiledKernel) -> None:
+        body = _encode(kernel, self.key)
+        if body is None:
+            return
+        try:
+            _write_atomically(
+                self.path, MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+            )
+        except OSError as e:
+            _warn_once(
+                str(self.path.parent), f"cannot write the compile cache in {self.path.parent}: {e}"
+            )
+            return
+        stats.stores += 1
+
+    def _reject(self, why: str) -> None:
+        stats.rejected += 1
+        _warn_once(str(self.path), f"compile cache entry {self.path} {why}; compiling again")
+
+
+def entry_for(
+    fn: Callable[..., Any], backend: Backend, options: LaunchOptions, key: Any
+) -> CacheEntry | None:
+    """The disk cache entry of this compile, or None when it is not cached on disk."""
+    if key is None or bypassed():
+        return None
+    k = entry_key(fn, backend, options, key)
+    if k is None:
+        return None
+    return CacheEntry(k, cache_dir() / k[:2] / f"{k}{SUFFIX}")
+
+
+def _warn_once(what: str, message: str) -> None:
+    if what in _reported:
+        return
+    _reported.add(what)
+    warnings.warn(message, CacheEntryWarning, stacklevel=4)
+
+
+# ---- the entry format ----
+
+
+def _encode(kernel: CompiledKernel, key: str) -> bytes | None:
+    """The JSON body of ``kernel``'s entry, or None when it cannot be rebuilt from one."""
+    from mytriton.backends.cuda_driver import DeviceKernel
+
+    device: dict[str, Any] | None = None
+    if isinstance(kernel.binary, DeviceKernel):
+        sig = kernel.binary.signature
+        device = {
+            "name": sig.name,
+            "params": list(sig.params),
+            "block": list(sig.block),
+            "has_assertions": kernel.binary.has_assertions,
+        }
+    elif kernel.binary is not None:  # a backend artifact we do not know how to rebuild
+        return None
+    asm: dict[str, Any] = {}
+    for stage, text in kernel.asm.items():
+        if isinstance(text, bytes):
+            asm[stage] = {"base64": base64.b64encode(text).decode()}
+        elif isinstance(text, str):
+            asm[stage] = text
+        else:
+            return None
+    body = {
+        "key": key,
+        "name": kernel.name,
+        "backend": kernel.backend,
+        "hash": kernel.hash,
+        "asm": asm,
+        "metadata": dict(kernel.metadata),
+        "device": device,
+    }
+    try:
+        return json.dumps(body).encode()
+    except (TypeError, ValueError):  # metadata that JSON cannot hold
+        return None
+
+
+def _decode(data: bytes, key: str) -> CompiledKernel | None:
+    """The kernel of an entry's bytes (ValueError & co. when they do not check out)."""
+    if not data.startswith(MAGIC):
+        if data.startswith(b"mytriton-cache-entry "):
+            return None
+        raise ValueError("not a mytriton cache entry")
+    rest = data[len(MAGIC) :]
+    checksum, newline, body = rest.partition(b"\n")
+    if not newline or hashlib.sha256(body).hexdigest().encode() != checksum:
+        raise ValueError("checksum mismatch: truncated or modified")
+    entry = json.loads(body)
+    if entry["key"] != key:
+        raise ValueError("it holds another kernel")
+    kernel = CompiledKernel(name=entry["name"], backend=entry["backend"], hash=entry["hash"])
+    for stage, text in entry["asm"].items():
+        kernel.asm[stage] = base64.b64decode(text["base64"]) if isinstance(text, dict) else text
+    kernel.metadata = KernelMetadata(entry["metadata"])
+    device = entry["device"]
+    if device is not None:
+        from mytriton.backends.cuda_driver import attach_device_kernel
+        from mytriton.passes.gpu_lowering.abi import KernelSignature
+
+        signature = KernelSignature(device["name"], tuple(device["params"]), tuple(device["block"]))
+        attach_device_kernel(
+            kernel,
+            kernel.asm.get("cubin"),
+            kernel.asm.get("ptx"),
+            signature,
+            bool(device["has_assertions"]),
+        )
+    return kernel
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,216 @@
+"""``@jit`` options (``repr``, ``do_not_specialize``...) and launch options (``num_warps``,
+``num_ctas``, ``maxnreg``, ``enable_fp_fusion``...), as Triton 3.6 takes them."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import mytriton as triton
+import mytriton.language as tl
+from mytriton.backends.ptx_directives import add_maxnreg
+from mytriton.errors import LaunchError, LaunchOptionError
+from mytriton.runtime.specialization import SpecializationProxy
+from tests.gpu_required import require_gpu
+
+
+@pytest.fixture(autouse=True)
+def interpret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MYTRITON_INTERPRET", "1")
+
+
+def _name_of(spec: SpecializationProxy) -> str:
+    ty = spec.signature["value1"]
+    ones = "_".join(k for k, v in spec.constants.items() if isinstance(k, str) and v == 1)
+    return f"kernel_{ty}_{ones}"
+
+
+@triton.jit(repr=_name_of)
+def _named(value1, is_one, X):
+    tl.store(X, value1.to(tl.float32))
+
+
+@pytest.mark.parametrize(
+    "value, type_name",
+    [(-1, "i32"), (2**31 - 1, "i32"), (2**31, "i64"), (-(2**63), "i64"), (2**63, "u64")],
+)
+def test_repr_names_the_kernel(value: int, type_name: str) -> None:
+    x = np.zeros(1, np.float32)
+    kernel = _named.warmup(value, 1, x, grid=(1,))
+    assert kernel.name == f"kernel_{type_name}_is_one"
+    assert f"@kernel_{type_name}_is_one" in kernel.asm["tt"]
+    _named[(1,)](value, 1, x)  # runs under its new name
+    assert x[0] == np.float32(value)
+
+
+def test_repr_signature_and_constants() -> None:
+    seen: list[SpecializationProxy] = []
+
+    def record(spec: SpecializationProxy) -> str:
+        seen.append(spec)
+        return "my kernel!"
+
+    @triton.jit(repr=record)
+    def k(X, n, one, B: tl.constexpr):
+        pass
+
+    compiled = k.warmup(np.zeros(4, np.float32), 5, 1, 8, grid=(1,))
+    assert compiled.name == "my_kernel_"  # made a C identifier
+    spec = seen[0]
+    assert spec.signature == {"X": "*fp32", "n": "i32", "one": "constexpr", "B": "constexpr"}
+    assert spec.constants == {"one": 1, "B": 8}
+
+
+def test_value_overflow_is_an_overflow_error() -> None:
+    x = np.zeros(1, np.float32)
+    _named[(1,)](2**64 - 1, 1, x)
+    with pytest.raises(OverflowError, match="does not fit"):
+        _named[(1,)](2**64, 1, x)  # same fast key as 2**64 - 1 before the fix
+    _named[(1,)](-(2**63), 1, x)
+    with pytest.raises(OverflowError):
+        _named[(1,)](-(2**63) - 1, 1, x)
+
+
+@triton.jit(do_not_specialize=["n"], do_not_specialize_on_alignment=[2])
+def _sum(X, n, m):
+    tl.store(X + tl.arange(0, 4), tl.full((4,), n + m, tl.float32))
+
+
+def test_do_not_specialize() -> None:
+    x = np.zeros(4, np.float32)
+    ir = _sum.warmup(x, 1, 32, grid=(1,)).asm["tt"]
+    args = ir.split("func.func", 1)[1].split("{\n", 1)[0]
+    assert re.search(r"%n: i32 loc\(unknown\)[,)]", args)  # not compiled in as 1
+    assert re.search(r"%m: i32 loc\(unknown\)[,)]", args)  # not marked divisible by 16
+    assert "%X: !tt.ptr<f32> {tt.divisibility = 16" in args
+    _sum[(1,)](x, 1, 32)
+    np.testing.assert_array_equal(x, np.full(4, 33, np.float32))
+    assert len(_sum.runtime_arguments(x, 1, 32)) == 3
+
+
+def test_do_not_specialize_names_checked() -> None:
+    with pytest.raises(LaunchOptionError, match="not a parameter"):
+
+        @triton.jit(do_not_specialize=["nope"])
+        def k(X):
+            pass
+
+    with pytest.raises(LaunchOptionError, match="not a parameter"):
+
+        @triton.jit(do_not_specialize_on_alignment=[3])
+        def k2(X):
+            pass
+
+
+def test_launch_metadata_is_accepted() -> None:
+    def meta(grid: Any, kernel: Any, args: Any) -> dict[str, Any]:
+        return {"name": "k"}
+
+    @triton.jit(launch_metadata=meta)
+    def k(X):
+        tl.store(X, 1.0)
+
+    assert k.launch_metadata is meta
+    x = np.zeros(1, np.float32)
+    k[(1,)](x)
+    assert x[0] == 1.0
+
+
+@pytest.mark.parametrize("num_warps", [3, 0, -2, 6])
+def test_num_warps_power_of_two(num_warps: int) -> None:
+    x = np.zeros(1, np.float32)
+    with pytest.raises(AssertionError, match="must be a power of 2"):
+        _sum.warmup(x, 1, 2, grid=(1,), num_warps=num_warps)
+    for ok in (1, 2, 4):
+        _sum.warmup(x, 1, 2, grid=(1,), num_warps=ok)
+
+
+def test_num_ctas() -> None:
+    x = np.zeros(1, np.float32)
+    with pytest.raises(ValueError, match=r"num_ctas > 1 requires NVIDIA SM90\+ \(Hopper\)"):
+        _sum.warmup(x, 1, 2, grid=(1,), num_ctas=2, arch="sm80")
+    with pytest.raises(LaunchError, match="not supported"):
+        _sum.warmup(x, 1, 2, grid=(1,), num_ctas=2)
+    _sum.warmup(x, 1, 2, grid=(1,), num_ctas=1)
+
+
+@pytest.mark.parametrize("flag", ["launch_cooperative_grid", "launch_pdl"])
+def test_cooperative_and_pdl(flag: str) -> None:
+    x = np.zeros(4, np.float32)
+    with pytest.raises(LaunchOptionError, match=f"{flag}=True is not supported"):
+        _sum[(1,)](x, 1, 2, **{flag: True})
+    _sum[(1,)](x, 1, 2, **{flag: False})
+    np.testing.assert_array_equal(x, np.full(4, 3, np.float32))
+
+
+def test_maxnreg_option_is_checked_and_keyed() -> None:
+    x = np.zeros(4, np.float32)
+    with pytest.raises(LaunchOptionError, match="maxnreg"):
+        _sum.warmup(x, 1, 2, grid=(1,), maxnreg=0)
+    a = _sum.warmup(x, 1, 2, grid=(1,), maxnreg=42)
+    b = _sum.warmup(x, 1, 2, grid=(1,), maxnreg=64)
+    assert a is not b
+
+
+PTX = """.version 8.0
+.target sm_90
+.visible .func helper(.param .b32 x)
+{
+\tret;
+}
+.visible .entry kern(
+\t.param .u64 kern_param_0
+)
+.maxntid 128, 1, 1
+{
+\tret;
+}
+"""
+
+
+def test_maxnreg_directive_on_the_entry_only() -> None:
+    ptx = add_maxnreg(PTX, 42)
+    assert re.search(r"\.visible \.entry [^{;]*\.maxnreg 42", ptx)
+    assert not re.search(r"\.visible \.func [^{;]*\.maxnreg", ptx)
+    assert add_maxnreg(ptx, 40).count(".maxnreg") == 1
+
+
+def test_enable_fp_fusion_on_mlir_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    monkeypatch.setenv("MYTRITON_BACKEND", "mlir")
+    with pytest.raises(LaunchOptionError, match="enable_fp_fusion=False"):
+        _sum.warmup(np.zeros(4, np.float32), 1, 2, grid=(1,), enable_fp_fusion=False)
+
+
+@triton.jit
+def _mul_add(X):
+    p = X + tl.arange(0, 128)
+    tl.store(p, tl.load(p) * 1.5 + 1.0)
+
+
+@pytest.mark.parametrize("fusion", [False, True])
+def test_enable_fp_fusion_ptx(fusion: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Triton's test_enable_fp_fusion and test_maxnreg, on the cuda backend's PTX."""
+    torch = require_gpu("torch")
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    monkeypatch.setenv("MYTRITON_BACKEND", "cuda")
+    data = torch.randn(128, device="cuda")
+    h = _mul_add.warmup(data, grid=(1,), enable_fp_fusion=fusion)
+    found = re.search(r"(mad|fma)\.r[nzmp]\.(ftz\.)?f32", h.asm["ptx"]) is not None
+    assert found == fusion
+    k = _mul_add[(1,)](data, maxnreg=42)
+    assert re.search(r"\.visible \.entry [^{;]*\.maxnreg 42", k.asm["ptx"])
+
+
+def test_compile_only_launch_with_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The options reach the cuda backend's stages without a GPU (compile-only mode)."""
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    monkeypatch.setenv("MYTRITON_BACKEND", "cuda")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        k = _mul_add.warmup(np.zeros(128, np.float32), grid=(1,), maxnreg=42)
+    assert "cuda" in k.asm
