@@ -10,4 +10,9 @@ def __getattr__(name: str) -> Any:
     # ``triton.runtime.driver`` without importing it first, as Triton's package allows
     if name == "driver":
         return importlib.import_module("mytriton.runtime.driver")
+    # Triton's own autotuner tests use ``triton.runtime.Autotuner`` and friends
+    if name in ("Autotuner", "Heuristics", "Config", "KernelInterface"):
+        return getattr(importlib.import_module("mytriton.runtime.autotuner"), name)
+    if name == "JITFunction":
+        return importlib.import_module("mytriton.runtime.jit").JITFunction
     raise AttributeError(f"module 'mytriton.runtime' has no attribute {name!r}")

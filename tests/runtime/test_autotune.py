@@ -480,3 +480,14 @@ def test_knobs_switch_printing(monkeypatch: pytest.MonkeyPatch) -> None:
     for value, expected in (("1", True), ("true", True), ("0", False), ("off", False)):
         monkeypatch.setenv("MYTRITON_PRINT_AUTOTUNING", value)
         assert autotuner_module.print_autotuning() is expected
+
+
+def test_runtime_module_exports_the_autotuner_classes() -> None:
+    """Triton's own autotuner tests spell them ``triton.runtime.Autotuner`` and so on."""
+    from mytriton.runtime import autotuner, jit
+
+    assert triton.runtime.Autotuner is autotuner.Autotuner
+    assert triton.runtime.Heuristics is autotuner.Heuristics
+    assert triton.runtime.Config is triton.Config
+    assert triton.runtime.KernelInterface is autotuner.KernelInterface
+    assert triton.runtime.JITFunction is jit.JITFunction
