@@ -30,6 +30,12 @@ def _parse_bool(text: str) -> bool:
     return text.strip().lower() not in _FALSE
 
 
+def env_flag(*names: str) -> bool:
+    """Whether any of these environment switches is on, by the knobs' rule (empty, ``0``,
+    ``false``, ``off`` and ``no`` are off): for code that reads a switch without a knob."""
+    return any(_parse_bool(os.environ.get(n, "")) for n in names)
+
+
 def _show_bool(value: Any) -> str:
     return "1" if value else "0"
 

@@ -577,19 +577,19 @@ _SHAPES_LIB = ("swizzle2d",)
 __all__ += list(_SHAPES_LIB)
 
 
+#: the module each lazily loaded ``@jit`` library function lives in
+_LAZY = {
+    **dict.fromkeys(_RANDOM, "random"),
+    **dict.fromkeys(_SHAPES_LIB, "shapes_lib"),
+    **dict.fromkeys(_STANDARD, "standard"),
+}
+
+
 def __getattr__(name: str) -> Any:
-    if name in _RANDOM:
-        from mytriton.language import random
+    if name in _LAZY:
+        import importlib
 
-        return getattr(random, name)
-    if name in _SHAPES_LIB:
-        from mytriton.language import shapes_lib
-
-        return getattr(shapes_lib, name)
-    if name in _STANDARD:
-        from mytriton.language import standard
-
-        return getattr(standard, name)
+        return getattr(importlib.import_module(f"mytriton.language.{_LAZY[name]}"), name)
     if name == "tensor":  # a kernel's runtime values, for ``isinstance(x, tl.tensor)``
         from mytriton.frontend.values import TensorValue
 

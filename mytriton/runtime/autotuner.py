@@ -14,7 +14,6 @@ from __future__ import annotations
 import builtins
 import inspect
 import math
-import os
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +27,7 @@ from mytriton.errors import (
     KernelValueError,
     LaunchError,
 )
+from mytriton.knobs import env_flag
 from mytriton.runtime import autotune_cache
 
 Timing = list[float]
@@ -166,16 +166,9 @@ def _source_of(fn: Any) -> str:
         return inspect.getsource(_base_function(fn))
 
 
-def _env_flag(*names: str) -> bool:
-    # parsed as mytriton.knobs parses booleans (a knob set in Python is written to os.environ)
-    return any(
-        os.environ.get(n, "").strip().lower() not in ("", "0", "false", "off", "no") for n in names
-    )
-
-
 def print_autotuning() -> bool:
     """``MYTRITON_PRINT_AUTOTUNING=1`` or ``TRITON_PRINT_AUTOTUNING=1``."""
-    return _env_flag("MYTRITON_PRINT_AUTOTUNING", "TRITON_PRINT_AUTOTUNING")
+    return env_flag("MYTRITON_PRINT_AUTOTUNING", "TRITON_PRINT_AUTOTUNING")
 
 
 def is_resource_error(e: BaseException) -> bool:
@@ -277,7 +270,7 @@ class Autotuner(KernelInterface):
         self.configs_timings: dict[Config, Timing] = {}
         self.bench_time = 0.0
         self.nargs: dict[str, Any] | None = None
-        self.cache_results = cache_results or _env_flag(
+        self.cache_results = cache_results or env_flag(
             "MYTRITON_CACHE_AUTOTUNING", "TRITON_CACHE_AUTOTUNING"
         )
         self.reset_to_zero = list(reset_to_zero or [])

@@ -47,18 +47,12 @@ import mytriton
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.compiled import CompiledKernel, KernelMetadata
 from mytriton.errors import CacheEntryWarning
+from mytriton.knobs import env_flag
 from mytriton.runtime.dependencies import Unstable, fingerprint, stable_text
 
 FORMAT = 1
 MAGIC = f"mytriton-cache-entry {FORMAT}\n".encode()
 SUFFIX = ".kernel"
-
-
-def _flag(*names: str) -> bool:
-    """Whether any of these switches is on (``knobs``' rule: ``0``/``false``/``off``/``no``
-    and empty are off)."""
-    off = ("", "0", "false", "off", "no")
-    return any(os.environ.get(n, "").strip().lower() not in off for n in names)
 
 
 def cache_dir() -> Path:
@@ -75,7 +69,7 @@ def cache_dir() -> Path:
 def bypassed() -> bool:
     """Whether compiles skip the disk cache: always-compile, or dumps/overrides/printing on
     (those need every stage to run)."""
-    return _flag(
+    return env_flag(
         "MYTRITON_ALWAYS_COMPILE",
         "TRITON_ALWAYS_COMPILE",
         "MYTRITON_KERNEL_DUMP",
