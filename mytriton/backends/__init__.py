@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.device_launcher import LaunchCode
 from mytriton.backends.stages import Stage
 from mytriton.errors import BackendUnavailableError
 
@@ -65,6 +66,26 @@ class Backend(ABC):
         options: LaunchOptions,
     ) -> None:
         """Run ``kernel`` over ``grid``; ``args`` are the runtime arguments in order."""
+
+    def launcher(
+        self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
+    ) -> Callable[[int, int, int, Sequence[Any]], None]:
+        """What a launch plan calls for every launch of ``kernel`` on arrays like ``arrays``:
+        ``launch(x, y, z, args)``. GPU backends return their generated launcher."""
+
+        def launch(x: int, y: int, z: int, args: Sequence[Any]) -> None:
+            self.launch(kernel, (x, y, z), args, arrays, options)
+
+        return launch
+
+    def launch_code(
+        self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
+    ) -> LaunchCode | None:
+        """The statements launching ``kernel`` on arrays like ``arrays`` given each array as
+        its address (an int), which the runtime's generated fast path inlines after reading
+        the addresses to check alignment. None: this backend has none (its launches take the
+        general path)."""
+        return None
 
 
 def selected_backend_name() -> str:

@@ -18,10 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-import numpy as np
-
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.device_launcher import FastLaunch, LaunchCode, build_launch_code
 from mytriton.errors import BackendError, BackendUnavailableError, DeviceAssertionError
 from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature
 
@@ -31,20 +30,6 @@ CUPY_HINT = (
 )
 
 _Convert = Callable[[Any], Any]
-
-
-def _int64_bits(value: Any) -> np.int64:
-    """A 64-bit integer argument; a uint64 above int64's range travels as its bits."""
-    v = int(value)
-    return np.int64(v - (1 << 64) if v >= 1 << 63 else v)
-
-
-_SCALARS: dict[str, _Convert] = {
-    "i32": np.int32,
-    "i64": _int64_bits,
-    "f32": np.float32,
-    "f64": np.float64,
-}
 
 
 def require_cupy() -> ModuleType:
@@ -111,49 +96,14 @@ def function_metadata(fn: Any) -> dict[str, int]:
     }
 
 
-def _cupy_pointer(x: Any) -> np.uint64:
-    return np.uint64(x.data.ptr)
-
-
-def _torch_pointer(x: Any) -> np.uint64:
-    return np.uint64(x.data_ptr())
-
-
-_POINTERS: dict[str, _Convert] = {"cupy": _cupy_pointer, "torch": _torch_pointer}
-
-
-def argument_packer(params: Sequence[str], framework: str) -> list[_Convert]:
-    """One converter per kernel parameter, for arrays of ``framework``."""
-    pointer = _POINTERS.get(framework)
-    if pointer is None:
-        raise BackendError(f"the cuda backend cannot launch on {framework} arrays")
-    return [pointer if kind == "ptr" else _SCALARS[kind] for kind in params]
-
-
-class _StreamHandle:
-    """A raw CUDA stream in the CUDA stream protocol (what ``Stream.from_external`` takes)."""
-
-    def __init__(self, ptr: int):
-        self.ptr = ptr
-
-    def __cuda_stream__(self) -> tuple[int, int]:
-        return (0, self.ptr)
-
-
-def _cupy_stream(ptr: int, device: int) -> Any:
-    cupy = require_cupy()
-    from_external = getattr(cupy.cuda.Stream, "from_external", None)  # CuPy >= 14
-    if from_external is not None:
-        return from_external(_StreamHandle(ptr))
-    return cupy.cuda.ExternalStream(ptr, device)
-
-
 class DeviceKernel:
     """A compiled kernel, loaded per device on first use and launched on the arrays' device.
 
     ``image`` is a cubin or PTX; ``ptx`` (when the image is a cubin) is loaded instead on a
     device of another architecture, which the driver then compiles it for.
     ``on_loaded`` is told the metadata of the first load (registers, spills, shared memory).
+    Launches go through a launcher generated per (framework, device)
+    (``device_launcher.build_launcher``).
     """
 
     def __init__(
@@ -170,13 +120,9 @@ class DeviceKernel:
         self._on_loaded = on_loaded
         self._modules: dict[int, Any] = {}  # device -> cupy Module, kept loaded
         self._functions: dict[int, Any] = {}  # device -> cupy.cuda.Function
-        self._packers: dict[str, list[_Convert]] = {}
-        self._streams: dict[tuple[int, int], Any] = {}  # (torch stream, device) -> CuPy stream
-        self._several_devices = True  # False once we know there is only one GPU
-        self._ready: dict[tuple[str, int], tuple[Any, ...]] = {}
+        self._codes: dict[tuple[str, int, bool], LaunchCode] = {}
+        self._launchers: dict[tuple[str, int], FastLaunch] = {}
         self._array_index = -1
-        self._runtime: Any = None
-        self._driver_error: type[BaseException] = Exception
         #: the kernel holds device assertions (``llvm.intr.trap``): launches wait for it
         self.has_assertions = False
 
@@ -200,71 +146,60 @@ class DeviceKernel:
                 fn = module.get_function(self.signature.name)
             self._modules[device] = module
             self._functions[device] = fn
-            self._several_devices = cupy.cuda.runtime.getDeviceCount() > 1
             if self._on_loaded is not None:
                 self._on_loaded(function_metadata(fn))
                 self._on_loaded = None
         return fn
 
-    def _packer(self, framework: str, nargs: int) -> list[_Convert]:
-        packer = self._packers.get(framework)
-        if packer is None:
-            if nargs != len(self.signature.params):
-                raise BackendError(
-                    f"kernel {self.signature.name} takes {len(self.signature.params)} runtime "
-                    f"arguments, got {nargs}"
-                )
-            packer = self._packers[framework] = argument_packer(self.signature.params, framework)
-        return packer
+    def launch_code(self, framework: str, device: int, raw_pointers: bool) -> LaunchCode:
+        """The statements launching this kernel for arrays of ``framework`` on ``device``
+        (built once); ``raw_pointers``: they take the arrays' addresses instead of the arrays."""
+        code = self._codes.get((framework, device, raw_pointers))
+        if code is None:
+            fn = self.function(device)
+            cupy = sys.modules["cupy"]
+            code = build_launch_code(
+                name=self.signature.name,
+                function=int(fn.ptr),
+                block=self.block,
+                params=self.signature.params,
+                framework=framework,
+                device=device,
+                several_devices=cupy.cuda.runtime.getDeviceCount() > 1,
+                on_launched=self._wait_for_assertions if self.has_assertions else None,
+                raw_pointers=raw_pointers,
+            )
+            self._codes[(framework, device, raw_pointers)] = code
+        return code
 
-    def _torch_stream(self, device: int) -> Any:
-        """Torch's current stream on ``device`` as a CuPy stream (one wrapper per stream)."""
-        torch = sys.modules["torch"]  # a torch tensor was passed, so torch is imported
-        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what Triton calls: fast
-        ptr = raw(device) if raw is not None else torch.cuda.current_stream(device).cuda_stream
-        stream = self._streams.get((ptr, device))
-        if stream is None:
-            stream = self._streams[(ptr, device)] = _cupy_stream(ptr, device)
-        return stream
+    def launcher(self, framework: str, device: int) -> FastLaunch:
+        """The launch function for arrays of ``framework`` on ``device`` (built once)."""
+        launch = self._launchers.get((framework, device))
+        if launch is None:
+            code = self.launch_code(framework, device, raw_pointers=False)
+            launch = code.as_function(len(self.signature.params))
+            self._launchers[(framework, device)] = launch
+        return launch
 
     def __call__(
         self, grid: tuple[int, int, int], args: Sequence[Any], arrays: Sequence[ArrayInfo | None]
     ) -> None:
-        # the hot path: everything that depends only on (framework, device) is looked up once
         info = arrays[self._first_array(arrays)]
         assert info is not None and info.device is not None
-        ready = self._ready.get((info.framework, info.device))
-        if ready is None:
-            ready = self._prepare(info.framework, info.device, len(args))
-        fn, packer, device, torch_stream = ready
-        packed = [convert(a) for convert, a in zip(packer, args, strict=True)]
-        stream = self._torch_stream(device) if torch_stream else None
-        runtime = self._runtime
-        previous = runtime.getDevice() if self._several_devices else device
-        if previous != device:
-            runtime.setDevice(device)
-        try:
-            fn(grid, self.block, packed, stream=stream)
-            if self.has_assertions:
-                self._wait_for_assertions(stream)
-        except self._driver_error as e:
+        if len(args) != len(self.signature.params):
             raise BackendError(
-                f"launching {self.signature.name} (grid {grid}, block {self.block}) failed: {e}"
-            ) from None
-        finally:
-            if previous != device:
-                runtime.setDevice(previous)
+                f"kernel {self.signature.name} takes {len(self.signature.params)} runtime "
+                f"arguments, got {len(args)}"
+            )
+        self.launcher(info.framework, info.device)(grid[0], grid[1], grid[2], args)
 
-    def _wait_for_assertions(self, stream: Any) -> None:
+    def _wait_for_assertions(self, stream: int) -> None:
         """A kernel with device assertions (debug mode) is waited for, so that a failed one
         (the kernel trapped: its message is in the process's output) is reported here as a
         ``DeviceAssertionError`` rather than as a CUDA error of some later call."""
         cupy = sys.modules["cupy"]
         try:
-            if stream is not None:
-                stream.synchronize()
-            else:
-                cupy.cuda.get_current_stream().synchronize()
+            cupy.cuda.runtime.streamSynchronize(stream)
         except Exception as e:  # CUDARuntimeError / CUDADriverError: the context is lost
             raise DeviceAssertionError(
                 f"device assertion failed in kernel `{self.signature.name}` (the kernel trapped; "
@@ -277,14 +212,28 @@ class DeviceKernel:
             self._array_index = next(i for i, a in enumerate(arrays) if a is not None)
         return self._array_index
 
-    def _prepare(self, framework: str, device: int, nargs: int) -> tuple[Any, ...]:
-        fn = self.function(device)
-        cupy = sys.modules["cupy"]
-        self._runtime = cupy.cuda.runtime
-        self._driver_error = cupy.cuda.driver.CUDADriverError
-        ready = (fn, self._packer(framework, nargs), device, framework == "torch")
-        self._ready[(framework, device)] = ready
-        return ready
+
+def device_launcher(kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]) -> FastLaunch:
+    """The launch function of a GPU backend's kernel for arrays like ``arrays`` (framework and
+    device of the first of them)."""
+    binary, info = _device_kernel(kernel, arrays)
+    return binary.launcher(info.framework, info.device)
+
+
+def device_launch_code(kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]) -> LaunchCode:
+    """The launch statements of a GPU backend's kernel taking addresses for arrays like
+    ``arrays`` (what the runtime's generated fast path inlines)."""
+    binary, info = _device_kernel(kernel, arrays)
+    return binary.launch_code(info.framework, info.device, raw_pointers=True)
+
+
+def _device_kernel(
+    kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]
+) -> tuple[DeviceKernel, Any]:
+    info = next(a for a in arrays if a is not None)
+    assert info.device is not None
+    binary: DeviceKernel = kernel.binary
+    return binary, info
 
 
 def load_device_kernel(kernel: CompiledKernel, artifacts: Mapping[str, Any]) -> None:

@@ -9,31 +9,28 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import os
 import re
 import types
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
-
-import numpy as np
 
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.device_launcher import FastLaunch
 from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
-from mytriton.frontend.signature import DIVISIBILITY, ConstexprArg
+from mytriton.frontend.signature import ConstexprArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
+from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
+from mytriton.runtime.fast_path import FastPath, make_fast_path
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.launch import can_execute, make_launcher, require_binary, warn_compile_only
-from mytriton.runtime.specialization import (
-    SpecializationProxy,
-    constexpr_key,
-    int_kind,
-    specialize,
-)
+from mytriton.runtime.native_fast_path import make_native_fast_path
+from mytriton.runtime.specialization import SpecializationProxy, specialize
 
 T = TypeVar("T")
 
@@ -97,9 +94,11 @@ class JITFunction(Generic[T]):
         )
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
         self._plans: dict[tuple[Any, ...], _LaunchPlan] = {}
-        self._compile_time_positions = frozenset(
-            i for i, n in enumerate(self.arg_names) if n in self.constexprs
-        )
+        self._binder = make_binder(fn.__name__, self.signature, self.constexprs)
+        #: the fast path of the last plan launched (None: none yet, or it has none)
+        self._fast: FastPath | None = None
+        #: what ``kernel[grid]`` calls: the native fast path of the last plan, or ``_launch``
+        self._entry: Callable[..., CompiledKernel] = self._launch
         # *args, **kwargs, keyword- or positional-only parameters: the frontend rejects them
         # (with the `def` line); check before binding turns them into confusing arguments.
         self._unusual_params = any(
@@ -151,6 +150,8 @@ class JITFunction(Generic[T]):
         self.fn = copy
         self.cache.clear()
         self._plans.clear()
+        self._fast = None
+        self._entry = self._launch
 
     def __call__(self, *args: Any, **kwargs: Any) -> T:
         raise RuntimeError(
@@ -159,7 +160,32 @@ class JITFunction(Generic[T]):
         )
 
     def __getitem__(self, grid: Grid) -> Callable[..., CompiledKernel]:
-        return lambda *args, **kwargs: self.run(*args, grid=grid, warmup=False, **kwargs)
+        return functools.partial(self._entry, grid)
+
+    def _launch(self, grid: Grid, *args: Any, **kwargs: Any) -> CompiledKernel:
+        """``kernel[grid](*args, **kwargs)``: the generated fast path of the last plan
+        launched (``fast_path.py``), which hands anything else to ``run``."""
+        fast = self._fast
+        if fast is not None:
+            try:
+                return fast(grid, *args, **kwargs)  # type: ignore[no-any-return]
+            except TypeError as e:
+                if e.__traceback__ is None or e.__traceback__.tb_next is not None:
+                    raise  # raised inside: not a binding error
+                # the arguments do not bind: run reports it as a LaunchError
+            except MyTritonError as e:
+                if debug_enabled():
+                    raise
+                raise e.with_traceback(None)  # noqa: B904 (keeps the cause of an internal error)
+        return self.run(*args, grid=grid, warmup=False, **kwargs)
+
+    def _slow(self, grid: Grid, values: tuple[Any, ...], options: dict[str, Any]) -> Any:
+        """The general path, for a launch the fast path's guards turned away."""
+        return self.run(*values, grid=grid, warmup=False, **options)
+
+    def _general(self, grid: Grid, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The general path, for a launch the native fast path turned away."""
+        return self.run(*args, grid=grid, warmup=False, **kwargs)
 
     def warmup(self, *args: Any, grid: Grid, **kwargs: Any) -> CompiledKernel:
         """Compile for these arguments without launching."""
@@ -169,6 +195,8 @@ class JITFunction(Generic[T]):
         """Forget compiled specializations (and the parsed source: globals may have changed)."""
         self.cache.clear()
         self._plans.clear()
+        self._fast = None
+        self._entry = self._launch
         KernelSource.forget(self.fn)
 
     # ---- launch ----
@@ -196,37 +224,43 @@ class JITFunction(Generic[T]):
             debug = debug_enabled() or os.environ.get("TRITON_DEBUG", "") not in ("", "0")
         return launch_options(raw, backend, bool(debug))
 
-    def _grid(self, grid: Grid, values: list[Any]) -> tuple[int, int, int]:
-        if callable(grid):
-            grid = grid(dict(zip(self.arg_names, values, strict=True)))
-        return normalize_grid(grid)
-
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
         try:
-            # Fast path: a launch that looks like an earlier one (same argument kinds, dtypes,
-            # devices and constexpr values, same environment) reuses its plan.
-            fast_key = self._fast_key(args, kwargs)
-            plan = self._plans.get(fast_key) if fast_key is not None else None
+            # Fast path: a launch whose arguments bind and describe like an earlier one's (same
+            # kinds, dtypes, devices, alignment, constexpr values, options, environment)
+            # reuses its plan: no inspect, no specialization, no compile-cache key.
+            key: tuple[Any, ...] | None = None
+            plan: _LaunchPlan | None = None
+            values: Sequence[Any] = ()
+            binder = self._binder
+            if binder is not None:
+                try:
+                    values, options, described = binder(*args, **kwargs)
+                    key = (described, options_key(options) if options else (), _environment())
+                    plan = self._plans.get(key)
+                except (Unsure, TypeError):
+                    key = None
             if plan is None:
-                plan = self._plan(args, kwargs)
-                if fast_key is not None:
-                    self._plans[fast_key] = plan
+                plan, values = self._plan(args, kwargs)
+                if key is not None:
+                    self._plans[key] = plan
             if warmup:
                 return plan.kernel
             if callable(grid):
-                g = self._grid(grid, self._bind(args, dict(kwargs))[0])
-            else:
-                g = self._grid(grid, [])
-            if plan.execute:
-                if plan.kernel.binary is None:
-                    require_binary(plan.kernel)
-                if g[0] * g[1] * g[2] > 0:
-                    if plan.defaults:
-                        kwargs = {**plan.defaults, **kwargs}
-                    runtime = [args[i] if i >= 0 else kwargs[plan.names[i]] for i in plan.sources]
-                    plan.backend.launch(plan.kernel, g, runtime, plan.infos, plan.options)
-            else:
+                grid = grid(dict(zip(self.arg_names, values, strict=True)))
+            gx, gy, gz = normalize_grid(grid)
+            if not plan.execute:
                 warn_compile_only(plan.backend)
+            elif gx and gy and gz:
+                launch = plan.launch
+                if launch is None:
+                    launch = plan.bind_launch()
+                launch(gx, gy, gz, plan.runtime(values))
+                if key is not None:
+                    if not plan.fast_tried:
+                        self._make_fast_path(plan, values, options, key[2])
+                    self._fast = plan.fast
+                    self._entry = plan.native or self._launch
             return plan.kernel
         except MyTritonError as e:
             # The message names the kernel's line; the compiler's frames only hide it.
@@ -234,8 +268,11 @@ class JITFunction(Generic[T]):
                 raise
             raise e.with_traceback(None)  # noqa: B904 (keeps the cause of an internal error)
 
-    def _plan(self, args: Sequence[Any], kwargs: dict[str, Any]) -> _LaunchPlan:
-        """Bind, specialize, compile on a cache miss: everything a launch needs but the grid."""
+    def _plan(
+        self, args: Sequence[Any], kwargs: dict[str, Any]
+    ) -> tuple[_LaunchPlan, Sequence[Any]]:
+        """Bind, specialize, compile on a cache miss: everything a launch needs but the grid;
+        and the parameters' values."""
         if self._unusual_params:
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
@@ -251,43 +288,70 @@ class JITFunction(Generic[T]):
             kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
             kernel.launcher = make_launcher(kernel, backend, options)
             self.cache[key] = kernel
-        sources, names = self._sources(specs, len(args))
-        given = set(self.arg_names[: len(args)]) | set(kwargs)
-        defaults = {
-            n: p.default
-            for n, p in self.signature.parameters.items()
-            if n not in given and p.default is not inspect.Parameter.empty
+        plan = _LaunchPlan(
+            kernel,
+            backend,
+            options,
+            self._runtime_indices(specs),
+            infos,
+            can_execute(backend, infos),
+        )
+        return plan, values
+
+    def _make_fast_path(
+        self,
+        plan: _LaunchPlan,
+        values: Sequence[Any],
+        options: dict[str, Any],
+        environment: tuple[Any, ...],
+    ) -> None:
+        """Give ``plan`` (just launched with these values, options and environment) its
+        native fast path, else its generated Python one, where its backend has launch code."""
+        plan.fast_tried = True
+        code = plan.backend.launch_code(plan.kernel, plan.infos, plan.options)
+        if code is None:
+            return
+        facts: dict[str, Any] = {
+            "signature": self.signature,
+            "constexprs": self.constexprs,
+            "no_value": self.do_not_specialize,
+            "no_alignment": self.do_not_specialize_on_alignment,
+            "values": values,
+            "environment": (_ENV_BYTES, environment),
+            "runtime_indices": plan.runtime_indices,
+            "kernel": plan.kernel,
         }
-        return _LaunchPlan(
-            kernel, backend, options, sources, names, defaults, infos, can_execute(backend, infos)
+        if code.native is not None:
+            plan.native = make_native_fast_path(
+                **facts,
+                options=options,
+                native=code.native,
+                general=self._general,
+                normalize=_normalize_grid,
+            )
+            if plan.native is not None:
+                return
+        plan.fast = make_fast_path(
+            **facts,
+            name=self.fn.__name__,
+            options=options_key(options) if options else (),
+            launch_code=code,
+            slow=self._slow,
+            options_key=options_key,
         )
 
-    def _sources(
-        self, specs: dict[str, Any], npositional: int
-    ) -> tuple[tuple[int, ...], dict[int, str]]:
-        """Where each runtime argument comes from: a position in args, or a keyword (-1-k)."""
-        positions = {n: i for i, n in enumerate(self.arg_names[:npositional])}
-        sources: list[int] = []
-        names: dict[int, str] = {}
-        for n in self.arg_names:
-            if isinstance(specs[n], ConstexprArg):
-                continue
-            if n in positions:
-                sources.append(positions[n])
-            else:
-                tag = -1 - len(names)
-                names[tag] = n
-                sources.append(tag)
-        return tuple(sources), names
+    def _runtime_indices(self, specs: dict[str, Any]) -> tuple[int, ...]:
+        """The positions of the parameters passed at run time (not compiled in)."""
+        return tuple(
+            i for i, n in enumerate(self.arg_names) if not isinstance(specs[n], ConstexprArg)
+        )
 
     def runtime_arguments(self, *args: Any, **kwargs: Any) -> list[Any]:
         """The values a launch with these arguments passes to the compiled kernel, in order
         (constexprs and integers specialized to 1 are compiled in, so they are left out)."""
         values, _ = self._bind(args, dict(kwargs))
         specs, _, _, _ = self._specialize(values)
-        sources, names = self._sources(specs, len(args))
-        bound = dict(zip(self.arg_names, values, strict=True))
-        return [args[i] if i >= 0 else bound[names[i]] for i in sources]
+        return [values[i] for i in self._runtime_indices(specs)]
 
     def _specialize(
         self, values: list[Any]
@@ -299,25 +363,6 @@ class JITFunction(Generic[T]):
             self.do_not_specialize,
             self.do_not_specialize_on_alignment,
         )
-
-    def _fast_key(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
-        """A cheap key identifying the specialization and environment, or None if unsure."""
-        key: list[Any] = [len(args)]
-        compile_time = self._compile_time_positions
-        try:
-            for i, v in enumerate(args):
-                key.append(_describe(v, i in compile_time))
-            for k, v in kwargs.items():
-                key.append(k)
-                key.append(_describe(v, k in self.constexprs or k in LAUNCH_OPTIONS))
-            key.append(_environment())
-            t = tuple(key)
-            hash(t)
-            return t
-        except _Unsure:
-            return None
-        except TypeError:
-            return None
 
 
 def kernel_symbol(name: str) -> str:
@@ -396,47 +441,77 @@ def _environment() -> tuple[Any, ...]:
     """The settings that select backend and pipeline (read on every launch: they may change)."""
     data = getattr(os.environ, "_data", None)  # CPython's raw store: ~10x faster than .get()
     if isinstance(data, dict):
-        return tuple(data.get(k) for k in _ENV_BYTES)
+        return tuple(map(data.get, _ENV_BYTES))
     return tuple(os.environ.get(k) for k in _ENV_KEYS)
 
 
-class _Unsure(Exception):
-    """An argument the fast path cannot describe cheaply: take the slow path."""
+def _normalize_grid(grid: Any) -> tuple[int, int, int]:
+    """``normalize_grid`` for the native fast path: its errors as ``run`` raises them."""
+    try:
+        return normalize_grid(grid)
+    except MyTritonError as e:
+        if debug_enabled():
+            raise
+        raise e.with_traceback(None)  # noqa: B904
 
 
-def _describe(v: Any, compile_time: bool) -> Any:
-    """What of one argument value matters for the specialization (cheap to compute)."""
-    t = type(v)
-    if compile_time:
-        return constexpr_key(v)
-    if t is int:
-        # int32, int64 or uint64 (specialization.int_dtype), 1, divisible
-        # (out of range: no plan matches, the slow path raises the OverflowError)
-        return (int, int_kind(v), v == 1, v % DIVISIBILITY == 0)
-    if t is float or t is bool or v is None:
-        return (t, v) if v is None else t
-    module = t.__module__
-    if module == "torch":
-        return (t, v.dtype, v.device, v.data_ptr() % DIVISIBILITY == 0)
-    if module.startswith("cupy"):
-        return (t, v.dtype, v.device.id, v.data.ptr % DIVISIBILITY == 0)
-    if t is np.ndarray:
-        return (t, v.dtype, v.ctypes.data % DIVISIBILITY == 0)
-    raise _Unsure
-
-
-@dataclass(frozen=True)
 class _LaunchPlan:
-    """A specialization resolved for one argument signature: kernel, backend and arg mapping."""
+    """A specialization resolved for one argument signature: kernel, backend, which values
+    are runtime arguments, and (bound on the first launch) the backend's launch function."""
 
-    kernel: CompiledKernel
-    backend: Backend
-    options: LaunchOptions
-    sources: tuple[int, ...]  # per runtime argument: its position, or -1-k for keyword k
-    names: dict[int, str]
-    defaults: dict[str, Any]  # parameters the launch leaves to their default values
-    infos: list[ArrayInfo | None]
-    execute: bool
+    __slots__ = (
+        "backend",
+        "execute",
+        "fast",
+        "fast_tried",
+        "infos",
+        "kernel",
+        "launch",
+        "native",
+        "options",
+        "runtime",
+        "runtime_indices",
+    )
+
+    def __init__(
+        self,
+        kernel: CompiledKernel,
+        backend: Backend,
+        options: LaunchOptions,
+        runtime_indices: tuple[int, ...],
+        infos: list[ArrayInfo | None],
+        execute: bool,
+    ):
+        self.kernel = kernel
+        self.backend = backend
+        self.options = options
+        self.infos = infos
+        self.execute = execute
+        #: the runtime arguments out of all parameters' values, as a tuple
+        self.runtime_indices = runtime_indices
+        self.runtime: Callable[[Sequence[Any]], tuple[Any, ...]] = _picker(runtime_indices)
+        self.launch: FastLaunch | None = None
+        #: the generated fast path (made after the first launch), and whether it was tried
+        self.fast: FastPath | None = None
+        self.fast_tried = False
+        #: the native fast path (``native_fast_path.py``), which replaces ``fast`` where made
+        self.native: Callable[..., CompiledKernel] | None = None
+
+    def bind_launch(self) -> FastLaunch:
+        """The backend's launch function for this plan's kernel and arrays (first launch)."""
+        require_binary(self.kernel)
+        self.launch = self.backend.launcher(self.kernel, self.infos, self.options)
+        return self.launch
+
+
+def _picker(indices: tuple[int, ...]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """``values -> tuple(values[i] for i in indices)``, in C where it can be."""
+    if len(indices) >= 2:
+        return operator.itemgetter(*indices)
+    if len(indices) == 1:
+        (i,) = indices
+        return lambda values: (values[i],)
+    return lambda values: ()
 
 
 @overload

@@ -1,4 +1,4 @@
-"""The cuda backend without a GPU: compile-only stages, argument packing, a missing CuPy."""
+"""The cuda backend without a GPU: compile-only stages, a missing CuPy."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from mytriton.backends.cuda import CudaBackend
-from mytriton.backends.cuda_driver import argument_packer, current_device
+from mytriton.backends.cuda_driver import current_device
 from mytriton.backends.stages import parse_module, print_generic
-from mytriton.errors import BackendError, BackendUnavailableError
+from mytriton.errors import BackendUnavailableError
 from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature
 from mytriton.runtime.launch import require_binary
 from tests.gpu_ir_samples import row_sum_module
@@ -83,37 +83,3 @@ def test_launch_without_cupy_says_how_to_install(
     kernel = add_kernel.warmup(X, X, X, 100, BLOCK=128, grid=(1,))
     with pytest.raises(BackendUnavailableError, match=r"mytriton\[cuda12\]"):
         require_binary(kernel)
-
-
-class FakeCupyArray:
-    class data:  # noqa: N801 - mimics cupy's ndarray.data.ptr
-        ptr = 0x7F0000001000
-
-
-class FakeTorchTensor:
-    def data_ptr(self) -> int:
-        return 0x7F0000002000
-
-
-def test_argument_packer_passes_raw_pointers_and_abi_scalars() -> None:
-    params = ("ptr", "i32", "f32", "i32", "i64", "f64")
-    cupy_packer = argument_packer(params, "cupy")
-    packed = [
-        f(a) for f, a in zip(cupy_packer, [FakeCupyArray(), 7, 0.5, True, 2**40, 0.25], strict=True)
-    ]
-    assert packed == [0x7F0000001000, 7, 0.5, 1, 2**40, 0.25]
-    assert [type(p) for p in packed] == [
-        np.uint64,
-        np.int32,
-        np.float32,
-        np.int32,
-        np.int64,
-        np.float64,
-    ]
-    torch_packer = argument_packer(params[:1], "torch")
-    assert torch_packer[0](FakeTorchTensor()) == np.uint64(0x7F0000002000)
-
-
-def test_argument_packer_rejects_host_frameworks() -> None:
-    with pytest.raises(BackendError, match="numpy"):
-        argument_packer(("ptr",), "numpy")

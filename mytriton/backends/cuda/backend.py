@@ -7,22 +7,18 @@ architecture, where CuPy and a GPU are present).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from mytriton.backends import Backend, LaunchOptions
-from mytriton.backends.arrays import ArrayInfo
-from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.cuda.printer import print_cuda
 from mytriton.backends.cuda_driver import (
     CUPY_HINT,
     current_device,
     device_arch,
     link_cubin,
-    load_device_kernel,
 )
+from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.lowering_stages import LOWERING_STAGES
 from mytriton.backends.stages import Stage, StageUnavailable, same_text
 
@@ -69,27 +65,11 @@ CUDA_STAGES = (
 )
 
 
-class CudaBackend(Backend):
+class CudaBackend(DeviceBackend):
     name = "cuda"
-    runs_on = "gpu"
     stages = CUDA_STAGES
-
-    def load(
-        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
-    ) -> None:
-        load_device_kernel(kernel, artifacts)
 
     def cache_identity(self) -> str:
         from mytriton.backends.toolchain_identity import cuda_identity
 
         return cuda_identity()
-
-    def launch(
-        self,
-        kernel: CompiledKernel,
-        grid: tuple[int, int, int],
-        args: Sequence[Any],
-        arrays: Sequence[ArrayInfo | None],
-        options: LaunchOptions,
-    ) -> None:
-        kernel.binary(grid, args, arrays)

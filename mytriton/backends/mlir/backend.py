@@ -8,15 +8,11 @@ or CI) the kernel still gets every stage the machine can make; launching needs P
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from mytriton.backends import Backend, LaunchOptions
-from mytriton.backends.arrays import ArrayInfo
-from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.cuda_driver import load_device_kernel
+from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.lowering_stages import LOWERING_STAGES
 from mytriton.backends.mlir.emit import emit_mlir
 from mytriton.backends.mlir.pipeline import mlir_to_ptx, no_provider_message, ptx_to_cubin
@@ -59,27 +55,11 @@ MLIR_STAGES = (
 )
 
 
-class MlirBackend(Backend):
+class MlirBackend(DeviceBackend):
     name = "mlir"
-    runs_on = "gpu"
     stages = MLIR_STAGES
-
-    def load(
-        self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
-    ) -> None:
-        load_device_kernel(kernel, artifacts)
 
     def cache_identity(self) -> str:
         from mytriton.backends.toolchain_identity import mlir_identity
 
         return mlir_identity()
-
-    def launch(
-        self,
-        kernel: CompiledKernel,
-        grid: tuple[int, int, int],
-        args: Sequence[Any],
-        arrays: Sequence[ArrayInfo | None],
-        options: LaunchOptions,
-    ) -> None:
-        kernel.binary(grid, args, arrays)

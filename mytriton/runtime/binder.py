@@ -1,0 +1,138 @@
+"""A kernel's binder: a function with the kernel's own parameter list, generated once per
+``@jit`` function, that binds a launch's arguments the way Python binds a call (positions,
+keywords, defaults: in C, not through ``inspect``) and describes them for the launch-plan key.
+
+``bind(*args, **kwargs)`` returns ``(values, options, described)``: every parameter's value in
+order, the keywords that are not parameters (launch options such as ``num_warps``), and per
+parameter what of its value decides the specialization (``describe`` below), computed without
+loops. A value it cannot describe cheaply raises ``Unsure``, and arguments that do not bind
+raise ``TypeError``: the caller then takes the slow path, which reports errors properly.
+"""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from mytriton.frontend.signature import DIVISIBILITY
+from mytriton.runtime.specialization import constexpr_key, int_kind
+
+Binder = Callable[..., tuple[tuple[Any, ...], dict[str, Any], tuple[Any, ...]]]
+
+
+class Unsure(Exception):
+    """An argument the fast path cannot describe cheaply: take the slow path."""
+
+
+def _int(v: int) -> Any:
+    # int32, int64 or uint64 (specialization.int_dtype), 1, divisible (out of range: no plan
+    # matches, the slow path raises the OverflowError)
+    return (int, int_kind(v), v == 1, v % DIVISIBILITY == 0)
+
+
+def _torch(v: Any) -> Any:
+    return (type(v), v.dtype, v.device, v.data_ptr() % DIVISIBILITY == 0)
+
+
+def _cupy(v: Any) -> Any:
+    return (type(v), v.dtype, v.device.id, v.data.ptr % DIVISIBILITY == 0)
+
+
+def _numpy(v: Any) -> Any:
+    return (np.ndarray, v.dtype, v.ctypes.data % DIVISIBILITY == 0)
+
+
+def _itself(v: Any) -> Any:
+    return type(v)
+
+
+def _none(v: Any) -> Any:
+    return (None, None)
+
+
+def _unsure(v: Any) -> Any:
+    raise Unsure
+
+
+_DESCRIBERS: dict[type, Callable[[Any], Any]] = {
+    int: _int,
+    float: _itself,
+    bool: _itself,
+    type(None): _none,
+    np.ndarray: _numpy,
+}
+
+
+def describer(t: type) -> Callable[[Any], Any]:
+    """How to describe a runtime argument of type ``t`` (found once per type)."""
+    found = _DESCRIBERS.get(t)
+    if found is None:
+        module = t.__module__
+        if module.startswith("torch") and hasattr(t, "data_ptr"):  # nn.Parameter too
+            found = _torch
+        elif module.startswith("cupy") and hasattr(t, "data"):
+            found = _cupy
+        else:
+            found = _unsure
+        _DESCRIBERS[t] = found
+    return found
+
+
+def describe(v: Any) -> Any:
+    """What of one runtime argument's value decides the specialization (cheap to compute)."""
+    return describer(type(v))(v)
+
+
+def options_key(options: dict[str, Any]) -> tuple[Any, ...]:
+    """The launch options as part of a plan key (``4`` and ``4.0`` and ``True`` kept apart)."""
+    return tuple([(k, type(v), v) for k, v in options.items()])
+
+
+def make_binder(
+    name: str, signature: inspect.Signature, constexprs: frozenset[str]
+) -> Binder | None:
+    """The binder of a kernel with this signature, or None for parameters it does not handle
+    (``*args``, keyword-only: the frontend rejects them) or names it cannot use."""
+    params = list(signature.parameters.values())
+    names = [p.name for p in params]
+    if any(
+        p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD
+        or p.name.startswith("_mt_")
+        or keyword.iskeyword(p.name)
+        for p in params
+    ):
+        return None
+    namespace: dict[str, Any] = {
+        "_mt_described": _DESCRIBERS,
+        "_mt_describer": describer,
+        "_mt_constexpr": constexpr_key,
+        "_mt_int": int,
+        "_mt_type": type,
+    }
+    header: list[str] = []
+    described: list[str] = []
+    for i, p in enumerate(params):
+        if p.default is inspect.Parameter.empty:
+            header.append(p.name)
+        else:
+            namespace[f"_mt_default{i}"] = p.default
+            header.append(f"{p.name}=_mt_default{i}")
+        v = p.name
+        if p.name in constexprs:
+            described.append(f"(_mt_int, {v}) if _mt_type({v}) is _mt_int else _mt_constexpr({v})")
+        else:
+            described.append(
+                f"(_mt_described.get(_mt_type({v})) or _mt_describer(_mt_type({v})))({v})"
+            )
+    source = (
+        f"def bind({', '.join([*header, '**_mt_options'])}):\n"
+        f"    return ({''.join(n + ', ' for n in names)}), _mt_options, "
+        f"({''.join(d + ', ' for d in described)})\n"
+    )
+    exec(compile(source, f"<mytriton binder of {name}>", "exec"), namespace)
+    binder: Binder = namespace["bind"]
+    return binder

@@ -1,0 +1,193 @@
+"""The generated fast path of one launch plan: guards, then the launch, in one function.
+
+After a plan's first launch on the GPU, the runtime generates a function with the kernel's own
+parameter list (plus the grid) whose body checks, inline, that this launch would get the same
+plan: every argument of the same kind (arrays: same type, dtype, device and 16-byte alignment
+when the kernel was specialized on it; integers: same width, not 1 unless compiled in as 1, same
+divisibility by 16; constexprs: equal values), the same launch options and the same
+environment (backend, pipeline, debug switches). Any guard that fails hands the launch to the
+general path, which finds or builds the right plan. Otherwise it evaluates the grid and calls
+the backend's pointer launcher with the addresses the guards read: a launch reads each
+array's address once and looks up nothing.
+
+Guards are generated from the same facts the general path's plan key holds
+(``binder.describe``), so the fast path never accepts a launch the general path would give
+another kernel.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mytriton.backends.device_launcher import LaunchCode
+from mytriton.frontend.signature import DIVISIBILITY
+from mytriton.runtime.binder import describer
+from mytriton.runtime.grid import normalize_grid
+from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, int_kind
+
+FastPath = Callable[..., Any]
+
+
+class _NoFastPath(Exception):
+    """An argument whose guard would not be cheap (the plan keeps the general path)."""
+
+
+def environment_store() -> dict[bytes, bytes] | None:
+    """CPython's raw store of ``os.environ`` (bytes to bytes), or None where it has none."""
+    data = getattr(os.environ, "_data", None)
+    return data if isinstance(data, dict) else None
+
+
+def make_fast_path(
+    *,
+    name: str,
+    signature: inspect.Signature,
+    constexprs: frozenset[str],
+    no_value: frozenset[str],
+    no_alignment: frozenset[str],
+    values: Sequence[Any],
+    options: tuple[Any, ...],
+    environment: tuple[tuple[bytes, ...], tuple[bytes | None, ...]],
+    runtime_indices: tuple[int, ...],
+    launch_code: LaunchCode,
+    kernel: Any,
+    slow: Callable[[Any, tuple[Any, ...], dict[str, Any]], Any],
+    options_key: Callable[[dict[str, Any]], tuple[Any, ...]],
+) -> FastPath | None:
+    """The fast path of the plan these ``values`` (every parameter's, in order), ``options``
+    (``options_key`` of the launch options) and ``environment`` (variable names and values)
+    got; None where an argument has no cheap guard. ``slow(grid, values, options)`` is the
+    general path; ``kernel`` is what a launch returns."""
+    store = environment_store()
+    params = list(signature.parameters.values())
+    if store is None or any(p.name.startswith("_mt_") for p in params):
+        return None
+    names_values = list(zip(*environment, strict=True))
+    ns: dict[str, Any] = {
+        **launch_code.namespace,
+        "_mt_type": type,
+        "_mt_int": int,
+        "_mt_float": float,
+        "_mt_bool": bool,
+        "_mt_ck": constexpr_key,
+        "_mt_kind": int_kind,
+        "_mt_callable": callable,
+        "_mt_normalize": normalize_grid,
+        "_mt_kernel": kernel,
+        "_mt_slow": slow,
+        "_mt_options_key": options_key,
+        "_mt_OPTIONS": options,
+        # the environment as the plan saw it: these variables set to these values, those unset
+        "_mt_env_keys": store.keys(),
+        "_mt_env_items": store.items(),
+        "_mt_UNSET": frozenset(k for k, v in names_values if v is None),
+        "_mt_SET": frozenset((k, v) for k, v in names_values if v is not None),
+    }
+    header, guards, passed = [], [], {}
+    try:
+        for i, (p, v) in enumerate(zip(params, values, strict=True)):
+            if p.default is inspect.Parameter.empty:
+                header.append(p.name)
+            else:
+                ns[f"_mt_default{i}"] = p.default
+                header.append(f"{p.name}=_mt_default{i}")
+            guard, passed_as = _guard(
+                i, p.name, v, p.name in constexprs, p.name in no_value, p.name in no_alignment, ns
+            )
+            guards.extend(guard)
+            passed[i] = passed_as
+    except _NoFastPath:
+        return None
+    names = [p.name for p in params]
+    env_changed = "not _mt_env_keys.isdisjoint(_mt_UNSET)"
+    if ns["_mt_SET"]:
+        env_changed += " or not _mt_env_items >= _mt_SET"
+    options_guard = "_mt_options_key(_mt_options) != _mt_OPTIONS" if options else "_mt_options"
+    all_values = "(" + "".join(n + ", " for n in names) + ")"
+    grid_args = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
+    lines = [
+        f"def fast(_mt_grid, {', '.join([*header, '**_mt_options'])}):",
+        f"    if {options_guard} or {env_changed}:",
+        f"        return _mt_slow(_mt_grid, {all_values}, _mt_options)",
+    ]
+    slow_call = f"return _mt_slow(_mt_grid, {all_values}, _mt_options)"
+    for g in guards:  # a guard line ending in ": SLOW" leaves for the general path
+        lines.append("    " + (g[: -len("SLOW")] + slow_call if g.endswith(": SLOW") else g))
+    lines += [
+        "    if _mt_callable(_mt_grid):",
+        f"        _mt_grid = _mt_grid({grid_args})",
+        "    _mt_x, _mt_y, _mt_z = _mt_normalize(_mt_grid)",
+        "    if _mt_x and _mt_y and _mt_z:",
+        launch_code.statements([passed[i] for i in runtime_indices], " " * 8).rstrip("\n"),
+        "    return _mt_kernel",
+    ]
+    source = "\n".join(lines)
+    exec(compile(source + "\n", f"<mytriton fast path of {name}>", "exec"), ns)
+    fast: FastPath = ns["fast"]
+    return fast
+
+
+def _guard(
+    i: int,
+    v: str,
+    value: Any,
+    is_constexpr: bool,
+    no_value: bool,
+    no_alignment: bool,
+    ns: dict[str, Any],
+) -> tuple[list[str], str]:
+    """The guard lines of parameter ``i`` (named ``v``; ``SLOW`` leaves for the general path)
+    and the expression the launch passes for it."""
+    t = type(value)
+    if is_constexpr or value is None:
+        if t is int:
+            ns[f"_mt_c{i}"] = value
+            return [f"if _mt_type({v}) is not _mt_int or {v} != _mt_c{i}: SLOW"], v
+        if value is None:
+            return [f"if {v} is not None: SLOW"], v
+        ns[f"_mt_c{i}"] = constexpr_key(value)
+        return [f"if _mt_ck({v}) != _mt_c{i}: SLOW"], v
+    if t is int:
+        if value == 1 and not no_value:
+            return [f"if _mt_type({v}) is not _mt_int or {v} != 1: SLOW"], v
+        kind = int_kind(value)
+        if kind == 0:
+            width = f"not {I32_MIN} <= {v} <= {I32_MAX}"
+        else:
+            ns[f"_mt_k{i}"] = kind
+            width = f"_mt_kind({v}) != _mt_k{i}"
+        checks = [f"_mt_type({v}) is not _mt_int", width]
+        if not no_value:
+            checks.append(f"{v} == 1")
+            if not no_alignment:
+                divisible = value % DIVISIBILITY == 0
+                checks.append(f"{v} % {DIVISIBILITY} {'!=' if divisible else '=='} 0")
+        return [f"if {' or '.join(checks)}: SLOW"], v
+    if t is float or t is bool:
+        return [f"if _mt_type({v}) is not _mt_{t.__name__}: SLOW"], v
+    kind_of = describer(t).__name__
+    if kind_of == "_torch":
+        ns[f"_mt_t{i}"], ns[f"_mt_d{i}"] = t, value.dtype
+        device = value.get_device()
+        read = f"{v}.data_ptr()"
+        same = (
+            f"_mt_type({v}) is not _mt_t{i} or {v}.dtype is not _mt_d{i} or "
+            f"{v}.get_device() != {device}"
+        )
+    elif kind_of == "_cupy":
+        ns[f"_mt_t{i}"], ns[f"_mt_d{i}"] = t, value.dtype
+        device = value.device.id
+        read = f"{v}.data.ptr"
+        same = (
+            f"_mt_type({v}) is not _mt_t{i} or {v}.dtype != _mt_d{i} or {v}.device.id != {device}"
+        )
+    else:
+        raise _NoFastPath
+    lines = [f"if {same}: SLOW", f"_mt_p{i} = {read}"]
+    if not no_value and not no_alignment:
+        aligned = describer(t)(value)[-1]
+        lines.append(f"if _mt_p{i} % {DIVISIBILITY} {'!=' if aligned else '=='} 0: SLOW")
+    return lines, f"_mt_p{i}"
