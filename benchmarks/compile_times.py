@@ -1,10 +1,12 @@
 """Cold compile and warm disk-cache times per kernel, mytriton beside Triton.
 
-Each measurement is a fresh process (``python3 compile_times.py --one IMPL KERNEL``) that times
-the first launch of one tutorial kernel, synchronised, after the imports and the inputs are
-made: first with an empty cache directory (a cold compile), then in a second process with the
-same directory (the kernel comes from the disk cache). Triton's cache is ``TRITON_CACHE_DIR``,
-mytriton's ``MYTRITON_CACHE_DIR``.
+Each measurement is a fresh process (``python3 compile_times.py --one IMPL KERNEL``) that, after
+the imports, the inputs and the CUDA context are made, times ``kernel.warmup(...)`` (compiling,
+or reading the disk cache: the kernel without launching it) and then the first launch
+(loading the binary on the device and running it, synchronised): first with an empty cache
+directory (a cold compile), then in a second process with the same directory (the kernel
+comes from the disk cache). Triton's cache is ``TRITON_CACHE_DIR``, mytriton's
+``MYTRITON_CACHE_DIR``.
 
     python3 benchmarks/compile_times.py [--out compile_times.json]
 """
@@ -26,8 +28,8 @@ KERNELS = ("add", "softmax", "layernorm", "matmul")
 IMPLS = ("triton", "mytriton-cuda", "mytriton-mlir")
 
 
-def first_launch_ms(impl: str, kernel: str) -> float:
-    """Milliseconds of the first launch of ``kernel`` in this process (compile + load + run)."""
+def first_launch_ms(impl: str, kernel: str) -> dict[str, float]:
+    """Milliseconds of ``warmup`` (compile or disk) and of the first launch of ``kernel``."""
     import torch
 
     sys.path.insert(0, str(HERE))
@@ -46,53 +48,54 @@ def first_launch_ms(impl: str, kernel: str) -> float:
         mod = load_kernels("ct_mytriton", mytriton, my_tl)
     dev = "cuda"
     torch.cuda.init()
+    torch.zeros(1, device=dev)  # the CUDA context exists before anything is timed
+    if impl != "triton":
+        import cupy
+
+        cupy.zeros(1)
     if kernel == "add":
         x, y = torch.rand(4096, device=dev), torch.rand(4096, device=dev)
-        out = torch.empty_like(x)
-
-        def launch() -> None:
-            mod.add_kernel[(4,)](x, y, out, 4096, BLOCK_SIZE=1024)
-
+        fn, grid, args = mod.add_kernel, (4,), (x, y, torch.empty_like(x), 4096)
+        kw: dict[str, Any] = {"BLOCK_SIZE": 1024}
     elif kernel == "softmax":
         x = torch.rand(64, 1000, device=dev)
-        out = torch.empty_like(x)
-
-        def launch() -> None:
-            mod.softmax_kernel[(64,)](out, x, 1000, 1000, 64, 1000, BLOCK_SIZE=1024, num_warps=4)
-
+        fn, grid, args = mod.softmax_kernel, (64,), (torch.empty_like(x), x, 1000, 1000, 64, 1000)
+        kw = {"BLOCK_SIZE": 1024, "num_warps": 4}
     elif kernel == "layernorm":
         x = torch.rand(64, 1000, device=dev)
-        out = torch.empty_like(x)
-
-        def launch() -> None:
-            mod.layer_norm_kernel[(64,)](x, out, 1000, 1e-5, BLOCK_SIZE=1024, num_warps=4)
-
+        fn, grid, args = mod.layer_norm_kernel, (64,), (x, torch.empty_like(x), 1000, 1e-5)
+        kw = {"BLOCK_SIZE": 1024, "num_warps": 4}
     else:
         s = 512
         a, b = torch.rand(s, s, device=dev), torch.rand(s, s, device=dev)
-        c = torch.empty(s, s, device=dev)
-
-        def launch() -> None:
-            mod.matmul_kernel[((s // 64) * (s // 64),)](
-                a, b, c, s, s, s, s, 1, s, 1, s, 1,
-                BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8,
-                INPUT_PRECISION="tf32", num_warps=4,
-            )  # fmt: skip
-
+        fn, grid = mod.matmul_kernel, ((s // 64) * (s // 64),)
+        args = (a, b, torch.empty(s, s, device=dev), s, s, s, s, 1, s, 1, s, 1)
+        kw = {
+            "BLOCK_SIZE_M": 64,
+            "BLOCK_SIZE_N": 64,
+            "BLOCK_SIZE_K": 32,
+            "GROUP_SIZE_M": 8,
+            "INPUT_PRECISION": "ieee",
+            "num_warps": 4,
+        }
     torch.cuda.synchronize()
     t = time.perf_counter()
-    launch()
+    fn.warmup(*args, grid=grid, **kw)
+    warmup = time.perf_counter() - t
+    t = time.perf_counter()
+    fn[grid](*args, **kw)
     torch.cuda.synchronize()
-    return (time.perf_counter() - t) * 1e3
+    launch = time.perf_counter() - t
+    return {"warmup_ms": warmup * 1e3, "launch_ms": launch * 1e3}
 
 
 def measure(impl: str, kernel: str, cache: str) -> dict[str, Any]:
-    """Cold then warm first-launch times of ``kernel`` under ``impl``, each in a new process."""
+    """Cold then warm times of ``kernel`` under ``impl``, each phase in a new process."""
     env = dict(os.environ, TRITON_CACHE_DIR=cache, MYTRITON_CACHE_DIR=cache)
     env.pop("MYTRITON_ALWAYS_COMPILE", None)
     env.pop("TRITON_ALWAYS_COMPILE", None)
     row: dict[str, Any] = {"bench": "compile", "impl": impl, "case": kernel}
-    for phase in ("cold_ms", "warm_disk_ms"):
+    for phase in ("cold", "warm_disk"):
         proc = subprocess.run(
             [sys.executable, __file__, "--one", impl, kernel],
             env=env,
@@ -103,7 +106,8 @@ def measure(impl: str, kernel: str, cache: str) -> dict[str, Any]:
         if proc.returncode != 0:
             row["error"] = proc.stderr.strip().splitlines()[-1:]
             break
-        row[phase] = round(float(proc.stdout.strip().splitlines()[-1]), 2)
+        for what, ms in json.loads(proc.stdout.strip().splitlines()[-1]).items():
+            row[f"{phase}_{what}"] = round(ms, 2)
     return row
 
 
@@ -113,7 +117,7 @@ def main() -> None:
     ap.add_argument("--one", nargs=2, metavar=("IMPL", "KERNEL"))
     args = ap.parse_args()
     if args.one:
-        print(first_launch_ms(*args.one))
+        print(json.dumps(first_launch_ms(*args.one)))
         return
     rows = []
     for kernel in KERNELS:
@@ -122,13 +126,16 @@ def main() -> None:
                 row = measure(impl, kernel, cache)
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print(f"\n{'kernel':<10} {'impl':<14} {'cold ms':>9} {'warm disk ms':>13}")
+    print("\nms: warmup = compile or disk cache; 1st launch = load on the device and run")
+    head = ("kernel", "impl", "cold warmup", "cold 1st launch", "disk warmup", "disk 1st launch")
+    print(f"{head[0]:<10} {head[1]:<14} " + " ".join(f"{h:>15}" for h in head[2:]))
     for r in rows:
         if "error" in r:
             print(f"{r['case']:<10} {r['impl']:<14} {r['error']}")
-        else:
-            cold, warm = r["cold_ms"], r["warm_disk_ms"]
-            print(f"{r['case']:<10} {r['impl']:<14} {cold:>9.1f} {warm:>13.1f}")
+            continue
+        keys = ("cold_warmup_ms", "cold_launch_ms", "warm_disk_warmup_ms", "warm_disk_launch_ms")
+        cells = " ".join(f"{r[k]:>15.1f}" for k in keys)
+        print(f"{r['case']:<10} {r['impl']:<14} {cells}")
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1))
 

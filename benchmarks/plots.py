@@ -1,6 +1,7 @@
 """Throughput plots of mytriton (CUDA C++ and MLIR backends) against Triton and torch, drawn with
-``mytriton.testing.perf_report`` as in Triton's tutorials: vector add over sizes and row softmax
-over row lengths, in GB/s (median, with the 20%-80% band of ``do_bench``'s times).
+``mytriton.testing.perf_report`` as in Triton's tutorials: vector add over sizes, row softmax and
+layer norm over row lengths (GB/s), and float32 matmul over sizes (TFLOP/s); the median, with
+the 20%-80% band of ``do_bench``'s times.
 
 The kernels are ``kernels_src.py``, imported under real Triton and under mytriton as in
 ``compare.py``. Each line is checked once against a NumPy reference before it is timed; a line
@@ -11,8 +12,8 @@ and tiny sizes (a smoke test of the script, host timings, not a benchmark).
 
     python benchmarks/plots.py --out DIR [--quick] [--dtype float16]
 
-writes ``vector-add-<dtype>.{csv,png}``, ``softmax-<dtype>.{csv,png}`` and ``results.html`` to DIR
-(PNGs only where matplotlib is installed).
+writes ``vector-add-<dtype>``, ``softmax-<dtype>``, ``layer-norm-<dtype>`` and ``matmul-float32``
+(``.csv`` and ``.png``) and ``results.html`` to DIR (PNGs only where matplotlib is installed).
 """
 
 from __future__ import annotations
@@ -132,7 +133,8 @@ def measure(
     nbytes: float,
     rep: int,
 ) -> tuple[float, float, float]:
-    """GB/s at the median, 80% and 20% times; NaN (and the error on stderr) if ``fn`` fails."""
+    """GB/s (``nbytes`` moved per call; or TFLOP/s, given ``1000 * flops``) at the median,
+    80% and 20% times; NaN (and the error on stderr) if ``fn`` fails."""
     try:
         fn()
         check()
@@ -203,7 +205,7 @@ def softmax_benchmark(
     elif quick:
         rows, cols = 4096, [256, 1024, 4096]
     else:
-        rows, cols = 4096, [128 * i for i in range(2, 33)]
+        rows, cols = 4096, [256 * i for i in range(1, 17)]
     rep = 100 if arrays.on_gpu else 20
 
     @testing.perf_report(
@@ -247,6 +249,117 @@ def softmax_benchmark(
     return bench
 
 
+def layer_norm_benchmark(
+    arrays: Arrays, lines: dict[str, tuple[ModuleType, str | None]], dtype: str, quick: bool
+) -> testing.Mark:
+    if not arrays.on_gpu:
+        rows, cols = 4, [16, 48]
+    elif quick:
+        rows, cols = 4096, [256, 1024, 4096]
+    else:
+        rows, cols = 4096, [512 * i for i in range(1, 17)]
+    rep = 100 if arrays.on_gpu else 20
+
+    @testing.perf_report(
+        testing.Benchmark(
+            x_names=["N"],
+            x_vals=cols,
+            line_arg="provider",
+            line_vals=list(lines),
+            line_names=list(lines),
+            styles=[STYLES[p] for p in lines],
+            ylabel="GB/s",
+            plot_name=f"layer-norm-{dtype}",
+            args={"M": rows},
+        )
+    )
+    def bench(M: int, N: int, provider: str) -> tuple[float, float, float]:
+        x = arrays.random((M, N), dtype, normal=True)
+        xh = arrays.host_f32(x)
+        centred = xh - xh.mean(axis=1, keepdims=True)
+        ref = centred / arrays.np.sqrt((centred * centred).mean(axis=1, keepdims=True) + 1e-5)
+        itemsize = x.itemsize if hasattr(x, "itemsize") else x.element_size()
+        nbytes = 2 * M * N * itemsize
+        out = arrays.empty_like(x)
+        mod, backend = lines[provider]
+        if backend is not None:
+            os.environ["MYTRITON_BACKEND"] = backend
+        if provider == "torch":  # no out=: check a result of its own
+            layer_norm = arrays.torch.nn.functional.layer_norm
+            fn: Callable[[], Any] = lambda: layer_norm(x, (N,), eps=1e-5)
+            out = layer_norm(x, (N,), eps=1e-5)
+        else:
+            block = mytriton.next_power_of_2(N)
+            nw = 8 if block >= 2048 else 4
+            fn = lambda: mod.layer_norm_kernel[(M,)](
+                x, out, N, 1e-5, BLOCK_SIZE=block, num_warps=nw
+            )
+        atol, rtol = (1e-4, 1e-4) if dtype == "float32" else (1e-2, 1e-2)
+        check = lambda: testing.assert_close(arrays.host_f32(out), ref, atol=atol, rtol=rtol)
+        return measure(f"layer norm {provider} N={N}", fn, check, nbytes, rep)
+
+    return bench
+
+
+def matmul_benchmark(
+    arrays: Arrays, lines: dict[str, tuple[ModuleType, str | None]], dtype: str, quick: bool
+) -> testing.Mark:
+    """Tutorial 03's matmul in float32 with IEEE products (CUDA-core FMAs) on every line:
+    Triton's ``input_precision="ieee"`` and torch without TF32 (``--dtype`` does not apply)."""
+    if not arrays.on_gpu:
+        sizes = [16, 32]
+    elif quick:
+        sizes = [512, 1024, 2048]
+    else:
+        sizes = [512 * i for i in range(1, 9)]
+    rep = 100 if arrays.on_gpu else 20
+
+    @testing.perf_report(
+        testing.Benchmark(
+            x_names=["size"],
+            x_vals=sizes,
+            line_arg="provider",
+            line_vals=list(lines),
+            line_names=list(lines),
+            styles=[STYLES[p] for p in lines],
+            ylabel="TFLOP/s",
+            plot_name="matmul-float32",
+            args={},
+        )
+    )
+    inputs: dict[int, tuple[Any, Any, Any]] = {}  # per size: a, b and the float64 reference
+
+    def bench(size: int, provider: str) -> tuple[float, float, float]:
+        if size not in inputs:
+            a = arrays.random((size, size), "float32", normal=True)
+            b = arrays.random((size, size), "float32", normal=True)
+            ref = arrays.host_f32(a).astype("float64") @ arrays.host_f32(b).astype("float64")
+            inputs.clear()
+            inputs[size] = a, b, ref
+        a, b, ref = inputs[size]
+        c = arrays.empty_like(a)
+        mod, backend = lines[provider]
+        if backend is not None:
+            os.environ["MYTRITON_BACKEND"] = backend
+        if provider == "torch":
+            arrays.torch.backends.cuda.matmul.allow_tf32 = False
+            fn: Callable[[], Any] = lambda: arrays.torch.matmul(a, b, out=c)
+        else:
+            bm = bn = 64 if arrays.on_gpu else 16
+            grid = (-(-size // bm) * -(-size // bn),)
+            fn = lambda: mod.matmul_kernel[grid](
+                a, b, c, size, size, size, size, 1, size, 1, size, 1,
+                BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=16, GROUP_SIZE_M=8,
+                INPUT_PRECISION="ieee", num_warps=4,
+            )  # fmt: skip
+        tol = 1e-3 * size**0.5
+        check = lambda: testing.assert_close(arrays.host_f32(c), ref, atol=tol, rtol=1e-3)
+        # TFLOP/s = flops / ms * 1e-9 = (1000 * flops) / ms * 1e-6, as measure computes GB/s
+        return measure(f"matmul {provider} size={size}", fn, check, 2000 * size**3, rep)
+
+    return bench
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="folder for the CSVs, PNGs and results.html")
@@ -259,7 +372,7 @@ def main() -> None:
     lines = providers(arrays)
     print(f"arrays: {arrays.kind}; lines: {', '.join(lines)}", flush=True)
     names: list[str] = []
-    for make in (add_benchmark, softmax_benchmark):
+    for make in (add_benchmark, softmax_benchmark, layer_norm_benchmark, matmul_benchmark):
         mark = make(arrays, lines, args.dtype, args.quick)
         mark.run(print_data=True, show_plots=args.show, save_path=args.out)
         assert isinstance(mark.benchmarks, testing.Benchmark)

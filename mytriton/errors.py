@@ -92,6 +92,16 @@ class LaunchOptionError(LaunchError, ValueError, AssertionError):
     Also a ``ValueError`` and an ``AssertionError``: what Triton raises for these."""
 
 
+class AutotuneError(LaunchError, ValueError):
+    """A misused ``@autotune``: a launch re-defining a tuned meta-parameter, pruning that leaves
+    no config (also a ``ValueError``, what Triton raises for the first)."""
+
+
+class AutotuneTypeError(AutotuneError, TypeError):
+    """An ``@autotune`` setting of the wrong type (``prune_configs_by``'s ``top_k``); also a
+    ``TypeError``, as in Triton."""
+
+
 class BackendError(MyTritonError):
     """A backend failed to compile or run a kernel (compiler log attached)."""
 

@@ -21,11 +21,12 @@ from typing import Any
 
 from mytriton.backends import get_backend, selected_backend_name
 from mytriton.errors import (
+    AutotuneError,
+    AutotuneTypeError,
     BackendError,
     BackendUnavailableError,
     DeviceAssertionError,
     KernelValueError,
-    LaunchError,
 )
 from mytriton.knobs import env_flag
 from mytriton.runtime import autotune_cache
@@ -335,7 +336,7 @@ class Autotuner(KernelInterface):
     def _current(self, config: Config, meta: dict[str, Any]) -> dict[str, Any]:
         conflicts = meta.keys() & config.kwargs.keys()
         if conflicts:
-            raise LaunchError(
+            raise AutotuneError(
                 f"{self.base_fn.__name__}: conflicting meta-parameters: "
                 f"{', '.join(sorted(conflicts))}; make sure that you don't re-define auto-tuned "
                 "symbols"
@@ -495,7 +496,7 @@ class Autotuner(KernelInterface):
         if self.early_config_prune is not None:
             configs = list(self.early_config_prune(self.configs, nargs, **kwargs))
             if not configs:
-                raise LaunchError(
+                raise AutotuneError(
                     f"{self.base_fn.__name__}: no autotuner configs left after pruning; "
                     "early_config_prune must return at least one config"
                 )
@@ -504,7 +505,7 @@ class Autotuner(KernelInterface):
             if isinstance(top_k, float) and top_k <= 1.0:
                 top_k = max(1, int(len(configs) * top_k))
             elif not isinstance(top_k, int):
-                raise LaunchError(
+                raise AutotuneTypeError(
                     f"{self.base_fn.__name__}: prune_configs_by's top_k must be a float <= 1.0 "
                     f"or an int, got {top_k!r}"
                 )

@@ -340,11 +340,21 @@ def test_resource_errors_are_classified() -> None:
     assert not is_resource_error(ValueError("user bug"))
 
 
-def test_conflicting_meta_parameter_is_a_launch_error() -> None:
+def test_conflicting_meta_parameter_is_a_value_error_as_in_triton() -> None:
     kernel = triton.autotune(CONFIGS, key=["n"])(add_kernel)
     x, out = inputs(8)
-    with pytest.raises(LaunchError, match="conflicting meta-parameters: BLOCK"):
+    with pytest.raises(LaunchError, match="conflicting meta-parameters: BLOCK") as caught:
         kernel[grid](x, out, 8, BLOCK=8)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_top_k_of_a_wrong_type_is_a_type_error_as_in_triton() -> None:
+    kernel = triton.autotune(
+        CONFIGS, key=["n"], prune_configs_by={"perf_model": lambda **kw: 0, "top_k": "2"}
+    )(add_kernel)
+    x, out = inputs(8)
+    with pytest.raises(TypeError, match=r"top_k must be a float <= 1\.0 or an int"):
+        kernel[grid](x, out, 8)
 
 
 def test_single_config_is_not_benchmarked() -> None:

@@ -336,11 +336,16 @@ def test_plots_script_cpu_fallback(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "mytriton-interpreter" in done.stdout
-    for name in ("vector-add-float32", "softmax-float32"):
+    for name, unit in (
+        ("vector-add-float32", "GB/s"),
+        ("softmax-float32", "GB/s"),
+        ("layer-norm-float32", "GB/s"),
+        ("matmul-float32", "TFLOP/s"),
+    ):
         rows = _read_csv(tmp_path / f"{name}.csv")
         assert len(rows) == 2
-        assert all(float(r["mytriton-interpreter (GB/s)"]) > 0 for r in rows)
-    assert "softmax-float32.png" in (tmp_path / "results.html").read_text()
+        assert all(float(r[f"mytriton-interpreter ({unit})"]) > 0 for r in rows)
+        assert f"{name}.png" in (tmp_path / "results.html").read_text()
 
 
 @pytest.mark.parametrize("backend", ["cuda", "mlir"])
