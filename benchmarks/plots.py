@@ -314,6 +314,8 @@ def matmul_benchmark(
         sizes = [512 * i for i in range(1, 9)]
     rep = 100 if arrays.on_gpu else 20
 
+    inputs: dict[int, tuple[Any, Any, Any]] = {}  # per size: a, b and the float64 reference
+
     @testing.perf_report(
         testing.Benchmark(
             x_names=["size"],
@@ -327,8 +329,6 @@ def matmul_benchmark(
             args={},
         )
     )
-    inputs: dict[int, tuple[Any, Any, Any]] = {}  # per size: a, b and the float64 reference
-
     def bench(size: int, provider: str) -> tuple[float, float, float]:
         if size not in inputs:
             a = arrays.random((size, size), "float32", normal=True)
