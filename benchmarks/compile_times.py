@@ -115,13 +115,15 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="")
     ap.add_argument("--one", nargs=2, metavar=("IMPL", "KERNEL"))
+    ap.add_argument("--kernels", default=",".join(KERNELS), help="comma-separated")
+    ap.add_argument("--impls", default=",".join(IMPLS), help="comma-separated")
     args = ap.parse_args()
     if args.one:
         print(json.dumps(first_launch_ms(*args.one)))
         return
     rows = []
-    for kernel in KERNELS:
-        for impl in IMPLS:
+    for kernel in args.kernels.split(","):
+        for impl in args.impls.split(","):
             with tempfile.TemporaryDirectory() as cache:
                 row = measure(impl, kernel, cache)
             rows.append(row)

@@ -21,8 +21,8 @@ from typing import Any
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_launcher import FastLaunch, LaunchCode, build_launch_code
+from mytriton.backends.kernel_signature import KernelSignature
 from mytriton.errors import BackendError, BackendUnavailableError, DeviceAssertionError
-from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature
 
 CUPY_HINT = (
     'install CuPy for your CUDA version: pip install "mytriton[cuda12]" (CUDA 12) or '
@@ -244,6 +244,8 @@ def load_device_kernel(kernel: CompiledKernel, artifacts: Mapping[str, Any]) -> 
         return
     gpu = artifacts["gpu"]
     has_assertions = any(op.name == "llvm.intr.trap" for op in gpu.walk())
+    from mytriton.passes.gpu_lowering.abi import kernel_signature  # the lowering's: compiles only
+
     attach_device_kernel(kernel, cubin, ptx, kernel_signature(gpu), has_assertions)
 
 

@@ -97,16 +97,49 @@ _reported: set[str] = set()  # entries and folders already warned about
 @functools.cache
 def compiler_identity() -> str:
     """mytriton's version, the sha256 of its source files, xDSL's version, Python's."""
-    root = Path(mytriton.__file__).parent
-    h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
+    return source_identity(Path(mytriton.__file__).parent, f"mytriton {mytriton.__version__}")
+
+
+def source_identity(root: Path, name: str) -> str:
+    """``name``, the sha256 of the sources under ``root``, xDSL's version and Python's.
+
+    Reading ~200 files and xDSL's package metadata costs more than a warm process may spend
+    getting a kernel from disk, so the identity is kept in the cache directory under a hash of
+    the files' names, sizes and modification times (and of xDSL's installed files and
+    Python's version), and recomputed only when one of those changes."""
     import xdsl
 
+    files = _source_files(root)
+    stamp = hashlib.sha256(f"{name} {sys.version} {xdsl.__file__}\0".encode())
+    for path in [*files, Path(xdsl.__file__)]:
+        st = path.stat()
+        stamp.update(f"{path} {st.st_size} {st.st_mtime_ns}\0".encode())
+    memo = cache_dir() / "identity" / stamp.hexdigest()
+    try:
+        identity = memo.read_text()
+        if identity.startswith(name + " "):
+            return identity
+    except OSError:
+        pass
+    h = hashlib.sha256()
+    for path in files:
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
     xdsl_version = getattr(xdsl, "__version__", "?")
     python = ".".join(map(str, sys.version_info[:2]))
-    return f"mytriton {mytriton.__version__} {h.hexdigest()} xdsl {xdsl_version} python {python}"
+    identity = f"{name} {h.hexdigest()} xdsl {xdsl_version} python {python}"
+    with contextlib.suppress(OSError):  # a read-only cache: recomputed in each process
+        _write_atomically(memo, identity.encode())
+    return identity
+
+
+def _source_files(root: Path) -> list[Path]:
+    """mytriton's Python and C sources, in a stable order."""
+    found = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found += [Path(folder, n) for n in names if n.endswith((".py", ".c"))]
+    return sorted(found)
 
 
 def entry_key(
@@ -275,7 +308,7 @@ def _decode(data: bytes, key: str) -> CompiledKernel | None:
     device = entry["device"]
     if device is not None:
         from mytriton.backends.cuda_driver import attach_device_kernel
-        from mytriton.passes.gpu_lowering.abi import KernelSignature
+        from mytriton.backends.kernel_signature import KernelSignature
 
         signature = KernelSignature(device["name"], tuple(device["params"]), tuple(device["block"]))
         attach_device_kernel(

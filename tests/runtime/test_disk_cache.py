@@ -182,6 +182,30 @@ def test_interpreter_is_not_cached_on_disk(cache: Path, monkeypatch: pytest.Monk
     assert entries(cache) == [] and disk_cache.stats.stores == 0
 
 
+def test_source_identity_follows_the_sources_and_is_remembered(
+    cache: Path, tmp_path: Path
+) -> None:
+    """The identity hashes the sources' contents; it is kept under their names, sizes and
+    modification times, so that a warm process reads no source file."""
+    root = tmp_path / "pkg"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.py").write_text("x = 1\n")
+    (root / "sub" / "b.c").write_text("int b;\n")
+    (root / "notes.txt").write_text("not a source")
+    first = disk_cache.source_identity(root, "pkg 1")
+    assert first.startswith("pkg 1 ") and disk_cache.source_identity(root, "pkg 1") == first
+    (memo,) = (cache / "identity").iterdir()
+    memo.write_text("pkg 1 remembered")  # a second call reads the memo, not the files
+    assert disk_cache.source_identity(root, "pkg 1") == "pkg 1 remembered"
+    (root / "notes.txt").write_text("still not a source")
+    assert disk_cache.source_identity(root, "pkg 1") == "pkg 1 remembered"
+    (root / "sub" / "b.c").write_text("int c;\n")  # same size, another modification time
+    os.utime(root / "sub" / "b.c", ns=(1, 1))
+    changed = disk_cache.source_identity(root, "pkg 1")
+    assert changed.startswith("pkg 1 ") and changed != first
+    assert disk_cache.source_identity(root, "pkg 2").startswith("pkg 2 ")
+
+
 def test_default_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for var in ("MYTRITON_CACHE_DIR", "TRITON_CACHE_DIR", "XDG_CACHE_HOME"):
         monkeypatch.delenv(var, raising=False)

@@ -11,7 +11,6 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from mytriton.backends.cuda.printer import print_cuda
 from mytriton.backends.cuda_driver import (
     CUPY_HINT,
     current_device,
@@ -41,6 +40,8 @@ def _kernel_name(source: str) -> str:
 
 
 def _print(module: ModuleOp, options: Any) -> str:
+    from mytriton.backends.cuda.printer import print_cuda  # imported when compiling only
+
     return print_cuda(module)
 
 

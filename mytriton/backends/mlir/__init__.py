@@ -12,7 +12,24 @@
 
 from __future__ import annotations
 
-from mytriton.backends.mlir.emit import emit_mlir
-from mytriton.backends.mlir.pipeline import MlirBuild, ToolchainReport, compile_mlir, toolchain
+import importlib
+from typing import Any
+
+# imported on first use: a process that takes its kernels from the disk cache never loads the
+# emitter (nor the xDSL dialects it prints)
+_LAZY = {
+    "emit_mlir": "mytriton.backends.mlir.emit",
+    "MlirBuild": "mytriton.backends.mlir.pipeline",
+    "ToolchainReport": "mytriton.backends.mlir.pipeline",
+    "compile_mlir": "mytriton.backends.mlir.pipeline",
+    "toolchain": "mytriton.backends.mlir.pipeline",
+}
 
 __all__ = ["MlirBuild", "ToolchainReport", "compile_mlir", "emit_mlir", "toolchain"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -14,20 +14,25 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.lowering_stages import LOWERING_STAGES
-from mytriton.backends.mlir.emit import emit_mlir
-from mytriton.backends.mlir.pipeline import mlir_to_ptx, no_provider_message, ptx_to_cubin
-from mytriton.backends.mlir.providers import select_provider
 from mytriton.backends.stages import Stage, StageUnavailable, same_text
 
 _warned = False
 
 
+# The stages import what they run when they run: a kernel from the disk cache needs none of it.
+
+
 def _emit(module: ModuleOp, options: Any) -> str:
+    from mytriton.backends.mlir.emit import emit_mlir
+
     return emit_mlir(module)
 
 
 def _ptx(text: str, options: Any) -> str:
     global _warned
+    from mytriton.backends.mlir.pipeline import mlir_to_ptx, no_provider_message
+    from mytriton.backends.mlir.providers import select_provider
+
     provider, considered = select_provider()
     if provider is None:
         reason = no_provider_message(considered)
@@ -41,6 +46,8 @@ def _ptx(text: str, options: Any) -> str:
 
 
 def _cubin(ptx: str, options: Any) -> bytes:
+    from mytriton.backends.mlir.pipeline import ptx_to_cubin
+
     cubin = ptx_to_cubin(ptx)
     if cubin is None:
         raise StageUnavailable("no ptxas was found to make a cubin (the driver compiles the PTX)")

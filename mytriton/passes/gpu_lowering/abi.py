@@ -7,8 +7,6 @@ they cannot disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -22,6 +20,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
 
+from mytriton.backends.kernel_signature import KernelSignature
 from mytriton.errors import BackendError
 
 POINTEE_TYPES_ATTR = "mytriton.pointee_types"
@@ -33,18 +32,6 @@ def is_global_pointer(t: Attribute) -> bool:
         return False
     space = t.addr_space
     return not isinstance(space, IntAttr) or space.data in (0, 1)
-
-
-@dataclass(frozen=True)
-class KernelSignature:
-    """What launching the kernel needs: its name, parameter kinds and thread-block shape.
-
-    ``params`` holds ``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"`` or ``"f64"`` per parameter.
-    """
-
-    name: str
-    params: tuple[str, ...]
-    block: tuple[int, int, int]
 
 
 def find_kernel(module: ModuleOp) -> gpu.FuncOp:
