@@ -133,7 +133,7 @@ def measure(
     nbytes: float,
     rep: int,
 ) -> tuple[float, float, float]:
-    """GB/s (``nbytes`` moved per call; or TFLOP/s, given ``1000 * flops``) at the median,
+    """GB/s (``nbytes`` moved per call; or TFLOP/s, given ``flops / 1000``) at the median,
     80% and 20% times; NaN (and the error on stderr) if ``fn`` fails."""
     try:
         fn()
@@ -354,8 +354,8 @@ def matmul_benchmark(
             )  # fmt: skip
         tol = 1e-3 * size**0.5
         check = lambda: testing.assert_close(arrays.host_f32(c), ref, atol=tol, rtol=1e-3)
-        # TFLOP/s = flops / ms * 1e-9 = (1000 * flops) / ms * 1e-6, as measure computes GB/s
-        return measure(f"matmul {provider} size={size}", fn, check, 2000 * size**3, rep)
+        # TFLOP/s = flops / ms * 1e-9 = (flops / 1000) / ms * 1e-6, as measure computes GB/s
+        return measure(f"matmul {provider} size={size}", fn, check, 2 * size**3 / 1000, rep)
 
     return bench
 
