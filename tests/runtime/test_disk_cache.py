@@ -182,9 +182,7 @@ def test_interpreter_is_not_cached_on_disk(cache: Path, monkeypatch: pytest.Monk
     assert entries(cache) == [] and disk_cache.stats.stores == 0
 
 
-def test_source_identity_follows_the_sources_and_is_remembered(
-    cache: Path, tmp_path: Path
-) -> None:
+def test_source_identity_follows_the_sources_and_is_remembered(cache: Path, tmp_path: Path) -> None:
     """The identity hashes the sources' contents; it is kept under their names, sizes and
     modification times, so that a warm process reads no source file."""
     root = tmp_path / "pkg"
