@@ -17,7 +17,7 @@ import ctypes
 import struct
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -125,7 +125,10 @@ class NativeLaunch:
     """What the runtime's native fast path needs to launch a kernel itself: the address of
     ``cuLaunchKernel``, the ``CUfunction``, the block, the ABI kinds of the parameters, the
     current stream (``stream_of(stream_arg)``, or ``stream_of()`` when ``stream_arg`` is
-    None), and ``on_error(code, x, y, z, attempt)``, which returns True to retry or raises."""
+    None), ``on_error(code, x, y, z, attempt)``, which returns True to retry or raises;
+    ``switch``: ``(get_device, set_device)`` where the process has several GPUs (the launch
+    makes ``device`` current around it), and ``after(stream)``, called once launched (debug
+    kernels wait there)."""
 
     launch_address: int
     function: int
@@ -134,13 +137,16 @@ class NativeLaunch:
     stream_of: Callable[..., int]
     stream_arg: int | None
     on_error: Callable[[int, int, int, int, int], bool]
+    device: int = 0
+    switch: tuple[Callable[[], int], Callable[[int], Any]] | None = None
+    after: Callable[[int], Any] | None = None
 
 
 class LaunchCode:
     """The statements that launch one kernel, as source to inline into generated code, and
     the names they use. ``statements(args)`` launches with the argument expressions ``args``
     (one per parameter) over the grid held in ``_mt_x``, ``_mt_y``, ``_mt_z``. ``native``:
-    the same launch for the native fast path, where it can make it (one device, no waiting)."""
+    the same launch for the native fast path (None where the driver cannot be found)."""
 
     def __init__(
         self,
@@ -238,8 +244,11 @@ def build_launch_code(
         "_mt_LU64": _U64,
     }
     native = None
-    if raw_pointers and not several_devices and on_launched is None:
+    if raw_pointers:
         native = _native_launch(name, function, block, params, framework, device, stream_of)
+    if native is not None:
+        switch = (cupy.cuda.runtime.getDevice, cupy.cuda.runtime.setDevice)
+        native = replace(native, switch=switch if several_devices else None, after=on_launched)
     return LaunchCode(name, namespace, render, native)
 
 
@@ -276,6 +285,7 @@ def _native_launch(
         stream_of=stream_of,
         stream_arg=device if framework == "torch" else None,
         on_error=on_error,
+        device=device,
     )
 
 

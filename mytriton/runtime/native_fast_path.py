@@ -99,6 +99,9 @@ def make_native_fast_path(
         native.block,
         native.stream_of,
         native.stream_arg,
+        *(native.switch or (None, None)),
+        native.device,
+        native.after,
     )
 
 

@@ -22,7 +22,7 @@ from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_launcher import LaunchCode, NativeLaunch
-from mytriton.errors import LaunchError
+from mytriton.errors import DeviceAssertionError, LaunchError
 from mytriton.runtime import jit as jit_module
 from mytriton.runtime import native_build
 
@@ -91,6 +91,11 @@ class FakeGpuBackend(Backend):
         self.compiled: list[CompiledKernel] = []
         self.launches: list[tuple[str, tuple[int, int, int], tuple[Any, ...], int | None]] = []
         self._callbacks: list[Any] = []  # keeps the C callbacks alive
+        #: native launches: (get_device, set_device) of a machine with several GPUs, and the
+        #: hook called after each launch
+        self.switch: tuple[Any, Any] | None = None
+        self.after: Any = None
+        self.current_device = 0  # what the fake get_device/set_device keep
 
     def load(
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
@@ -132,7 +137,8 @@ class FakeGpuBackend(Backend):
             _bx, _by, _bz, _shared, stream, params, _extra = rest
             assert f == 0xF00 and stream == 0x5000
             args = tuple(_READ[k].from_address(params[i]).value for i, k in enumerate(kinds))
-            self.launches.append(("fast", (x, y, z), args, device))
+            launched_on = self.current_device if self.switch is not None else device
+            self.launches.append(("fast", (x, y, z), args, launched_on))
             return 0
 
         callback = _LAUNCH_KERNEL(launch_kernel)
@@ -145,6 +151,9 @@ class FakeGpuBackend(Backend):
             stream_of=lambda: 0x5000,
             stream_arg=None,
             on_error=lambda *a: False,
+            device=device or 0,
+            switch=self.switch,
+            after=self.after,
         )
 
     def routes(self) -> list[str]:
@@ -154,7 +163,16 @@ class FakeGpuBackend(Backend):
 @pytest.fixture(params=["python", "native"])
 def gpu(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> FakeGpuBackend:
     """The fake GPU backend, giving plans the generated Python fast path or the native one."""
-    backend = FakeGpuBackend(native=request.param == "native")
+    return install(FakeGpuBackend(native=request.param == "native"), monkeypatch)
+
+
+@pytest.fixture
+def native_gpu(monkeypatch: pytest.MonkeyPatch) -> FakeGpuBackend:
+    """The fake GPU backend giving plans the native fast path."""
+    return install(FakeGpuBackend(native=True), monkeypatch)
+
+
+def install(backend: FakeGpuBackend, monkeypatch: pytest.MonkeyPatch) -> FakeGpuBackend:
     monkeypatch.setattr(jit_module, "get_backend", lambda name: backend)
     add_kernel.clear_cache()
     counted_kernel.clear_cache()
@@ -317,3 +335,41 @@ def test_clear_cache_drops_the_fast_path(gpu: FakeGpuBackend) -> None:
     add_kernel.clear_cache()
     launch_base()
     assert gpu.routes() == ["general", "fast", "general"] and len(gpu.compiled) == 2
+
+
+def test_native_launch_makes_the_arrays_device_current_and_restores_it(
+    native_gpu: FakeGpuBackend,
+) -> None:
+    gpu = native_gpu
+    switched: list[int] = []
+
+    def set_device(d: int) -> None:
+        switched.append(d)
+        gpu.current_device = d
+
+    gpu.switch = (lambda: gpu.current_device, set_device)
+    x, y, out = (FakeDeviceArray(ptr=p, device=1) for p in (0x1000, 0x2000, 0x3000))
+    for _ in range(2):
+        add_kernel[(1,)](x, y, out, 100, BLOCK=16)
+    assert gpu.routes() == ["general", "fast"]
+    assert gpu.launches[1][3] == 1  # launched with device 1 current
+    assert switched == [1, 0] and gpu.current_device == 0
+
+
+def test_native_after_hook_sees_the_stream_and_its_error_propagates(
+    native_gpu: FakeGpuBackend,
+) -> None:
+    gpu = native_gpu
+    seen: list[int] = []
+
+    def after(stream: int) -> None:
+        seen.append(stream)
+        if len(seen) > 1:
+            raise DeviceAssertionError("device assertion failed in kernel `add_kernel`")
+
+    gpu.after = after
+    launch_base()
+    launch_base()
+    assert seen == [0x5000] and gpu.routes() == ["general", "fast"]
+    with pytest.raises(DeviceAssertionError, match="device assertion failed"):
+        launch_base()

@@ -65,6 +65,10 @@ typedef struct {
     unsigned block[3];
     PyObject *stream_of;  /* stream_of(stream_arg) or stream_of() -> int */
     PyObject *stream_arg; /* NULL: stream_of takes no argument */
+    PyObject *get_device; /* NULL: one device, nothing to switch */
+    PyObject *set_device;
+    int device;
+    PyObject *after; /* NULL, or after(stream) once launched (debug kernels wait there) */
 } FastLaunch;
 
 static PyObject *s_dtype, *s_get_device, *s_data_ptr, *s_device, *s_id, *s_data, *s_ptr;
@@ -325,6 +329,71 @@ static int grid_dims(FastLaunch *self, PyObject *grid, PyObject **vals, long lon
     return !PyErr_Occurred();
 }
 
+/* Make the plan's device current where the process has several (what was current goes in
+   *previous); 1 on success. */
+static int switch_device(FastLaunch *self, int *previous) {
+    if (self->get_device == NULL) return 1;
+    PyObject *current = PyObject_CallNoArgs(self->get_device);
+    if (current == NULL) return 0;
+    *previous = (int)PyLong_AsLong(current);
+    Py_DECREF(current);
+    if (PyErr_Occurred()) return 0;
+    if (*previous == self->device) return 1;
+    PyObject *done = PyObject_CallFunction(self->set_device, "i", self->device);
+    Py_XDECREF(done);
+    return done != NULL;
+}
+
+/* Make `previous` current again, keeping an exception already raised; 1 on success. */
+static int restore_device(FastLaunch *self, int previous) {
+    if (self->get_device == NULL || previous == self->device) return 1;
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyObject *done = PyObject_CallFunction(self->set_device, "i", previous);
+    Py_XDECREF(done);
+    if (type != NULL) {
+        if (done == NULL) PyErr_Clear();
+        PyErr_Restore(type, value, traceback);
+        return 0;
+    }
+    return done != NULL;
+}
+
+/* The launch on the current stream (retried once where on_error asks), then `after(stream)`
+   where the plan waits for its kernel; 1 on success. */
+static int launch(FastLaunch *self, long long dims[3], void **params) {
+    PyObject *s = self->stream_arg ? PyObject_CallOneArg(self->stream_of, self->stream_arg)
+                                   : PyObject_CallNoArgs(self->stream_of);
+    if (s == NULL) return 0;
+    void *stream = PyLong_AsVoidPtr(s);
+    Py_DECREF(s);
+    if (stream == NULL && PyErr_Occurred()) return 0;
+    for (int attempt = 0;; attempt++) {
+        int err;
+        Py_BEGIN_ALLOW_THREADS
+        err = self->launch(self->function, (unsigned)dims[0], (unsigned)dims[1], (unsigned)dims[2],
+                           self->block[0], self->block[1], self->block[2], 0, stream, params,
+                           NULL);
+        Py_END_ALLOW_THREADS
+        if (err == 0) break;
+        PyObject *retry = PyObject_CallFunction(self->on_error, "iLLLi", err, dims[0], dims[1],
+                                                dims[2], attempt);
+        if (retry == NULL) return 0;
+        int again = PyObject_IsTrue(retry);
+        Py_DECREF(retry);
+        if (again != 1) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "kernel launch failed");
+            return 0;
+        }
+    }
+    if (self->after != NULL) {
+        PyObject *done = PyObject_CallFunction(self->after, "K", (unsigned long long)(uintptr_t)stream);
+        if (done == NULL) return 0;
+        Py_DECREF(done);
+    }
+    return 1;
+}
+
 static PyObject *fast_call(PyObject *callable, PyObject *const *args, size_t nargsf,
                            PyObject *kwnames) {
     FastLaunch *self = (FastLaunch *)callable;
@@ -393,31 +462,11 @@ static PyObject *fast_call(PyObject *callable, PyObject *const *args, size_t nar
             }
             params[r] = &packed[r];
         }
-        PyObject *s = self->stream_arg ? PyObject_CallOneArg(self->stream_of, self->stream_arg)
-                                       : PyObject_CallNoArgs(self->stream_of);
-        if (s == NULL) return NULL;
-        void *stream = PyLong_AsVoidPtr(s);
-        Py_DECREF(s);
-        if (stream == NULL && PyErr_Occurred()) return NULL;
-        for (int attempt = 0;; attempt++) {
-            int err;
-            Py_BEGIN_ALLOW_THREADS
-            err = self->launch(self->function, (unsigned)dims[0], (unsigned)dims[1],
-                               (unsigned)dims[2], self->block[0], self->block[1],
-                               self->block[2], 0, stream, params, NULL);
-            Py_END_ALLOW_THREADS
-            if (err == 0) break;
-            PyObject *retry = PyObject_CallFunction(self->on_error, "iLLLi", err, dims[0],
-                                                    dims[1], dims[2], attempt);
-            if (retry == NULL) return NULL;
-            int again = PyObject_IsTrue(retry);
-            Py_DECREF(retry);
-            if (again != 1) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_RuntimeError, "kernel launch failed");
-                return NULL;
-            }
-        }
+        int previous = 0;
+        if (!switch_device(self, &previous)) return NULL;
+        int ok = launch(self, dims, params);
+        if (!restore_device(self, previous)) ok = 0;
+        if (!ok) return NULL;
     }
     Py_INCREF(self->kernel);
     return self->kernel;
@@ -438,6 +487,9 @@ static int fast_traverse(FastLaunch *self, visitproc visit, void *arg) {
     Py_VISIT(self->constexpr_key);
     Py_VISIT(self->stream_of);
     Py_VISIT(self->stream_arg);
+    Py_VISIT(self->get_device);
+    Py_VISIT(self->set_device);
+    Py_VISIT(self->after);
     for (Py_ssize_t j = 0; j < self->nparams; j++) {
         Py_VISIT(self->guards[j].type);
         Py_VISIT(self->guards[j].dtype);
@@ -461,6 +513,9 @@ static int fast_clear(FastLaunch *self) {
     Py_CLEAR(self->constexpr_key);
     Py_CLEAR(self->stream_of);
     Py_CLEAR(self->stream_arg);
+    Py_CLEAR(self->get_device);
+    Py_CLEAR(self->set_device);
+    Py_CLEAR(self->after);
     for (Py_ssize_t j = 0; j < self->nparams; j++) {
         Py_CLEAR(self->guards[j].type);
         Py_CLEAR(self->guards[j].dtype);
@@ -499,20 +554,23 @@ static PyObject *hold(PyObject *o) {
 
 /* make(names, defaults, missing, guards, runtime_index, pass_kind, options, env, unset, set,
         normalize, kernel, general, on_error, constexpr_key, launch_address, function,
-        block, stream_of, stream_arg) -- see native_fast_path.py */
+        block, stream_of, stream_arg, get_device, set_device, device, after)
+   -- see native_fast_path.py */
 static PyObject *make(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *names, *defaults, *missing, *guards, *runtime_index, *pass_kind, *options, *env,
         *unset, *set, *normalize, *kernel, *general, *on_error, *constexpr_key, *stream_of,
-        *stream_arg;
+        *stream_arg, *get_device, *set_device, *after;
+    int device;
     unsigned long long launch_address, function;
     unsigned bx, by, bz;
-    if (!PyArg_ParseTuple(args, "O!O!OO!O!O!OO!O!O!OOOOOKK(III)OO", &PyTuple_Type, &names,
+    if (!PyArg_ParseTuple(args, "O!O!OO!O!O!OO!O!O!OOOOOKK(III)OOOOiO", &PyTuple_Type, &names,
                           &PyTuple_Type, &defaults, &missing, &PyTuple_Type, &guards,
                           &PyTuple_Type, &runtime_index, &PyTuple_Type, &pass_kind, &options,
                           &PyDict_Type, &env, &PyTuple_Type, &unset, &PyTuple_Type, &set,
                           &normalize, &kernel, &general, &on_error, &constexpr_key,
-                          &launch_address, &function, &bx, &by, &bz, &stream_of, &stream_arg))
+                          &launch_address, &function, &bx, &by, &bz, &stream_of, &stream_arg,
+                          &get_device, &set_device, &device, &after))
         return NULL;
     Py_ssize_t np = PyTuple_GET_SIZE(names), nr = PyTuple_GET_SIZE(runtime_index);
     if (np > MAX_PARAMS || PyTuple_GET_SIZE(defaults) != np || PyTuple_GET_SIZE(guards) != np ||
@@ -538,6 +596,10 @@ static PyObject *make(PyObject *module, PyObject *args) {
     self->constexpr_key = hold(constexpr_key);
     self->stream_of = hold(stream_of);
     self->stream_arg = hold(stream_arg);
+    self->get_device = hold(get_device);
+    self->set_device = hold(set_device);
+    self->device = device;
+    self->after = hold(after);
     self->launch = (launch_fn_t)(uintptr_t)launch_address;
     self->function = (void *)(uintptr_t)function;
     self->block[0] = bx;
