@@ -62,9 +62,10 @@ print(
 )
 
 # CHECK-LABEL: func.func @runtime_sum_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %K: i32) {
+# `accumulator = 0.0` makes the f32 constant where it is assigned (Triton's rule)
+# CHECK-NEXT:    %[[INIT:.*]] = arith.constant 0.000000e+00 : f32
 # CHECK-NEXT:    %[[LB:.*]] = arith.constant 0 : i32
 # CHECK-NEXT:    %[[STEP:.*]] = arith.constant 1 : i32
-# CHECK-NEXT:    %[[INIT:.*]] = arith.constant 0.000000e+00 : f32
 # CHECK-NEXT:    %accumulator = scf.for %k = %[[LB]] to %K step %[[STEP]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) : i32 {
 # CHECK-NEXT:      %[[P:.*]] = tt.addptr %x, %k : !tt.ptr<f32>, i32
 # CHECK-NEXT:      %[[V:.*]] = tt.load %[[P]] : !tt.ptr<f32>

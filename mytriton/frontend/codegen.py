@@ -134,11 +134,16 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             raise KernelNameError(f"name `{name}` is not defined", self.loc(node))
         return check_global(name, value, self.loc(node))
 
-    def assign(self, target: ast.expr, value: Any) -> None:
+    def assign(self, target: ast.expr, value: Any, source: Any = None) -> None:
+        """Bind ``target``; a fresh tensor takes the name as its IR name, unless it is a
+        number of ``source`` (the value before ``assigned``) made a tensor: that constant stays
+        unnamed, as when a number is used in an expression."""
+        name = source is None or value is source
         if isinstance(target, ast.Name):
             named = isinstance(value, TensorValue) and value.handle.name_hint is not None
             if (
-                isinstance(value, TensorValue)
+                name
+                and isinstance(value, TensorValue)
                 and not named
                 and isinstance(value.handle.owner, Operation)
             ):
@@ -155,8 +160,9 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                     f"cannot unpack {len(value)} values into {len(target.elts)} names",
                     self.loc(target),
                 )
-            for t, v in zip(target.elts, value, strict=True):
-                self.assign(t, v)
+            sources = source if isinstance(source, tuple) else (None,) * len(value)
+            for t, v, src in zip(target.elts, value, sources, strict=True):
+                self.assign(t, v, src)
         else:
             self.unsupported(target, f"assignment to `{ast.unparse(target)}`", "assign to a name")
 
@@ -172,8 +178,22 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign) -> None:
         value = self.visit(node.value)
+        assigned = self.assigned(value)
         for t in node.targets:
-            self.assign(t, value)
+            self.assign(t, assigned, value)
+
+    def assigned(self, value: Any) -> Any:
+        """Triton's rule for a value assigned to a name not annotated ``tl.constexpr``: a
+        Python number (or a constexpr holding one) becomes a scalar tensor; tuples are taken
+        element by element; anything else (tensors, dtypes, ``None``, functions) is kept."""
+        if isinstance(value, tuple):
+            converted = tuple(self.assigned(v) for v in value)
+            same = all(a is b for a, b in zip(converted, value, strict=True))
+            return value if same else converted
+        v = value.value if isinstance(value, core.constexpr) else value
+        if isinstance(v, (bool, int, float)):
+            return self.sem.to_tensor(v)
+        return value
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is None:
@@ -186,14 +206,15 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 "known at run time",
                 self.loc(node),
             )
-        self.assign(node.target, value)
+        assigned = value if ann is core.constexpr else self.assigned(value)
+        self.assign(node.target, assigned, value)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         if not isinstance(node.target, ast.Name):
             self.unsupported(node, f"augmented assignment to `{ast.unparse(node.target)}`")
         current = self.lookup(node.target.id, node.target)
         value = self.binary(node.op, current, self.visit(node.value), node)
-        self.assign(node.target, value)
+        self.assign(node.target, self.assigned(value), value)
 
     def visit_Assert(self, node: ast.Assert) -> None:
         cond = self.visit(node.test)

@@ -12,7 +12,8 @@ from xdsl.dialects.builtin import FileLineColLoc
 
 import mytriton as triton
 import mytriton.language as tl
-from tests.frontend.util import X, Y, op_lines, ops, tt
+from mytriton.errors import ConstexprError
+from tests.frontend.util import X, Y, expect_error, op_lines, ops, tt
 
 GLOBAL_BLOCK = 32
 GLOBAL_SCALE = tl.constexpr(3)
@@ -232,15 +233,55 @@ def test_helper_names_do_not_leak_into_caller():
         tt(k, X, Y, BLOCK=16)
 
 
+# ------------------------------------------------------------------ assignment
+
+
+def test_assigning_a_number_makes_a_scalar_tensor_as_in_triton():
+    """Triton's rule: a name not annotated ``tl.constexpr`` holds a tensor; a Python number
+    (or a constexpr) assigned to it becomes a scalar of Triton's type for it."""
+
+    @triton.jit
+    def k(x, out, LIT: tl.constexpr):
+        kept: tl.constexpr = LIT
+        tl.static_assert(kept == 10)
+        v = LIT
+        tl.static_assert(v.type == tl.int32)
+        f = 1.5
+        tl.static_assert(f.dtype == tl.float32)
+        big = 2**40
+        tl.static_assert(big.dtype == tl.int64)
+        flag = True
+        tl.static_assert(flag.dtype == tl.int1)
+        a, b = 1, 2.0  # a tuple: element by element
+        tl.static_assert(a.dtype == tl.int32 and b.dtype == tl.float32)
+        d = tl.float16  # a dtype stays one
+        tl.static_assert(d == tl.float16)
+        n = v
+        n += 1  # an augmented assignment keeps a tensor
+        tl.static_assert(n.dtype == tl.int32)
+        tl.store(out, (v + a + n).to(tl.float32))
+
+    tt(k, X, Y, LIT=10)
+
+
+def test_a_number_assigned_to_a_name_is_not_a_compile_time_size():
+    @triton.jit
+    def k(x, out, BLOCK: tl.constexpr):
+        small = min(BLOCK, 8)
+        tl.store(out + tl.arange(0, small), tl.zeros((8,), tl.float32))  # <-
+
+    expect_error(k, (X, Y), {"BLOCK": 16}, ConstexprError, ("compile-time",), "tl.arange")
+
+
 # ------------------------------------------------------------------ Python builtins and helpers
 
 
 def test_min_max_on_compile_time_values():
     @triton.jit
     def k(x, out, BLOCK: tl.constexpr):
-        small = min(BLOCK, 8)
-        big = max(BLOCK, 64, 32)
-        both = max((small, 2))
+        small: tl.constexpr = min(BLOCK, 8)
+        big: tl.constexpr = max(BLOCK, 64, 32)
+        both: tl.constexpr = max((small, 2))
         tl.store(out + tl.arange(0, small), tl.zeros((small,), tl.float32))
         tl.store(out + tl.arange(0, big), tl.zeros((big,), tl.float32))
         tl.static_assert(both == 8)

@@ -416,7 +416,7 @@ def test_shape_and_dtype_attributes_are_compile_time():
             v = v * 2.0
         else:
             v = v + 1
-        n = v.shape[0]
+        n: tl.constexpr = v.shape[0]
         tl.store(out + tl.arange(0, n), v)
 
     f32 = tt(k, X, Y, BLOCK=16)
