@@ -197,15 +197,34 @@ def add_benchmark(
     return bench
 
 
-def softmax_benchmark(
-    arrays: Arrays, lines: dict[str, tuple[ModuleType, str | None]], dtype: str, quick: bool
+Lines = dict[str, tuple[ModuleType, str | None]]
+#: a row-wise kernel's launch: (kernel module, x, out, M, N, BLOCK_SIZE, num_warps)
+RowLaunch = Callable[[ModuleType, Any, Any, int, int, int, int], Any]
+
+
+def row_benchmark(
+    arrays: Arrays,
+    lines: Lines,
+    dtype: str,
+    quick: bool,
+    *,
+    name: str,
+    full_cols: list[int],
+    reference: Callable[[Any], Any],
+    launch: RowLaunch,
+    torch_op: Callable[[Any, int], Any],
+    tolerance: tuple[tuple[float, float], tuple[float, float]],
 ) -> testing.Mark:
+    """GB/s of a kernel over the rows of an M-by-N block (softmax, layer norm): one program
+    per row, the row in one block; ``reference`` (of the float32 input) checks each line with
+    ``tolerance`` (atol, rtol: float32, then 16-bit types), and ``torch_op(x, N)`` is the torch
+    line (checked on a result of its own: no ``out=``)."""
     if not arrays.on_gpu:
         rows, cols = 4, [16, 48]
     elif quick:
         rows, cols = 4096, [256, 1024, 4096]
     else:
-        rows, cols = 4096, [256 * i for i in range(1, 17)]
+        rows, cols = 4096, full_cols
     rep = 100 if arrays.on_gpu else 20
 
     @testing.perf_report(
@@ -217,88 +236,76 @@ def softmax_benchmark(
             line_names=list(lines),
             styles=[STYLES[p] for p in lines],
             ylabel="GB/s",
-            plot_name=f"softmax-{dtype}",
+            plot_name=f"{name.replace(' ', '-')}-{dtype}",
             args={"M": rows},
         )
     )
     def bench(M: int, N: int, provider: str) -> tuple[float, float, float]:
         x = arrays.random((M, N), dtype, normal=True)
-        xh = arrays.host_f32(x)
-        e = arrays.np.exp(xh - xh.max(axis=1, keepdims=True))
-        ref = e / e.sum(axis=1, keepdims=True)
+        ref = reference(arrays.host_f32(x))
         itemsize = x.itemsize if hasattr(x, "itemsize") else x.element_size()
         nbytes = 2 * M * N * itemsize
         out = arrays.empty_like(x)
         mod, backend = lines[provider]
         if backend is not None:
             os.environ["MYTRITON_BACKEND"] = backend
-        if provider == "torch":  # torch.softmax has no out=: check a result of its own
-            fn: Callable[[], Any] = lambda: arrays.torch.softmax(x, dim=1)
-            out = arrays.torch.softmax(x, dim=1)
+        if provider == "torch":
+            fn: Callable[[], Any] = lambda: torch_op(x, N)
+            out = torch_op(x, N)
         else:
             block = mytriton.next_power_of_2(N)
             nw = 8 if block >= 2048 else 4
-            stride = N  # both arrays are contiguous rows
-            fn = lambda: mod.softmax_kernel[(M,)](
-                out, x, stride, stride, M, N, BLOCK_SIZE=block, num_warps=nw
-            )
-        atol, rtol = (1e-5, 1e-4) if dtype == "float32" else (1e-5, 1e-2)
+            fn = lambda: launch(mod, x, out, M, N, block, nw)
+        atol, rtol = tolerance[0] if dtype == "float32" else tolerance[1]
         check = lambda: testing.assert_close(arrays.host_f32(out), ref, atol=atol, rtol=rtol)
-        return measure(f"softmax {provider} N={N}", fn, check, nbytes, rep)
+        return measure(f"{name} {provider} N={N}", fn, check, nbytes, rep)
 
     return bench
 
 
-def layer_norm_benchmark(
-    arrays: Arrays, lines: dict[str, tuple[ModuleType, str | None]], dtype: str, quick: bool
-) -> testing.Mark:
-    if not arrays.on_gpu:
-        rows, cols = 4, [16, 48]
-    elif quick:
-        rows, cols = 4096, [256, 1024, 4096]
-    else:
-        rows, cols = 4096, [512 * i for i in range(1, 17)]
-    rep = 100 if arrays.on_gpu else 20
+def softmax_benchmark(arrays: Arrays, lines: Lines, dtype: str, quick: bool) -> testing.Mark:
+    def reference(x: Any) -> Any:
+        e = arrays.np.exp(x - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
 
-    @testing.perf_report(
-        testing.Benchmark(
-            x_names=["N"],
-            x_vals=cols,
-            line_arg="provider",
-            line_vals=list(lines),
-            line_names=list(lines),
-            styles=[STYLES[p] for p in lines],
-            ylabel="GB/s",
-            plot_name=f"layer-norm-{dtype}",
-            args={"M": rows},
-        )
+    def launch(mod: ModuleType, x: Any, out: Any, M: int, N: int, block: int, nw: int) -> Any:
+        # both arrays are contiguous rows: the row stride is N
+        return mod.softmax_kernel[(M,)](out, x, N, N, M, N, BLOCK_SIZE=block, num_warps=nw)
+
+    return row_benchmark(
+        arrays,
+        lines,
+        dtype,
+        quick,
+        name="softmax",
+        full_cols=[256 * i for i in range(1, 17)],
+        reference=reference,
+        launch=launch,
+        torch_op=lambda x, n: arrays.torch.softmax(x, dim=1),
+        tolerance=((1e-5, 1e-4), (1e-5, 1e-2)),
     )
-    def bench(M: int, N: int, provider: str) -> tuple[float, float, float]:
-        x = arrays.random((M, N), dtype, normal=True)
-        xh = arrays.host_f32(x)
-        centred = xh - xh.mean(axis=1, keepdims=True)
-        ref = centred / arrays.np.sqrt((centred * centred).mean(axis=1, keepdims=True) + 1e-5)
-        itemsize = x.itemsize if hasattr(x, "itemsize") else x.element_size()
-        nbytes = 2 * M * N * itemsize
-        out = arrays.empty_like(x)
-        mod, backend = lines[provider]
-        if backend is not None:
-            os.environ["MYTRITON_BACKEND"] = backend
-        if provider == "torch":  # no out=: check a result of its own
-            layer_norm = arrays.torch.nn.functional.layer_norm
-            fn: Callable[[], Any] = lambda: layer_norm(x, (N,), eps=1e-5)
-            out = layer_norm(x, (N,), eps=1e-5)
-        else:
-            block = mytriton.next_power_of_2(N)
-            nw = 8 if block >= 2048 else 4
-            fn = lambda: mod.layer_norm_kernel[(M,)](
-                x, out, N, 1e-5, BLOCK_SIZE=block, num_warps=nw
-            )
-        atol, rtol = (1e-4, 1e-4) if dtype == "float32" else (1e-2, 1e-2)
-        check = lambda: testing.assert_close(arrays.host_f32(out), ref, atol=atol, rtol=rtol)
-        return measure(f"layer norm {provider} N={N}", fn, check, nbytes, rep)
 
-    return bench
+
+def layer_norm_benchmark(arrays: Arrays, lines: Lines, dtype: str, quick: bool) -> testing.Mark:
+    def reference(x: Any) -> Any:
+        centred = x - x.mean(axis=1, keepdims=True)
+        return centred / arrays.np.sqrt((centred * centred).mean(axis=1, keepdims=True) + 1e-5)
+
+    def launch(mod: ModuleType, x: Any, out: Any, M: int, N: int, block: int, nw: int) -> Any:
+        return mod.layer_norm_kernel[(M,)](x, out, N, 1e-5, BLOCK_SIZE=block, num_warps=nw)
+
+    return row_benchmark(
+        arrays,
+        lines,
+        dtype,
+        quick,
+        name="layer norm",
+        full_cols=[512 * i for i in range(1, 17)],
+        reference=reference,
+        launch=launch,
+        torch_op=lambda x, n: arrays.torch.nn.functional.layer_norm(x, (n,), eps=1e-5),
+        tolerance=((1e-4, 1e-4), (1e-2, 1e-2)),
+    )
 
 
 def matmul_benchmark(
