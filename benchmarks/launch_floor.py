@@ -1,7 +1,7 @@
 """What one launch costs below mytriton: the driver call alone (CuPy's binding of
 ``cuLaunchKernel``, and ``ctypes`` with and without releasing the GIL) on torch's default
 stream and on a stream of its own, beside mytriton's whole launch (native fast path) and the
-time of its Python fast path alone (its driver call replaced by a no-op). Run on the GPU to
+time of each of its fast paths alone (their driver call replaced by a no-op). Run on the GPU to
 see where a launch's host time goes.
 
     python3 benchmarks/launch_floor.py
@@ -105,6 +105,24 @@ def main() -> None:
         )
     finally:
         cupy.cuda.driver.launchKernel = launch
+    # the native fast path's own time: cuLaunchKernel's address replaced by a C no-op
+    os.environ.pop("MYTRITON_NATIVE_LAUNCH", None)
+    from mytriton.backends import device_launcher
+    from mytriton.runtime import native_build
+
+    native = native_build.load()
+    if native is not None:
+        saved = list(device_launcher._LAUNCH_KERNEL)
+        device_launcher._LAUNCH_KERNEL[:] = [native.NOOP_LAUNCH]
+        try:
+            k3 = load_kernels("floor_mytriton3", mytriton, tl).add_kernel
+            for _ in range(2):
+                k3[(1,)](x, y, out, 1024, BLOCK_SIZE=1024)
+            rows["mytriton native fast path, driver call a no-op"] = per_call_us(
+                lambda: k3[(1,)](x, y, out, 1024, BLOCK_SIZE=1024)
+            )
+        finally:
+            device_launcher._LAUNCH_KERNEL[:] = saved
     for label, us in rows.items():
         print(f"{label:<48} {us:7.2f} us")
 
