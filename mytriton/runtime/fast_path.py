@@ -24,15 +24,11 @@ from typing import Any
 
 from mytriton.backends.device_launcher import LaunchCode
 from mytriton.frontend.signature import DIVISIBILITY
-from mytriton.runtime.binder import describer
 from mytriton.runtime.grid import normalize_grid
+from mytriton.runtime.guards import Guard, guard_of
 from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, int_kind
 
 FastPath = Callable[..., Any]
-
-
-class _NoFastPath(Exception):
-    """An argument whose guard would not be cheap (the plan keeps the general path)."""
 
 
 def environment_store() -> dict[bytes, bytes] | None:
@@ -86,21 +82,20 @@ def make_fast_path(
         "_mt_UNSET": frozenset(k for k, v in names_values if v is None),
         "_mt_SET": frozenset((k, v) for k, v in names_values if v is not None),
     }
-    header, guards, passed = [], [], {}
-    try:
-        for i, (p, v) in enumerate(zip(params, values, strict=True)):
-            if p.default is inspect.Parameter.empty:
-                header.append(p.name)
-            else:
-                ns[f"_mt_default{i}"] = p.default
-                header.append(f"{p.name}=_mt_default{i}")
-            guard, passed_as = _guard(
-                i, p.name, v, p.name in constexprs, p.name in no_value, p.name in no_alignment, ns
-            )
-            guards.extend(guard)
-            passed[i] = passed_as
-    except _NoFastPath:
-        return None
+    header: list[str] = []
+    guards: list[str] = []
+    passed: dict[int, str] = {}
+    for i, (p, v) in enumerate(zip(params, values, strict=True)):
+        if p.default is inspect.Parameter.empty:
+            header.append(p.name)
+        else:
+            ns[f"_mt_default{i}"] = p.default
+            header.append(f"{p.name}=_mt_default{i}")
+        fact = guard_of(v, p.name in constexprs, p.name in no_value, p.name in no_alignment)
+        if fact is None:
+            return None
+        lines_of_p, passed[i] = _lines(i, p.name, fact, ns)
+        guards.extend(lines_of_p)
     names = [p.name for p in params]
     env_changed = "not _mt_env_keys.isdisjoint(_mt_UNSET)"
     if ns["_mt_SET"]:
@@ -130,64 +125,39 @@ def make_fast_path(
     return fast
 
 
-def _guard(
-    i: int,
-    v: str,
-    value: Any,
-    is_constexpr: bool,
-    no_value: bool,
-    no_alignment: bool,
-    ns: dict[str, Any],
-) -> tuple[list[str], str]:
+def _lines(i: int, v: str, g: Guard, ns: dict[str, Any]) -> tuple[list[str], str]:
     """The guard lines of parameter ``i`` (named ``v``; ``SLOW`` leaves for the general path)
     and the expression the launch passes for it."""
-    t = type(value)
-    if is_constexpr or value is None:
-        if t is int:
-            ns[f"_mt_c{i}"] = value
-            return [f"if _mt_type({v}) is not _mt_int or {v} != _mt_c{i}: SLOW"], v
-        if value is None:
-            return [f"if {v} is not None: SLOW"], v
-        ns[f"_mt_c{i}"] = constexpr_key(value)
+    if g.kind == "const_int":
+        ns[f"_mt_c{i}"] = g.value
+        return [f"if _mt_type({v}) is not _mt_int or {v} != _mt_c{i}: SLOW"], v
+    if g.kind == "constexpr":
+        ns[f"_mt_c{i}"] = g.value
         return [f"if _mt_ck({v}) != _mt_c{i}: SLOW"], v
-    if t is int:
-        if value == 1 and not no_value:
-            return [f"if _mt_type({v}) is not _mt_int or {v} != 1: SLOW"], v
-        kind = int_kind(value)
-        if kind == 0:
+    if g.kind == "none":
+        return [f"if {v} is not None: SLOW"], v
+    if g.kind == "int":
+        if g.int_kind == 0:
             width = f"not {I32_MIN} <= {v} <= {I32_MAX}"
         else:
-            ns[f"_mt_k{i}"] = kind
+            ns[f"_mt_k{i}"] = g.int_kind
             width = f"_mt_kind({v}) != _mt_k{i}"
         checks = [f"_mt_type({v}) is not _mt_int", width]
-        if not no_value:
+        if g.not_one:
             checks.append(f"{v} == 1")
-            if not no_alignment:
-                divisible = value % DIVISIBILITY == 0
-                checks.append(f"{v} % {DIVISIBILITY} {'!=' if divisible else '=='} 0")
+        if g.divisible is not None:
+            checks.append(f"{v} % {DIVISIBILITY} {'!=' if g.divisible else '=='} 0")
         return [f"if {' or '.join(checks)}: SLOW"], v
-    if t is float or t is bool:
-        return [f"if _mt_type({v}) is not _mt_{t.__name__}: SLOW"], v
-    kind_of = describer(t).__name__
-    if kind_of == "_torch":
-        ns[f"_mt_t{i}"], ns[f"_mt_d{i}"] = t, value.dtype
-        device = value.get_device()
+    if g.kind in ("float", "bool"):
+        return [f"if _mt_type({v}) is not _mt_{g.kind}: SLOW"], v
+    ns[f"_mt_t{i}"], ns[f"_mt_d{i}"] = g.type, g.dtype
+    if g.kind == "torch":
         read = f"{v}.data_ptr()"
-        same = (
-            f"_mt_type({v}) is not _mt_t{i} or {v}.dtype is not _mt_d{i} or "
-            f"{v}.get_device() != {device}"
-        )
-    elif kind_of == "_cupy":
-        ns[f"_mt_t{i}"], ns[f"_mt_d{i}"] = t, value.dtype
-        device = value.device.id
-        read = f"{v}.data.ptr"
-        same = (
-            f"_mt_type({v}) is not _mt_t{i} or {v}.dtype != _mt_d{i} or {v}.device.id != {device}"
-        )
+        same = f"{v}.dtype is not _mt_d{i} or {v}.get_device() != {g.device}"
     else:
-        raise _NoFastPath
-    lines = [f"if {same}: SLOW", f"_mt_p{i} = {read}"]
-    if not no_value and not no_alignment:
-        aligned = describer(t)(value)[-1]
-        lines.append(f"if _mt_p{i} % {DIVISIBILITY} {'!=' if aligned else '=='} 0: SLOW")
+        read = f"{v}.data.ptr"
+        same = f"{v}.dtype != _mt_d{i} or {v}.device.id != {g.device}"
+    lines = [f"if _mt_type({v}) is not _mt_t{i} or {same}: SLOW", f"_mt_p{i} = {read}"]
+    if g.aligned is not None:
+        lines.append(f"if _mt_p{i} % {DIVISIBILITY} {'!=' if g.aligned else '=='} 0: SLOW")
     return lines, f"_mt_p{i}"

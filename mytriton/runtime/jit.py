@@ -179,12 +179,8 @@ class JITFunction(Generic[T]):
                 raise e.with_traceback(None)  # noqa: B904 (keeps the cause of an internal error)
         return self.run(*args, grid=grid, warmup=False, **kwargs)
 
-    def _slow(self, grid: Grid, values: tuple[Any, ...], options: dict[str, Any]) -> Any:
-        """The general path, for a launch the fast path's guards turned away."""
-        return self.run(*values, grid=grid, warmup=False, **options)
-
     def _general(self, grid: Grid, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """The general path, for a launch the native fast path turned away."""
+        """The general path, for a launch a fast path turned away."""
         return self.run(*args, grid=grid, warmup=False, **kwargs)
 
     def warmup(self, *args: Any, grid: Grid, **kwargs: Any) -> CompiledKernel:
@@ -336,7 +332,7 @@ class JITFunction(Generic[T]):
             name=self.fn.__name__,
             options=options_key(options) if options else (),
             launch_code=code,
-            slow=self._slow,
+            slow=self._general,
             options_key=options_key,
         )
 

@@ -16,11 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mytriton.backends.device_launcher import NativeLaunch
-from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.runtime import native_build
-from mytriton.runtime.binder import describer
 from mytriton.runtime.fast_path import environment_store
-from mytriton.runtime.specialization import constexpr_key, int_kind
+from mytriton.runtime.guards import Guard, guard_of
+from mytriton.runtime.specialization import constexpr_key
 
 # guards and ABI kinds, as numbered in fast_launch.c
 G_CONST_INT, G_CONST_OTHER, G_NONE, G_INT, G_FLOAT, G_BOOL, G_TORCH, G_CUPY = range(8)
@@ -34,7 +33,6 @@ _FEEDS = {
     G_CUPY: ("ptr",),
 }
 MAX_PARAMS = 64
-_I64_MIN = -(2**63)
 
 
 class _Missing:
@@ -68,10 +66,10 @@ def make_native_fast_path(
         return None
     guards = []
     for p, v in zip(params, values, strict=True):
-        guard = _guard(v, p.name in constexprs, p.name in no_value, p.name in no_alignment)
-        if guard is None:
+        fact = guard_of(v, p.name in constexprs, p.name in no_value, p.name in no_alignment)
+        if fact is None:
             return None
-        guards.append(guard)
+        guards.append(_packed(fact))
     if len(runtime_indices) != len(native.params):
         return None
     for i, kind in zip(runtime_indices, native.params, strict=True):
@@ -105,42 +103,26 @@ def make_native_fast_path(
     )
 
 
-def _guard(
-    value: Any, is_constexpr: bool, no_value: bool, no_alignment: bool
-) -> tuple[Any, ...] | None:
-    """``(guard, type, dtype, device, value, key, int_kind, not_one, divisible, aligned)`` of
-    one parameter's value, as ``fast_path._guard`` checks it; None: no C guard for it."""
-    t = type(value)
-    unchecked = -1
-    if is_constexpr or value is None:
-        if value is None:
-            return (G_NONE, None, None, 0, 0, None, 0, 0, unchecked, unchecked)
-        if t is int and _I64_MIN <= value < 2**63:
-            return (G_CONST_INT, None, None, 0, value, None, 0, 0, unchecked, unchecked)
-        return (G_CONST_OTHER, None, None, 0, 0, constexpr_key(value), 0, 0, unchecked, unchecked)
-    if t is int:
-        if value == 1 and not no_value:
-            return (G_CONST_INT, None, None, 0, 1, None, 0, 0, unchecked, unchecked)
-        kind = int_kind(value)
-        if kind > 2:
-            return None
-        divisible = unchecked
-        if not no_value and not no_alignment:
-            divisible = int(value % DIVISIBILITY == 0)
-        not_one = int(not no_value)
-        return (G_INT, None, None, 0, 0, None, kind, not_one, divisible, unchecked)
-    if t is float:
-        return (G_FLOAT, None, None, 0, 0, None, 0, 0, unchecked, unchecked)
-    if t is bool:
-        return (G_BOOL, None, None, 0, 0, None, 0, 0, unchecked, unchecked)
-    kind_of = describer(t).__name__
-    if kind_of == "_torch":
-        guard, device = G_TORCH, value.get_device()
-    elif kind_of == "_cupy":
-        guard, device = G_CUPY, value.device.id
-    else:
-        return None
-    aligned = unchecked
-    if not no_value and not no_alignment:
-        aligned = int(describer(t)(value)[-1])
-    return (guard, t, value.dtype, device, 0, None, 0, 0, unchecked, aligned)
+_GUARDS = {
+    "const_int": G_CONST_INT,
+    "constexpr": G_CONST_OTHER,
+    "none": G_NONE,
+    "int": G_INT,
+    "float": G_FLOAT,
+    "bool": G_BOOL,
+    "torch": G_TORCH,
+    "cupy": G_CUPY,
+}
+
+
+def _packed(g: Guard) -> tuple[Any, ...]:
+    """``g`` as ``fast_launch.c`` reads it: ``(guard, type, dtype, device, value, key,
+    int_kind, not_one, divisible, aligned)``, -1 for an unchecked divisibility or alignment."""
+    const = g.value if g.kind == "const_int" else 0
+    key = g.value if g.kind == "constexpr" else None
+    divisible = -1 if g.divisible is None else int(g.divisible)
+    aligned = -1 if g.aligned is None else int(g.aligned)
+    return (
+        _GUARDS[g.kind], g.type, g.dtype, g.device, const, key,
+        g.int_kind, int(g.not_one), divisible, aligned,
+    )  # fmt: skip
