@@ -9,6 +9,7 @@ comes from the disk cache). Triton's cache is ``TRITON_CACHE_DIR``, mytriton's
 ``MYTRITON_CACHE_DIR``.
 
     python3 benchmarks/compile_times.py [--out compile_times.json]
+    python3 benchmarks/compile_times.py --profile mytriton-cuda matmul   # where a warm one goes
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ KERNELS = ("add", "softmax", "layernorm", "matmul")
 IMPLS = ("triton", "mytriton-cuda", "mytriton-mlir")
 
 
-def first_launch_ms(impl: str, kernel: str) -> dict[str, float]:
+def first_launch_ms(impl: str, kernel: str, profile: bool = False) -> dict[str, float]:
     """Milliseconds of ``warmup`` (compile or disk) and of the first launch of ``kernel``."""
     import torch
 
@@ -80,7 +81,15 @@ def first_launch_ms(impl: str, kernel: str) -> dict[str, float]:
         }
     torch.cuda.synchronize()
     t = time.perf_counter()
-    fn.warmup(*args, grid=grid, **kw)
+    if profile:  # where the time of a warmup goes, by function (cProfile inflates it)
+        import cProfile
+        import pstats
+
+        with cProfile.Profile() as prof:
+            fn.warmup(*args, grid=grid, **kw)
+        pstats.Stats(prof, stream=sys.stderr).sort_stats("cumtime").print_stats(40)
+    else:
+        fn.warmup(*args, grid=grid, **kw)
     warmup = time.perf_counter() - t
     t = time.perf_counter()
     fn[grid](*args, **kw)
@@ -89,15 +98,17 @@ def first_launch_ms(impl: str, kernel: str) -> dict[str, float]:
     return {"warmup_ms": warmup * 1e3, "launch_ms": launch * 1e3}
 
 
-def measure(impl: str, kernel: str, cache: str) -> dict[str, Any]:
-    """Cold then warm times of ``kernel`` under ``impl``, each phase in a new process."""
+def measure(impl: str, kernel: str, cache: str, profile: bool = False) -> dict[str, Any]:
+    """Cold then warm times of ``kernel`` under ``impl``, each phase in a new process (the warm
+    one profiled when ``profile``: its table is printed)."""
     env = dict(os.environ, TRITON_CACHE_DIR=cache, MYTRITON_CACHE_DIR=cache)
     env.pop("MYTRITON_ALWAYS_COMPILE", None)
     env.pop("TRITON_ALWAYS_COMPILE", None)
     row: dict[str, Any] = {"bench": "compile", "impl": impl, "case": kernel}
     for phase in ("cold", "warm_disk"):
+        flags = ["--profiled"] if profile and phase == "warm_disk" else []
         proc = subprocess.run(
-            [sys.executable, __file__, "--one", impl, kernel],
+            [sys.executable, __file__, "--one", impl, kernel, *flags],
             env=env,
             capture_output=True,
             text=True,
@@ -106,6 +117,8 @@ def measure(impl: str, kernel: str, cache: str) -> dict[str, Any]:
         if proc.returncode != 0:
             row["error"] = proc.stderr.strip().splitlines()[-1:]
             break
+        if flags:
+            print(proc.stderr)
         for what, ms in json.loads(proc.stdout.strip().splitlines()[-1]).items():
             row[f"{phase}_{what}"] = round(ms, 2)
     return row
@@ -115,11 +128,19 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="")
     ap.add_argument("--one", nargs=2, metavar=("IMPL", "KERNEL"))
+    ap.add_argument("--profiled", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--profile", nargs=2, metavar=("IMPL", "KERNEL"), help="profile a warm disk-cache hit"
+    )
     ap.add_argument("--kernels", default=",".join(KERNELS), help="comma-separated")
     ap.add_argument("--impls", default=",".join(IMPLS), help="comma-separated")
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(first_launch_ms(*args.one)))
+        print(json.dumps(first_launch_ms(*args.one, profile=args.profiled)))
+        return
+    if args.profile:
+        with tempfile.TemporaryDirectory() as cache:
+            print(json.dumps(measure(*args.profile, cache, profile=True)))
         return
     rows = []
     for kernel in args.kernels.split(","):

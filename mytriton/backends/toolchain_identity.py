@@ -49,21 +49,15 @@ def cuda_identity() -> str:
 
 def mlir_identity() -> str:
     """The MLIR providers configured, the CUDA toolkit (ptxas, libdevice) and the chip."""
-    from mytriton.backends.mlir.providers import (
-        BindingsProvider,
-        MlirOptProvider,
-        configured_providers,
-    )
+    from mytriton.backends.mlir.provider_config import configured_settings, find_mlir_opt
     from mytriton.backends.mlir.toolkit import find_cuda_toolkit, select_chip
 
     parts = []
-    for provider in configured_providers():
-        if isinstance(provider, MlirOptProvider):
-            parts.append(f"mlir-opt {file_stamp(provider.path)}")
-        elif isinstance(provider, BindingsProvider):
-            parts.append(f"python bindings {provider.prefix}: {_package_stamp(provider.prefix)}")
+    for kind, setting in configured_settings():
+        if kind == "mlir-opt":
+            parts.append(f"mlir-opt {file_stamp(find_mlir_opt(setting or None))}")
         else:
-            parts.append(provider.name)
+            parts.append(f"python bindings {setting}: {_package_stamp(setting)}")
     toolkit = find_cuda_toolkit()
     if toolkit is None:
         parts.append("no CUDA toolkit")

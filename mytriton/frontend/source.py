@@ -16,10 +16,15 @@ _CACHE: dict[Callable[..., Any], KernelSource] = {}
 #: source text set in place of a function's own (``JITFunction._unsafe_update_src``): the
 #: text, the file it is reported in, and the line of that file its first line stands for
 _REPLACED: dict[Callable[..., Any], tuple[str, str, int]] = {}
+#: what ``_read`` found per function: tokenizing a kernel's block is the costliest step of
+#: getting a kernel from the disk cache, and both the cache key and the parse need it
+_READ: dict[Callable[..., Any], tuple[list[str], str, int]] = {}
 
 
 def _read(fn: Callable[..., Any]) -> tuple[list[str], str, int]:
     """``fn``'s source lines, its file and the line number of the first one."""
+    if fn in _READ:
+        return _READ[fn]
     try:
         lines, first = inspect.getsourcelines(fn)
         file = inspect.getsourcefile(fn) or inspect.getfile(fn)
@@ -29,6 +34,7 @@ def _read(fn: Callable[..., Any]) -> tuple[list[str], str, int]:
             f"cannot read the source of kernel `{name}` ({e}); kernels must be defined in a "
             "file, not created dynamically or typed into an interactive session"
         ) from None
+    _READ[fn] = lines, file, first
     return lines, file, first
 
 
@@ -53,6 +59,7 @@ class KernelSource:
     @staticmethod
     def forget(fn: Callable[..., Any]) -> None:
         _CACHE.pop(fn, None)
+        _READ.pop(fn, None)
 
     @staticmethod
     def replace(fn: Callable[..., Any], text: str, file: str, first_line: int) -> None:

@@ -36,7 +36,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -109,10 +108,10 @@ def source_identity(root: Path, name: str) -> str:
     Python's version), and recomputed only when one of those changes."""
     import xdsl
 
-    files = _source_files(root)
+    files = _source_files(str(root))
     stamp = hashlib.sha256(f"{name} {sys.version} {xdsl.__file__}\0".encode())
-    for path in [*files, Path(xdsl.__file__)]:
-        st = path.stat()
+    for path in [*files, xdsl.__file__]:
+        st = os.stat(path)
         stamp.update(f"{path} {st.st_size} {st.st_mtime_ns}\0".encode())
     memo = cache_dir() / "identity" / stamp.hexdigest()
     try:
@@ -123,8 +122,8 @@ def source_identity(root: Path, name: str) -> str:
         pass
     h = hashlib.sha256()
     for path in files:
-        h.update(path.relative_to(root).as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
+        h.update(Path(path).relative_to(root).as_posix().encode() + b"\0")
+        h.update(Path(path).read_bytes() + b"\0")
     xdsl_version = getattr(xdsl, "__version__", "?")
     python = ".".join(map(str, sys.version_info[:2]))
     identity = f"{name} {h.hexdigest()} xdsl {xdsl_version} python {python}"
@@ -133,12 +132,13 @@ def source_identity(root: Path, name: str) -> str:
     return identity
 
 
-def _source_files(root: Path) -> list[Path]:
-    """mytriton's Python and C sources, in a stable order."""
+def _source_files(root: str) -> list[str]:
+    """mytriton's Python and C sources, in a stable order (plain strings: this runs in every
+    process that reads the disk cache)."""
     found = []
     for folder, dirs, names in os.walk(root):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
-        found += [Path(folder, n) for n in names if n.endswith((".py", ".c"))]
+        found += [os.path.join(folder, n) for n in names if n.endswith((".py", ".c"))]
     return sorted(found)
 
 
@@ -323,6 +323,8 @@ def _decode(data: bytes, key: str) -> CompiledKernel | None:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # writes only: its import costs a warm process's read a few ms
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -26,10 +26,9 @@ from typing import IO, Any, ClassVar
 
 from mytriton.backends.mlir.binary import GpuObject, object_kind
 from mytriton.backends.mlir.provider import TIMEOUT_S, Provider, RunResult, exit_description
+from mytriton.backends.mlir.provider_config import PYTHON_ENV_VAR
 from mytriton.backends.mlir.toolkit import find_cuda_toolkit, tool_env
 
-PYTHON_ENV_VAR = "MYTRITON_MLIR_PYTHON"
-DEFAULT_PYTHON_PREFIX = "mlir"
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 START_TIMEOUT_S = 120.0
 # what MLIR reads to find ptxas and libdevice: the worker takes them from each request

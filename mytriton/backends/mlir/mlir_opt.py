@@ -4,15 +4,12 @@ provider rather than silently falling back to ``PATH``."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Mapping
 
 from mytriton.backends.mlir.binary import extract_objects
 from mytriton.backends.mlir.provider import TIMEOUT_S, Provider, RunResult, exit_description
-
-OPT_ENV_VAR = "MYTRITON_MLIR_OPT"
-OPT_NAMES = ("mlir-opt", "mlir-opt-22")
+from mytriton.backends.mlir.provider_config import OPT_ENV_VAR, OPT_NAMES, find_mlir_opt
 
 
 class MlirOptProvider(Provider):
@@ -22,7 +19,7 @@ class MlirOptProvider(Provider):
 
     def __init__(self, configured: str | None = None):
         self.configured = configured
-        self.path = _find_mlir_opt(configured)
+        self.path = find_mlir_opt(configured)
         self._version: str | None = None
 
     def unavailable_reason(self) -> str | None:
@@ -70,13 +67,3 @@ class MlirOptProvider(Provider):
             log += f"\n{exit_description(proc.returncode, 'mlir-opt')}"
         output = proc.stdout.decode(errors="replace")
         return RunResult(proc.returncode == 0, log, extract_objects(output))
-
-
-def _find_mlir_opt(configured: str | None) -> str | None:
-    if configured:
-        return shutil.which(configured)
-    for name in OPT_NAMES:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None

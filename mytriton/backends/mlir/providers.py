@@ -12,14 +12,16 @@ choice to one of them.
 from __future__ import annotations
 
 import atexit
-import os
 
-from mytriton.backends.mlir.bindings import DEFAULT_PYTHON_PREFIX, PYTHON_ENV_VAR, BindingsProvider
-from mytriton.backends.mlir.mlir_opt import OPT_ENV_VAR, MlirOptProvider
+from mytriton.backends.mlir.bindings import BindingsProvider
+from mytriton.backends.mlir.mlir_opt import MlirOptProvider
 from mytriton.backends.mlir.provider import Provider, RunResult
-from mytriton.errors import BackendError
-
-PROVIDER_ENV_VAR = "MYTRITON_MLIR_PROVIDER"
+from mytriton.backends.mlir.provider_config import (
+    OPT_ENV_VAR,
+    PROVIDER_ENV_VAR,
+    PYTHON_ENV_VAR,
+    configured_settings,
+)
 
 __all__ = [
     "OPT_ENV_VAR",
@@ -49,16 +51,7 @@ def _provider(kind: str, setting: str) -> Provider:
 
 def configured_providers() -> list[Provider]:
     """The providers to try, in order, as the environment configures them now."""
-    only = os.environ.get(PROVIDER_ENV_VAR, "").strip().lower()
-    if only not in ("", "auto", "python", "mlir-opt"):
-        raise BackendError(f"${PROVIDER_ENV_VAR} must be python, mlir-opt or auto, got {only!r}")
-    out: list[Provider] = []
-    if only in ("", "auto", "python"):
-        prefix = os.environ.get(PYTHON_ENV_VAR, "").strip() or DEFAULT_PYTHON_PREFIX
-        out.append(_provider("python", prefix))
-    if only in ("", "auto", "mlir-opt"):
-        out.append(_provider("mlir-opt", os.environ.get(OPT_ENV_VAR, "").strip()))
-    return out
+    return [_provider(kind, setting) for kind, setting in configured_settings()]
 
 
 def select_provider() -> tuple[Provider | None, list[Provider]]:
