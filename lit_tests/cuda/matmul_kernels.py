@@ -1,4 +1,4 @@
-# RUN: env MYTRITON_BACKEND=cuda %python %s | filecheck %s
+# RUN: env MYTRITON_BACKEND=cuda TRITON_F32_DEFAULT=ieee %python %s | filecheck %s
 
 """CUDA C++ of the tutorial matmul (64x64x16 tiles, 4 warps, runtime K): the K loop carries
 the pointer registers and the 4x8 register tile of accumulators; each iteration stages A

@@ -102,10 +102,10 @@ print("\n// -----\n".join(strip_locations(m.asm[stage]) for m in modules))
 # CHECK:         %acc = tt.zeros : tensor<16x32xf32>
 # CHECK:         %a_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32x!tt.ptr<f32>>
 # CHECK:         %b_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x32x!tt.ptr<f32>>
-# CHECK:         %[[D0:.*]] = tt.dot %a_values, %b_values, %acc : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
+# CHECK:         %[[D0:.*]] = tt.dot %a_values, %b_values, %acc {input_precision = "tf32"} : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
 # CHECK:         %a_values_1 = tt.load
 # CHECK:         %b_values_1 = tt.load
-# CHECK:         %acc_2 = tt.dot %a_values_1, %b_values_1, %acc_1 : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
+# CHECK:         %acc_2 = tt.dot %a_values_1, %b_values_1, %acc_1 {input_precision = "tf32"} : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
 # CHECK-NOT:     tt.dot
 # CHECK:         tt.store %{{.*}}, %acc_2, %{{.*}} : tensor<16x32x!tt.ptr<f32>>
 
@@ -123,7 +123,7 @@ print("\n// -----\n".join(strip_locations(m.asm[stage]) for m in modules))
 # CHECK:           %a_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x8x!tt.ptr<f32>>
 # CHECK:           %b_rows = tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
 # CHECK:           %b_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x32x!tt.ptr<f32>>
-# CHECK-NEXT:      %[[ACC2:.*]] = tt.dot %a_values, %b_values, %[[ACC]] : tensor<16x8xf32> * tensor<8x32xf32> -> tensor<16x32xf32>
+# CHECK-NEXT:      %[[ACC2:.*]] = tt.dot %a_values, %b_values, %[[ACC]] {input_precision = "tf32"} : tensor<16x8xf32> * tensor<8x32xf32> -> tensor<16x32xf32>
 # CHECK-NEXT:      scf.yield %[[ACC2]] : tensor<16x32xf32>
 # CHECK-NEXT:    }
 # CHECK:         tt.store %{{.*}}, %[[ACCR]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>

@@ -101,7 +101,7 @@ print(strip_locations(compiled.asm[sys.argv[1] if len(sys.argv) > 1 else "tt-opt
 # CHECK-NEXT:    %{{.*}}, %[[ACCR:.*]], %{{.*}} = scf.for %k = %{{.*}} to %[[TRIPS]] step %[[ONE]] iter_args(%[[AP:.*]] = %a_ptrs, %[[ACC:.*]] = %accumulator, %[[BP:.*]] = %b_ptrs) -> (tensor<32x16x!tt.ptr<f32>>, tensor<32x64xf32>, tensor<16x64x!tt.ptr<f32>>) : i32 {
 # CHECK:           %a = tt.load %[[AP]], %{{.*}}, %{{.*}} : tensor<32x16x!tt.ptr<f32>>
 # CHECK:           %b = tt.load %[[BP]], %{{.*}}, %{{.*}} : tensor<16x64x!tt.ptr<f32>>
-# CHECK-NEXT:      %[[ACC2:.*]] = tt.dot %a, %b, %[[ACC]] : tensor<32x16xf32> * tensor<16x64xf32> -> tensor<32x64xf32>
+# CHECK-NEXT:      %[[ACC2:.*]] = tt.dot %a, %b, %[[ACC]] {input_precision = "tf32"} : tensor<32x16xf32> * tensor<16x64xf32> -> tensor<32x64xf32>
 # CHECK-NEXT:      %[[AP2:.*]] = tt.addptr %[[AP]], %[[AINCS]] : tensor<32x16x!tt.ptr<f32>>, tensor<32x16xi32>
 # CHECK-NEXT:      %[[BP2:.*]] = tt.addptr %[[BP]], %[[BINCS]] : tensor<16x64x!tt.ptr<f32>>, tensor<16x64xi32>
 # CHECK-NEXT:      scf.yield %[[AP2]], %[[ACC2]], %[[BP2]] : tensor<32x16x!tt.ptr<f32>>, tensor<32x64xf32>, tensor<16x64x!tt.ptr<f32>>

@@ -36,6 +36,16 @@ func.func @zeros_op(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x
 // CHECK-NEXT:    %s = tt.dot %a, %b, %c : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
 // CHECK-NEXT:    func.return %s : tensor<16x16xf32>
 
+// The dot keeps its input precision (tf32 lets it run on tensor cores).
+func.func @keeps_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %acc = tt.zeros : tensor<16x16xf32>
+  %d = tt.dot %a, %b, %acc {input_precision = "tf32"} : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  %s = tt.add %d, %c : tensor<16x16xf32>
+  func.return %s : tensor<16x16xf32>
+}
+// CHECK-LABEL: func.func @keeps_precision(
+// CHECK-NEXT:    %s = tt.dot %a, %b, %c {input_precision = "tf32"} : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+
 // tl.dot(a, b, tl.full(.., 1.0)) + c is a @ b + 1 + c, not a @ b + c.
 func.func @one_full_is_kept(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
   %one = arith.constant 1.0 : f32

@@ -28,11 +28,12 @@ TT = Dialect(
 
 def all_dialects() -> list[Dialect]:
     """``tt``, ``ttg`` and every upstream dialect our IR stages use (gpu and arith extended with
-    the upstream ops xDSL lacks)."""
+    the upstream ops xDSL lacks, nvvm's tensor-core ops defined)."""
     from xdsl.dialects import builtin, func, math, memref, scf, vector
 
     from mytriton.dialects.ttg import TTG
     from mytriton.dialects.upstream import ARITH, GPU, LLVM
+    from mytriton.dialects.upstream_nvvm import NVVM
 
     return [
         builtin.Builtin,
@@ -43,6 +44,7 @@ def all_dialects() -> list[Dialect]:
         memref.MemRef,
         vector.Vector,
         LLVM,
+        NVVM,
         GPU,
         TT,
         TTG,

@@ -16,6 +16,7 @@ from typing import ClassVar, Self
 from xdsl.dialects.builtin import (
     I32,
     IntegerAttr,
+    StringAttr,
     TensorType,
     bf16,
     f16,
@@ -42,6 +43,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_attr_def,
     opt_operand_def,
     prop_def,
     result_def,
@@ -521,6 +523,7 @@ class EmptyOp(IRDLOperation):
 
 
 # The accumulator element types each ``tt.dot`` operand element type allows (Triton's rules).
+DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")
 DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
     i8: (i32,),
     f16: (f16, f32),
@@ -533,7 +536,11 @@ DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
 @irdl_op_definition
 class DotOp(IRDLOperation):
     """``tl.dot(a, b, acc)``: ``a [M,K] @ b [K,N] + acc [M,N]``, accumulated in the accumulator's
-    type: i8 operands into i32, f16 into f16 or f32, bf16 and f32 into f32, f64 into f64."""
+    type: i8 operands into i32, f16 into f16 or f32, bf16 and f32 into f32, f64 into f64.
+
+    ``input_precision`` (f32 operands; Triton's ``inputPrecision``): ``"tf32"`` lets tensor cores
+    read the operands as TF32; the others ask for (about) f32 accuracy, which the CUDA-core dot
+    gives. Absent: ieee."""
 
     name = "tt.dot"
     a = operand_def(TensorType)
@@ -541,11 +548,15 @@ class DotOp(IRDLOperation):
     R: ClassVar = VarConstraint("R", base(TensorType))
     acc = operand_def(R)
     result = result_def(R)
+    input_precision = opt_attr_def(StringAttr)
     traits = traits_def(Pure())
     assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
 
-    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue):
-        super().__init__(operands=[a, b, acc], result_types=[acc.type])
+    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue, input_precision: str | None = None):
+        attributes = (
+            {} if input_precision is None else {"input_precision": StringAttr(input_precision)}
+        )
+        super().__init__(operands=[a, b, acc], result_types=[acc.type], attributes=attributes)
 
     def verify_(self) -> None:
         a, b, c = (shape_of(v.type) for v in (self.a, self.b, self.acc))
@@ -583,6 +594,24 @@ class DotOp(IRDLOperation):
             raise verify_error(self, f"accumulator must be {[*batch, a[0], b[1]]}, got {list(c)}")
         if self.result.type != self.acc.type:
             raise verify_error(self, "result type must equal the accumulator type")
+        precision = self.precision
+        if precision not in DOT_INPUT_PRECISIONS:
+            raise verify_error(
+                self,
+                f"input_precision must be one of {', '.join(DOT_INPUT_PRECISIONS)}, got "
+                f"{precision!r}",
+            )
+
+    @property
+    def precision(self) -> str:
+        """``input_precision``, ``"ieee"`` when absent."""
+        return self.precision_setting or "ieee"
+
+    @property
+    def precision_setting(self) -> str | None:
+        """``input_precision`` as set (None when absent)."""
+        attr = self.input_precision
+        return attr.data if attr is not None else None
 
 
 TT_CORE_OPS: Sequence[type[IRDLOperation]] = (

@@ -171,7 +171,7 @@ class AddIntoDot(RewritePattern):
                 continue
             if uniform_constant(other) is not None:
                 continue  # `0 + dot`: nothing to accumulate into (and the rewrite would repeat)
-            _replace(rewriter, op, [tt.DotOp(dot.a, dot.b, other)])
+            _replace(rewriter, op, [tt.DotOp(dot.a, dot.b, other, dot.precision_setting)])
             return
 
 

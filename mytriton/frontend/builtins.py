@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mytriton import knobs
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects.tt_types import block_shape_problem, block_type
@@ -585,15 +586,14 @@ class Builtins(
             raise KernelTypeError(
                 f"tl.dot: inner dimensions differ: [{m}, {k}] x [{k2}, {n}]", self.b.loc
             )
-        self._dot_precision(input_precision, allow_tf32)
+        precision = self._dot_precision(input_precision, allow_tf32)
         out = self._dtype(out_dtype)
         result = self._dot_result_dtype(a.dtype, out)
+        f32_precision = precision if a.dtype == core.float32 else None
         if acc is None:
-            return TensorValue(
-                self.b.insert(
-                    tt.DotOp(a.handle, b.handle, self.zeros((*batch, m, n), result).handle)
-                ).result
-            )
+            zeros = self.zeros((*batch, m, n), result).handle
+            dot = tt.DotOp(a.handle, b.handle, zeros, f32_precision)
+            return TensorValue(self.b.insert(dot).result)
         c = self._tensor(acc, "tl.dot's acc")
         if c.shape != (*batch, m, n) or c.dtype != result or c.dtype != out:
             raise KernelTypeError(
@@ -603,10 +603,12 @@ class Builtins(
                 f"out_dtype {out}",
                 self.b.loc,
             )
-        return TensorValue(self.b.insert(tt.DotOp(a.handle, b.handle, c.handle)).result)
+        dot = tt.DotOp(a.handle, b.handle, c.handle, f32_precision)
+        return TensorValue(self.b.insert(dot).result)
 
-    def _dot_precision(self, input_precision: Any, allow_tf32: Any) -> None:
-        """Checked like Triton; CUDA-core dots compute in IEEE precision whichever is chosen."""
+    def _dot_precision(self, input_precision: Any, allow_tf32: Any) -> str:
+        """The precision of an f32 dot, checked and defaulted like Triton: ``allow_tf32``
+        picks tf32 or ieee, else ``$TRITON_F32_DEFAULT``, else tf32."""
         precision = self._constexpr(input_precision, "tl.dot's input_precision")
         tf32 = self._constexpr(allow_tf32, "tl.dot's allow_tf32")
         if precision is not None and tf32 is not None:
@@ -621,6 +623,18 @@ class Builtins(
                 f"got {precision!r}",
                 self.b.loc,
             )
+        if precision is not None:
+            return str(precision).lower()
+        if tf32 is not None:
+            return "tf32" if tf32 else "ieee"
+        default = str(knobs.language.fp32_default or "tf32").lower()
+        if default not in _DOT_INPUT_PRECISIONS:
+            raise KernelValueError(
+                f"$TRITON_F32_DEFAULT must be one of {', '.join(_DOT_INPUT_PRECISIONS)}, got "
+                f"{default!r}",
+                self.b.loc,
+            )
+        return default
 
     def _dot_result_dtype(self, operands: core.dtype, out: core.dtype) -> core.dtype:
         """Triton's rule: int8 -> int32, bf16 and f32 -> f32, f64 -> f64 whatever ``out_dtype``

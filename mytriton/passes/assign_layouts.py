@@ -24,7 +24,7 @@ from xdsl.passes import ModulePass
 from mytriton.dialects import tt
 from mytriton.dialects.tt_elementwise import ElementwiseOp
 from mytriton.dialects.tt_shape import SHAPE_OPS, GatherOp, JoinOp
-from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.tt_types import element_type, shape_of
 from mytriton.dialects.ttg import (
     BlockedLayoutAttr,
     ConvertLayoutOp,
@@ -39,6 +39,7 @@ from mytriton.errors import CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.layout_policy import default_blocked
 from mytriton.passes.layout_rules import RESULT_LAYOUT, first_known
+from mytriton.passes.mma_policy import mma_form, mma_staging, mma_warps
 from mytriton.passes.shape_layouts import unpaired
 
 REMATERIALIZABLE = (
@@ -89,8 +90,9 @@ class _Scope:
 class LayoutAssigner:
     """Rebuilds one kernel function with every block value laid out."""
 
-    def __init__(self, num_warps: int, axis: AxisAnalysis):
+    def __init__(self, num_warps: int, axis: AxisAnalysis, tensor_cores: bool = True):
         self.num_warps = num_warps
+        self.tensor_cores = tensor_cores
         self.axis = axis
         self.scalars: dict[SSAValue, SSAValue] = {}
         self.home: dict[SSAValue, Layout] = {}
@@ -280,8 +282,11 @@ class LayoutAssigner:
             b = self.value(op.b, self.home.get(op.b) or self.default(op.b))
             acc = self.value(op.acc, layout)
             new = self.insert(_rebuild(op, [a, b, acc], [with_layout(op.result.type, layout)]))
-            new.attributes["ttg.lhs_shared"] = DOT_LHS_SHARED
-            new.attributes["ttg.rhs_shared"] = DOT_RHS_SHARED
+            lhs, rhs = DOT_LHS_SHARED, DOT_RHS_SHARED
+            if mma_form(op) is not None and mma_warps(layout, shape_of(op.acc.type)) is not None:
+                lhs, rhs = mma_staging(element_type(op.a.type))
+            new.attributes["ttg.lhs_shared"] = lhs
+            new.attributes["ttg.rhs_shared"] = rhs
             self.bind(op.result, new.results[0], layout)
             return
         layout = self.result_layout(op)
@@ -528,15 +533,17 @@ class LayoutAssigner:
 
 @dataclass(frozen=True)
 class AssignLayoutsPass(ModulePass):
-    """Annotate every block with a `ttg` layout for ``num_warps`` warps per program."""
+    """Annotate every block with a `ttg` layout for ``num_warps`` warps per program
+    (``tensor_cores=false``: every dot on CUDA cores)."""
 
     name = "tt-assign-layouts"
 
     num_warps: int = 4
+    tensor_cores: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         set_launch_geometry(op, self.num_warps)
         axis = AxisAnalysis(op)
         for fn in op.walk():
             if isinstance(fn, func.FuncOp):
-                LayoutAssigner(self.num_warps, axis).run(fn)
+                LayoutAssigner(self.num_warps, axis, self.tensor_cores).run(fn)

@@ -29,6 +29,7 @@ from mytriton.dialects.ttg import (
 )
 from mytriton.op_rules import OpRules
 from mytriton.passes.layout_policy import default_blocked, dot_layout
+from mytriton.passes.mma_policy import mma_form, mma_layout
 from mytriton.passes.shape_layouts import paired, reshaped, unpaired
 
 LayoutOf = Callable[[SSAValue], Layout | None]
@@ -38,6 +39,7 @@ class LayoutDefaults(Protocol):
     """What rules fall back on: the kernel's warps and its default and coalesced layouts."""
 
     num_warps: int
+    tensor_cores: bool  # whether dots may use tensor-core layouts (``mma_policy``)
 
     def default(self, v: SSAValue) -> BlockedLayoutAttr: ...
 
@@ -75,9 +77,15 @@ def _atomic(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | N
 
 @RESULT_LAYOUT.register(tt.DotOp)
 def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
-    """The accumulator's layout, else a register tile."""
+    """A tensor-core accumulator layout when the dot has an MMA form (``mma_policy``); else the
+    accumulator's layout, else a register tile."""
     assert isinstance(op, tt.DotOp)
-    return layout_of(op.acc) or dot_layout(shape_of(op.acc.type), d.num_warps)
+    shape = shape_of(op.acc.type)
+    if d.tensor_cores and mma_form(op) is not None:
+        mma = mma_layout(shape, d.num_warps)
+        if mma is not None:
+            return mma
+    return layout_of(op.acc) or dot_layout(shape, d.num_warps)
 
 
 @RESULT_LAYOUT.register(tt.ReduceOp)

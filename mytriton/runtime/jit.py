@@ -275,7 +275,8 @@ class JITFunction(Generic[T]):
         backend = get_backend(selected_backend_name())
         options = self._options(raw_options, backend)
         specs, key, _, infos = self._specialize(values)
-        key = (*key, backend.name, options, pipeline_spec())
+        # $TRITON_F32_DEFAULT picks the precision of f32 dots that do not name one
+        key = (*key, backend.name, options, pipeline_spec(), os.environ.get("TRITON_F32_DEFAULT"))
         kernel = self.cache.get(key)
         if kernel is None:
             name = None
@@ -427,6 +428,7 @@ _ENV_KEYS = (
     "MYTRITON_DEBUG",
     "TRITON_DEBUG",
     "TRITON_DEFAULT_FP_FUSION",
+    "TRITON_F32_DEFAULT",
 )
 
 

@@ -41,7 +41,7 @@ from mytriton.passes.registry import available_passes
 
 # Dialects mytriton defines (tt, ttg) or extends with upstream ops xDSL lacks (arith, gpu):
 # every IR stage of a kernel must parse. Names only, so nothing is imported until used.
-MYTRITON_DIALECTS = ("tt", "ttg", "arith", "gpu", "llvm")
+MYTRITON_DIALECTS = ("tt", "ttg", "arith", "gpu", "llvm", "nvvm")
 
 
 #: exit status for input the tool cannot read, parse or verify (as mlir-opt); pipeline

@@ -15,6 +15,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from tests.dot_precision import f32_dot_tol
 from tests.gpusim.util import nans, randn
 
 pytestmark = pytest.mark.execution
@@ -75,11 +76,11 @@ def _reference(a: np.ndarray, b: np.ndarray, c: np.ndarray, acc: float) -> np.nd
 def test_constant_accumulator_is_kept(run: Any, acc: float, c_first: bool) -> None:
     a, b, c, out = _inputs(7)
     run(dot_acc_plus_kernel, (1,), a, b, c, out, ACC=acc, C_FIRST=c_first, BM=BM, BN=BN, BK=BK)
-    np.testing.assert_allclose(out, _reference(a, b, c, acc), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out, _reference(a, b, c, acc), **f32_dot_tol(run.backend, BK))
 
 
 @pytest.mark.parametrize("fill", [0.0, 1.0])
 def test_runtime_accumulator_is_kept(run: Any, fill: float) -> None:
     a, b, c, out = _inputs(8)
     run(dot_runtime_acc_plus_kernel, (1,), a, b, c, out, fill, BM=BM, BN=BN, BK=BK)
-    np.testing.assert_allclose(out, _reference(a, b, c, fill), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out, _reference(a, b, c, fill), **f32_dot_tol(run.backend, BK))

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests import kernels
+from tests.dot_precision import f32_dot_tol
 from tests.gpusim.util import cdiv, nans, randn
 
 pytestmark = pytest.mark.execution
@@ -322,7 +323,7 @@ def test_tiled_matmul(
         BN=bn,
         BK=bk,
     )
-    close(c, ref, rtol=1e-4, atol=1e-4)
+    close(c, ref, **f32_dot_tol(run.backend, k))
 
 
 @pytest.mark.parametrize("num_warps", WARPS)
@@ -353,7 +354,7 @@ def test_tiled_matmul_runtime_k(
         BN=bn,
         BK=bk,
     )
-    close(c, ref, rtol=1e-4, atol=1e-4)
+    close(c, ref, **f32_dot_tol(run.backend, k))
 
 
 @pytest.mark.parametrize("num_warps", WARPS)
@@ -400,7 +401,7 @@ def test_tutorial_matmul(
         BLOCK_SIZE_K=bk,
         GROUP_SIZE_M=group,
     )
-    close(c, ref, rtol=1e-4, atol=1e-4)
+    close(c, ref, **f32_dot_tol(run.backend, k))
 
 
 @pytest.mark.parametrize("num_warps", [4])

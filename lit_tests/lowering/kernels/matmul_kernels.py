@@ -1,5 +1,5 @@
-# RUN: env MYTRITON_BACKEND=cuda %python %s ttg | filecheck %s --check-prefix=TTG
-# RUN: env MYTRITON_BACKEND=cuda %python %s gpu | filecheck %s --check-prefix=GPU
+# RUN: env MYTRITON_BACKEND=cuda TRITON_F32_DEFAULT=ieee %python %s ttg | filecheck %s --check-prefix=TTG
+# RUN: env MYTRITON_BACKEND=cuda TRITON_F32_DEFAULT=ieee %python %s gpu | filecheck %s --check-prefix=GPU
 
 """The matmul family (tests/kernels.py): tutorial_matmul_kernel (Triton tutorial 03: strides,
 pointer increments, a runtime K loop) with 32x32x16 tiles over 4 warps, and
@@ -34,7 +34,7 @@ print(tiled.asm[stage])
 # TTG:         %a_ptrs_1, %accumulator_1, %b_ptrs_1 = scf.for %k = {{.*}} iter_args(%a_ptrs_2 = %a_ptrs, %accumulator_2 = %accumulator, %b_ptrs_2 = %b_ptrs) -> (tensor<32x16x!tt.ptr<f32>, #blocked>, tensor<32x32xf32, #blocked1>, tensor<16x32x!tt.ptr<f32>, #blocked2>) : i32 {
 # TTG:           %a = tt.load %a_ptrs_2, %{{.*}}, %{{.*}} : tensor<32x16x!tt.ptr<f32>, #blocked>
 # TTG:           %b = tt.load %b_ptrs_2, %{{.*}}, %{{.*}} : tensor<16x32x!tt.ptr<f32>, #blocked2>
-# TTG-NEXT:      %accumulator_3 = tt.dot %a, %b, %accumulator_2 {ttg.lhs_shared = #ttg.shared<{order = [0, 1], pad = 4}>, ttg.rhs_shared = #ttg.shared<{order = [1, 0], pad = 0}>} : tensor<32x16xf32, #blocked> * tensor<16x32xf32, #blocked2> -> tensor<32x32xf32, #blocked1>
+# TTG-NEXT:      %accumulator_3 = tt.dot %a, %b, %accumulator_2 {input_precision = "ieee", ttg.lhs_shared = #ttg.shared<{order = [0, 1], pad = 4}>, ttg.rhs_shared = #ttg.shared<{order = [1, 0], pad = 0}>} : tensor<32x16xf32, #blocked> * tensor<16x32xf32, #blocked2> -> tensor<32x32xf32, #blocked1>
 # TTG:           scf.yield %a_ptrs_3, %accumulator_3, %b_ptrs_3 : tensor<32x16x!tt.ptr<f32>, #blocked>, tensor<32x32xf32, #blocked1>, tensor<16x32x!tt.ptr<f32>, #blocked2>
 # TTG:         tt.store %c_ptrs, %accumulator_1, %c_mask : tensor<32x32x!tt.ptr<f32>, #blocked1>
 # tiled_matmul_runtime_k_kernel (acc = acc + tl.dot(a, b), folded into the dot's accumulator):

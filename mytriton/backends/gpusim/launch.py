@@ -17,6 +17,7 @@ from mytriton.backends.gpusim import rules_atomic as _rules_atomic
 from mytriton.backends.gpusim import rules_debug as _rules_debug
 from mytriton.backends.gpusim import rules_libdevice as _rules_libdevice
 from mytriton.backends.gpusim import rules_memory as _rules_memory
+from mytriton.backends.gpusim import rules_nvvm as _rules_nvvm
 from mytriton.backends.gpusim import rules_vector as _rules_vector
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
@@ -36,6 +37,7 @@ _RULES = (
     rules_math,
     _rules_libdevice,
     _rules_memory,
+    _rules_nvvm,
     _rules_vector,
 )
 

@@ -6,7 +6,8 @@ element each see what the lanes before them left, and the old values form one se
 history. Atomics are not races, so they stay out of the race log. A kernel with atomics runs
 one program at a time (``launch.py``): a program spinning on a lock another program holds
 would otherwise wait forever in lockstep with it. A ``cmpxchg`` result is a NumPy structured
-array with fields ``f0`` (the old value) and ``f1`` (whether it was swapped).
+array with fields ``f0`` (the old value) and ``f1`` (whether it was swapped); ``extractvalue``
+takes any such struct apart (``rules_nvvm``'s mma results too).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import VectorType
+from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
-from mytriton.backends.gpusim.errors import ReadOnlyArgument
+from mytriton.backends.gpusim.errors import ReadOnlyArgument, SimulationError
 from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
@@ -132,19 +134,37 @@ def _cmpxchg(op: Operation, c: Compiler) -> Step:
     return step
 
 
+def _is_scalar(t: Attribute) -> bool:
+    """Whether gpusim holds values of ``t`` as plain NumPy scalars (a struct field it models)."""
+    if isinstance(t, VectorType):
+        return False
+    try:
+        dtype_of(t)
+    except SimulationError:
+        return False
+    return True
+
+
 @rule("llvm.extractvalue")
 def _extractvalue(op: Operation, c: Compiler) -> Step:
+    """A field of a struct of scalars: a structured array's field (a cmpxchg pair, an mma's
+    accumulators in ``rules_nvvm``)."""
     assert isinstance(op, llvm.ExtractValueOp)
     position = list(op.position.iter_values())
-    if len(position) != 1 or position[0] not in (0, 1):
-        c.unsupported(op, "only the fields of a cmpxchg result are modelled")
+    t = op.container.type
+    fields = list(t.types.data) if isinstance(t, llvm.LLVMStructType) else []
+    if not fields or not all(_is_scalar(f) for f in fields):
+        c.unsupported(op, f"only fields of a struct of scalars are modelled, not of {t}")
+    if len(position) != 1 or not 0 <= position[0] < len(fields):
+        c.unsupported(op, f"position {position} is not a field of {t}")
     field = f"f{position[0]}"
     container, out = op.container, op.res
 
     def step(m: Machine) -> None:
-        pair = m.env[container]
-        assert isinstance(pair, np.ndarray) and pair.dtype.names is not None
-        m.env[out] = np.ascontiguousarray(pair[field])
+        struct = m.env[container]
+        assert isinstance(struct, np.ndarray) and struct.dtype.names is not None
+        assert len(struct.dtype.names) == len(fields)
+        m.env[out] = np.ascontiguousarray(struct[field])
 
     return step
 

@@ -77,6 +77,11 @@ class LoweringContext:
     def value(self, op: Operation) -> SSAValue:
         return self.emit(op).results[0]
 
+    def at_entry(self, op: Operation) -> SSAValue:
+        """``op``'s result, computed once at the kernel entry (``op`` may only use values
+        defined there: thread ids, constants, other entry values)."""
+        return self._prologue(op)
+
     def _prologue(self, op: Operation) -> SSAValue:
         self.prologue.append(op)
         return op.results[0]

@@ -1,4 +1,5 @@
-"""Lowering of ``tt.dot``: stage both operands in shared memory, then a register-tile FMA loop.
+"""Lowering of ``tt.dot``: stage both operands in shared memory, then a register-tile FMA loop
+(or, for the dots ``mma_policy`` sends to tensor cores, ``dot_mma``'s MMAs).
 
 Every thread stores the operand elements it owns (so any pointer expression that produced them
 works; edge tiles are already zero-filled by the loads' masks), a barrier, then a loop over K in
@@ -23,10 +24,12 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import element_type, shape_of
-from mytriton.dialects.ttg import SharedLayoutAttr
+from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_geometry import Geometry
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.dot_mma import lower_mma_dot
 from mytriton.passes.gpu_lowering.rules import lowers
+from mytriton.passes.mma_policy import mma_form, mma_warps
 
 index = IndexType()
 
@@ -45,6 +48,17 @@ class LowerDot:
         batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
         a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
         b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
+        form = mma_form(op)
+        warps = mma_warps(layout_of(op.acc.type), shape_of(op.acc.type)) if form else None
+        if form is not None and warps is not None:
+            operand = element_type(op.a.type)
+            staged = (
+                self._stage(ctx, op.a, operand, a_layout.size((m, k)), a_layout.strides((m, k))),
+                self._stage(ctx, op.b, operand, b_layout.size((k, n)), b_layout.strides((k, n))),
+            )
+            ctx.emit(gpu.BarrierOp())
+            lower_mma_dot(ctx, op, form, warps, staged, (a_layout, b_layout))
+            return
         a_size, b_size = a_layout.size((m, k)), b_layout.size((k, n))
         a_strides = [*(a_size for _ in batch), *a_layout.strides((m, k))]
         b_strides = [*(b_size for _ in batch), *b_layout.strides((k, n))]

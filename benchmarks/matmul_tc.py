@@ -1,0 +1,154 @@
+"""Tensor-core matmul: Triton's tutorial kernel under mytriton (both GPU backends) and Triton 3.6,
+with the same configs, beside torch (cuBLAS), on one GPU.
+
+For each dtype (float16, bfloat16, and float32 at Triton's default tf32 precision) and size,
+every config in ``CONFIGS`` runs under each implementation; the row keeps each one's best
+config (Triton's autotuner would pick among the same ones). Prints a JSON line per row and a
+table of TFLOP/s with mytriton's ratio to Triton, and the SASS instruction families of
+mytriton's kernels (``cuobjdump --dump-sass``: HGMMA, HMMA, FFMA counts).
+
+    python3 benchmarks/matmul_tc.py [--sizes 1024,2048,4096] [--dtypes float16,bfloat16,float32]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from compare import bench_gpu, load_kernels, triton_cdiv  # noqa: E402  (beside this script)
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): tutorial 03's CUDA configs that
+# fit 48 KiB of static shared memory with mytriton's staging
+CONFIGS = [
+    (128, 128, 32, 8, 4, 3),
+    (128, 128, 64, 8, 8, 3),
+    (64, 128, 32, 8, 4, 4),
+    (128, 64, 32, 8, 4, 4),
+    (64, 64, 32, 8, 4, 4),
+]
+
+
+def sass_families(cubin: bytes) -> dict[str, int]:
+    """How many HGMMA / HMMA / FFMA instructions the cubin's SASS holds."""
+    tool = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
+    if not Path(tool).exists():
+        return {}
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        out = subprocess.run(
+            [tool, "--dump-sass", f.name], capture_output=True, text=True, timeout=120
+        ).stdout
+    counts = Counter(re.findall(r"\b(HGMMA|HMMA|FFMA)\b", out))
+    return dict(counts)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1024,2048,4096")
+    ap.add_argument("--dtypes", default="float16,bfloat16,float32")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+
+    import torch
+    import triton
+    import triton.language as tl
+
+    import mytriton
+    import mytriton.language as my_tl
+
+    impls = {
+        "triton": (load_kernels("tc_triton", triton, tl), None),
+        "mytriton-cuda": (load_kernels("tc_mytriton", mytriton, my_tl), "cuda"),
+        "mytriton-mlir": (None, "mlir"),
+    }
+    impls["mytriton-mlir"] = (impls["mytriton-cuda"][0], "mlir")
+    rows: list[dict[str, Any]] = []
+    sass: dict[str, dict[str, int]] = {}
+    for dname in args.dtypes.split(","):
+        dtype = getattr(torch, dname)
+        for s in map(int, args.sizes.split(",")):
+            a = torch.randn(s, s, device="cuda").to(dtype)
+            b = torch.randn(s, s, device="cuda").to(dtype)
+            ref = a.double() @ b.double()
+            tol = 2e-2 if dname == "float32" else 1e-2
+            for impl, (mod, backend) in impls.items():
+                if backend is not None:
+                    os.environ["MYTRITON_BACKEND"] = backend
+                best: tuple[float, tuple[int, ...]] | None = None
+                for cfg in CONFIGS:
+                    bm, bn = cfg[:2]
+                    c = torch.empty(s, s, device="cuda", dtype=torch.float32)
+                    grid = (triton_cdiv(s, bm) * triton_cdiv(s, bn),)
+
+                    def launch(mod: Any = mod, c: Any = c, grid: Any = grid, cfg: Any = cfg) -> Any:
+                        bm, bn, bk, gm, warps, stages = cfg
+                        return mod.matmul_kernel[grid](
+                            a, b, c, s, s, s,
+                            a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                            c.stride(0), c.stride(1),
+                            BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                            GROUP_SIZE_M=gm, INPUT_PRECISION="tf32",
+                            num_warps=warps, num_stages=stages,
+                        )  # fmt: skip
+
+                    try:
+                        compiled = launch()
+                        torch.cuda.synchronize()
+                        torch.testing.assert_close(c.double(), ref, atol=tol * s**0.5, rtol=tol)
+                        ms = bench_gpu(launch, warmup=3, rep=20)
+                    except Exception as e:  # a config that does not compile or is wrong
+                        failed = {"impl": impl, "dtype": dname, "size": s, "config": cfg}
+                        print(json.dumps({**failed, "error": str(e)[:300]}), flush=True)
+                        continue
+                    if best is None or ms < best[0]:
+                        best = (ms, cfg)
+                        if backend is not None and getattr(compiled, "asm", None):
+                            cubin = compiled.asm.get("cubin")
+                            if isinstance(cubin, bytes):
+                                sass[f"{impl} {dname} {cfg}"] = sass_families(cubin)
+                if best is None:
+                    continue
+                ms, cfg = best
+                row = {"bench": "matmul_tc", "dtype": dname, "size": s, "impl": impl}
+                row.update({"config": cfg, "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9})
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+            torch.backends.cuda.matmul.allow_tf32 = dname == "float32"
+            ms = bench_gpu(lambda a=a, b=b: a @ b, warmup=3, rep=20)
+            row = {"bench": "matmul_tc", "dtype": dname, "size": s, "impl": "torch",
+                   "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9}  # fmt: skip
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+
+    print("\nTFLOP/s (best config each; vs Triton: mytriton's TFLOP/s over Triton's)")
+    head = ("triton", "cuda", "x", "mlir", "x", "torch")
+    print(f"{'dtype':<9} {'size':>5} " + " ".join(f"{h:>8}" for h in head))
+    for dname in args.dtypes.split(","):
+        for s in map(int, args.sizes.split(",")):
+            got = {r["impl"]: r["TFLOP/s"] for r in rows if r["dtype"] == dname and r["size"] == s}
+            t = got.get("triton", float("nan"))
+            cu, ml = got.get("mytriton-cuda", float("nan")), got.get("mytriton-mlir", float("nan"))
+            cells = (t, cu, cu / t, ml, ml / t, got.get("torch", float("nan")))
+            print(f"{dname:<9} {s:>5} " + " ".join(f"{v:>8.2f}" for v in cells))
+    print("\nSASS instruction families of mytriton's best kernels:")
+    for name, counts in sass.items():
+        print(f"  {name}: {counts}")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"rows": rows, "sass": sass}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

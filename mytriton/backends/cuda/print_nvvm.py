@@ -1,0 +1,60 @@
+"""``nvvm.mma.sync`` as the PTX ``mma.sync.aligned`` instruction in an ``asm`` statement (not
+``volatile``: the op is pure, so nvcc may schedule and common it like any other value).
+
+The op's ``!llvm.struct<(f32, f32, f32, f32)>`` result is four ``float`` outputs, each its own
+C++ variable, which ``llvm.extractvalue``'s printer (``print_atomic``) names, as it does an
+inline asm's. Operand registers are 32-bit ``"r"`` words: an ``i32`` (two bf16, or tf32 bits)
+as ``unsigned``, a ``vector<2xf16>`` (a packed ``uint1`` here, ``c_types``) as its word
+``.x``, whose low half is element 0, the lower k index, as the PTX fragment wants it.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import Float32Type, VectorType
+from xdsl.ir import SSAValue
+
+from mytriton.backends.cuda.c_types import int_width, packed_vector
+from mytriton.backends.cuda.emitter import Emitter, prints
+from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MmaSyncOp
+from mytriton.errors import BackendError
+
+
+class NvvmPrinter(Emitter):
+    """Tensor-core multiply-accumulates."""
+
+    #: the C++ variables holding each field of a struct result (shared with ``print_debug``)
+    _struct_fields: dict[SSAValue, list[str]]
+
+    def _register(self, value: SSAValue) -> str:
+        """A 32-bit multiplicand register as an ``unsigned`` expression for an ``"r"`` operand."""
+        t = value.type
+        if isinstance(t, VectorType):
+            packed = packed_vector(t)
+            if packed is None or packed.container != "uint1":
+                raise BackendError(f"an mma register must be 32 bits, not {t}")
+            return f"{self._n(value)}.x"
+        if int_width(t) != 32:
+            raise BackendError(f"an mma register must be an i32 or a vector<2xf16>, not {t}")
+        return self._unsigned(value)
+
+    @prints(MmaSyncOp, vectors=True)
+    def _print_mma_sync(self, op: MmaSyncOp) -> None:
+        for c in op.c_operands:
+            if not isinstance(c.type, Float32Type):
+                raise BackendError(f"an mma accumulator must be an f32, not {c.type}")
+        outs = [self.names.fresh(op.res.name_hint or "mma") for _ in range(ACCUMULATORS)]
+        self._stmt(op, f"float {', '.join(outs)};")
+        groups = [ACCUMULATORS, len(op.a_operands), len(op.b_operands), len(op.c_operands)]
+        operands, n = [], 0
+        for count in groups:  # {%0,%1,%2,%3}, {%4,...}: D, A, B, C in that order
+            operands.append("{" + ",".join(f"%{n + i}" for i in range(count)) + "}")
+            n += count
+        registers = [*op.a_operands, *op.b_operands]
+        ins = [f'"r"({self._register(v)})' for v in registers]
+        ins += [f'"f"({self._n(v)})' for v in op.c_operands]
+        results = ", ".join(f'"=f"({o})' for o in outs)
+        text = f"{op.form.ptx} {', '.join(operands)};"
+        self._stmt(op, f'asm("{text}" : {results} : {", ".join(ins)});')
+        if not hasattr(self, "_struct_fields"):
+            self._struct_fields = {}
+        self._struct_fields[op.res] = outs

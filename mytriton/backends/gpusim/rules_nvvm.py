@@ -1,0 +1,108 @@
+"""``nvvm.mma.sync``: a warp-wide tensor-core ``D = A @ B + C``, one tile per warp.
+
+Lanes ``32w`` to ``32w + 31`` of a batch are warp ``w`` (blocks are whole warps, which the rule
+checks, along with every lane of a warp taking part, as the instruction's ``.aligned`` demands).
+Each warp's registers are gathered into its A (16 x k), B (k x 8) and C (16 x 8) with the PTX
+ISA's fragment layouts (lane ``4g + q``; see ``_fragments``), all warps of the batch at once, and
+D is scattered back into the four ``f32`` fields per lane: a NumPy structured array with fields
+``f0`` ... ``f3``, which ``llvm.extractvalue`` (``rules_atomic``) takes apart.
+
+Products and sums are computed in float64 and rounded once to float32: f16 and bf16 elements
+are exact in float64, and a tf32 operand is its f32 register's upper 19 bits (``& 0xFFFFE000``),
+as the tensor core reads it. Hardware accumulates in a different order and may round or truncate
+partial sums, so a GPU's results can differ from these in the last bits of f32 (an H200 running
+the printed kernels of ``tests/mma_samples.py`` agreed to about 1e-6).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import Operation, SSAValue
+
+from mytriton.backends.gpusim.compiler import Compiler
+from mytriton.backends.gpusim.machine import WARP_SIZE, Machine, Step
+from mytriton.backends.gpusim.registry import rule
+from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MmaForm, MmaSyncOp
+
+Array = np.ndarray
+Positions = tuple[Array, Array]  # (rows, columns)
+#: the struct result: one f32 per accumulator register
+RESULT = np.dtype([(f"f{i}", np.float32) for i in range(ACCUMULATORS)])
+TF32_MASK = np.uint32(0xFFFFE000)  # sign, exponent and the upper 10 mantissa bits
+
+
+def _fragments(form: MmaForm) -> tuple[Positions, Positions, Positions]:
+    """(row, column) of the element each lane's register slot holds, for A, B and C/D: arrays of
+    shape (32, registers, elements per register), from the PTX ISA's fragment layouts (lane
+    ``4g + q``): C/D register r is ``[g + 8 (r // 2)][2q + r % 2]``; f16/bf16 A register r holds
+    ``[g + 8 (r % 2)][2q + 8 (r // 2) + h]`` in its half h, B register r ``[2q + 8r + h][g]``;
+    tf32 A register r is ``[g + 8 (r % 2)][q + 4 (r // 2)]``, B register r ``[q + 4r][g]``."""
+    lane = np.arange(WARP_SIZE)[:, None, None]
+    g, q = lane // 4, lane % 4
+    per = form.per_register
+    h = np.arange(per)[None, None, :]
+    ra = np.arange(form.a_registers)[None, :, None]
+    rb = np.arange(form.b_registers)[None, :, None]
+    k_step = form.shape[2] // 2  # the k distance between register pairs
+    a_rows = g + 8 * (ra % 2) + 0 * h
+    a_cols = per * q + k_step * (ra // 2) + h
+    b_rows = per * q + k_step * rb + h
+    b_cols = g + 0 * rb + 0 * h
+    rc = np.arange(ACCUMULATORS)[None, :, None]
+    c_rows = g + 8 * (rc // 2)
+    c_cols = 2 * q + rc % 2
+    return (a_rows, a_cols), (b_rows, b_cols), (c_rows, c_cols)
+
+
+def _elements(form: MmaForm, registers: list[Array]) -> Array:
+    """Each lane's operand elements as float64: shape (lanes, registers, elements per register),
+    element 0 of a register the lower k index (the low half of an i32 pair)."""
+    if form.ptx_type == "f16":  # vector<2xf16>: (lanes, 2) float16 arrays
+        return np.stack(registers, axis=1).astype(np.float64)
+    bits = np.stack(registers, axis=1).view(np.uint32)
+    if form.ptx_type == "tf32":
+        return (bits & TF32_MASK).view(np.float32).astype(np.float64)[..., None]
+    halves = np.stack([bits & 0xFFFF, bits >> 16], axis=-1)  # bf16: the upper half of an f32
+    return (halves << 16).astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def _arrays(m: Machine, values: list[SSAValue]) -> list[Array]:
+    out = []
+    for v in values:
+        x = m.env[v]
+        assert isinstance(x, np.ndarray)
+        out.append(x)
+    return out
+
+
+@rule("nvvm.mma.sync", vectors=True)
+def _mma_sync(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, MmaSyncOp)
+    form = op.form
+    m_rows, n_cols, k_depth = form.shape
+    (a_rows, a_cols), (b_rows, b_cols), (c_rows, c_cols) = _fragments(form)
+    a_values, b_values, c_values = list(op.a_operands), list(op.b_operands), list(op.c_operands)
+    out = op.res
+
+    def step(m: Machine) -> None:
+        m.check_whole_warps(op, "nvvm.mma.sync")
+        warps = m.lanes // WARP_SIZE
+        # (warps, lanes of a warp, registers, elements per register)
+        a_elements = _elements(form, _arrays(m, a_values)).reshape(warps, *a_rows.shape)
+        b_elements = _elements(form, _arrays(m, b_values)).reshape(warps, *b_rows.shape)
+        c_elements = np.stack(_arrays(m, c_values), axis=1).reshape(warps, *c_rows.shape)
+        a = np.zeros((warps, m_rows, k_depth))
+        b = np.zeros((warps, k_depth, n_cols))
+        acc = np.zeros((warps, m_rows, n_cols))
+        a[:, a_rows, a_cols] = a_elements
+        b[:, b_rows, b_cols] = b_elements
+        acc[:, c_rows, c_cols] = c_elements
+        with np.errstate(all="ignore"):  # inactive warps may hold anything
+            d = (a @ b + acc).astype(np.float32)
+        fields = d[:, c_rows, c_cols].reshape(m.lanes, ACCUMULATORS)
+        result = np.zeros(m.lanes, RESULT)
+        for i in range(ACCUMULATORS):
+            result[f"f{i}"] = fields[:, i]
+        m.env[out] = result
+
+    return step

@@ -1,0 +1,209 @@
+"""The NVVM ops of tensor-core dots, which xDSL 0.74 lacks: ``nvvm.mma.sync`` and its attributes.
+
+Names, operands, properties and types match upstream MLIR 22 exactly, so ``mlir-opt`` parses the
+generic form we print and lowers it to ``llvm.nvvm.mma.*``; the CUDA printer prints the same op
+as the PTX ``mma.sync.aligned`` instruction; gpusim executes it warp by warp with the PTX ISA's
+fragment layouts (which lane holds which element). A warp-wide matrix multiply-accumulate
+``D = A @ B + C`` of one ``m x n x k`` tile, A row-major and B column-major:
+
+    %d = "nvvm.mma.sync"(%a0, %a1, %a2, %a3, %b0, %b1, %c0, %c1, %c2, %c3) <{
+           layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>,
+           multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<f16>,
+           operandSegmentSizes = array<i32: 4, 2, 4>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}>
+         : (vector<2xf16>, ..., f32, ...) -> !llvm.struct<(f32, f32, f32, f32)>
+
+The forms we make (``MMA_FORMS``): f16 (``vector<2xf16>`` registers) and bf16 (``i32``
+registers, two bf16 each) at m16n8k16, tf32 at m16n8k8 (``i32`` registers holding f32 bits:
+the tensor core reads their upper 19 bits), each accumulating four f32 per lane.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import DenseArrayBase, IntAttr, VectorType, f16, f32, i32
+from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+
+class _Keyword(Data[str]):
+    """An attribute whose one parameter is a keyword: ``#nvvm.mma_layout<row>``."""
+
+    KEYWORDS: tuple[str, ...] = ()
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> str:
+        with parser.in_angle_brackets():
+            word = parser.parse_identifier()
+        if word not in cls.KEYWORDS:
+            parser.raise_error(f"expected one of {', '.join(cls.KEYWORDS)}, got {word!r}")
+        return word
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+    def verify(self) -> None:
+        if self.data not in self.KEYWORDS:
+            raise VerifyException(f"#{self.name}: expected one of {', '.join(self.KEYWORDS)}")
+
+
+@irdl_attr_definition
+class MmaLayoutAttr(_Keyword):
+    """``#nvvm.mma_layout<row>`` / ``<col>``: how an operand's fragment is ordered."""
+
+    name = "nvvm.mma_layout"
+    KEYWORDS = ("row", "col")
+
+
+@irdl_attr_definition
+class MmaTypeAttr(_Keyword):
+    """``#nvvm.mma_type<f16>``: the PTX type of an operand's elements."""
+
+    name = "nvvm.mma_type"
+    KEYWORDS = ("f16", "bf16", "tf32", "s8", "u8", "s32", "f32")
+
+
+@irdl_attr_definition
+class MmaShapeAttr(ParametrizedAttribute):
+    """``#nvvm.shape<m = 16, n = 8, k = 16>``: the tile one instruction multiplies."""
+
+    name = "nvvm.shape"
+
+    m: IntAttr
+    n: IntAttr
+    k: IntAttr
+
+    def __init__(self, m: int, n: int, k: int):
+        super().__init__(IntAttr(m), IntAttr(n), IntAttr(k))
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        return self.m.data, self.n.data, self.k.data
+
+    def print_parameters(self, printer: Printer) -> None:
+        m, n, k = self.mnk
+        printer.print_string(f"<m = {m}, n = {n}, k = {k}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values = []
+        with parser.in_angle_brackets():
+            for i, key in enumerate("mnk"):
+                if i:
+                    parser.parse_punctuation(",")
+                parser.parse_keyword(key)
+                parser.parse_punctuation("=")
+                values.append(IntAttr(parser.parse_integer()))
+        return tuple(values)
+
+
+@dataclass(frozen=True)
+class MmaForm:
+    """One instruction form: its shape, operand register type and registers per lane."""
+
+    ptx_type: str
+    shape: tuple[int, int, int]
+    register: Attribute
+    a_registers: int
+    b_registers: int
+    per_register: int  # operand elements packed in one register
+
+    @property
+    def ptx(self) -> str:
+        """The PTX instruction."""
+        m, n, k = self.shape
+        return f"mma.sync.aligned.m{m}n{n}k{k}.row.col.f32.{self.ptx_type}.{self.ptx_type}.f32"
+
+
+F16_PAIR = VectorType(f16, [2])
+MMA_FORMS = {
+    "f16": MmaForm("f16", (16, 8, 16), F16_PAIR, 4, 2, 2),
+    "bf16": MmaForm("bf16", (16, 8, 16), i32, 4, 2, 2),
+    "tf32": MmaForm("tf32", (16, 8, 8), i32, 4, 2, 1),
+}
+ACCUMULATORS = 4  # f32 per lane: D rows g and g + 8, columns 2q and 2q + 1
+MMA_RESULT = llvm.LLVMStructType.from_type_list([f32] * ACCUMULATORS)
+
+
+@irdl_op_definition
+class MmaSyncOp(IRDLOperation):
+    """``nvvm.mma.sync``: one warp-wide tensor-core multiply-accumulate (see the module doc)."""
+
+    name = "nvvm.mma.sync"
+    a_operands = var_operand_def()
+    b_operands = var_operand_def()
+    c_operands = var_operand_def()
+    res = result_def(llvm.LLVMStructType)
+    layoutA = prop_def(MmaLayoutAttr)  # noqa: N815 (upstream's property names)
+    layoutB = prop_def(MmaLayoutAttr)  # noqa: N815
+    shape = prop_def(MmaShapeAttr)
+    multiplicandAPtxType = prop_def(MmaTypeAttr)  # noqa: N815
+    multiplicandBPtxType = prop_def(MmaTypeAttr)  # noqa: N815
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        form: MmaForm,
+        a: Sequence[SSAValue],
+        b: Sequence[SSAValue],
+        c: Sequence[SSAValue],
+    ):
+        ptx = MmaTypeAttr(form.ptx_type)
+        super().__init__(
+            operands=[list(a), list(b), list(c)],
+            result_types=[MMA_RESULT],
+            properties={
+                "layoutA": MmaLayoutAttr("row"),
+                "layoutB": MmaLayoutAttr("col"),
+                "shape": MmaShapeAttr(*form.shape),
+                "multiplicandAPtxType": ptx,
+                "multiplicandBPtxType": ptx,
+                "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(a), len(b), len(c)]),
+            },
+        )
+
+    @property
+    def form(self) -> MmaForm:
+        """The instruction form (the verifier guarantees there is one)."""
+        return MMA_FORMS[self.multiplicandAPtxType.data]
+
+    def verify_(self) -> None:
+        kind = self.multiplicandAPtxType.data
+        form = MMA_FORMS.get(kind)
+        if form is None or self.multiplicandBPtxType.data != kind:
+            raise VerifyException(
+                f"nvvm.mma.sync: supported operand types are {', '.join(MMA_FORMS)} (A and B alike)"
+            )
+        if (self.layoutA.data, self.layoutB.data) != ("row", "col"):
+            raise VerifyException("nvvm.mma.sync: only layoutA = row, layoutB = col is supported")
+        if self.shape.mnk != form.shape:
+            m, n, k = form.shape
+            raise VerifyException(f"nvvm.mma.sync: {kind} operands need shape m{m}n{n}k{k}")
+        for what, values, count, t in (
+            ("A", self.a_operands, form.a_registers, form.register),
+            ("B", self.b_operands, form.b_registers, form.register),
+            ("C", self.c_operands, ACCUMULATORS, f32),
+        ):
+            if len(values) != count or any(v.type != t for v in values):
+                raise VerifyException(f"nvvm.mma.sync: {kind} needs {count} {what} operands of {t}")
+        if self.res.type != MMA_RESULT:
+            raise VerifyException(f"nvvm.mma.sync: the result must be {MMA_RESULT}")
+
+
+NVVM = Dialect("nvvm", [MmaSyncOp], [MmaLayoutAttr, MmaTypeAttr, MmaShapeAttr])

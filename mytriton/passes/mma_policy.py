@@ -1,0 +1,91 @@
+"""Which ``tt.dot``s run on tensor cores (``nvvm.mma.sync``), and the layouts they need.
+
+A dot goes to tensor cores when its form exists (``mma_form``): rank 2, an f32 accumulator,
+f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, and M, N, K multiples
+of the instruction's tile (16 x 8 x 16; K 8 for tf32). Other dots (ieee f32, f64, int8, f16
+accumulators, batched) keep the CUDA-core FMA loop.
+
+The accumulator layout is an ordinary blocked layout, ``sizePerThread = [1, 2],
+threadsPerWarp = [8, 4], warpsPerCTA = [wm, wn]``: lane ``4g + q`` owns columns ``2q, 2q + 1``
+of row ``g`` of every 8 x 8 piece of its warp's tiles, which is exactly where an MMA's C/D
+fragment puts them if each instruction's rows ``g`` and ``g + 8`` are taken as the thread's rows
+of two consecutive row repetitions (``8 wm`` apart). So elementwise ops, reductions, stores and
+conversions of the result need nothing new; only the dot's lowering knows the instruction.
+
+Operands are staged in shared memory K-contiguous (A row-major, B column-major: the order of
+the instruction's fragments), each row padded so a warp's fragment reads (8 rows x 4 words)
+hit 32 different banks: a row stride of 4 (mod 8) words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import bf16, f16, f32
+from xdsl.ir import Attribute
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_types import element_type, shape_of
+from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr
+from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaForm
+
+MMA_SPT = (1, 2)
+MMA_TPW = (8, 4)
+M_TILE, N_TILE = 16, 8  # the instruction's accumulator tile (all forms)
+
+
+def mma_form(op: tt.DotOp) -> MmaForm | None:
+    """The tensor-core instruction form of ``op``, or None when it stays on CUDA cores."""
+    a_shape = shape_of(op.a.type)
+    if len(a_shape) != 2 or element_type(op.acc.type) != f32:
+        return None
+    operand = element_type(op.a.type)
+    if operand == f16:
+        form = MMA_FORMS["f16"]
+    elif operand == bf16:
+        form = MMA_FORMS["bf16"]
+    elif operand == f32 and op.precision == "tf32":
+        form = MMA_FORMS["tf32"]
+    else:
+        return None
+    (m, k), n = a_shape, shape_of(op.b.type)[1]
+    if m % M_TILE or n % N_TILE or k % form.shape[2]:
+        return None
+    return form
+
+
+def mma_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr | None:
+    """The accumulator layout of an ``[M, N]`` tensor-core dot over ``num_warps`` warps, or None
+    when the warps cannot each own whole instruction tiles. Warps split the larger per-warp
+    extent first (as square warp tiles as the shape allows: fewer operand loads per MMA)."""
+    m, n = shape
+    wm = wn = 1
+    while wm * wn < num_warps:
+        can_m = m % (2 * wm * M_TILE) == 0
+        can_n = n % (2 * wn * N_TILE) == 0
+        if can_m and (not can_n or m // wm >= n // wn):
+            wm *= 2
+        elif can_n:
+            wn *= 2
+        else:
+            return None
+    return BlockedLayoutAttr(MMA_SPT, MMA_TPW, (wm, wn), (1, 0))
+
+
+def mma_warps(layout: Attribute | None, shape: Sequence[int]) -> tuple[int, int] | None:
+    """``(wm, wn)`` when ``layout`` is a tensor-core accumulator layout of ``shape``."""
+    if not isinstance(layout, BlockedLayoutAttr) or layout.rank != 2 or len(shape) != 2:
+        return None
+    if layout.spt != MMA_SPT or layout.tpw != MMA_TPW or layout.dim_order != (1, 0):
+        return None
+    wm, wn = layout.wpc
+    if shape[0] % (wm * M_TILE) or shape[1] % (wn * N_TILE):
+        return None
+    return wm, wn
+
+
+def mma_staging(operand: Attribute) -> tuple[SharedLayoutAttr, SharedLayoutAttr]:
+    """Shared-memory layouts of A ``[M, K]`` and B ``[K, N]``: K contiguous, rows padded by 16
+    bytes (a multiple of the 4-word bank step for every K that is a multiple of 8 words)."""
+    pad = 16 // (4 if operand == f32 else 2)
+    return SharedLayoutAttr([1, 0], pad=pad), SharedLayoutAttr([0, 1], pad=pad)

@@ -1,0 +1,93 @@
+"""``nvvm.mma.sync`` printed as ``mma.sync.aligned`` inline PTX: the instruction and operand
+constraints of each form, ptxas accepting them (nvcc, skipped without it), and, on a GPU, the
+printed kernel computing what gpusim computes."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mytriton.backends.cuda.printer import print_cuda, printable_ops
+from mytriton.backends.gpusim import run_lowered
+from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaSyncOp
+from tests.cuda.test_nvcc import assert_compiles
+from tests.cuda.test_printer_ops import CONTRACT
+from tests.mma_samples import mma_inputs, mma_module
+
+KINDS = list(MMA_FORMS)
+INSTRUCTIONS = {
+    "f16": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    "bf16": "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+    "tf32": "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+}
+OPERANDS = "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
+
+
+def mma_statement(source: str) -> re.Match[str]:
+    """The ``asm`` statement of the mma, split into instruction, outputs and inputs."""
+    found = re.search(r'asm\("(mma[^"]*)" : (.*?) : (.*)\);', source)
+    assert found is not None, source
+    return found
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_printed_instruction_and_constraints(kind: str) -> None:
+    source = print_cuda(mma_module(kind), line_directives="off")
+    asm = mma_statement(source)
+    assert asm[1] == f"{INSTRUCTIONS[kind]} {OPERANDS}"
+    outputs = re.findall(r'"=f"\((\w+)\)', asm[2])
+    assert len(outputs) == 4 and len(set(outputs)) == 4
+    assert re.search(rf"float {', '.join(outputs)};", source)
+    inputs = re.findall(r'"(\w)"\(', asm[3])
+    assert inputs == ["r"] * 6 + ["f"] * 4
+    registers = re.findall(r'"r"\((.*?)\), ', asm[3])
+    if kind == "f16":  # the packed uint1 of a vector<2xf16>: its word
+        assert all(re.fullmatch(r"\w+\.x", r) for r in registers), registers
+    else:
+        assert all(re.fullmatch(r"\(\(unsigned\)\w+\)", r) for r in registers), registers
+    for i, name in enumerate(outputs):  # llvm.extractvalue [i] is the i-th output
+        assert re.search(rf"^\s*\*\w+ = {name};$", source, flags=re.M), (i, name)
+
+
+def test_contract_lists_the_op() -> None:
+    assert MmaSyncOp in printable_ops()
+    assert "`nvvm.mma.sync" in CONTRACT.read_text()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_printed_mma_compiles(nvcc: str, tmp_path: Path, kind: str) -> None:
+    """ptxas accepts the inline PTX for sm_90 (a cubin), and the PTX holds the instruction."""
+    source = print_cuda(mma_module(kind, warps=2))
+    assert_compiles(nvcc, source, tmp_path / f"mma_{kind}.cu")
+    ptx = tmp_path / f"mma_{kind}.ptx"
+    result = subprocess.run(
+        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(tmp_path / f"mma_{kind}.cu"), "-o", ptx],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert INSTRUCTIONS[kind] in ptx.read_text()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kind", KINDS)
+def test_printed_mma_on_a_gpu_matches_gpusim(cupy: Any, kind: str) -> None:
+    """The hardware's fragment layouts are gpusim's; sums may differ in the last f32 bits (the
+    tensor core accumulates in its own order and precision)."""
+    from tests.cuda.test_gpu import launch
+
+    warps, programs = 2, 3
+    module = mma_module(kind, warps)
+    a, b, c = mma_inputs(kind, warps * programs, np.random.default_rng(7))
+    expected = np.full(c.shape, np.nan, np.float32)
+    run_lowered(module, (programs, 1, 1), [a, b, c, expected])
+    device = [cupy.asarray(x.view(np.uint16) if x.dtype.itemsize == 2 else x) for x in (a, b, c)]
+    d = cupy.full(c.shape, np.nan, cupy.float32)
+    launch(module, (programs, 1, 1), [*device, d])
+    np.testing.assert_allclose(d.get(), expected, rtol=1e-5, atol=1e-5)

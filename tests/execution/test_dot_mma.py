@@ -1,0 +1,153 @@
+"""``tl.dot`` on tensor cores (``mma_policy``: f16, bf16, and f32 at ``input_precision="tf32"``)
+on every backend, against NumPy.
+
+Each case checks that the compiled kernel really issues ``nvvm.mma.sync`` (so a fallback to the
+CUDA-core loop cannot pass for it), over tile shapes whose warps each own one or several
+16 x 8 instruction tiles, 1 to 8 warps, masked edges, a K loop, an accumulator operand and a
+transposed B read through its strides. The interpreter computes the same kernels exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import mytriton as triton
+import mytriton.language as tl
+
+pytestmark = pytest.mark.execution
+
+
+@triton.jit
+def mma_kernel(
+    a,
+    b,
+    c,
+    out,
+    M,
+    N,
+    K,
+    stride_bk,
+    stride_bn,
+    USE_ACC: tl.constexpr,
+    PRECISION: tl.constexpr,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """``out = a @ b (+ c)`` over ``BM x BN`` tiles with a K loop; B read through strides."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    tile = (rm[:, None] < M) & (rn[None, :] < N)
+    if USE_ACC:
+        acc = tl.load(c + rm[:, None] * N + rn[None, :], mask=tile, other=0.0)
+    else:
+        acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        a_tile = tl.load(
+            a + rm[:, None] * K + kk[None, :],
+            mask=(rm[:, None] < M) & (kk[None, :] < K),
+            other=0.0,
+        )
+        b_tile = tl.load(
+            b + kk[:, None] * stride_bk + rn[None, :] * stride_bn,
+            mask=(kk[:, None] < K) & (rn[None, :] < N),
+            other=0.0,
+        )
+        acc = tl.dot(a_tile, b_tile, acc, input_precision=PRECISION)
+    tl.store(out + rm[:, None] * N + rn[None, :], acc, mask=tile)
+
+
+DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "tf32": np.float32}
+# (M, N, K, BM, BN, BK): exact tiles; several tiles per warp; masked edges in M, N and K
+SHAPES = [(64, 64, 64, 64, 64, 32), (128, 64, 32, 128, 64, 16), (50, 70, 40, 32, 64, 16)]
+
+
+def _tf32(x: np.ndarray) -> np.ndarray:
+    """The value a tensor core reads from an f32 operand: its upper 19 bits."""
+    return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+@pytest.mark.parametrize("num_warps", [1, 2, 4, 8])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("kind", list(DTYPES))
+def test_mma_dot(run: Any, kind: str, shape: tuple[int, ...], num_warps: int) -> None:
+    m, n, k, bm, bn, bk = shape
+    rng = np.random.default_rng(m + 7 * n + 31 * k + num_warps)
+    dtype = DTYPES[kind]
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b_t = rng.standard_normal((n, k)).astype(dtype)  # B is read transposed: b[k, n] = b_t[n, k]
+    b = b_t.T
+    c = rng.standard_normal((m, n)).astype(np.float32)
+    out = np.full((m, n), 77, np.float32)
+    use_acc = num_warps % 2 == 0
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    compiled = run(
+        mma_kernel,
+        grid,
+        a,
+        b_t,
+        c,
+        out,
+        m,
+        n,
+        k,
+        1,
+        k,
+        num_warps=num_warps,
+        USE_ACC=use_acc,
+        PRECISION="tf32",
+        BM=bm,
+        BN=bn,
+        BK=bk,
+    )
+    if run.backend != "interpreter":
+        assert "nvvm.mma.sync" in compiled.asm["gpu"], "the dot did not use tensor cores"
+    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+    ref = wide_a @ wide_b + (c if use_acc else 0)
+    if kind == "tf32" and run.backend != "interpreter":
+        # tensor cores read tf32: compare with the truncated operands' exact product
+        ref = _tf32(a).astype(np.float64) @ _tf32(np.ascontiguousarray(b)).astype(np.float64)
+        ref = ref + (c if use_acc else 0)
+    # the products of 16-bit (and tf32) operands are exact in f32: only the sums round
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-4 * np.sqrt(k))
+
+
+@pytest.mark.parametrize("precision", ["ieee", "tf32x3"])
+def test_f32_accurate_precisions_stay_on_cuda_cores(run: Any, precision: str) -> None:
+    """``ieee`` and ``tf32x3`` ask for f32 accuracy: no tensor cores (their TF32 error would
+    be ~1e-3), so products of operands with low mantissa bits set come out exact."""
+    m = n = k = 32
+    rng = np.random.default_rng(5)
+    a = (1 + rng.integers(1, 2**12, (m, k)) * 2.0**-23).astype(np.float32)  # below tf32's bits
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    c = np.zeros((m, n), np.float32)
+    out = np.zeros((m, n), np.float32)
+    compiled = run(
+        mma_kernel,
+        (1, 1),
+        a,
+        b,
+        c,
+        out,
+        m,
+        n,
+        k,
+        n,
+        1,
+        USE_ACC=False,
+        PRECISION=precision,
+        BM=m,
+        BN=n,
+        BK=k,
+    )
+    if run.backend != "interpreter":
+        assert "nvvm.mma.sync" not in compiled.asm["gpu"]
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
+    assert not np.allclose(_tf32(a).astype(np.float64) @ b, ref, rtol=1e-5, atol=1e-5)
