@@ -6,7 +6,9 @@ or reading the disk cache: the kernel without launching it) and then the first l
 (loading the binary on the device and running it, synchronised): first with an empty cache
 directory (a cold compile), then in a second process with the same directory (the kernel
 comes from the disk cache). Triton's cache is ``TRITON_CACHE_DIR``, mytriton's
-``MYTRITON_CACHE_DIR``.
+``MYTRITON_CACHE_DIR``. mytriton's modules are byte-compiled first, as ``pip install`` leaves
+them: a checkout run with ``PYTHONDONTWRITEBYTECODE`` would otherwise compile the modules a
+warm process imports from source every time, and time that instead of the cache.
 
     python3 benchmarks/compile_times.py [--out compile_times.json]
     python3 benchmarks/compile_times.py --profile mytriton-cuda matmul   # where a warm one goes
@@ -139,9 +141,19 @@ def main() -> None:
         print(json.dumps(first_launch_ms(*args.one, profile=args.profiled)))
         return
     if args.profile:
+        import compileall
+
+        import mytriton
+
+        compileall.compile_dir(str(Path(mytriton.__file__).parent), quiet=1)
         with tempfile.TemporaryDirectory() as cache:
             print(json.dumps(measure(*args.profile, cache, profile=True)))
         return
+    import compileall
+
+    import mytriton
+
+    compileall.compile_dir(str(Path(mytriton.__file__).parent), quiet=1)
     rows = []
     for kernel in args.kernels.split(","):
         for impl in args.impls.split(","):

@@ -14,3 +14,13 @@ def f32_dot_tol(backend: str, k: int, scale: float = 1.0) -> dict[str, float]:
     if backend == "interpreter":
         return {"rtol": 1e-4, "atol": 1e-4 * scale}
     return {"rtol": 1e-2, "atol": 1e-2 * max(1, k) ** 0.5 * scale}
+
+
+def compiled_tol(kernel: object, k: int) -> dict[str, float]:
+    """``rtol``/``atol`` for a compiled kernel's f32 results: TF32's when its lowered IR runs
+    dots on tensor cores, else 1e-4."""
+    asm = getattr(kernel, "asm", {})
+    lowered = asm.get("gpu", "") if isinstance(asm, dict) else ""
+    if isinstance(lowered, str) and "nvvm.mma.sync" in lowered:
+        return f32_dot_tol("gpu", k)
+    return {"rtol": 1e-4, "atol": 1e-4}
