@@ -30,8 +30,10 @@ PIPELINE_ENV = "MYTRITON_PIPELINE"
 
 # tt-simplify: canonicalize (folding, splat hoisting, constant masks) and CSE to a fixpoint.
 # licm: hoist pure ops out of scf.for bodies (loads and stores have memory effects and stay).
-# tt-simplify again: ops hoisted out of different loops may now be duplicates of each other.
-DEFAULT_PIPELINE = "tt-simplify,licm,tt-simplify"
+# tt-pipeline: loads feeding a dot in a loop are issued one iteration early (pipeline_loads).
+# tt-simplify again: ops hoisted out of different loops, or cloned by tt-pipeline, may now be
+# duplicates of each other (or dead).
+DEFAULT_PIPELINE = "tt-simplify,licm,tt-pipeline,tt-simplify"
 
 
 class PipelineSpecError(MyTritonError, ValueError):

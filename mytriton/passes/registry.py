@@ -62,6 +62,12 @@ def _licm() -> type[ModulePass]:
     return LoopInvariantCodeMotionPass
 
 
+def _tt_pipeline() -> type[ModulePass]:
+    from mytriton.passes.pipeline_loads import PipelineLoadsPass
+
+    return PipelineLoadsPass
+
+
 def _tt_simplify() -> type[ModulePass]:
     from mytriton.passes.simplify import SimplifyPass
 
@@ -88,6 +94,7 @@ def builtin_passes() -> dict[str, PassFactory]:
         "dce": _dce,
         "licm": _licm,
         "tt-simplify": _tt_simplify,
+        "tt-pipeline": _tt_pipeline,
         "tt-assign-layouts": _tt_assign_layouts,
         "tt-lower-to-gpu": _tt_lower_to_gpu,
     }

@@ -44,6 +44,13 @@ class StageError(MyTritonError):
 
 
 def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
+    from xdsl.dialects.builtin import IntegerAttr, i32
+
+    from mytriton.passes.pipeline_loads import NUM_STAGES_ATTR
+
+    stages = getattr(options, "num_stages", None)
+    if isinstance(stages, int):  # the launch's num_stages, for tt-pipeline
+        module.attributes[NUM_STAGES_ATTR] = IntegerAttr(stages, i32)
     run_pipeline(module)  # in place: the `tt` text was printed before
     return module
 
