@@ -30,7 +30,6 @@ show(
         BLOCK_SIZE_N=64,
         BLOCK_SIZE_K=16,
         GROUP_SIZE_M=8,
-        num_stages=1,  # the loop as written (no tt-pipeline rotation)
     )
 )
 

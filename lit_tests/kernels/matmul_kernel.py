@@ -76,10 +76,7 @@ stage = sys.argv[1] if len(sys.argv) > 1 else "tt-opt"
 modules = [
     naive_matmul_kernel.warmup(x, x, x, 4, 8, grid=(4,), K=4, BN=8),
     tiled_matmul_kernel.warmup(x, x, x, 32, 32, grid=(2, 2), K=64, BM=16, BN=32, BK=32),
-    # num_stages=1: the loop as written (tutorial_matmul_kernel.py shows tt-pipeline's rotation)
-    tiled_matmul_runtime_k_kernel.warmup(
-        x, x, x, 32, 32, 64, grid=(2, 2), BM=16, BN=32, BK=8, num_stages=1
-    ),
+    tiled_matmul_runtime_k_kernel.warmup(x, x, x, 32, 32, 64, grid=(2, 2), BM=16, BN=32, BK=8),
 ]
 print("\n// -----\n".join(strip_locations(m.asm[stage]) for m in modules))
 

@@ -30,10 +30,12 @@ PIPELINE_ENV = "MYTRITON_PIPELINE"
 
 # tt-simplify: canonicalize (folding, splat hoisting, constant masks) and CSE to a fixpoint.
 # licm: hoist pure ops out of scf.for bodies (loads and stores have memory effects and stay).
-# tt-pipeline: loads feeding a dot in a loop are issued one iteration early (pipeline_loads).
-# tt-simplify again: ops hoisted out of different loops, or cloned by tt-pipeline, may now be
-# duplicates of each other (or dead).
-DEFAULT_PIPELINE = "tt-simplify,licm,tt-pipeline,tt-simplify"
+# tt-simplify again: ops hoisted out of different loops may now be duplicates of each other.
+# (tt-pipeline, which loads a K loop's dot operands one iteration early, is not in it: with the
+# tiles held in registers it made the H200 matmuls slower; see passes/pipeline_loads.py.)
+DEFAULT_PIPELINE = "tt-simplify,licm,tt-simplify"
+#: the default pipeline with tt-pipeline (``MYTRITON_PIPELINE``'s value to try it)
+PIPELINED = "tt-simplify,licm,tt-pipeline,tt-simplify"
 
 
 class PipelineSpecError(MyTritonError, ValueError):

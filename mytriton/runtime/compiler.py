@@ -49,9 +49,12 @@ def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
     from mytriton.passes.pipeline_loads import NUM_STAGES_ATTR
 
     stages = getattr(options, "num_stages", None)
-    if isinstance(stages, int):  # the launch's num_stages, for tt-pipeline
+    if isinstance(stages, int):  # the launch's num_stages, read by tt-pipeline while it runs
         module.attributes[NUM_STAGES_ATTR] = IntegerAttr(stages, i32)
-    run_pipeline(module)  # in place: the `tt` text was printed before
+    try:
+        run_pipeline(module)  # in place: the `tt` text was printed before
+    finally:
+        module.attributes.pop(NUM_STAGES_ATTR, None)
     return module
 
 

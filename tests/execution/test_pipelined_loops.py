@@ -1,7 +1,9 @@
 """K loops whose dot operands ``tt-pipeline`` loads one iteration early, on every backend.
 
-Each kernel runs with the default ``num_stages`` (rotated: the test checks the `tt` IR carries
-the prefetched tiles) and with ``num_stages=1`` (as written); both must give NumPy's answer,
+The pass is switched on for these tests (``MYTRITON_PIPELINE``; it is not in the default
+pipeline). Each kernel runs with the default ``num_stages`` (rotated: the test checks the `tt`
+IR carries the prefetched tiles) and with ``num_stages=1`` (as written); both must give NumPy's
+answer,
 for loops of zero, one and several trips, masked K tails, ``other`` values that matter, and
 pointers advanced by amounts that depend on the iteration.
 """
@@ -15,8 +17,14 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.passes.pipeline import PIPELINED
 
 pytestmark = pytest.mark.execution
+
+
+@pytest.fixture(autouse=True)
+def with_tt_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MYTRITON_PIPELINE", PIPELINED)
 
 
 @triton.jit

@@ -19,12 +19,8 @@ stage = sys.argv[1]
 a = np.zeros(64 * 64, np.float32)
 sizes_strides = (64, 64, 64, 64, 1, 64, 1, 64, 1)  # M, N, K, then row-major strides
 tiles = {"BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 16, "GROUP_SIZE_M": 2}
-# num_stages=1: the loops as written (lit_tests/kernels/tutorial_matmul_kernel.py shows the
-# rotation tt-pipeline makes otherwise)
-tutorial = tutorial_matmul_kernel.warmup(a, a, a, *sizes_strides, grid=(4,), num_stages=1, **tiles)
-tiled = tiled_matmul_runtime_k_kernel.warmup(
-    a, a, a, 64, 64, 64, grid=(4, 4), BM=16, BN=16, BK=8, num_stages=1
-)
+tutorial = tutorial_matmul_kernel.warmup(a, a, a, *sizes_strides, grid=(4,), **tiles)
+tiled = tiled_matmul_runtime_k_kernel.warmup(a, a, a, 64, 64, 64, grid=(4, 4), BM=16, BN=16, BK=8)
 print(tutorial.asm[stage])
 print(tiled.asm[stage])
 
