@@ -186,6 +186,8 @@ def _prefetch(
     prefetched.attributes.update(load.attributes)
     prefetched.result.name_hint = f"{load.result.name_hint or 'tile'}_next"
     out.append(prefetched)
+    for op in (in_range, lanes, *out[len(ops) :]):
+        op.location = load.location  # the kernel line of the load they stand for
     return out
 
 
@@ -218,6 +220,7 @@ def _rotate(
     # at its top: the next iteration's induction variable, carried values and tiles
     top: list[Operation] = []
     step = AddOp(iv, loop.step)
+    step.location = loop.location
     top.append(step)
     ahead: dict[SSAValue, SSAValue] = {iv: step.result}
     for j, ops in sorted(next_slices.items()):
@@ -242,11 +245,13 @@ def _rotate(
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
     new_yield = scf.YieldOp(*yielded.operands, *nexts)
+    new_yield.location = yielded.location
     body.insert_op_before(new_yield, yielded)
     yielded.detach()
     yielded.erase()
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, *first], Region(body))
     new_loop.attributes.update(loop.attributes)
+    new_loop.location = loop.location
     parent.insert_op_before(new_loop, loop)
     for result, replacement in zip(loop.results, new_loop.results, strict=False):
         replacement.name_hint = result.name_hint

@@ -103,3 +103,22 @@ def test_pointer_step_depends_on_the_iteration(run: Any, stages: int | None) -> 
             np.float64
         )
     np.testing.assert_array_equal(c, ref)
+
+
+def test_every_op_keeps_a_source_line() -> None:
+    """The ops tt-pipeline adds carry the kernel line they stand for (errors name it)."""
+    from mytriton.dialects.verify import source_location
+
+    a = np.zeros((16, 64), np.float16)
+    b = np.zeros((64, 16), np.float16)
+    c = np.zeros((16, 16), np.float32)
+    compiled = growing_step_kernel.warmup(a, b, c, 2, grid=(1,), BM=16, BK=16)
+    module = compiled.module
+    assert module is not None
+    missing = [
+        op.name
+        for op in module.walk()
+        if op.name not in ("builtin.module", "func.return", "arith.constant")
+        and source_location(op) is None
+    ]
+    assert not missing, missing
