@@ -126,6 +126,15 @@ def measure(impl: str, kernel: str, cache: str, profile: bool = False) -> dict[s
     return row
 
 
+def byte_compile_mytriton() -> None:
+    """Write mytriton's ``.pyc`` files, as ``pip install`` does (see the module doc)."""
+    import compileall
+
+    import mytriton
+
+    compileall.compile_dir(str(Path(mytriton.__file__).parent), quiet=1)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="")
@@ -140,20 +149,11 @@ def main() -> None:
     if args.one:
         print(json.dumps(first_launch_ms(*args.one, profile=args.profiled)))
         return
+    byte_compile_mytriton()
     if args.profile:
-        import compileall
-
-        import mytriton
-
-        compileall.compile_dir(str(Path(mytriton.__file__).parent), quiet=1)
         with tempfile.TemporaryDirectory() as cache:
             print(json.dumps(measure(*args.profile, cache, profile=True)))
         return
-    import compileall
-
-    import mytriton
-
-    compileall.compile_dir(str(Path(mytriton.__file__).parent), quiet=1)
     rows = []
     for kernel in args.kernels.split(","):
         for impl in args.impls.split(","):

@@ -69,12 +69,12 @@ def main() -> None:
     import mytriton
     import mytriton.language as my_tl
 
+    mine = load_kernels("tc_mytriton", mytriton, my_tl)
     impls = {
         "triton": (load_kernels("tc_triton", triton, tl), None),
-        "mytriton-cuda": (load_kernels("tc_mytriton", mytriton, my_tl), "cuda"),
-        "mytriton-mlir": (None, "mlir"),
+        "mytriton-cuda": (mine, "cuda"),
+        "mytriton-mlir": (mine, "mlir"),
     }
-    impls["mytriton-mlir"] = (impls["mytriton-cuda"][0], "mlir")
     rows: list[dict[str, Any]] = []
     sass: dict[str, dict[str, int]] = {}
     for dname in args.dtypes.split(","):

@@ -39,7 +39,7 @@ from mytriton.errors import CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.layout_policy import default_blocked
 from mytriton.passes.layout_rules import RESULT_LAYOUT, first_known
-from mytriton.passes.mma_policy import mma_form, mma_staging, mma_warps
+from mytriton.passes.mma_policy import mma_staging, tensor_core_dot
 from mytriton.passes.shape_layouts import unpaired
 
 REMATERIALIZABLE = (
@@ -283,7 +283,7 @@ class LayoutAssigner:
             acc = self.value(op.acc, layout)
             new = self.insert(_rebuild(op, [a, b, acc], [with_layout(op.result.type, layout)]))
             lhs, rhs = DOT_LHS_SHARED, DOT_RHS_SHARED
-            if mma_form(op) is not None and mma_warps(layout, shape_of(op.acc.type)) is not None:
+            if tensor_core_dot(op, layout) is not None:
                 lhs, rhs = mma_staging(element_type(op.a.type))
             new.attributes["ttg.lhs_shared"] = lhs
             new.attributes["ttg.rhs_shared"] = rhs

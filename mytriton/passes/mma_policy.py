@@ -84,6 +84,17 @@ def mma_warps(layout: Attribute | None, shape: Sequence[int]) -> tuple[int, int]
     return wm, wn
 
 
+def tensor_core_dot(
+    op: tt.DotOp, layout: Attribute | None
+) -> tuple[MmaForm, tuple[int, int]] | None:
+    """The instruction form and ``(wm, wn)`` when ``op`` runs on tensor cores with its result in
+    ``layout`` (an MMA form, and an accumulator layout of that form's tiles): what layout
+    assignment stages for and the lowering emits."""
+    form = mma_form(op)
+    warps = mma_warps(layout, shape_of(op.acc.type)) if form is not None else None
+    return None if form is None or warps is None else (form, warps)
+
+
 def mma_staging(operand: Attribute) -> tuple[SharedLayoutAttr, SharedLayoutAttr]:
     """Shared-memory layouts of A ``[M, K]`` and B ``[K, N]``: K contiguous, rows padded by 16
     bytes (a multiple of the 4-word bank step for every K that is a multiple of 8 words)."""

@@ -57,7 +57,9 @@ class PipelineLoadsPass(ModulePass):
         default = _stages(op)
         for loop in [o for o in op.walk() if isinstance(o, scf.ForOp)]:
             stages = _stages(loop)
-            if (stages if stages is not None else default or 2) > 1:
+            if stages is None:
+                stages = default
+            if stages is None or stages > 1:
                 pipeline_loop(loop)
 
 

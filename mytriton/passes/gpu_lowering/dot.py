@@ -29,7 +29,7 @@ from mytriton.dialects.ttg_geometry import Geometry
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import lower_mma_dot
 from mytriton.passes.gpu_lowering.rules import lowers
-from mytriton.passes.mma_policy import mma_form, mma_warps
+from mytriton.passes.mma_policy import tensor_core_dot
 
 index = IndexType()
 
@@ -48,25 +48,22 @@ class LowerDot:
         batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
         a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
         b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
-        form = mma_form(op)
-        warps = mma_warps(layout_of(op.acc.type), shape_of(op.acc.type)) if form else None
-        if form is not None and warps is not None:
-            operand = element_type(op.a.type)
-            staged = (
-                self._stage(ctx, op.a, operand, a_layout.size((m, k)), a_layout.strides((m, k))),
-                self._stage(ctx, op.b, operand, b_layout.size((k, n)), b_layout.strides((k, n))),
-            )
-            ctx.emit(gpu.BarrierOp())
-            lower_mma_dot(ctx, op, form, warps, staged, (a_layout, b_layout))
-            return
+        tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
         a_size, b_size = a_layout.size((m, k)), b_layout.size((k, n))
         a_strides = [*(a_size for _ in batch), *a_layout.strides((m, k))]
         b_strides = [*(b_size for _ in batch), *b_layout.strides((k, n))]
         nb = batch[0] if batch else 1
-        compute = _compute_type(element_type(op.acc.type))
+        # tensor cores read the operands in their own type
+        compute = (
+            element_type(op.a.type) if tensor_cores else _compute_type(element_type(op.acc.type))
+        )
         sa = self._stage(ctx, op.a, compute, nb * a_size, a_strides)
         sb = self._stage(ctx, op.b, compute, nb * b_size, b_strides)
         ctx.emit(gpu.BarrierOp())
+        if tensor_cores is not None:
+            form, warps = tensor_cores
+            lower_mma_dot(ctx, op, form, warps, (sa, sb), (a_layout, b_layout))
+            return
 
         c_g = ctx.geometry(op.acc.type)
         # a register's A row (batch, m) and B column (batch, n), and their staged offsets

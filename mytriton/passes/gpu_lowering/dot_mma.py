@@ -60,7 +60,7 @@ def lower_mma_dot(
         [
             [
                 (2 * i + r % 2) * 8 * wm * sa_m + (half * (r // 2) + e) * sa_k
-                for e in _elements(form)
+                for e in range(form.per_register)
             ]
             for r in range(form.a_registers)
         ]
@@ -68,7 +68,7 @@ def lower_mma_dot(
     ]
     b_regs = [
         [
-            [j * N_TILE * wn * sb_n + (half * r + e) * sb_k for e in _elements(form)]
+            [j * N_TILE * wn * sb_n + (half * r + e) * sb_k for e in range(form.per_register)]
             for r in range(form.b_registers)
         ]
         for j in range(n // (N_TILE * wn))
@@ -99,10 +99,6 @@ def lower_mma_dot(
     loop = ctx.emit(scf.ForOp(ctx.i32(0), ctx.i32(k), ctx.i32(k_step), acc, body))
     ctx.emit(gpu.BarrierOp())
     ctx.set(op.result, list(loop.results))
-
-
-def _elements(form: MmaForm) -> range:
-    return range(form.per_register)
 
 
 def _times(ctx: LoweringContext, v: SSAValue, c: int) -> SSAValue:
