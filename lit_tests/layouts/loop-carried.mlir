@@ -10,6 +10,7 @@
 // CHECK-DAG:   #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG:   #[[T:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 // CHECK-DAG:   #[[S0:slice[0-9]*]] = #ttg.slice<{dim = 0, parent = #[[T]]}>
+// CHECK-DAG:   #[[P8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 
 // A K loop: the zero accumulator is created directly in the dot's register-tile layout, the
 // operand pointers (incremented every iteration) keep their load layouts, the scalar iter_arg
@@ -89,3 +90,33 @@ func.func @bound_init(%x: !tt.ptr<f32>, %n: i32) {
 // The store follows its bound value (the loop result): the pointers are rebuilt in the slice.
 // CHECK-NEXT:    %xs_1 = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #[[S0]]>
 // CHECK-NEXT:    tt.store %xs_1, %res : tensor<64x!tt.ptr<f32>, #[[S0]]>
+
+// A pointer block advanced by itself (`p += 32`) predicts nothing from its yield: it takes the
+// layout of the loads made through it, with as many consecutive f16 elements per thread as
+// one aligned 16-byte access moves (8; the axis analysis carries the contiguity of the initial
+// row of pointers through every iteration), not one element per thread.
+func.func @advanced_pointers(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %r = tt.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %row = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %offs = tt.broadcast %row : tensor<1x32xi32> -> tensor<64x32xi32>
+  %xs = tt.splat %x : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %p0 = tt.addptr %xs, %offs : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %acc0 = tt.zeros : tensor<64x32xf16>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %acc = %acc0) -> (tensor<64x32x!tt.ptr<f16>>, tensor<64x32xf16>) : i32 {
+    %v = tt.load %p : tensor<64x32x!tt.ptr<f16>>
+    %s = tt.add %acc, %v : tensor<64x32xf16>
+    %step = tt.splat %c32 : i32 -> tensor<64x32xi32>
+    %p2 = tt.addptr %p, %step : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %p2, %s : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xf16>
+  }
+  %ys = tt.splat %y : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %q = tt.addptr %ys, %offs : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  tt.store %q, %res#1 : tensor<64x32x!tt.ptr<f16>>
+  func.return
+}
+// CHECK-LABEL: func.func @advanced_pointers
+// CHECK:         scf.for {{.*}} -> (tensor<64x32x!tt.ptr<f16>, #[[P8]]>, tensor<64x32xf16, #[[P8]]>) : i32 {
+// CHECK-NEXT:      %v = tt.load %p : tensor<64x32x!tt.ptr<f16>, #[[P8]]>

@@ -24,7 +24,7 @@ from xdsl.passes import ModulePass
 from mytriton.dialects import tt
 from mytriton.dialects.tt_elementwise import ElementwiseOp
 from mytriton.dialects.tt_shape import SHAPE_OPS, GatherOp, JoinOp
-from mytriton.dialects.tt_types import element_type, shape_of
+from mytriton.dialects.tt_types import PointerType, element_type, shape_of
 from mytriton.dialects.ttg import (
     BlockedLayoutAttr,
     ConvertLayoutOp,
@@ -376,9 +376,7 @@ class LayoutAssigner:
             if not _is_block(init):
                 layouts.append(None)
                 continue
-            layouts.append(
-                self.predict(yielded, set()) or self.home.get(init) or self.default(init)
-            )
+            layouts.append(self.carried(init, yielded, body.args[1 + len(layouts)]))
         inits = [self.operand(v, lay) for v, lay in zip(op.iter_args, layouts, strict=True)]
         new_body = Block(
             arg_types=[
@@ -428,12 +426,8 @@ class LayoutAssigner:
         condition, yield_op = before.last_op, after.last_op
         assert isinstance(condition, scf.ConditionOp) and isinstance(yield_op, scf.YieldOp)
         carried: list[Layout | None] = []
-        for init, yielded in zip(op.arguments, yield_op.operands, strict=True):
-            carried.append(
-                None
-                if not _is_block(init)
-                else self.predict(yielded, set()) or self.home.get(init) or self.default(init)
-            )
+        for init, yielded, arg in zip(op.arguments, yield_op.operands, before.args, strict=True):
+            carried.append(self.carried(init, yielded, arg) if _is_block(init) else None)
         forwarded: list[Layout | None] = []
         for v in condition.args:
             if not _is_block(v):
@@ -502,6 +496,27 @@ class LayoutAssigner:
                 new_v.name_hint = old_v.name_hint
             else:
                 self.bind(old_v, new_v, lay)
+
+    def carried(self, init: SSAValue, yielded: SSAValue, arg: SSAValue) -> Layout:
+        """The layout of a loop-carried block: the one its yielded value will have, else its
+        initial value's. A pointer block advanced by ``addptr`` of itself (``a_ptrs += BK``)
+        predicts nothing from its yield: it takes the layout of the accesses made through it
+        in the loop (``arg``: the carried value, whose contiguity the axis analysis found
+        over every iteration), so that those loads and stores are coalesced and vectorized."""
+        found = self.predict(yielded, set()) or self.home.get(init)
+        if found is not None:
+            return found
+        if isinstance(element_type(arg.type), PointerType):
+            masks = [
+                use.operation.mask
+                for use in arg.uses
+                if isinstance(use.operation, tt.LoadOp | tt.StoreOp) and use.index == 0
+            ]
+            vector = min((self.axis.access_width(arg, [m]) for m in masks), default=None)
+            if vector is None:
+                vector = self.axis.access_width(arg, [])
+            return default_blocked(shape_of(arg.type), self.num_warps, vector)
+        return self.default(init)
 
     def predict(self, v: SSAValue, seen: set[SSAValue]) -> Layout | None:
         """The layout ``v`` will get (for choosing loop-carried layouts before the body)."""
