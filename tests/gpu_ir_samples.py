@@ -195,10 +195,20 @@ class KernelBuilder:
             op = op.owner  # a single result was returned
         return op, body
 
-    def shared(self, name: str, shape: Sequence[int], element: Attribute = f32) -> SSAValue:
+    def shared(
+        self,
+        name: str,
+        shape: Sequence[int],
+        element: Attribute = f32,
+        alignment: int | None = None,
+    ) -> SSAValue:
         t = MemRefType(element, list(shape), memory_space=IntegerAttr(3, 64))
         glob = memref.GlobalOp.get(
-            StringAttr(name), t, initial_value=UnitAttr(), sym_visibility=StringAttr("private")
+            StringAttr(name),
+            t,
+            initial_value=UnitAttr(),
+            sym_visibility=StringAttr("private"),
+            alignment=alignment,
         )
         glob.location = FileLineColLoc(StringAttr(self.file), IntAttr(self.line), IntAttr(1))
         self.globals.append(glob)

@@ -2,7 +2,8 @@
 
 """CUDA C++ of the tutorial matmul (64x64x16 tiles, 4 warps, runtime K): the K loop carries
 the pointer registers and the 4x8 register tile of accumulators; each iteration stages A
-(padded, M contiguous) and B in 16-byte aligned __shared__ arrays, synchronizes, runs the FMA
+(padded, M contiguous) and B (as loaded, with float4 stores) in 16-byte aligned __shared__
+arrays, synchronizes, runs the FMA
 loop over the 16 staged k, and synchronizes again before the buffers are rewritten."""
 
 import numpy as np
@@ -40,7 +41,8 @@ show(
 # CHECK-LABEL: tutorial_matmul_kernel(float* a_ptr, float* b_ptr, float* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
 # CHECK:         for (int [[K:v[0-9]+]] = 0; [[K]] < {{v[0-9]+}}; [[K]] += 1) {
 # CHECK-COUNT-8:   smem_0[{{v[0-9]+}}] = {{a_[0-9]+}};
-# CHECK-COUNT-8:   smem_1[{{v[0-9]+}}] = {{b_[0-9]+}};
+# B is staged as loaded (4 consecutive floats per thread): two float4 stores per thread.
+# CHECK-COUNT-2:   *(float4*)&smem_1[{{v[0-9]+}}] = {{v[0-9]+}};
 # CHECK-NEXT:      __syncthreads();
 # CHECK:           for (int [[KK:v[0-9]+]] = 0; [[KK]] < 16; [[KK]] += 1) {
 # CHECK-NEXT:          int [[ROWBASE:v[0-9]+]] = (int)((unsigned int)[[KK]] * (unsigned int)68);

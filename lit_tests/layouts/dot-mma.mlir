@@ -5,8 +5,9 @@
 // A dot with a tensor-core form (mma_policy: f16/bf16 operands, or f32 with
 // input_precision = "tf32", into an f32 accumulator, M, N, K multiples of 16, 8, 16 (8 for
 // tf32)) gets the MMA accumulator layout: lane 4g + q owns columns 2q, 2q + 1 of row g of each
-// 8 x 8 piece, warps split the larger per-warp extent first. Its operands are staged
-// K-contiguous (A order [1, 0], B order [0, 1]) with 16 bytes of padding per row.
+// 8 x 8 piece, warps split the larger per-warp extent first. Its operands are staged row-major
+// (A K-contiguous, f16/bf16 B N-contiguous for ldmatrix.trans, order [1, 0]) with 16 bytes of
+// padding per row; a tf32 B K-contiguous (order [0, 1]).
 
 func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
   %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
@@ -22,7 +23,7 @@ func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
 // W4-DAG:   #[[M4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
 // W4-LABEL: func.func @f16
 // W4:         %zero = tt.zeros : tensor<64x128xf32, #[[M4]]>
-// W4-NEXT:    %d = tt.dot %av, %bv, %zero {ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>, ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 8}>} : {{.*}} -> tensor<64x128xf32, #[[M4]]>
+// W4-NEXT:    %d = tt.dot %av, %bv, %zero {ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>, ttg.rhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>} : {{.*}} -> tensor<64x128xf32, #[[M4]]>
 // W4-NEXT:    %cs = tt.splat %c : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>, #[[M4]]>
 // W8-DAG:   #[[M8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 4], order = [1, 0]}>
 // W8-LABEL: func.func @f16

@@ -1,9 +1,10 @@
 // RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
-// A tensor-core dot (mma_policy, dot_mma): both operands staged K-contiguous in shared memory
+// A tensor-core dot (mma_policy, dot_mma): both operands staged in shared memory as loaded
 // (rows padded by 16 bytes), a barrier, then a loop over K in steps of the instruction's K
-// whose body loads each fragment register's elements from shared memory, packs them, and
-// issues one nvvm.mma.sync per 16 x 8 accumulator tile, its 4 results taken apart.
+// whose body loads the fragment registers with nvvm.ldmatrix (A row-major; f16/bf16 B
+// transposed, from its N-contiguous staging) through !llvm.ptr<3> addresses of the buffers,
+// and issues one nvvm.mma.sync per 16 x 8 accumulator tile, its 4 results taken apart.
 
 func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
   %as = tt.splat %a : !tt.ptr<f16> -> tensor<16x32x!tt.ptr<f16>>
@@ -16,15 +17,25 @@ func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
   tt.store %cs, %d : tensor<16x16x!tt.ptr<f32>>
   func.return
 }
-// A: 16 rows of 32 + 8; B: 16 columns of 32 + 8.
+// A: 16 rows of 32 + 8; B: 32 rows of 16 + 8.
 // CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<640xf16, 3 : i64>
-// CHECK-NEXT:  "memref.global"() <{sym_name = "smem_1", type = memref<640xf16, 3 : i64>
+// CHECK-NEXT:  "memref.global"() <{sym_name = "smem_1", type = memref<768xf16, 3 : i64>
 // CHECK-LABEL: "gpu.func"
+// Each buffer's address as an !llvm.ptr<3>, once at the entry:
+// CHECK:         %[[AI:.*]] = "memref.extract_aligned_pointer_as_index"(%{{.*}}) : (memref<640xf16, 3 : i64>) -> index
+// CHECK-NEXT:    %[[AW:.*]] = arith.index_cast %[[AI]] : index to i64
+// CHECK-NEXT:    %[[AP:.*]] = llvm.inttoptr %[[AW]] : i64 to !llvm.ptr<3>
+// CHECK:         %[[BP:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
 // CHECK:         "gpu.barrier"() : () -> ()
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) : i32 {
-// Four A registers, then two B registers per n tile, each two f16 as a vector<2xf16>:
-// CHECK-COUNT-4: vector.insert %{{.*}}, %{{.*}} [1] : f16 into vector<2xf16>
-// CHECK-COUNT-4: vector.insert %{{.*}}, %{{.*}} [1] : f16 into vector<2xf16>
+// The four A registers of the m tile by one ldmatrix.x4, as vector<2xf16>:
+// CHECK:         %[[ARow:.*]] = llvm.getelementptr %[[AP]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK-NEXT:    %[[AF:.*]] = "nvvm.ldmatrix"(%[[ARow]]) <{num = 4 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>}> : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-4: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
+// The two B registers of both n tiles by one transposed ldmatrix.x4:
+// CHECK-NEXT:    %[[BRow:.*]] = llvm.getelementptr %[[BP]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK-NEXT:    "nvvm.ldmatrix"(%[[BRow]]) <{num = 4 : i32, layout = #nvvm.mma_layout<col>, {{.*}}}> : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-4: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
 // CHECK:         "nvvm.mma.sync"({{.*}}) <{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>, multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<f16>, operandSegmentSizes = array<i32: 4, 2, 4>}> : (vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-4: llvm.extractvalue %{{.*}}[{{[0-3]}}] : !llvm.struct<(f32, f32, f32, f32)>
 // CHECK:         "nvvm.mma.sync"
@@ -47,17 +58,15 @@ func.func @bf16(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %c: !tt.ptr<f32>) {
   tt.store %cs, %d : tensor<16x8x!tt.ptr<f32>>
   func.return
 }
+// bf16 registers are the ldmatrix words themselves; one n tile: a transposed ldmatrix.x2.
 // CHECK-LABEL: "gpu.func"
 // CHECK:         scf.for
-// CHECK:           %[[LO:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<{{[0-9]+}}xbf16, 3 : i64>
-// CHECK:           %[[HI:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<{{[0-9]+}}xbf16, 3 : i64>
-// CHECK-NEXT:      %[[LO16:.*]] = arith.bitcast %[[LO]] : bf16 to i16
-// CHECK-NEXT:      %[[LO32:.*]] = arith.extui %[[LO16]] : i16 to i32
-// CHECK-NEXT:      %[[HI16:.*]] = arith.bitcast %[[HI]] : bf16 to i16
-// CHECK-NEXT:      %[[HI32:.*]] = arith.extui %[[HI16]] : i16 to i32
-// CHECK-NEXT:      %[[SH:.*]] = arith.shli %[[HI32]], %{{.*}} : i32
-// CHECK-NEXT:      %{{.*}} = arith.ori %[[LO32]], %[[SH]] : i32
-// CHECK:           "nvvm.mma.sync"({{.*}}) <{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>{{.*}}> : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32)
+// CHECK:           "nvvm.ldmatrix"(%{{.*}}) <{num = 4 : i32, layout = #nvvm.mma_layout<row>, {{.*}}}> : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-4:   llvm.extractvalue %{{.*}} : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT:      llvm.getelementptr
+// CHECK-NEXT:      "nvvm.ldmatrix"(%{{.*}}) <{num = 2 : i32, layout = #nvvm.mma_layout<col>, {{.*}}}> : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+// CHECK-COUNT-2:   llvm.extractvalue %{{.*}} : !llvm.struct<(i32, i32)>
+// CHECK-NEXT:      "nvvm.mma.sync"({{.*}}) <{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>{{.*}}> : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32)
 
 // -----
 
@@ -78,5 +87,7 @@ func.func @tf32(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
 // CHECK-LABEL: "gpu.func"
 // CHECK:         %[[EIGHT:.*]] = arith.constant 8 : i32
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[EIGHT]] step %[[EIGHT]]
-// CHECK-COUNT-6:   arith.bitcast %{{.*}} : f32 to i32
+// A by ldmatrix.x4 (a row of 4 f32 is 8 b16), B (one f32 per register) by scalar loads:
+// CHECK:           "nvvm.ldmatrix"(%{{.*}}) <{num = 4 : i32, layout = #nvvm.mma_layout<row>, {{.*}}}>
+// CHECK-COUNT-2:   arith.bitcast %{{.*}} : f32 to i32
 // CHECK:           "nvvm.mma.sync"({{.*}}) <{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>, multiplicandAPtxType = #nvvm.mma_type<tf32>{{.*}}> : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32)

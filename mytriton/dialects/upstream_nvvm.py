@@ -1,4 +1,5 @@
-"""The NVVM ops of tensor-core dots, which xDSL 0.74 lacks: ``nvvm.mma.sync`` and its attributes.
+"""The NVVM ops of tensor-core dots, which xDSL 0.74 lacks: ``nvvm.mma.sync``, ``nvvm.ldmatrix``
+and their attributes.
 
 Names, operands, properties and types match upstream MLIR 22 exactly, so ``mlir-opt`` parses the
 generic form we print and lowers it to ``llvm.nvvm.mma.*``; the CUDA printer prints the same op
@@ -15,6 +16,17 @@ fragment layouts (which lane holds which element). A warp-wide matrix multiply-a
 The forms we make (``MMA_FORMS``): f16 (``vector<2xf16>`` registers) and bf16 (``i32``
 registers, two bf16 each) at m16n8k16, tf32 at m16n8k8 (``i32`` registers holding f32 bits:
 the tensor core reads their upper 19 bits), each accumulating four f32 per lane.
+
+``nvvm.ldmatrix`` loads a warp's fragment registers from shared memory: ``num`` (1, 2, 4) 8 x 8
+matrices of 16-bit elements, lanes ``8j`` to ``8j + 7`` each giving the address of one 16-byte
+row of matrix ``j``; lane ``4g + q`` receives, in its register ``j``, elements ``2q, 2q + 1``
+of row ``g`` (``layout = row``) or, transposed (``col``), rows ``2q, 2q + 1`` of column ``g``
+(the lower index in the low half):
+
+    %r = "nvvm.ldmatrix"(%p) <{eltType = #nvvm.ld_st_matrix_elt_type<b16>,
+           layout = #nvvm.mma_layout<row>, num = 4 : i32,
+           shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}>
+         : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 """
 
 from __future__ import annotations
@@ -23,13 +35,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DenseArrayBase, IntAttr, VectorType, f16, f32, i32
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    f16,
+    f32,
+    i32,
+)
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    operand_def,
     prop_def,
     result_def,
     traits_def,
@@ -37,7 +59,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import MemoryReadEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -206,4 +228,100 @@ class MmaSyncOp(IRDLOperation):
             raise VerifyException(f"nvvm.mma.sync: the result must be {MMA_RESULT}")
 
 
-NVVM = Dialect("nvvm", [MmaSyncOp], [MmaLayoutAttr, MmaTypeAttr, MmaShapeAttr])
+@irdl_attr_definition
+class LdStMatrixEltTypeAttr(_Keyword):
+    """``#nvvm.ld_st_matrix_elt_type<b16>``: the element size ``ldmatrix`` moves."""
+
+    name = "nvvm.ld_st_matrix_elt_type"
+    KEYWORDS = ("b16",)
+
+
+@irdl_attr_definition
+class LdStMatrixShapeAttr(ParametrizedAttribute):
+    """``#nvvm.ld_st_matrix_shape<m = 8, n = 8>``: the matrices ``ldmatrix`` loads."""
+
+    name = "nvvm.ld_st_matrix_shape"
+
+    m: IntAttr
+    n: IntAttr
+
+    def __init__(self, m: int, n: int):
+        super().__init__(IntAttr(m), IntAttr(n))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<m = {self.m.data}, n = {self.n.data}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values = []
+        with parser.in_angle_brackets():
+            for i, key in enumerate("mn"):
+                if i:
+                    parser.parse_punctuation(",")
+                parser.parse_keyword(key)
+                parser.parse_punctuation("=")
+                values.append(IntAttr(parser.parse_integer()))
+        return tuple(values)
+
+
+SHARED_POINTER = llvm.LLVMPointerType(IntAttr(3))
+LDMATRIX_COUNTS = (1, 2, 4)
+
+
+def ldmatrix_result(num: int) -> Attribute:
+    """One ``i32`` register, or a struct of ``num`` of them."""
+    return i32 if num == 1 else llvm.LLVMStructType.from_type_list([i32] * num)
+
+
+@irdl_op_definition
+class LdMatrixOp(IRDLOperation):
+    """``nvvm.ldmatrix``: a warp's fragment registers from 8 x 8 matrices in shared memory (see
+    the module doc)."""
+
+    name = "nvvm.ldmatrix"
+    ptr = operand_def(llvm.LLVMPointerType)
+    res = result_def()
+    num = prop_def(IntegerAttr[IntegerType])
+    layout = prop_def(MmaLayoutAttr)
+    shape = prop_def(LdStMatrixShapeAttr)
+    eltType = prop_def(LdStMatrixEltTypeAttr)  # noqa: N815 (upstream's property name)
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, ptr: SSAValue, num: int, transposed: bool):
+        super().__init__(
+            operands=[ptr],
+            result_types=[ldmatrix_result(num)],
+            properties={
+                "num": IntegerAttr(num, i32),
+                "layout": MmaLayoutAttr("col" if transposed else "row"),
+                "shape": LdStMatrixShapeAttr(8, 8),
+                "eltType": LdStMatrixEltTypeAttr("b16"),
+            },
+        )
+
+    @property
+    def count(self) -> int:
+        return self.num.value.data
+
+    @property
+    def transposed(self) -> bool:
+        return self.layout.data == "col"
+
+    def verify_(self) -> None:
+        if self.count not in LDMATRIX_COUNTS:
+            raise VerifyException("nvvm.ldmatrix: num must be 1, 2 or 4")
+        if (self.shape.m.data, self.shape.n.data) != (8, 8):
+            raise VerifyException("nvvm.ldmatrix: only the m8n8 shape is supported")
+        if self.ptr.type != SHARED_POINTER:
+            raise VerifyException("nvvm.ldmatrix: the address must be an !llvm.ptr<3>")
+        if self.res.type != ldmatrix_result(self.count):
+            raise VerifyException(
+                f"nvvm.ldmatrix: num = {self.count} returns {ldmatrix_result(self.count)}"
+            )
+
+
+NVVM = Dialect(
+    "nvvm",
+    [MmaSyncOp, LdMatrixOp],
+    [MmaLayoutAttr, MmaTypeAttr, MmaShapeAttr, LdStMatrixEltTypeAttr, LdStMatrixShapeAttr],
+)

@@ -12,9 +12,13 @@ fragment puts them if each instruction's rows ``g`` and ``g + 8`` are taken as t
 of two consecutive row repetitions (``8 wm`` apart). So elementwise ops, reductions, stores and
 conversions of the result need nothing new; only the dot's lowering knows the instruction.
 
-Operands are staged in shared memory K-contiguous (A row-major, B column-major: the order of
-the instruction's fragments), each row padded so a warp's fragment reads (8 rows x 4 words)
-hit 32 different banks: a row stride of 4 (mod 8) words.
+Operands are staged in shared memory row-major, as they are loaded (each thread stores its
+consecutive elements as one vector): A K-contiguous, read by ``ldmatrix``; f16/bf16 B
+N-contiguous, read by ``ldmatrix.trans``; tf32 B K-contiguous (read with scalar loads: no
+transposing load moves 32-bit elements). Each row is padded by 16 bytes, so the eight
+16-byte rows one ``ldmatrix`` matrix reads (row strides of an odd number of 16-byte units)
+and a warp's scalar fragment reads (8 rows x 4 words, a row stride of 4 (mod 8) words) hit
+different banks.
 """
 
 from __future__ import annotations
@@ -96,7 +100,7 @@ def tensor_core_dot(
 
 
 def mma_staging(operand: Attribute) -> tuple[SharedLayoutAttr, SharedLayoutAttr]:
-    """Shared-memory layouts of A ``[M, K]`` and B ``[K, N]``: K contiguous, rows padded by 16
-    bytes (a multiple of the 4-word bank step for every K that is a multiple of 8 words)."""
-    pad = 16 // (4 if operand == f32 else 2)
-    return SharedLayoutAttr([1, 0], pad=pad), SharedLayoutAttr([0, 1], pad=pad)
+    """Shared-memory layouts of A ``[M, K]`` and B ``[K, N]`` (see the module doc)."""
+    if operand == f32:
+        return SharedLayoutAttr([1, 0], pad=4), SharedLayoutAttr([0, 1], pad=4)
+    return SharedLayoutAttr([1, 0], pad=8), SharedLayoutAttr([1, 0], pad=8)

@@ -1,6 +1,7 @@
-"""``nvvm.mma.sync`` printed as ``mma.sync.aligned`` inline PTX: the instruction and operand
-constraints of each form, ptxas accepting them (nvcc, skipped without it), and, on a GPU, the
-printed kernel computing what gpusim computes."""
+"""``nvvm.mma.sync`` printed as ``mma.sync.aligned`` inline PTX, and ``nvvm.ldmatrix`` as
+``ldmatrix.sync.aligned``: the instruction and operand constraints of each form, ptxas
+accepting them (nvcc, skipped without it), and, on a GPU, the printed kernels computing what
+gpusim computes (mma) and what the PTX ISA describes (ldmatrix)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import pytest
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.backends.gpusim import run_lowered
-from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaSyncOp
+from mytriton.dialects.upstream_nvvm import MMA_FORMS, LdMatrixOp, MmaSyncOp
 from tests.cuda.test_nvcc import assert_compiles
 from tests.cuda.test_printer_ops import CONTRACT
+from tests.ldmatrix_samples import ldmatrix_inputs, ldmatrix_module, ldmatrix_reference
 from tests.mma_samples import mma_inputs, mma_module
 
 KINDS = list(MMA_FORMS)
@@ -91,3 +93,47 @@ def test_printed_mma_on_a_gpu_matches_gpusim(cupy: Any, kind: str) -> None:
     d = cupy.full(c.shape, np.nan, cupy.float32)
     launch(module, (programs, 1, 1), [*device, d])
     np.testing.assert_allclose(d.get(), expected, rtol=1e-5, atol=1e-5)
+
+
+LDMATRIX_CASES = [(num, t) for num in (1, 2, 4) for t in (False, True)]
+LDMATRIX_IDS = [f"x{num}{'-trans' if t else ''}" for num, t in LDMATRIX_CASES]
+
+
+@pytest.mark.parametrize(("num", "transposed"), LDMATRIX_CASES, ids=LDMATRIX_IDS)
+def test_printed_ldmatrix(nvcc: str, tmp_path: Path, num: int, transposed: bool) -> None:
+    """``ldmatrix`` as volatile inline PTX on the ``unsigned`` shared address (the array's
+    ``__cvta_generic_to_shared`` plus bytes), the staging row as one ``uint4`` store; ptxas
+    accepts it for sm_90."""
+    source = print_cuda(ldmatrix_module(num, transposed), line_directives="off")
+    trans = ".trans" if transposed else ""
+    regs = ",".join(f"%{i}" for i in range(num))
+    found = re.search(
+        r'asm volatile\("(ldmatrix[^"]*)" : (.*?) : "r"\((\w+)\) : "memory"\);', source
+    )
+    assert found is not None, source
+    assert found[1] == f"ldmatrix.sync.aligned.m8n8.x{num}{trans}.shared.b16 {{{regs}}}, [%{num}];"
+    assert len(re.findall(r'"=r"\(\w+\)', found[2])) == num
+    assert re.search(rf"unsigned {found[3]} = \w+ \+ \(unsigned\)\(\w+\) \* 2u;", source), source
+    assert "(long long)__cvta_generic_to_shared(staged)" in source
+    assert re.search(r"\*\(uint4\*\)&staged\[\w+\] = \w+;", source)
+    assert_compiles(nvcc, source, tmp_path / "ldmatrix.cu")
+
+
+def test_contract_lists_ldmatrix() -> None:
+    assert LdMatrixOp in printable_ops()
+    for name in ("`nvvm.ldmatrix", "`memref.extract_aligned_pointer_as_index", "`vector.store"):
+        assert name in CONTRACT.read_text(), name
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("num", "transposed"), LDMATRIX_CASES, ids=LDMATRIX_IDS)
+def test_printed_ldmatrix_on_a_gpu(cupy: Any, num: int, transposed: bool) -> None:
+    """The hardware hands out the elements as the PTX ISA (and gpusim) says."""
+    from tests.cuda.test_gpu import launch
+
+    src, rows = ldmatrix_inputs(np.random.default_rng(11 + num))
+    out = cupy.zeros(32 * num, cupy.int32)
+    launch(
+        ldmatrix_module(num, transposed), (1, 1, 1), [cupy.asarray(src), cupy.asarray(rows), out]
+    )
+    np.testing.assert_array_equal(out.get(), ldmatrix_reference(src, rows, num, transposed))

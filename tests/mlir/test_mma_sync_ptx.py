@@ -1,5 +1,5 @@
-"""``nvvm.mma.sync`` through the MLIR backend: emitted with upstream MLIR 22's names, lowered by
-the project's pipeline to the PTX ``mma.sync.aligned`` instruction (skipped without a provider)
+"""``nvvm.mma.sync`` and ``nvvm.ldmatrix`` through the MLIR backend: emitted with upstream MLIR 22's names, lowered by
+the project's pipeline to the PTX ``mma.sync.aligned`` and ``ldmatrix`` instructions (skipped without a provider)
 and accepted by ptxas where one is found."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 from mytriton.backends.mlir.emit import emit_mlir
 from mytriton.backends.mlir.pipeline import mlir_to_ptx, ptx_to_cubin
 from mytriton.dialects.upstream_nvvm import MMA_FORMS
-from tests.cuda.test_print_nvvm import INSTRUCTIONS
+from tests.cuda.test_print_nvvm import INSTRUCTIONS, LDMATRIX_CASES, LDMATRIX_IDS
+from tests.ldmatrix_samples import ldmatrix_module
 from tests.mlir.conftest import requires_provider
 from tests.mma_samples import mma_module
 
@@ -39,3 +40,30 @@ def test_mma_compiles_to_ptx(kind: str) -> None:
     ptx = mlir_to_ptx(emit_mlir(mma_module(kind, warps=2)), kernel="mma", chip="sm_90")
     assert INSTRUCTIONS[kind] in ptx
     ptx_to_cubin(ptx, "sm_90", "mma")  # None without ptxas; raises if ptxas rejects it
+
+
+@pytest.mark.parametrize(("num", "transposed"), LDMATRIX_CASES, ids=LDMATRIX_IDS)
+def test_emitted_ldmatrix_uses_upstream_names(num: int, transposed: bool) -> None:
+    text = emit_mlir(ldmatrix_module(num, transposed))
+    (line,) = [line for line in text.splitlines() if '"nvvm.ldmatrix"' in line]
+    layout = "col" if transposed else "row"
+    for part in (
+        "eltType = #nvvm.ld_st_matrix_elt_type<b16>",
+        f"layout = #nvvm.mma_layout<{layout}>",
+        f"num = {num} : i32",
+        "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>",
+        "(!llvm.ptr<3>) ->",
+    ):
+        assert part in line, (part, line)
+
+
+@requires_provider
+@pytest.mark.parametrize(("num", "transposed"), LDMATRIX_CASES, ids=LDMATRIX_IDS)
+def test_ldmatrix_compiles_to_ptx(num: int, transposed: bool) -> None:
+    """Upstream lowers the op, the shared address chain and the aligned vector store: one
+    ``ldmatrix`` and one 16-byte ``st.shared``."""
+    ptx = mlir_to_ptx(emit_mlir(ldmatrix_module(num, transposed)), kernel="ldmatrix", chip="sm_90")
+    trans = ".trans" if transposed else ""
+    assert f"ldmatrix.sync.aligned.m8n8.x{num}{trans}.shared.b16" in ptx
+    assert "st.shared.v4.b32" in ptx
+    ptx_to_cubin(ptx, "sm_90", "ldmatrix")

@@ -25,10 +25,11 @@ print(tutorial.asm[stage])
 print(tiled.asm[stage])
 
 # tutorial_matmul_kernel: the accumulator (32x32 over 128 threads: 2x4 per thread) is created,
-# carried and stored in the register-tile layout; the A and B pointers keep their load layouts.
-# TTG:       #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+# carried and stored in the register-tile layout; the A and B pointers (advanced by themselves
+# each iteration) take the layouts of the loads through them: 4 consecutive f32 per thread.
+# TTG:       #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 # TTG-NEXT:  #blocked1 = #ttg.blocked<{sizePerThread = [2, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-# TTG-NEXT:  #blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+# TTG-NEXT:  #blocked2 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 # TTG-LABEL: func.func @tutorial_matmul_kernel(
 # TTG:         %accumulator = tt.zeros : tensor<32x32xf32, #blocked1>
 # TTG:         %a_ptrs_1, %accumulator_1, %b_ptrs_1 = scf.for %k = {{.*}} iter_args(%a_ptrs_2 = %a_ptrs, %accumulator_2 = %accumulator, %b_ptrs_2 = %b_ptrs) -> (tensor<32x16x!tt.ptr<f32>, #blocked>, tensor<32x32xf32, #blocked1>, tensor<16x32x!tt.ptr<f32>, #blocked2>) : i32 {
@@ -55,7 +56,9 @@ print(tiled.asm[stage])
 # GPU:           %[[SA:.*]] = "memref.get_global"() <{name = @smem_0}> : () -> memref<576xf32, 3 : i64>
 # GPU-COUNT-4:   "memref.store"(%a{{(_[0-9])?}}, %[[SA]], %{{.*}}) : (f32, memref<576xf32, 3 : i64>, index) -> ()
 # GPU-NEXT:      %[[SB:.*]] = "memref.get_global"() <{name = @smem_1}> : () -> memref<512xf32, 3 : i64>
-# GPU-COUNT-4:   "memref.store"(%b{{(_[0-9])?}}, %[[SB]], %{{.*}}) : (f32, memref<512xf32, 3 : i64>, index) -> ()
+# B is staged row-major like its layout: each thread's 4 consecutive values, one vector store.
+# GPU-COUNT-3:   "vector.insert"
+# GPU-NEXT:      "vector.store"(%{{[0-9]+}}, %[[SB]], %{{.*}}) {alignment = 16 : i64} : (vector<4xf32>, memref<512xf32, 3 : i64>, index) -> ()
 # GPU-NEXT:      "gpu.barrier"() : () -> ()
 # GPU-NEXT:      "scf.for"
 # 2 rows x 4 columns of the tile: 2 A values, 4 B values, 8 FMAs per k.

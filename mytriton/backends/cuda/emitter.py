@@ -29,7 +29,7 @@ from mytriton.backends.cuda.writer import LineDirectives, PyLine, SourceWriter
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, format_at
 from mytriton.op_rules import OpRules
-from mytriton.passes.gpu_lowering.abi import find_kernel, is_global_pointer
+from mytriton.passes.gpu_lowering.abi import find_kernel, is_global_pointer, is_shared_pointer
 
 OpPrinter = Callable[[Any, Any], None]
 #: op class -> the method that prints it
@@ -111,6 +111,8 @@ class Emitter:
     def _ctype(self, value: SSAValue) -> str:
         if is_global_pointer(value.type):
             return f"{self._pointee.get(value, 'void')}*"
+        if is_shared_pointer(value.type):  # a shared-window address, as PTX's .shared operands
+            return "unsigned"
         return value_type(value.type)
 
     def _define(self, result: SSAValue, expr: str, op: Operation) -> str:

@@ -1,6 +1,11 @@
 """Global memory through ``llvm`` pointers (``T*``) and shared memory through ``memref``
 (``__shared__`` arrays named by their ``memref.global``).
 
+A shared-memory pointer (``!llvm.ptr<3>``, the address ``nvvm.ldmatrix`` reads) is an
+``unsigned`` shared-window address, as PTX's ``.shared`` operands take it:
+``memref.extract_aligned_pointer_as_index`` is ``__cvta_generic_to_shared`` of the array,
+``llvm.inttoptr`` keeps the number, ``llvm.getelementptr`` adds bytes.
+
 A vector load or store (``vector<4xf32>``; ``vector<8xf16>`` packed in a ``uint4``) is one
 access through a cast pointer, ``*(const float4*)p``, which nvcc turns into ``ld.global.v4``:
 CUDA's vector types are aligned to their size, so the op's ``alignment`` must promise at least
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import llvm, memref
+from xdsl.dialects import llvm, memref, vector
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType
 from xdsl.ir import Attribute, SSAValue
 
@@ -20,6 +25,7 @@ from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.hinted_access import load_statements, store_statements
 from mytriton.dialects.tt_types import byte_size
 from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering.abi import is_shared_pointer
 
 
 class MemoryPrinter(Emitter):
@@ -27,13 +33,43 @@ class MemoryPrinter(Emitter):
 
     @prints(llvm.GEPOp)
     def _print_getelementptr(self, op: llvm.GEPOp) -> None:
-        element = self._pointee[op.result]
-        base = self._as_pointer(op.ptr, element)
         raw = list(op.rawConstantIndices.iter_values())
         if len(raw) != 1:
             raise BackendError("only one-index getelementptr (pointer + offset) is supported")
         offset = self._n(op.ssa_indices[0]) if raw[0] == llvm.GEP_USE_SSA_VAL else str(raw[0])
+        if is_shared_pointer(op.ptr.type):
+            size = byte_size(op.elem_type)
+            self._define(op.result, f"{self._n(op.ptr)} + (unsigned)({offset}) * {size}u", op)
+            return
+        element = self._pointee[op.result]
+        base = self._as_pointer(op.ptr, element)
         self._define(op.result, f"{base} + {offset}", op)
+
+    @prints(memref.ExtractAlignedPointerAsIndexOp)
+    def _print_shared_address(self, op: memref.ExtractAlignedPointerAsIndexOp) -> None:
+        if not is_shared_memref(op.source.type):
+            raise BackendError("only shared-memory arrays have addresses here")
+        array = self._n(op.source)
+        self._define(op.aligned_pointer, f"(long long)__cvta_generic_to_shared({array})", op)
+
+    @prints(llvm.IntToPtrOp)
+    def _print_inttoptr(self, op: llvm.IntToPtrOp) -> None:
+        if not is_shared_pointer(op.output.type):
+            raise BackendError("only shared-memory pointers (!llvm.ptr<3>) come from integers")
+        self._define(op.output, f"(unsigned){self._n(op.input)}", op)
+
+    @prints(vector.StoreOp, vectors=True)
+    def _print_vector_store(self, op: vector.StoreOp) -> None:
+        t = op.vector.type
+        assert isinstance(t, VectorType)
+        if not is_shared_memref(op.base.type):
+            raise BackendError("vector.store is only supported into shared memory")
+        align = op.attributes.get("alignment")
+        if not isinstance(align, IntegerAttr):
+            raise BackendError(f"a {t} store into shared memory needs an alignment")
+        ctype = _aligned_vector(t, align)
+        where = self._subscript(op.base, op.indices)
+        self._stmt(op, f"*({ctype}*)&{where} = {self._n(op.vector)};")
 
     @prints(llvm.LoadOp, vectors=True)
     def _print_load(self, op: llvm.LoadOp) -> None:

@@ -6,16 +6,22 @@ C++ variable, which ``llvm.extractvalue``'s printer (``print_atomic``) names, as
 inline asm's. Operand registers are 32-bit ``"r"`` words: an ``i32`` (two bf16, or tf32 bits)
 as ``unsigned``, a ``vector<2xf16>`` (a packed ``uint1`` here, ``c_types``) as its word
 ``.x``, whose low half is element 0, the lower k index, as the PTX fragment wants it.
+
+``nvvm.ldmatrix`` is ``ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16`` on the ``unsigned``
+shared address (``print_memory``), in an ``asm volatile`` with a ``memory`` clobber: it reads
+shared memory, so it must stay between the barriers around it. An ``llvm.bitcast`` of an
+``i32`` register to ``vector<2xf16>`` is ``make_uint1``.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float32Type, VectorType
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import Float32Type, VectorType, i32
 from xdsl.ir import SSAValue
 
 from mytriton.backends.cuda.c_types import int_width, packed_vector
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MmaSyncOp
+from mytriton.dialects.upstream_nvvm import ACCUMULATORS, LdMatrixOp, MmaSyncOp
 from mytriton.errors import BackendError
 
 
@@ -58,3 +64,30 @@ class NvvmPrinter(Emitter):
         if not hasattr(self, "_struct_fields"):
             self._struct_fields = {}
         self._struct_fields[op.res] = outs
+
+    @prints(LdMatrixOp)
+    def _print_ldmatrix(self, op: LdMatrixOp) -> None:
+        n = op.count
+        outs = [self.names.fresh(op.res.name_hint or "frag") for _ in range(n)]
+        self._stmt(op, f"unsigned {', '.join(outs)};")
+        trans = ".trans" if op.transposed else ""
+        regs = "{" + ",".join(f"%{i}" for i in range(n)) + "}"
+        text = f"ldmatrix.sync.aligned.m8n8.x{n}{trans}.shared.b16 {regs}, [%{n}];"
+        results = ", ".join(f'"=r"({o})' for o in outs)
+        address = f'"r"({self._n(op.ptr)})'
+        self._stmt(op, f'asm volatile("{text}" : {results} : {address} : "memory");')
+        if n == 1:
+            self.names.bind(op.res, outs[0])
+            return
+        if not hasattr(self, "_struct_fields"):
+            self._struct_fields = {}
+        self._struct_fields[op.res] = outs
+
+    @prints(llvm.BitcastOp, vectors=True)
+    def _print_bitcast(self, op: llvm.BitcastOp) -> None:
+        source, result = op.operands[0], op.results[0]
+        t = result.type
+        packed = packed_vector(t) if isinstance(t, VectorType) else None
+        if source.type != i32 or packed is None or packed.container != "uint1":
+            raise BackendError(f"only i32 -> vector<2xf16> bitcasts are supported, not {t}")
+        self._define(result, f"make_uint1({self._unsigned(source)})", op)

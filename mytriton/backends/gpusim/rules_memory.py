@@ -1,6 +1,10 @@
 """Memory ops: ``llvm.getelementptr``/``load``/``store`` on the parameter arrays, and
-``memref.get_global``/``load``/``store`` on per-program shared memory. Only the active lanes
-touch memory, so a masked-off out-of-bounds address never faults.
+``memref.get_global``/``load``/``store`` and ``vector.store`` on per-program shared memory.
+Only the active lanes touch memory, so a masked-off out-of-bounds address never faults.
+
+A shared-memory pointer (``!llvm.ptr<3>``, for ``nvvm.ldmatrix``) is an address in the
+program's shared window (``SharedMemory.base``): ``memref.extract_aligned_pointer_as_index``
+gives a buffer's, ``llvm.inttoptr`` keeps it, ``llvm.getelementptr`` adds to it.
 
 ``llvm.load``/``llvm.store`` of a ``vector<N x T>`` access N consecutive elements per lane at an
 address aligned to the op's ``alignment`` (the vector's size when absent, as in LLVM), which
@@ -10,8 +14,8 @@ must be at least the vector's size: the CUDA printer's ``float4`` accesses need 
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects import llvm, memref
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType
+from xdsl.dialects import llvm, memref, vector
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, MemRefType, VectorType
 from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
@@ -36,6 +40,14 @@ def _gep(op: Operation, c: Compiler) -> Step:
 
     def step(m: Machine) -> None:
         p = m.env[base]
+        if isinstance(p, np.ndarray):  # a shared-memory address
+            if index is None:
+                m.env[out] = p + const * size
+            else:
+                step = m.env[index]
+                assert isinstance(step, np.ndarray)
+                m.env[out] = p + as_signed(step).astype(np.int64) * size
+            return
         assert isinstance(p, Ptr)
         if index is None:
             m.env[out] = Ptr(p.arg, p.off + const * size)
@@ -153,5 +165,68 @@ def _memref_store(op: Operation, c: Compiler) -> Step:
         shared = m.shared.buffers[ref.name]
         lin = shared.linear(m, op, _indices(m, op, [m.env[i] for i in indices]))
         shared.store(m, op, lin, v, check)
+
+    return step
+
+
+@rule("memref.extract_aligned_pointer_as_index")
+def _shared_address(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, memref.ExtractAlignedPointerAsIndexOp)
+    source, out = op.source, op.aligned_pointer
+
+    def step(m: Machine) -> None:
+        ref = m.env[source]
+        assert isinstance(ref, SharedRef)
+        m.env[out] = np.full(m.lanes, m.shared.base[ref.name], np.int64)
+
+    return step
+
+
+@rule("llvm.inttoptr")
+def _inttoptr(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, llvm.IntToPtrOp)
+    if op.output.type != llvm.LLVMPointerType(IntAttr(3)):
+        c.unsupported(op, "only shared-memory pointers (!llvm.ptr<3>) are made from integers")
+    source, out = op.input, op.output
+
+    def step(m: Machine) -> None:
+        address = m.env[source]
+        assert isinstance(address, np.ndarray)
+        m.env[out] = address.astype(np.int64)
+
+    return step
+
+
+@rule("vector.store", vectors=True)
+def _vector_store(op: Operation, c: Compiler) -> Step:
+    """N consecutive elements of a shared buffer per lane, at an index aligned to the op's
+    ``alignment`` (the element size when absent, as upstream lowers it)."""
+    assert isinstance(op, vector.StoreOp)
+    assert isinstance(op.vector.type, VectorType)
+    dtype, n = vector_shape(op.vector.type)
+    align = op.attributes.get("alignment")
+    align_bytes = align.value.data if isinstance(align, IntegerAttr) else dtype.itemsize
+    if align_bytes % dtype.itemsize:
+        c.unsupported(op, f"alignment {align_bytes} is not a multiple of the element size")
+    step_elems = align_bytes // dtype.itemsize
+    buf, indices, value = op.base, list(op.indices), op.vector
+    check = c.check_races
+
+    def step(m: Machine) -> None:
+        ref, v = m.env[buf], m.env[value]
+        assert isinstance(ref, SharedRef) and isinstance(v, np.ndarray)
+        shared = m.shared.buffers[ref.name]
+        lin = shared.linear(m, op, _indices(m, op, [m.env[i] for i in indices]))
+        bad = m.mask & ((lin % step_elems != 0) | (lin + n > shared.data.shape[1]))
+        if bad.any():
+            i = int(np.argmax(bad))
+            m.fail(
+                op,
+                f"a vector<{n}> store at {ref.name}[{int(lin[i])}] is misaligned (alignment "
+                f"{align_bytes}) or runs past the buffer",
+                bad,
+            )
+        for e in range(n):
+            shared.store(m, op, lin + e, v[:, e], check)
 
     return step

@@ -1,4 +1,5 @@
-"""``nvvm.mma.sync``: a warp-wide tensor-core ``D = A @ B + C``, one tile per warp.
+"""``nvvm.mma.sync``: a warp-wide tensor-core ``D = A @ B + C``, one tile per warp; and
+``nvvm.ldmatrix``, which loads its fragment registers from shared memory.
 
 Lanes ``32w`` to ``32w + 31`` of a batch are warp ``w`` (blocks are whole warps, which the rule
 checks, along with every lane of a warp taking part, as the instruction's ``.aligned`` demands).
@@ -17,12 +18,14 @@ the printed kernels of ``tests/mma_samples.py`` agreed to about 1e-6).
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import VectorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.machine import WARP_SIZE, Machine, Step
 from mytriton.backends.gpusim.registry import rule
-from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MmaForm, MmaSyncOp
+from mytriton.dialects.upstream_nvvm import ACCUMULATORS, LdMatrixOp, MmaForm, MmaSyncOp
 
 Array = np.ndarray
 Positions = tuple[Array, Array]  # (rows, columns)
@@ -104,5 +107,72 @@ def _mma_sync(op: Operation, c: Compiler) -> Step:
         for i in range(ACCUMULATORS):
             result[f"f{i}"] = fields[:, i]
         m.env[out] = result
+
+    return step
+
+
+ROW_BYTES = 16  # one row of an 8 x 8 matrix of 16-bit elements
+
+
+@rule("nvvm.ldmatrix")
+def _ldmatrix(op: Operation, c: Compiler) -> Step:
+    """Lanes ``8j`` to ``8j + 7`` of each warp give the 16-byte rows of matrix ``j``; lane
+    ``4g + q`` receives in register ``j`` the 16-bit elements ``2q, 2q + 1`` of row ``g``, or
+    of column ``g`` (rows ``2q, 2q + 1``) when transposed, the first in the low half."""
+    assert isinstance(op, LdMatrixOp)
+    count, transposed = op.count, op.transposed
+    ptr, out = op.ptr, op.res
+    result = np.dtype([(f"f{i}", np.int32) for i in range(count)])
+
+    def step(m: Machine) -> None:
+        m.check_whole_warps(op, "nvvm.ldmatrix")
+        address = m.env[ptr]
+        assert isinstance(address, np.ndarray)
+        lane = np.arange(m.lanes) % WARP_SIZE
+        saved = m.mask
+        m.mask = saved & (lane < 8 * count)  # the lanes that give a row address
+        try:
+            buf, first = m.shared.locate(m, op, address, ROW_BYTES)
+            per_row = ROW_BYTES // buf.data.itemsize
+            elements = [buf.load(m, op, first + e, c.check_races) for e in range(per_row)]
+        finally:
+            m.mask = saved
+        # (warps, matrix, row, 8 halves) as 16-bit patterns
+        rows = np.ascontiguousarray(np.stack(elements, axis=1)).view(np.uint16)
+        rows = rows.reshape(m.lanes // WARP_SIZE, WARP_SIZE // 8, 8, 8)[:, :count]
+        g, q = lane[:WARP_SIZE] // 4, lane[:WARP_SIZE] % 4
+        if transposed:
+            low, high = rows[:, :, 2 * q, g], rows[:, :, 2 * q + 1, g]
+        else:
+            low, high = rows[:, :, g, 2 * q], rows[:, :, g, 2 * q + 1]
+        # (warps, matrix, lane) -> per lane and register
+        words = (low.astype(np.uint32) | (high.astype(np.uint32) << 16)).view(np.int32)
+        words = words.transpose(0, 2, 1).reshape(m.lanes, count)
+        if count == 1:  # one i32 register, not a struct
+            m.env[out] = np.ascontiguousarray(words[:, 0])
+            return
+        value = np.zeros(m.lanes, result)
+        for j in range(count):
+            value[f"f{j}"] = words[:, j]
+        m.env[out] = value
+
+    return step
+
+
+@rule("llvm.bitcast", vectors=True)
+def _bitcast(op: Operation, c: Compiler) -> Step:
+    """An ``i32`` register as the ``vector<2xf16>`` it packs (element 0 the low half)."""
+    assert isinstance(op, llvm.BitcastOp)
+    t = op.results[0].type
+    if op.operands[0].type != i32 or not (
+        isinstance(t, VectorType) and t.get_shape() == (2,) and str(t.element_type) == "f16"
+    ):
+        c.unsupported(op, "only i32 -> vector<2xf16> bitcasts are modelled")
+    source, out = op.operands[0], op.results[0]
+
+    def step(m: Machine) -> None:
+        x = m.env[source]
+        assert isinstance(x, np.ndarray)
+        m.env[out] = np.ascontiguousarray(x.astype(np.int32)).view(np.float16).reshape(-1, 2)
 
     return step

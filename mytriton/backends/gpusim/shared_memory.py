@@ -135,11 +135,57 @@ class SharedBuffer:
         self.written[rows, cols] = True
 
 
+#: where the simulated shared-memory window places buffers: each at a multiple of this
+SHARED_BUFFER_ALIGNMENT = 128
+
+
 class SharedMemory:
-    """All shared buffers of one batch of programs."""
+    """All shared buffers of one batch of programs, each at an address of the program's
+    shared-memory window (``memref.extract_aligned_pointer_as_index``; ``!llvm.ptr<3>`` values
+    are these addresses), in the order given, aligned like the GPU's static buffers."""
 
     def __init__(self, buffers: dict[str, SharedBuffer]):
         self.buffers = buffers
+        self.base: dict[str, int] = {}
+        end = 0
+        for name, b in buffers.items():
+            self.base[name] = end
+            nbytes = int(np.prod(b.shape)) * b.data.dtype.itemsize
+            end += -(-nbytes // SHARED_BUFFER_ALIGNMENT) * SHARED_BUFFER_ALIGNMENT
+        self.size = end
+
+    def locate(
+        self, m: Machine, op: Operation, address: np.ndarray, nbytes: int
+    ) -> tuple[SharedBuffer, np.ndarray]:
+        """The buffer the active lanes' ``nbytes``-byte accesses at ``address`` fall in (one for
+        all of them, as every access of a kernel's ops reads one buffer) and each lane's first
+        element index; an address outside every buffer, misaligned, or spanning two buffers
+        fails."""
+        active = np.flatnonzero(m.mask)
+        if active.size == 0:
+            first = next(iter(self.buffers.values()))
+            return first, np.zeros(m.lanes, np.int64)
+        lane = int(active[0])
+        start = int(address[lane])
+        for name, b in self.buffers.items():
+            base = self.base[name]
+            size = int(np.prod(b.shape)) * b.data.dtype.itemsize
+            if base <= start < base + size:
+                break
+        else:
+            m.fail(op, f"shared address {start} is outside every shared buffer", m.lane_mask(lane))
+        rel = address.astype(np.int64) - base
+        item = b.data.dtype.itemsize
+        bad = m.mask & ((rel < 0) | (rel + nbytes > size) | (rel % nbytes != 0))
+        if bad.any():
+            i = int(np.argmax(bad))
+            m.fail(
+                op,
+                f"a {nbytes}-byte shared access at address {int(address[i])} is misaligned or "
+                f"outside {name} (bytes {base} to {base + size})",
+                bad,
+            )
+        return b, np.where(m.mask, rel // item, 0)
 
     def barrier(self, programs: np.ndarray) -> None:
         for b in self.buffers.values():

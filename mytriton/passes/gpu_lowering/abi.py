@@ -34,6 +34,11 @@ def is_global_pointer(t: Attribute) -> bool:
     return not isinstance(space, IntAttr) or space.data in (0, 1)
 
 
+def is_shared_pointer(t: Attribute) -> bool:
+    """``!llvm.ptr<3>``: an address in the program's shared memory (``nvvm.ldmatrix``'s)."""
+    return isinstance(t, LLVMPointerType) and t.addr_space == IntAttr(3)
+
+
 def find_kernel(module: ModuleOp) -> gpu.FuncOp:
     """The one ``gpu.func`` of a lowered module (the contract allows exactly one)."""
     funcs = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]

@@ -18,14 +18,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, gpu, math, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerType, f16, f32, i32
+from xdsl.dialects import arith, gpu, math, memref, scf, vector
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    f16,
+    f32,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import element_type, shape_of
+from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_geometry import Geometry
+from mytriton.passes.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import lower_mma_dot
 from mytriton.passes.gpu_lowering.rules import lowers
@@ -115,10 +125,39 @@ class LowerDot:
     ) -> SSAValue:
         g: Geometry = ctx.geometry(v.type)
         buf = ctx.shared_buffer(compute, numel)
-        for reg, value in zip(g.registers, ctx.get(v), strict=True):
-            value = _widen(ctx, value, compute)
-            ctx.emit(memref.StoreOp.get(value, buf, [ctx.linear_index(g, reg, strides)]))
+        values = [_widen(ctx, value, compute) for value in ctx.get(v)]
+        width = _store_width(g, strides, compute)
+        for at in range(0, len(values), width):
+            reg = g.registers[at]
+            where = [ctx.linear_index(g, reg, strides)]
+            if width == 1:
+                ctx.emit(memref.StoreOp.get(values[at], buf, where))
+                continue
+            t = VectorType(compute, [width])
+            packed = ctx.value(vector.BroadcastOp(values[at], t))
+            for e in range(1, width):
+                packed = ctx.value(vector.InsertOp(values[at + e], packed, [e], t))
+            store = vector.StoreOp(packed, buf, where)
+            store.attributes["alignment"] = IntegerAttr(width * byte_size(compute), i64)
+            ctx.emit(store)
         return buf
+
+
+def _store_width(g: Geometry, strides: Sequence[int], compute: Attribute) -> int:
+    """How many consecutive registers of each thread go to shared memory as one vector store:
+    its run of consecutive elements along the last dimension, up to 16 bytes (of 8-, 16- or
+    32-bit elements, as every vector of the lowered IR), where that
+    dimension is contiguous in the staging (every other stride, and so every run's start, a
+    multiple of the width: aligned, as the buffer is to 16 bytes)."""
+    last = len(strides) - 1
+    per = min(g.root.spt[last], g.full_shape[last])
+    size = byte_size(compute)
+    width = min(per, MAX_VECTOR_BYTES // size)
+    if size > 4 or width < 2 or strides[last] != 1 or per % width or g.full_shape[last] % width:
+        return 1
+    if any(s % width for s in strides[:last]):
+        return 1
+    return width
 
 
 def _compute_type(accumulator: Attribute) -> Attribute:

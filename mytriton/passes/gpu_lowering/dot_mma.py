@@ -10,20 +10,24 @@ and column repetition ``j`` as its 8 columns. Its A fragment therefore reads row
 of each register follow the PTX ISA (``upstream_nvvm``). Every address is a per-thread base
 (computed once) plus a constant, plus the K step's offset.
 
-Registers are built from scalar shared-memory loads: two f16 into a ``vector<2xf16>``, two bf16
-into an i32 (the lower K index in the low half), an f32's bits as an i32 (tf32).
+Fragment registers come from ``nvvm.ldmatrix`` where the staging allows: A (K-contiguous) for
+every form, four registers (one tile) per ``x4`` (a tf32 row of 4 words is an 8-element b16
+row); B for f16/bf16, staged N-contiguous, two tiles per ``x4.trans`` (``x2`` for an odd last
+one). Lanes ``8j`` to ``8j + 7`` address the rows of matrix ``j``, the register the
+instruction fills in every lane. The tf32 B fragment (one f32 per register: no 16-bit
+transpose fits) is read with scalar loads of its K-contiguous staging.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, gpu, llvm, memref, scf, vector
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, f32, i16, i32, i64
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects import arith, gpu, llvm, memref, scf
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, f32, i32, i64
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.tt_types import element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr
-from mytriton.dialects.upstream_nvvm import F16_PAIR, MmaForm, MmaSyncOp
+from mytriton.dialects.upstream_nvvm import SHARED_POINTER, LdMatrixOp, MmaForm, MmaSyncOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.mma_policy import M_TILE, N_TILE
 
@@ -47,41 +51,57 @@ def lower_mma_dot(
     c_g = ctx.geometry(op.acc.type)
     position = {reg: i for i, reg in enumerate(c_g.registers)}
 
-    # per-thread bases: A row base_row, B column 8 wn_i + g; K position q * per_register
-    g, q = ctx.lane(c_g, 0), ctx.lane(c_g, 1)
-    base_row = ctx.bases(c_g)[0]
-    col = ctx.at_entry(arith.AddiOp(ctx.at_entry(arith.MuliOp(ctx.warp(c_g, 1), ctx.i32(8))), g))
-    k_lane = ctx.at_entry(arith.MuliOp(q, ctx.i32(form.per_register)))
-    a_base = _plus(ctx, _times(ctx, base_row, sa_m), _times(ctx, k_lane, sa_k))
-    b_base = _plus(ctx, _times(ctx, col, sb_n), _times(ctx, k_lane, sb_k))
-
     half = k_step // 2  # K distance between a fragment's register halves
-    a_regs = [  # per m tile: per register, per element: constant offset
-        [
-            [
-                (2 * i + r % 2) * 8 * wm * sa_m + (half * (r // 2) + e) * sa_k
-                for e in range(form.per_register)
-            ]
-            for r in range(form.a_registers)
-        ]
-        for i in range(m // (M_TILE * wm))
-    ]
-    b_regs = [
-        [
-            [j * N_TILE * wn * sb_n + (half * r + e) * sb_k for e in range(form.per_register)]
-            for r in range(form.b_registers)
-        ]
-        for j in range(n // (N_TILE * wn))
-    ]
+    m_tiles, n_tiles = m // (M_TILE * wm), n // (N_TILE * wn)
+    # per thread (lane 8j + r gives row r of matrix j): the element offset of its ldmatrix row
+    lane = ctx.at_entry(arith.AndIOp(ctx.thread_id, ctx.i32(31)))
+    row = ctx.at_entry(arith.AndIOp(lane, ctx.i32(7)))
+    matrix = ctx.at_entry(arith.ShRUIOp(lane, ctx.i32(3)))
+    low_bit = ctx.at_entry(arith.AndIOp(matrix, ctx.i32(1)))
+    high_bit = ctx.at_entry(arith.ShRUIOp(matrix, ctx.i32(1)))
+    # A matrix j: rows 8 wm (2i + j % 2) + 8 wm_i + r, K from half * (j // 2)
+    a_row = _plus(ctx, _times(ctx, ctx.warp(c_g, 0), 8), row)
+    a_row = _plus(ctx, a_row, _times(ctx, low_bit, 8 * wm))
+    a_lane = _plus(ctx, _times(ctx, a_row, sa_m), _times(ctx, high_bit, half * sa_k))
+    a_base = ctx.at_entry(memref_pointer(ctx, staged[0]))
+    b_trans = form.ptx_type != "tf32"
+    b_base = ctx.at_entry(memref_pointer(ctx, staged[1])) if b_trans else staged[1]
+    if b_trans:  # B matrix j: K rows 8 (j % 2) + r, columns of tile j // 2 (x2: j < 2)
+        b_k = _plus(ctx, row, _times(ctx, low_bit, 8))
+        b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
+        b_lane = _plus(ctx, _times(ctx, b_k, sb_k), _times(ctx, b_col, sb_n))
+    else:  # scalar: column 8 wn_i + g, K position q
+        g, q = ctx.lane(c_g, 0), ctx.lane(c_g, 1)
+        col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), g)
+        b_lane = _plus(ctx, _times(ctx, col, sb_n), _times(ctx, q, sb_k))
+    element = element_type(op.a.type)
 
     acc = ctx.get(op.acc)
     body = Block(arg_types=[i32, *(v.type for v in acc)])
     kk, carried = body.args[0], list(body.args[1:])
     with ctx.inside(body):
-        a_at = ctx.value(arith.AddiOp(a_base, ctx.value(arith.MuliOp(kk, ctx.i32(sa_k)))))
-        b_at = ctx.value(arith.AddiOp(b_base, ctx.value(arith.MuliOp(kk, ctx.i32(sb_k)))))
-        a_frags = [[_register(ctx, form, staged[0], a_at, r) for r in tile] for tile in a_regs]
-        b_frags = [[_register(ctx, form, staged[1], b_at, r) for r in tile] for tile in b_regs]
+        a_at = ctx.value(arith.AddiOp(a_lane, ctx.value(arith.MuliOp(kk, ctx.i32(sa_k)))))
+        b_at = ctx.value(arith.AddiOp(b_lane, ctx.value(arith.MuliOp(kk, ctx.i32(sb_k)))))
+        a_frags = [
+            _ldmatrix(ctx, form, a_base, element, a_at, 2 * i * 8 * wm * sa_m, 4, False)
+            for i in range(m_tiles)
+        ]
+        b_frags: list[list[SSAValue]] = []
+        if b_trans:
+            for j in range(0, n_tiles, 2):
+                count = 4 if j + 1 < n_tiles else 2
+                pair = _ldmatrix(
+                    ctx, form, b_base, element, b_at, j * N_TILE * wn * sb_n, count, True
+                )
+                b_frags.extend(pair[t : t + 2] for t in range(0, count, 2))
+        else:
+            b_frags = [
+                [
+                    _scalar_register(ctx, staged[1], b_at, j * N_TILE * wn * sb_n + half * r * sb_k)
+                    for r in range(form.b_registers)
+                ]
+                for j in range(n_tiles)
+            ]
         updated: list[SSAValue] = list(carried)
         for i, a_frag in enumerate(a_frags):
             for j, b_frag in enumerate(b_frags):
@@ -101,6 +121,17 @@ def lower_mma_dot(
     ctx.set(op.result, list(loop.results))
 
 
+def memref_pointer(ctx: LoweringContext, buf: SSAValue) -> Operation:
+    """The ``!llvm.ptr<3>`` of a shared buffer's first element (upstream's way from a ``memref``
+    to a pointer: its aligned address as an index, then ``inttoptr``)."""
+    get = buf.owner
+    assert isinstance(get, memref.GetGlobalOp)
+    ref = ctx.at_entry(memref.GetGlobalOp(get.name_.root_reference.data, get.memref.type))
+    address = ctx.at_entry(memref.ExtractAlignedPointerAsIndexOp.get(ref))
+    wide = ctx.at_entry(arith.IndexCastOp(address, i64))
+    return llvm.IntToPtrOp.build(operands=[wide], result_types=[SHARED_POINTER])
+
+
 def _times(ctx: LoweringContext, v: SSAValue, c: int) -> SSAValue:
     if c == 1:
         return v
@@ -111,22 +142,30 @@ def _plus(ctx: LoweringContext, a: SSAValue, b: SSAValue) -> SSAValue:
     return ctx.at_entry(arith.AddiOp(a, b))
 
 
-def _register(
-    ctx: LoweringContext, form: MmaForm, buf: SSAValue, at: SSAValue, offsets: list[int]
-) -> SSAValue:
-    """One fragment register: its elements loaded from ``buf`` at ``at + offset``, packed."""
-    elements = []
-    for offset in offsets:
-        address = at if offset == 0 else ctx.value(arith.AddiOp(at, ctx.i32(offset)))
-        i = ctx.value(arith.IndexCastOp(address, index))
-        elements.append(ctx.value(memref.LoadOp.get(buf, [i])))
-    if form.ptx_type == "tf32":
-        return ctx.value(arith.BitcastOp(elements[0], i32))
-    if form.register == F16_PAIR:
-        pair = ctx.value(vector.BroadcastOp(elements[0], F16_PAIR))
-        return ctx.value(vector.InsertOp(elements[1], pair, [1]))
-    low, high = (
-        ctx.value(arith.ExtUIOp(ctx.value(arith.BitcastOp(e, i16)), i32)) for e in elements
-    )
-    shifted = ctx.value(arith.ShLIOp(high, ctx.i32(16)))
-    return ctx.value(arith.OrIOp(low, shifted))
+def _ldmatrix(
+    ctx: LoweringContext,
+    form: MmaForm,
+    base: SSAValue,
+    element: Attribute,
+    at: SSAValue,
+    offset: int,
+    count: int,
+    transposed: bool,
+) -> list[SSAValue]:
+    """``count`` fragment registers by one ``ldmatrix``: this lane's row at element ``at +
+    offset`` of the buffer at ``base``."""
+    address = at if offset == 0 else ctx.value(arith.AddiOp(at, ctx.i32(offset)))
+    row = ctx.value(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], element, [address], SHARED_POINTER))
+    loaded = ctx.value(LdMatrixOp(row, count, transposed))
+    out = []
+    for field in range(count):
+        reg = ctx.value(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [field]), loaded, i32))
+        out.append(ctx.value(llvm.BitcastOp(reg, form.register)) if form.register != i32 else reg)
+    return out
+
+
+def _scalar_register(ctx: LoweringContext, buf: SSAValue, at: SSAValue, offset: int) -> SSAValue:
+    """A tf32 register: the f32 at ``at + offset``, as its bits."""
+    address = at if offset == 0 else ctx.value(arith.AddiOp(at, ctx.i32(offset)))
+    i = ctx.value(arith.IndexCastOp(address, index))
+    return ctx.value(arith.BitcastOp(ctx.value(memref.LoadOp.get(buf, [i])), i32))
