@@ -28,12 +28,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 
-def load_kernels(name: str, triton_mod: ModuleType, tl_mod: ModuleType) -> ModuleType:
-    """Import ``kernels_src.py`` with ``triton``/``triton.language`` bound to the given modules."""
+def load_kernels(
+    name: str, triton_mod: ModuleType, tl_mod: ModuleType, source: str = "kernels_src.py"
+) -> ModuleType:
+    """Import ``source`` (beside this script) with ``triton``/``triton.language`` bound to the
+    given modules."""
     saved = {k: sys.modules.get(k) for k in ("triton", "triton.language")}
     sys.modules["triton"], sys.modules["triton.language"] = triton_mod, tl_mod
     try:
-        spec = importlib.util.spec_from_file_location(name, HERE / "kernels_src.py")
+        spec = importlib.util.spec_from_file_location(name, HERE / source)
         assert spec and spec.loader
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod

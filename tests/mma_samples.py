@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import arith, gpu, llvm
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, bf16, f16, f32, i16, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, bf16, f16, f32, i8, i16, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
 from mytriton.dialects.tt_semantics import bfloat16_dtype
@@ -21,7 +21,7 @@ from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MMA_FORMS, MmaSyncOp
 from tests.gpu_ir_samples import KernelBuilder, Ptr
 
 M, N = 16, 8
-ELEMENTS: dict[str, Attribute] = {"f16": f16, "bf16": bf16, "tf32": f32}
+ELEMENTS: dict[str, Attribute] = {"f16": f16, "bf16": bf16, "tf32": f32, "s8": i8}
 
 
 def depth(kind: str) -> int:
@@ -37,7 +37,12 @@ def mma_module(kind: str, warps: int = 1, *, active: int | None = None) -> Modul
     k = depth(kind)
     b = KernelBuilder(
         "mma",
-        [("a", Ptr(element)), ("b", Ptr(element)), ("c", Ptr(f32)), ("d", Ptr(f32))],
+        [
+            ("a", Ptr(element)),
+            ("b", Ptr(element)),
+            ("c", Ptr(form.accumulator)),
+            ("d", Ptr(form.accumulator)),
+        ],
         block=32 * warps,
         def_line=10,
     )
@@ -66,6 +71,12 @@ def mma_module(kind: str, warps: int = 1, *, active: int | None = None) -> Modul
             return b.op(arith.BitcastOp(xs[0], i32))
         if kind == "f16":
             return b.insert(xs[1], b.broadcast(xs[0], 2), 1)
+        if kind == "s8":  # four bytes, the lowest k in the low byte
+            word = b.op(arith.ExtUIOp(xs[0], i32))
+            for h, x in enumerate(xs[1:], start=1):
+                byte = b.op(arith.ShLIOp(b.op(arith.ExtUIOp(x, i32)), c32(8 * h)))
+                word = b.op(arith.OrIOp(word, byte))
+            return word
         lo, hi = (b.op(arith.ExtUIOp(b.op(arith.BitcastOp(x, i16)), i32)) for x in xs)
         return b.op(arith.OrIOp(lo, b.op(arith.ShLIOp(hi, c32(16)))))
 
@@ -97,14 +108,15 @@ def mma_module(kind: str, warps: int = 1, *, active: int | None = None) -> Modul
         ]
         q2 = b.op(arith.MuliOp(q, c32(2)))
         positions = [(plus(g, 8 * (r // 2)), plus(q2, r % 2)) for r in range(ACCUMULATORS)]
-        accumulators = [load("c", c_base, r, c, N, f32) for r, c in positions]
+        acc_type = form.accumulator
+        accumulators = [load("c", c_base, r, c, N, acc_type) for r, c in positions]
 
     def multiply() -> None:
         """The mma, and a store of each of its fields to D at the lane's fragment positions."""
         mma = b.op(MmaSyncOp(form, a_regs, b_regs, accumulators), "acc")
         for i, (r, c) in enumerate(positions):
-            field = b.op(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), mma, f32))
-            b.store(field, b.gep(b["d"], offset(c_base, r, c, N)))
+            field = b.op(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), mma, acc_type))
+            b.store(field, b.gep(b["d"], offset(c_base, r, c, N), acc_type))
 
     with b.at(12):
         if active is None:
@@ -122,8 +134,14 @@ def mma_inputs(
     kind: str, tiles: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Random A (tiles, 16, K), B (tiles, K, 8) of the form's element type, C (tiles, 16, 8) f32;
-    tf32 elements use all 23 mantissa bits, so truncating them to tf32 shows in the result."""
+    tf32 elements use all 23 mantissa bits, so truncating them to tf32 shows in the result;
+    s8: int8 over its whole range and int32 C near the top of its range, so the sums wrap."""
     k = depth(kind)
+    if kind == "s8":
+        a = rng.integers(-128, 128, (tiles, M, k), dtype=np.int8)
+        b = rng.integers(-128, 128, (tiles, k, N), dtype=np.int8)
+        c = rng.integers(2**31 - 300_000, 2**31, (tiles, M, N), dtype=np.int64).astype(np.int32)
+        return a, b, c
     if kind == "tf32":
         dtype: np.dtype = np.dtype(np.float32)
     elif kind == "f16":
@@ -142,8 +160,19 @@ def tf32(x: np.ndarray) -> np.ndarray:
 
 
 def mma_reference(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, truncate: bool) -> np.ndarray:
-    """``a @ b + c`` per tile, in float64 rounded to float32 (``truncate``: tf32 operands)."""
+    """``a @ b + c`` per tile, in float64 rounded to float32 (``truncate``: tf32 operands);
+    int8 operands exactly, wrapped to int32."""
+    if a.dtype == np.int8:
+        exact = a.astype(np.int64) @ b.astype(np.int64) + c.astype(np.int64)
+        return exact.astype(np.int32)
     if truncate:
         a, b = tf32(a), tf32(b)
     wide = a.astype(np.float64) @ b.astype(np.float64) + c.astype(np.float64)
     return wide.astype(np.float32)
+
+
+def unwritten(c: np.ndarray) -> np.ndarray:
+    """A D array that shows which elements no lane stored: NaN (f32), the minimum (int32)."""
+    if c.dtype == np.int32:
+        return np.full(c.shape, np.iinfo(np.int32).min, np.int32)
+    return np.full(c.shape, np.nan, np.float32)

@@ -87,7 +87,32 @@ func.func @tf32(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
 // CHECK-LABEL: "gpu.func"
 // CHECK:         %[[EIGHT:.*]] = arith.constant 8 : i32
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[EIGHT]] step %[[EIGHT]]
-// A by ldmatrix.x4 (a row of 4 f32 is 8 b16), B (one f32 per register) by scalar loads:
+// A by ldmatrix.x4 (a row of 4 f32 is 8 b16); B from its K-contiguous staging, B^T's rows
+// read untransposed (ldmatrix.trans moves 16-bit elements only), one n tile: x2.
 // CHECK:           "nvvm.ldmatrix"(%{{.*}}) <{num = 4 : i32, layout = #nvvm.mma_layout<row>, {{.*}}}>
-// CHECK-COUNT-2:   arith.bitcast %{{.*}} : f32 to i32
+// CHECK:           "nvvm.ldmatrix"(%{{.*}}) <{num = 2 : i32, layout = #nvvm.mma_layout<row>, {{.*}}}> : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
 // CHECK:           "nvvm.mma.sync"({{.*}}) <{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>, multiplicandAPtxType = #nvvm.mma_type<tf32>{{.*}}> : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32)
+
+// -----
+
+// int8 into int32: m16n8k32 (four int8 per i32 register), i32 accumulators that wrap.
+func.func @s8(%a: !tt.ptr<i8>, %b: !tt.ptr<i8>, %c: !tt.ptr<i32>) {
+  %as = tt.splat %a : !tt.ptr<i8> -> tensor<16x32x!tt.ptr<i8>>
+  %bs = tt.splat %b : !tt.ptr<i8> -> tensor<32x8x!tt.ptr<i8>>
+  %av = tt.load %as : tensor<16x32x!tt.ptr<i8>>
+  %bv = tt.load %bs : tensor<32x8x!tt.ptr<i8>>
+  %zero = tt.zeros : tensor<16x8xi32>
+  %d = tt.dot %av, %bv, %zero : tensor<16x32xi8> * tensor<32x8xi8> -> tensor<16x8xi32>
+  %cs = tt.splat %c : !tt.ptr<i32> -> tensor<16x8x!tt.ptr<i32>>
+  tt.store %cs, %d : tensor<16x8x!tt.ptr<i32>>
+  func.return
+}
+// A: 16 rows of 32 + 16 bytes; B K-contiguous: 8 columns of 32 + 16.
+// CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<768xi8, 3 : i64>
+// CHECK-NEXT:  "memref.global"() <{sym_name = "smem_1", type = memref<384xi8, 3 : i64>
+// CHECK-LABEL: "gpu.func"
+// CHECK:         scf.for {{.*}} -> (i32, i32, i32, i32) : i32 {
+// CHECK:           "nvvm.ldmatrix"(%{{.*}}) <{num = 4 : i32, layout = #nvvm.mma_layout<row>, {{.*}}}>
+// CHECK:           "nvvm.ldmatrix"(%{{.*}}) <{num = 2 : i32, layout = #nvvm.mma_layout<row>, {{.*}}}>
+// CHECK:           "nvvm.mma.sync"({{.*}}) <{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 32>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<s8>, operandSegmentSizes = array<i32: 4, 2, 4>, intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>}> : (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-4:   llvm.extractvalue %{{.*}}[{{[0-3]}}] : !llvm.struct<(i32, i32, i32, i32)>

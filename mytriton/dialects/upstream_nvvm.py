@@ -15,7 +15,10 @@ fragment layouts (which lane holds which element). A warp-wide matrix multiply-a
 
 The forms we make (``MMA_FORMS``): f16 (``vector<2xf16>`` registers) and bf16 (``i32``
 registers, two bf16 each) at m16n8k16, tf32 at m16n8k8 (``i32`` registers holding f32 bits:
-the tensor core reads their upper 19 bits), each accumulating four f32 per lane.
+the tensor core reads their upper 19 bits), each accumulating four f32 per lane; s8 at m16n8k32
+(``i32`` registers, four int8 each, the lowest k in the low byte) accumulating four i32 per
+lane, wrapping on overflow (``intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>``, which
+upstream requires of integer forms).
 
 ``nvvm.ldmatrix`` loads a warp's fragment registers from shared memory: ``num`` (1, 2, 4) 8 x 8
 matrices of 16-bit elements, lanes ``8j`` to ``8j + 7`` each giving the address of one 16-byte
@@ -52,6 +55,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -144,12 +148,24 @@ class MmaForm:
     a_registers: int
     b_registers: int
     per_register: int  # operand elements packed in one register
+    accumulator: Attribute = f32
+
+    @property
+    def integer(self) -> bool:
+        return self.accumulator == i32
+
+    @property
+    def result(self) -> llvm.LLVMStructType:
+        """The struct of the four accumulators an instruction returns."""
+        return llvm.LLVMStructType.from_type_list([self.accumulator] * ACCUMULATORS)
 
     @property
     def ptx(self) -> str:
         """The PTX instruction."""
         m, n, k = self.shape
-        return f"mma.sync.aligned.m{m}n{n}k{k}.row.col.f32.{self.ptx_type}.{self.ptx_type}.f32"
+        acc = "s32" if self.integer else "f32"
+        t = self.ptx_type
+        return f"mma.sync.aligned.m{m}n{n}k{k}.row.col.{acc}.{t}.{t}.{acc}"
 
 
 F16_PAIR = VectorType(f16, [2])
@@ -157,9 +173,17 @@ MMA_FORMS = {
     "f16": MmaForm("f16", (16, 8, 16), F16_PAIR, 4, 2, 2),
     "bf16": MmaForm("bf16", (16, 8, 16), i32, 4, 2, 2),
     "tf32": MmaForm("tf32", (16, 8, 8), i32, 4, 2, 1),
+    "s8": MmaForm("s8", (16, 8, 32), i32, 4, 2, 4, accumulator=i32),
 }
-ACCUMULATORS = 4  # f32 per lane: D rows g and g + 8, columns 2q and 2q + 1
-MMA_RESULT = llvm.LLVMStructType.from_type_list([f32] * ACCUMULATORS)
+ACCUMULATORS = 4  # per lane: D rows g and g + 8, columns 2q and 2q + 1
+
+
+@irdl_attr_definition
+class MmaIntOverflowAttr(_Keyword):
+    """``#nvvm.mma_int_overflow<wrapped>``: what an integer MMA does on overflow."""
+
+    name = "nvvm.mma_int_overflow"
+    KEYWORDS = ("wrapped", "satfinite")
 
 
 @irdl_op_definition
@@ -176,6 +200,7 @@ class MmaSyncOp(IRDLOperation):
     shape = prop_def(MmaShapeAttr)
     multiplicandAPtxType = prop_def(MmaTypeAttr)  # noqa: N815
     multiplicandBPtxType = prop_def(MmaTypeAttr)  # noqa: N815
+    intOverflowBehavior = opt_prop_def(MmaIntOverflowAttr)  # noqa: N815
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure())
 
@@ -187,17 +212,20 @@ class MmaSyncOp(IRDLOperation):
         c: Sequence[SSAValue],
     ):
         ptx = MmaTypeAttr(form.ptx_type)
+        properties: dict[str, Attribute] = {
+            "layoutA": MmaLayoutAttr("row"),
+            "layoutB": MmaLayoutAttr("col"),
+            "shape": MmaShapeAttr(*form.shape),
+            "multiplicandAPtxType": ptx,
+            "multiplicandBPtxType": ptx,
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(a), len(b), len(c)]),
+        }
+        if form.integer:  # wrapping, like Triton's int8 dot
+            properties["intOverflowBehavior"] = MmaIntOverflowAttr("wrapped")
         super().__init__(
             operands=[list(a), list(b), list(c)],
-            result_types=[MMA_RESULT],
-            properties={
-                "layoutA": MmaLayoutAttr("row"),
-                "layoutB": MmaLayoutAttr("col"),
-                "shape": MmaShapeAttr(*form.shape),
-                "multiplicandAPtxType": ptx,
-                "multiplicandBPtxType": ptx,
-                "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(a), len(b), len(c)]),
-            },
+            result_types=[form.result],
+            properties=properties,
         )
 
     @property
@@ -220,12 +248,20 @@ class MmaSyncOp(IRDLOperation):
         for what, values, count, t in (
             ("A", self.a_operands, form.a_registers, form.register),
             ("B", self.b_operands, form.b_registers, form.register),
-            ("C", self.c_operands, ACCUMULATORS, f32),
+            ("C", self.c_operands, ACCUMULATORS, form.accumulator),
         ):
             if len(values) != count or any(v.type != t for v in values):
                 raise VerifyException(f"nvvm.mma.sync: {kind} needs {count} {what} operands of {t}")
-        if self.res.type != MMA_RESULT:
-            raise VerifyException(f"nvvm.mma.sync: the result must be {MMA_RESULT}")
+        if self.res.type != form.result:
+            raise VerifyException(f"nvvm.mma.sync: the result must be {form.result}")
+        overflow = self.intOverflowBehavior
+        if form.integer and (overflow is None or overflow.data != "wrapped"):
+            raise VerifyException(
+                "nvvm.mma.sync: integer forms need intOverflowBehavior = "
+                "#nvvm.mma_int_overflow<wrapped>"
+            )
+        if not form.integer and overflow is not None:
+            raise VerifyException("nvvm.mma.sync: intOverflowBehavior is for integer forms only")
 
 
 @irdl_attr_definition
@@ -323,5 +359,12 @@ class LdMatrixOp(IRDLOperation):
 NVVM = Dialect(
     "nvvm",
     [MmaSyncOp, LdMatrixOp],
-    [MmaLayoutAttr, MmaTypeAttr, MmaShapeAttr, LdStMatrixEltTypeAttr, LdStMatrixShapeAttr],
+    [
+        MmaLayoutAttr,
+        MmaTypeAttr,
+        MmaShapeAttr,
+        MmaIntOverflowAttr,
+        LdStMatrixEltTypeAttr,
+        LdStMatrixShapeAttr,
+    ],
 )

@@ -1,9 +1,10 @@
 """Which ``tt.dot``s run on tensor cores (``nvvm.mma.sync``), and the layouts they need.
 
-A dot goes to tensor cores when its form exists (``mma_form``): rank 2, an f32 accumulator,
-f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, and M, N, K multiples
-of the instruction's tile (16 x 8 x 16; K 8 for tf32). Other dots (ieee f32, f64, int8, f16
-accumulators, batched) keep the CUDA-core FMA loop.
+A dot goes to tensor cores when its form exists (``mma_form``): rank 2, an f32 accumulator
+with f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, or an i32
+accumulator with int8 operands, and M, N, K multiples of the instruction's tile (16 x 8 x 16;
+K 8 for tf32, 32 for int8). Other dots (ieee f32, f64, f16 accumulators, batched) keep the
+CUDA-core FMA loop.
 
 The accumulator layout is an ordinary blocked layout, ``sizePerThread = [1, 2],
 threadsPerWarp = [8, 4], warpsPerCTA = [wm, wn]``: lane ``4g + q`` owns columns ``2q, 2q + 1``
@@ -12,24 +13,23 @@ fragment puts them if each instruction's rows ``g`` and ``g + 8`` are taken as t
 of two consecutive row repetitions (``8 wm`` apart). So elementwise ops, reductions, stores and
 conversions of the result need nothing new; only the dot's lowering knows the instruction.
 
-Operands are staged in shared memory row-major, as they are loaded (each thread stores its
-consecutive elements as one vector): A K-contiguous, read by ``ldmatrix``; f16/bf16 B
-N-contiguous, read by ``ldmatrix.trans``; tf32 B K-contiguous (read with scalar loads: no
-transposing load moves 32-bit elements). Each row is padded by 16 bytes, so the eight
-16-byte rows one ``ldmatrix`` matrix reads (row strides of an odd number of 16-byte units)
-and a warp's scalar fragment reads (8 rows x 4 words, a row stride of 4 (mod 8) words) hit
-different banks.
+Operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous (row-major,
+as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
+N-contiguous (as loaded), read transposed (``ldmatrix.trans``); tf32 and int8 B K-contiguous
+(``ldmatrix.trans`` moves 16-bit elements only, so B^T's rows are read untransposed). Each row
+is padded by 16 bytes, so the eight 16-byte rows one ``ldmatrix`` matrix reads (row strides
+of an odd number of 16-byte units) hit different banks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import bf16, f16, f32
+from xdsl.dialects.builtin import bf16, f16, f32, i8, i32
 from xdsl.ir import Attribute
 
 from mytriton.dialects import tt
-from mytriton.dialects.tt_types import element_type, shape_of
+from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr
 from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaForm
 
@@ -41,16 +41,20 @@ M_TILE, N_TILE = 16, 8  # the instruction's accumulator tile (all forms)
 def mma_form(op: tt.DotOp) -> MmaForm | None:
     """The tensor-core instruction form of ``op``, or None when it stays on CUDA cores."""
     a_shape = shape_of(op.a.type)
-    if len(a_shape) != 2 or element_type(op.acc.type) != f32:
+    accumulator, operand = element_type(op.acc.type), element_type(op.a.type)
+    if len(a_shape) != 2 or accumulator not in (f32, i32):
         return None
-    operand = element_type(op.a.type)
-    if operand == f16:
+    if accumulator == i32:
+        form = MMA_FORMS["s8"] if operand == i8 else None
+    elif operand == f16:
         form = MMA_FORMS["f16"]
     elif operand == bf16:
         form = MMA_FORMS["bf16"]
     elif operand == f32 and op.precision == "tf32":
         form = MMA_FORMS["tf32"]
     else:
+        form = None
+    if form is None:
         return None
     (m, k), n = a_shape, shape_of(op.b.type)[1]
     if m % M_TILE or n % N_TILE or k % form.shape[2]:
@@ -101,6 +105,6 @@ def tensor_core_dot(
 
 def mma_staging(operand: Attribute) -> tuple[SharedLayoutAttr, SharedLayoutAttr]:
     """Shared-memory layouts of A ``[M, K]`` and B ``[K, N]`` (see the module doc)."""
-    if operand == f32:
-        return SharedLayoutAttr([1, 0], pad=4), SharedLayoutAttr([0, 1], pad=4)
-    return SharedLayoutAttr([1, 0], pad=8), SharedLayoutAttr([1, 0], pad=8)
+    pad = 16 // byte_size(operand)
+    b_order = [1, 0] if operand in (f16, bf16) else [0, 1]
+    return SharedLayoutAttr([1, 0], pad=pad), SharedLayoutAttr(b_order, pad=pad)

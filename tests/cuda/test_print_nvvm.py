@@ -19,13 +19,14 @@ from mytriton.dialects.upstream_nvvm import MMA_FORMS, LdMatrixOp, MmaSyncOp
 from tests.cuda.test_nvcc import assert_compiles
 from tests.cuda.test_printer_ops import CONTRACT
 from tests.ldmatrix_samples import ldmatrix_inputs, ldmatrix_module, ldmatrix_reference
-from tests.mma_samples import mma_inputs, mma_module
+from tests.mma_samples import mma_inputs, mma_module, unwritten
 
 KINDS = list(MMA_FORMS)
 INSTRUCTIONS = {
     "f16": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
     "bf16": "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
     "tf32": "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+    "s8": "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
 }
 OPERANDS = "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
 
@@ -42,12 +43,13 @@ def test_printed_instruction_and_constraints(kind: str) -> None:
     source = print_cuda(mma_module(kind), line_directives="off")
     asm = mma_statement(source)
     assert asm[1] == f"{INSTRUCTIONS[kind]} {OPERANDS}"
-    outputs = re.findall(r'"=f"\((\w+)\)', asm[2])
+    acc, ctype = ("r", "int") if kind == "s8" else ("f", "float")  # s32 or f32 accumulators
+    outputs = re.findall(rf'"={acc}"\((\w+)\)', asm[2])
     assert len(outputs) == 4 and len(set(outputs)) == 4
-    assert re.search(rf"float {', '.join(outputs)};", source)
+    assert re.search(rf"{ctype} {', '.join(outputs)};", source)
     inputs = re.findall(r'"(\w)"\(', asm[3])
-    assert inputs == ["r"] * 6 + ["f"] * 4
-    registers = re.findall(r'"r"\((.*?)\), ', asm[3])
+    assert inputs == ["r"] * 6 + [acc] * 4
+    registers = re.findall(r'"r"\((.*?)\), ', asm[3])[:6]  # A and B (s8: C too)
     if kind == "f16":  # the packed uint1 of a vector<2xf16>: its word
         assert all(re.fullmatch(r"\w+\.x", r) for r in registers), registers
     else:
@@ -87,10 +89,10 @@ def test_printed_mma_on_a_gpu_matches_gpusim(cupy: Any, kind: str) -> None:
     warps, programs = 2, 3
     module = mma_module(kind, warps)
     a, b, c = mma_inputs(kind, warps * programs, np.random.default_rng(7))
-    expected = np.full(c.shape, np.nan, np.float32)
+    expected = unwritten(c)
     run_lowered(module, (programs, 1, 1), [a, b, c, expected])
     device = [cupy.asarray(x.view(np.uint16) if x.dtype.itemsize == 2 else x) for x in (a, b, c)]
-    d = cupy.full(c.shape, np.nan, cupy.float32)
+    d = cupy.asarray(unwritten(c))
     launch(module, (programs, 1, 1), [*device, d])
     np.testing.assert_allclose(d.get(), expected, rtol=1e-5, atol=1e-5)
 

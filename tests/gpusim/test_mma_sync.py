@@ -20,7 +20,7 @@ from mytriton.backends.gpusim.registry import RULES
 from mytriton.backends.gpusim.rules_nvvm import _elements, _fragments
 from mytriton.dialects.upstream_nvvm import MMA_FORMS
 from mytriton.passes.gpu_lowering.abi import find_kernel
-from tests.mma_samples import M, N, depth, mma_inputs, mma_module, mma_reference
+from tests.mma_samples import M, N, depth, mma_inputs, mma_module, mma_reference, unwritten
 
 KINDS = list(MMA_FORMS)
 
@@ -30,7 +30,7 @@ def simulate(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Run the mma kernel over random tiles: (A, B, C, D), D NaN where nothing was stored."""
     a, b, c = mma_inputs(kind, warps * programs, np.random.default_rng(seed))
-    d = np.full(c.shape, np.nan, np.float32)
+    d = unwritten(c)
     run_lowered(mma_module(kind, warps, **options), (programs, 1, 1), [a, b, c, d])
     return a, b, c, d
 
@@ -96,6 +96,20 @@ def test_fragment_positions_follow_the_ptx_isa() -> None:
     a, b, _ = _fragments(MMA_FORMS["tf32"])
     assert [_at(a, 13, r) for r in range(4)] == [[(3, 1)], [(11, 1)], [(3, 5)], [(11, 5)]]
     assert [_at(b, 13, r) for r in range(2)] == [[(1, 3)], [(5, 3)]]
+    # s8 (m16n8k32): four k per register, the second register pair 16 k further
+    a, b, _ = _fragments(MMA_FORMS["s8"])
+    assert _at(a, 13, 0) == [(3, 4), (3, 5), (3, 6), (3, 7)]
+    assert _at(a, 13, 3) == [(11, 20), (11, 21), (11, 22), (11, 23)]
+    assert _at(b, 13, 1) == [(20, 3), (21, 3), (22, 3), (23, 3)]
+
+
+def test_s8_sums_wrap_like_the_hardware() -> None:
+    """C near the top of int32: the exact sums overflow, and the rule wraps them (a rule
+    saturating or computing in float fails)."""
+    a, b, c, d = simulate("s8", 2, 1, seed=5)
+    exact = a.astype(np.int64) @ b.astype(np.int64) + c.astype(np.int64)
+    assert (exact > np.iinfo(np.int32).max).any()
+    np.testing.assert_array_equal(d, exact.astype(np.int32))
 
 
 def test_register_elements_lower_k_first() -> None:
@@ -108,6 +122,8 @@ def test_register_elements_lower_k_first() -> None:
     # tf32: the low 13 mantissa bits are dropped (truncated, not rounded)
     bits = np.array([0x3F80_0001, 0x3F80_1FFF, 0x3F80_2000], np.uint32).view(np.int32)
     assert _elements(MMA_FORMS["tf32"], [bits]).tolist() == [[[1.0]], [[1.0]], [[1.0 + 2.0**-10]]]
+    quad = np.array([0x80FF_0201], np.uint32).view(np.int32)  # bytes 1, 2, -1, -128
+    assert _elements(MMA_FORMS["s8"], [quad]).tolist() == [[[1, 2, -1, -128]]]
 
 
 @pytest.mark.parametrize("kind", KINDS)

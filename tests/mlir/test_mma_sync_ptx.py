@@ -29,9 +29,11 @@ def test_emitted_mma_uses_upstream_names(kind: str) -> None:
         f"multiplicandBPtxType = #nvvm.mma_type<{kind}>",
         f"shape = #nvvm.shape<m = {m}, n = {n}, k = {k}>",
         "operandSegmentSizes = array<i32: 4, 2, 4>",
-        "-> !llvm.struct<(f32, f32, f32, f32)>",
+        f"-> !llvm.struct<({', '.join(['i32' if kind == 's8' else 'f32'] * 4)})>",
     ):
         assert part in line, (part, line)
+    overflow = "intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>"
+    assert (overflow in line) == (kind == "s8"), line
 
 
 @requires_provider

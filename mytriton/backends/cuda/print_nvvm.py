@@ -45,11 +45,12 @@ class NvvmPrinter(Emitter):
 
     @prints(MmaSyncOp, vectors=True)
     def _print_mma_sync(self, op: MmaSyncOp) -> None:
+        integer = op.form.integer  # s32 accumulators: int variables, "r" registers
         for c in op.c_operands:
-            if not isinstance(c.type, Float32Type):
-                raise BackendError(f"an mma accumulator must be an f32, not {c.type}")
+            if not isinstance(c.type, Float32Type) and not (integer and int_width(c.type) == 32):
+                raise BackendError(f"an mma accumulator must be an f32 or i32, not {c.type}")
         outs = [self.names.fresh(op.res.name_hint or "mma") for _ in range(ACCUMULATORS)]
-        self._stmt(op, f"float {', '.join(outs)};")
+        self._stmt(op, f"{'int' if integer else 'float'} {', '.join(outs)};")
         groups = [ACCUMULATORS, len(op.a_operands), len(op.b_operands), len(op.c_operands)]
         operands, n = [], 0
         for count in groups:  # {%0,%1,%2,%3}, {%4,...}: D, A, B, C in that order
@@ -57,8 +58,9 @@ class NvvmPrinter(Emitter):
             n += count
         registers = [*op.a_operands, *op.b_operands]
         ins = [f'"r"({self._register(v)})' for v in registers]
-        ins += [f'"f"({self._n(v)})' for v in op.c_operands]
-        results = ", ".join(f'"=f"({o})' for o in outs)
+        letter = "r" if integer else "f"
+        ins += [f'"{letter}"({self._n(v)})' for v in op.c_operands]
+        results = ", ".join(f'"={letter}"({o})' for o in outs)
         text = f"{op.form.ptx} {', '.join(operands)};"
         self._stmt(op, f'asm("{text}" : {results} : {", ".join(ins)});')
         if not hasattr(self, "_struct_fields"):

@@ -8,8 +8,9 @@ ISA's fragment layouts (lane ``4g + q``; see ``_fragments``), all warps of the b
 D is scattered back into the four ``f32`` fields per lane: a NumPy structured array with fields
 ``f0`` ... ``f3``, which ``llvm.extractvalue`` (``rules_atomic``) takes apart.
 
-Products and sums are computed in float64 and rounded once to float32: f16 and bf16 elements
-are exact in float64, and a tf32 operand is its f32 register's upper 19 bits (``& 0xFFFFE000``),
+Products and sums are computed in float64 and rounded once to float32 (s8: exactly, in int64,
+then wrapped to int32 as ``intOverflowBehavior = wrapped`` says): f16 and bf16 elements are
+exact in float64, and a tf32 operand is its f32 register's upper 19 bits (``& 0xFFFFE000``),
 as the tensor core reads it. Hardware accumulates in a different order and may round or truncate
 partial sums, so a GPU's results can differ from these in the last bits of f32 (an H200 running
 the printed kernels of ``tests/mma_samples.py`` agreed to about 1e-6).
@@ -31,6 +32,7 @@ Array = np.ndarray
 Positions = tuple[Array, Array]  # (rows, columns)
 #: the struct result: one f32 per accumulator register
 RESULT = np.dtype([(f"f{i}", np.float32) for i in range(ACCUMULATORS)])
+INT_RESULT = np.dtype([(f"f{i}", np.int32) for i in range(ACCUMULATORS)])  # s8 forms
 TF32_MASK = np.uint32(0xFFFFE000)  # sign, exponent and the upper 10 mantissa bits
 
 
@@ -58,10 +60,14 @@ def _fragments(form: MmaForm) -> tuple[Positions, Positions, Positions]:
 
 
 def _elements(form: MmaForm, registers: list[Array]) -> Array:
-    """Each lane's operand elements as float64: shape (lanes, registers, elements per register),
-    element 0 of a register the lower k index (the low half of an i32 pair)."""
+    """Each lane's operand elements as float64 (int64 for s8): shape (lanes, registers,
+    elements per register), element 0 of a register the lower k index (the low half of an
+    i32 pair, the low byte of an s8 quadruple)."""
     if form.ptx_type == "f16":  # vector<2xf16>: (lanes, 2) float16 arrays
         return np.stack(registers, axis=1).astype(np.float64)
+    if form.ptx_type == "s8":
+        words = np.ascontiguousarray(np.stack(registers, axis=1).astype(np.int32))
+        return words.view(np.int8).reshape(*words.shape, 4).astype(np.int64)
     bits = np.stack(registers, axis=1).view(np.uint32)
     if form.ptx_type == "tf32":
         return (bits & TF32_MASK).view(np.float32).astype(np.float64)[..., None]
@@ -94,16 +100,18 @@ def _mma_sync(op: Operation, c: Compiler) -> Step:
         a_elements = _elements(form, _arrays(m, a_values)).reshape(warps, *a_rows.shape)
         b_elements = _elements(form, _arrays(m, b_values)).reshape(warps, *b_rows.shape)
         c_elements = np.stack(_arrays(m, c_values), axis=1).reshape(warps, *c_rows.shape)
-        a = np.zeros((warps, m_rows, k_depth))
-        b = np.zeros((warps, k_depth, n_cols))
-        acc = np.zeros((warps, m_rows, n_cols))
+        exact = np.int64 if form.integer else np.float64
+        a = np.zeros((warps, m_rows, k_depth), exact)
+        b = np.zeros((warps, k_depth, n_cols), exact)
+        acc = np.zeros((warps, m_rows, n_cols), exact)
         a[:, a_rows, a_cols] = a_elements
         b[:, b_rows, b_cols] = b_elements
         acc[:, c_rows, c_cols] = c_elements
         with np.errstate(all="ignore"):  # inactive warps may hold anything
-            d = (a @ b + acc).astype(np.float32)
+            exact_d = a @ b + acc  # int64 holds any sum of 32 int8 products plus an i32
+            d = exact_d.astype(np.int32) if form.integer else exact_d.astype(np.float32)
         fields = d[:, c_rows, c_cols].reshape(m.lanes, ACCUMULATORS)
-        result = np.zeros(m.lanes, RESULT)
+        result = np.zeros(m.lanes, INT_RESULT if form.integer else RESULT)
         for i in range(ACCUMULATORS):
             result[f"f{i}"] = fields[:, i]
         m.env[out] = result

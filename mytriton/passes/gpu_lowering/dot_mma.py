@@ -10,18 +10,18 @@ and column repetition ``j`` as its 8 columns. Its A fragment therefore reads row
 of each register follow the PTX ISA (``upstream_nvvm``). Every address is a per-thread base
 (computed once) plus a constant, plus the K step's offset.
 
-Fragment registers come from ``nvvm.ldmatrix`` where the staging allows: A (K-contiguous) for
-every form, four registers (one tile) per ``x4`` (a tf32 row of 4 words is an 8-element b16
-row); B for f16/bf16, staged N-contiguous, two tiles per ``x4.trans`` (``x2`` for an odd last
-one). Lanes ``8j`` to ``8j + 7`` address the rows of matrix ``j``, the register the
-instruction fills in every lane. The tf32 B fragment (one f32 per register: no 16-bit
-transpose fits) is read with scalar loads of its K-contiguous staging.
+Fragment registers come from ``nvvm.ldmatrix`` (its matrices are 8 rows of 16 bytes: 8 f16 or
+bf16, 4 tf32, 16 int8 elements; a lane's register is 4 bytes of one row): A (K-contiguous),
+four registers (one tile) per ``x4``; B two tiles per ``x4`` (``x2`` for an odd last one),
+transposed (``.trans``) from an N-contiguous f16/bf16 staging, or as rows of B^T from a
+K-contiguous tf32/int8 staging. Lanes ``8j`` to ``8j + 7`` address the rows of matrix ``j``,
+the register the instruction fills in every lane.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, gpu, llvm, memref, scf
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, f32, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
@@ -64,16 +64,15 @@ def lower_mma_dot(
     a_row = _plus(ctx, a_row, _times(ctx, low_bit, 8 * wm))
     a_lane = _plus(ctx, _times(ctx, a_row, sa_m), _times(ctx, high_bit, half * sa_k))
     a_base = ctx.at_entry(memref_pointer(ctx, staged[0]))
-    b_trans = form.ptx_type != "tf32"
-    b_base = ctx.at_entry(memref_pointer(ctx, staged[1])) if b_trans else staged[1]
-    if b_trans:  # B matrix j: K rows 8 (j % 2) + r, columns of tile j // 2 (x2: j < 2)
+    b_base = ctx.at_entry(memref_pointer(ctx, staged[1]))
+    b_trans = layouts[1].dim_order[0] == 1  # N-contiguous: read transposed
+    b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
+    if b_trans:  # B matrix j: K rows 8 (j % 2) + r, the 8 columns of tile j // 2
         b_k = _plus(ctx, row, _times(ctx, low_bit, 8))
-        b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
         b_lane = _plus(ctx, _times(ctx, b_k, sb_k), _times(ctx, b_col, sb_n))
-    else:  # scalar: column 8 wn_i + g, K position q
-        g, q = ctx.lane(c_g, 0), ctx.lane(c_g, 1)
-        col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), g)
-        b_lane = _plus(ctx, _times(ctx, col, sb_n), _times(ctx, q, sb_k))
+    else:  # B^T matrix j: column r of tile j // 2 as a row, K from half * (j % 2)
+        b_n = _plus(ctx, b_col, row)
+        b_lane = _plus(ctx, _times(ctx, b_n, sb_n), _times(ctx, low_bit, half * sb_k))
     element = element_type(op.a.type)
 
     acc = ctx.get(op.acc)
@@ -87,21 +86,12 @@ def lower_mma_dot(
             for i in range(m_tiles)
         ]
         b_frags: list[list[SSAValue]] = []
-        if b_trans:
-            for j in range(0, n_tiles, 2):
-                count = 4 if j + 1 < n_tiles else 2
-                pair = _ldmatrix(
-                    ctx, form, b_base, element, b_at, j * N_TILE * wn * sb_n, count, True
-                )
-                b_frags.extend(pair[t : t + 2] for t in range(0, count, 2))
-        else:
-            b_frags = [
-                [
-                    _scalar_register(ctx, staged[1], b_at, j * N_TILE * wn * sb_n + half * r * sb_k)
-                    for r in range(form.b_registers)
-                ]
-                for j in range(n_tiles)
-            ]
+        for j in range(0, n_tiles, 2):  # two tiles per x4 (x2 for an odd last one)
+            count = 4 if j + 1 < n_tiles else 2
+            pair = _ldmatrix(
+                ctx, form, b_base, element, b_at, j * N_TILE * wn * sb_n, count, b_trans
+            )
+            b_frags.extend(pair[t : t + 2] for t in range(0, count, 2))
         updated: list[SSAValue] = list(carried)
         for i, a_frag in enumerate(a_frags):
             for j, b_frag in enumerate(b_frags):
@@ -113,7 +103,9 @@ def lower_mma_dot(
                 mma = ctx.value(MmaSyncOp(form, a_frag, b_frag, [updated[r] for r in regs]))
                 for field, r in enumerate(regs):
                     updated[r] = ctx.value(
-                        llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [field]), mma, f32)
+                        llvm.ExtractValueOp(
+                            DenseArrayBase.from_list(i64, [field]), mma, form.accumulator
+                        )
                     )
         ctx.emit(scf.YieldOp(*updated))
     loop = ctx.emit(scf.ForOp(ctx.i32(0), ctx.i32(k), ctx.i32(k_step), acc, body))
@@ -162,10 +154,3 @@ def _ldmatrix(
         reg = ctx.value(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [field]), loaded, i32))
         out.append(ctx.value(llvm.BitcastOp(reg, form.register)) if form.register != i32 else reg)
     return out
-
-
-def _scalar_register(ctx: LoweringContext, buf: SSAValue, at: SSAValue, offset: int) -> SSAValue:
-    """A tf32 register: the f32 at ``at + offset``, as its bits."""
-    address = at if offset == 0 else ctx.value(arith.AddiOp(at, ctx.i32(offset)))
-    i = ctx.value(arith.IndexCastOp(address, index))
-    return ctx.value(arith.BitcastOp(ctx.value(memref.LoadOp.get(buf, [i])), i32))
