@@ -34,21 +34,21 @@ show(
     )
 )
 
-# A [64, 16] is staged with a row stride of 64 + 4; B [16, 64] densely.
-# CHECK:       __shared__ __align__(16) float smem_0[1088];
-# CHECK-NEXT:  __shared__ __align__(16) float smem_1[1024];
+# One staging array: A [64, 16] with a row stride of 64 + 4 (1088), then B [16, 64] densely.
+# CHECK:       __shared__ __align__(16) float smem_0[2112];
+# CHECK-NOT:   __shared__
 # The unit strides (integer arguments equal to 1) are compiled in, as Triton does.
 # CHECK-LABEL: tutorial_matmul_kernel(float* a_ptr, float* b_ptr, float* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
 # CHECK:         for (int [[K:v[0-9]+]] = 0; [[K]] < {{v[0-9]+}}; [[K]] += 1) {
 # CHECK-COUNT-8:   smem_0[{{v[0-9]+}}] = {{a_[0-9]+}};
 # B is staged as loaded (4 consecutive floats per thread): two float4 stores per thread.
-# CHECK-COUNT-2:   *(float4*)&smem_1[{{v[0-9]+}}] = {{v[0-9]+}};
+# CHECK-COUNT-2:   *(float4*)&smem_0[{{v[0-9]+}}] = {{v[0-9]+}};
 # CHECK-NEXT:      __syncthreads();
 # CHECK:           for (int [[KK:v[0-9]+]] = 0; [[KK]] < 16; [[KK]] += 1) {
 # CHECK-NEXT:          int [[ROWBASE:v[0-9]+]] = (int)((unsigned int)[[KK]] * (unsigned int)68);
 # CHECK-NEXT:          int [[COLBASE:v[0-9]+]] = (int)((unsigned int)[[KK]] * (unsigned int)64);
 # CHECK-COUNT-4:       float {{v[0-9]+}} = smem_0[{{v[0-9]+}}];
-# CHECK-COUNT-8:       float {{v[0-9]+}} = smem_1[{{v[0-9]+}}];
+# CHECK-COUNT-8:       float {{v[0-9]+}} = smem_0[{{v[0-9]+}}];
 # CHECK-COUNT-32:      float {{v[0-9]+}} = fmaf({{v[0-9]+}}, {{v[0-9]+}}, {{.*}});
 # CHECK:           }
 # CHECK-NEXT:      __syncthreads();

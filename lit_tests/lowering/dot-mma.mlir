@@ -17,15 +17,15 @@ func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
   tt.store %cs, %d : tensor<16x16x!tt.ptr<f32>>
   func.return
 }
-// A: 16 rows of 32 + 8; B: 32 rows of 16 + 8.
-// CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<640xf16, 3 : i64>
-// CHECK-NEXT:  "memref.global"() <{sym_name = "smem_1", type = memref<768xf16, 3 : i64>
+// One staging buffer: A, 16 rows of 32 + 8 (640), then B, 32 rows of 16 + 8 (768).
+// CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<1408xf16, 3 : i64>
+// CHECK-NOT:   "memref.global"
 // CHECK-LABEL: "gpu.func"
 // Each buffer's address as an !llvm.ptr<3>, once at the entry:
-// CHECK:         %[[AI:.*]] = "memref.extract_aligned_pointer_as_index"(%{{.*}}) : (memref<640xf16, 3 : i64>) -> index
+// CHECK:         %[[AI:.*]] = "memref.extract_aligned_pointer_as_index"(%{{.*}}) : (memref<1408xf16, 3 : i64>) -> index
 // CHECK-NEXT:    %[[AW:.*]] = arith.index_cast %[[AI]] : index to i64
 // CHECK-NEXT:    %[[AP:.*]] = llvm.inttoptr %[[AW]] : i64 to !llvm.ptr<3>
-// CHECK:         %[[BP:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// (B's rows lie 640 elements further: the offset is in each lane's element offset.)
 // CHECK:         "gpu.barrier"() : () -> ()
 // CHECK-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) : i32 {
 // The four A registers of the m tile by one ldmatrix.x4, as vector<2xf16>:
@@ -33,7 +33,7 @@ func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[AF:.*]] = "nvvm.ldmatrix"(%[[ARow]]) <{num = 4 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>}> : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-COUNT-4: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
 // The two B registers of both n tiles by one transposed ldmatrix.x4:
-// CHECK-NEXT:    %[[BRow:.*]] = llvm.getelementptr %[[BP]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK-NEXT:    %[[BRow:.*]] = llvm.getelementptr %[[AP]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK-NEXT:    "nvvm.ldmatrix"(%[[BRow]]) <{num = 4 : i32, layout = #nvvm.mma_layout<col>, {{.*}}}> : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-COUNT-4: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
 // CHECK:         "nvvm.mma.sync"({{.*}}) <{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>, multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<f16>, operandSegmentSizes = array<i32: 4, 2, 4>}> : (vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
@@ -82,8 +82,8 @@ func.func @tf32(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
   tt.store %cs, %d : tensor<16x8x!tt.ptr<f32>>
   func.return
 }
-// A: 16 rows of 8 + 4 f32.
-// CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<192xf32, 3 : i64>
+// A: 16 rows of 8 + 4 f32 (192), then B: 8 columns of 8 + 4 (96).
+// CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<288xf32, 3 : i64>
 // CHECK-LABEL: "gpu.func"
 // CHECK:         %[[EIGHT:.*]] = arith.constant 8 : i32
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[EIGHT]] step %[[EIGHT]]
@@ -107,9 +107,8 @@ func.func @s8(%a: !tt.ptr<i8>, %b: !tt.ptr<i8>, %c: !tt.ptr<i32>) {
   tt.store %cs, %d : tensor<16x8x!tt.ptr<i32>>
   func.return
 }
-// A: 16 rows of 32 + 16 bytes; B K-contiguous: 8 columns of 32 + 16.
-// CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<768xi8, 3 : i64>
-// CHECK-NEXT:  "memref.global"() <{sym_name = "smem_1", type = memref<384xi8, 3 : i64>
+// A: 16 rows of 32 + 16 bytes (768); B K-contiguous: 8 columns of 32 + 16 (384).
+// CHECK:       "memref.global"() <{sym_name = "smem_0", type = memref<1152xi8, 3 : i64>
 // CHECK-LABEL: "gpu.func"
 // CHECK:         scf.for {{.*}} -> (i32, i32, i32, i32) : i32 {
 // CHECK:           "nvvm.ldmatrix"(%{{.*}}) <{num = 4 : i32, layout = #nvvm.mma_layout<row>, {{.*}}}>

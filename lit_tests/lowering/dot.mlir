@@ -1,7 +1,8 @@
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
-// tt.dot on CUDA cores: every thread stores the A and B elements it owns into two shared
-// buffers, in the staging order chosen by layout assignment (A [M, K] column-major with each
+// tt.dot on CUDA cores: every thread stores the A and B elements it owns into the kernel's
+// staging buffer (A first, B after it, 16-byte aligned; one buffer for all dots of a type), in
+// the staging order chosen by layout assignment (A [M, K] column-major with each
 // column padded by 4: stride M + 4; B [K, N] row-major), a barrier, then a K loop in which each
 // thread reads the A entries of its accumulator rows and the B entries of its accumulator
 // columns and updates its register tile with math.fma, then a barrier before the buffers can
@@ -21,9 +22,9 @@ func.func @dot(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
   tt.store %cs, %d : tensor<8x8x!tt.ptr<f32>>
   func.return
 }
-// Two staging buffers: A (8 + 4 pad) * 2 = 24 floats, B 2 * 8 = 16.
-// CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<24xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()
-// CHECK-NEXT:    "memref.global"() <{sym_name = "smem_1", type = memref<16xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()
+// One staging buffer: A (8 + 4 pad) * 2 = 24 floats, then B 2 * 8 = 16 from element 24.
+// CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<40xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()
+// CHECK-NOT:     "memref.global"
 // CHECK-LABEL: "gpu.func"
 // CHECK:         %zero = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[T:.*]] = arith.index_cast %{{.*}} : index to i32
@@ -41,7 +42,7 @@ func.func @dot(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[ACOLS:.*]] = arith.muli %[[ACOL]], %[[C12]] : i32
 // CHECK-NEXT:    %[[AOFF:.*]] = arith.addi %[[AROW]], %[[ACOLS]] : i32
 // CHECK-NEXT:    %[[AIDX:.*]] = arith.index_cast %[[AOFF]] : i32 to index
-// B's element: row (thread id bit 4) * 8 + column (bits 0-2).
+// B's element: 24 + row (thread id bit 4) * 8 + column (bits 0-2).
 // CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-NEXT:    %[[SH4:.*]] = arith.shrui %[[T]], %[[C4]] : i32
 // CHECK-NEXT:    %[[BROW:.*]] = arith.andi %[[SH4]], %[[C1]] : i32
@@ -51,7 +52,9 @@ func.func @dot(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[C8:.*]] = arith.constant 8 : i32
 // CHECK-NEXT:    %[[BROWS:.*]] = arith.muli %[[BROW]], %[[C8]] : i32
 // CHECK-NEXT:    %[[BOFF:.*]] = arith.addi %[[BROWS]], %[[BCOL]] : i32
-// CHECK-NEXT:    %[[BIDX:.*]] = arith.index_cast %[[BOFF]] : i32 to index
+// CHECK-NEXT:    %[[C24:.*]] = arith.constant 24 : i32
+// CHECK-NEXT:    %[[BOFF24:.*]] = arith.addi %[[BOFF]], %[[C24]] : i32
+// CHECK-NEXT:    %[[BIDX:.*]] = arith.index_cast %[[BOFF24]] : i32 to index
 // The accumulator tile: row (bits 2-4), columns 2 * (bits 0-1) + 0 and + 1 (the layout of C
 // is not A's, so its coordinates are computed anew).
 // CHECK-NEXT:    %[[SH2C:.*]] = arith.shrui %[[T]], %[[C2]] : i32
@@ -61,24 +64,24 @@ func.func @dot(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[CCOL1:.*]] = arith.addi %[[CCOL0]], %[[C1]] : i32
 // CHECK-NEXT:    %av = llvm.load %a : !llvm.ptr<1> -> f32
 // CHECK-NEXT:    %bv = llvm.load %b : !llvm.ptr<1> -> f32
-// CHECK-NEXT:    %[[SA:.*]] = memref.get_global @smem_0 : memref<24xf32, 3 : i64>
-// CHECK-NEXT:    memref.store %av, %[[SA]][%[[AIDX]]] : memref<24xf32, 3 : i64>
-// CHECK-NEXT:    %[[SB:.*]] = memref.get_global @smem_1 : memref<16xf32, 3 : i64>
-// CHECK-NEXT:    memref.store %bv, %[[SB]][%[[BIDX]]] : memref<16xf32, 3 : i64>
+// CHECK-NEXT:    %[[S:.*]] = memref.get_global @smem_0 : memref<40xf32, 3 : i64>
+// CHECK-NEXT:    memref.store %av, %[[S]][%[[AIDX]]] : memref<40xf32, 3 : i64>
+// CHECK-NEXT:    memref.store %bv, %[[S]][%[[BIDX]]] : memref<40xf32, 3 : i64>
 // CHECK-NEXT:    "gpu.barrier"() : () -> ()
 // The K loop (0 to K = 2, step 1) carries the accumulator registers.
 // CHECK-NEXT:    %d, %d_1 = scf.for %[[K:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[ACC0:.*]] = %zero, %[[ACC1:.*]] = %zero) -> (f32, f32) : i32 {
 // CHECK-NEXT:      %[[AK:.*]] = arith.muli %[[K]], %[[C12]] : i32
-// CHECK-NEXT:      %[[BK:.*]] = arith.muli %[[K]], %[[C8]] : i32
+// CHECK-NEXT:      %[[BK0:.*]] = arith.muli %[[K]], %[[C8]] : i32
+// CHECK-NEXT:      %[[BK:.*]] = arith.addi %[[BK0]], %[[C24]] : i32
 // CHECK-NEXT:      %[[AI:.*]] = arith.addi %[[AK]], %[[CROW]] : i32
 // CHECK-NEXT:      %[[AII:.*]] = arith.index_cast %[[AI]] : i32 to index
-// CHECK-NEXT:      %[[A:.*]] = memref.load %[[SA]][%[[AII]]] : memref<24xf32, 3 : i64>
+// CHECK-NEXT:      %[[A:.*]] = memref.load %[[S]][%[[AII]]] : memref<40xf32, 3 : i64>
 // CHECK-NEXT:      %[[BI0:.*]] = arith.addi %[[BK]], %[[CCOL0]] : i32
 // CHECK-NEXT:      %[[BII0:.*]] = arith.index_cast %[[BI0]] : i32 to index
-// CHECK-NEXT:      %[[B0:.*]] = memref.load %[[SB]][%[[BII0]]] : memref<16xf32, 3 : i64>
+// CHECK-NEXT:      %[[B0:.*]] = memref.load %[[S]][%[[BII0]]] : memref<40xf32, 3 : i64>
 // CHECK-NEXT:      %[[BI1:.*]] = arith.addi %[[BK]], %[[CCOL1]] : i32
 // CHECK-NEXT:      %[[BII1:.*]] = arith.index_cast %[[BI1]] : i32 to index
-// CHECK-NEXT:      %[[B1:.*]] = memref.load %[[SB]][%[[BII1]]] : memref<16xf32, 3 : i64>
+// CHECK-NEXT:      %[[B1:.*]] = memref.load %[[S]][%[[BII1]]] : memref<40xf32, 3 : i64>
 // CHECK-NEXT:      %[[F0:.*]] = math.fma %[[A]], %[[B0]], %[[ACC0]] : f32
 // CHECK-NEXT:      %[[F1:.*]] = math.fma %[[A]], %[[B1]], %[[ACC1]] : f32
 // CHECK-NEXT:      scf.yield %[[F0]], %[[F1]] : f32, f32

@@ -73,13 +73,19 @@ def _reference(
 
 
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize(("seq", "d", "num_warps"), [(100, 64, 4), (64, 32, 1)])
-def test_attention_forward(run: Any, seq: int, d: int, num_warps: int, causal: bool) -> None:
+@pytest.mark.parametrize(
+    ("seq", "d", "num_warps", "bm"),
+    # head dim 128 with 64 x 64 blocks: the two dots' staging (35 + 26 KiB) fits 48 KiB only
+    # because they share one buffer (``dot.staging_buffer``)
+    [(100, 64, 4, 32), (64, 32, 1, 32), (128, 128, 4, 64)],
+)
+def test_attention_forward(
+    run: Any, seq: int, d: int, num_warps: int, bm: int, causal: bool
+) -> None:
     rng = np.random.default_rng(seq + d)
     q, k, v = (rng.standard_normal((seq, d)).astype(np.float16) for _ in range(3))
     o = np.zeros((seq, d), np.float32)
     scale = 1 / np.sqrt(d)
-    bm = 32
     compiled = run(
         attn_fwd,
         (triton.cdiv(seq, bm),),
@@ -92,7 +98,7 @@ def test_attention_forward(run: Any, seq: int, d: int, num_warps: int, causal: b
         num_warps=num_warps,
         D=d,
         BM=bm,
-        BN=32,
+        BN=bm,
         CAUSAL=causal,
     )
     if run.backend != "interpreter":

@@ -5,7 +5,7 @@
 pointer increments, a runtime K loop) with 32x32x16 tiles over 4 warps, and
 tiled_matmul_runtime_k_kernel with 16x16x8 tiles: the accumulator gets the dot's register-tile
 layout (2x4 and 1x2 per thread) and is carried through the K loop in registers; both operands
-are staged in shared memory each iteration."""
+are staged in shared memory (one buffer, A then B) each iteration."""
 
 import os
 import sys
@@ -47,23 +47,22 @@ print(tiled.asm[stage])
 # TTG-NOT:     ttg.convert_layout
 # TTG:         tt.store %{{.*}}, %acc_1, %{{.*}} : tensor<16x16x!tt.ptr<f32>, #blocked>
 
-# Staging buffers: A (32 + 4) * 16 = 576 floats, B 16 * 32 = 512.
-# GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<576xf32, 3 : i64>, {{.*}}}>
-# GPU-NEXT:    "memref.global"() <{sym_name = "smem_1", type = memref<512xf32, 3 : i64>, {{.*}}}>
+# One staging buffer: A (32 + 4) * 16 = 576 floats, then B 16 * 32 = 512.
+# GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<1088xf32, 3 : i64>, {{.*}}}>
+# GPU-NOT:     "memref.global"
 # GPU-LABEL: "gpu.func"
 # The K loop carries 4 + 4 pointers (A and B: 4 registers each) and the 8 accumulator registers.
 # GPU:         = "scf.for"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %a_ptrs, %a_ptrs_1, %a_ptrs_2, %a_ptrs_3, %accumulator, %accumulator, %accumulator, %accumulator, %accumulator, %accumulator, %accumulator, %accumulator, %b_ptrs, %b_ptrs_1, %b_ptrs_2, %b_ptrs_3) ({
-# GPU:           %[[SA:.*]] = "memref.get_global"() <{name = @smem_0}> : () -> memref<576xf32, 3 : i64>
-# GPU-COUNT-4:   "memref.store"(%a{{(_[0-9])?}}, %[[SA]], %{{.*}}) : (f32, memref<576xf32, 3 : i64>, index) -> ()
-# GPU-NEXT:      %[[SB:.*]] = "memref.get_global"() <{name = @smem_1}> : () -> memref<512xf32, 3 : i64>
+# GPU:           %[[SA:.*]] = "memref.get_global"() <{name = @smem_0}> : () -> memref<1088xf32, 3 : i64>
+# GPU-COUNT-4:   "memref.store"(%a{{(_[0-9])?}}, %[[SA]], %{{.*}}) : (f32, memref<1088xf32, 3 : i64>, index) -> ()
 # B is staged row-major like its layout: each thread's 4 consecutive values, one vector store.
 # GPU-COUNT-3:   "vector.insert"
-# GPU-NEXT:      "vector.store"(%{{[0-9]+}}, %[[SB]], %{{.*}}) {alignment = 16 : i64} : (vector<4xf32>, memref<512xf32, 3 : i64>, index) -> ()
+# GPU-NEXT:      "vector.store"(%{{[0-9]+}}, %[[SA]], %{{.*}}) {alignment = 16 : i64} : (vector<4xf32>, memref<1088xf32, 3 : i64>, index) -> ()
 # GPU-NEXT:      "gpu.barrier"() : () -> ()
 # GPU-NEXT:      "scf.for"
 # 2 rows x 4 columns of the tile: 2 A values, 4 B values, 8 FMAs per k.
-# GPU-COUNT-2:     "memref.load"(%[[SA]], %{{.*}}) : (memref<576xf32, 3 : i64>, index) -> f32
-# GPU-COUNT-4:     "memref.load"(%[[SB]], %{{.*}}) : (memref<512xf32, 3 : i64>, index) -> f32
+# GPU-COUNT-2:     "memref.load"(%[[SA]], %{{.*}}) : (memref<1088xf32, 3 : i64>, index) -> f32
+# GPU-COUNT-4:     "memref.load"(%[[SA]], %{{.*}}) : (memref<1088xf32, 3 : i64>, index) -> f32
 # GPU-COUNT-8:     "math.fma"
 # GPU-NEXT:        "scf.yield"
 # GPU-NEXT:      }) : (i32, i32, i32, f32, f32, f32, f32, f32, f32, f32, f32) -> (f32, f32, f32, f32, f32, f32, f32, f32)
@@ -74,8 +73,7 @@ print(tiled.asm[stage])
 # GPU-COUNT-2:   "llvm.store"(%{{[0-9]+}}, %c_ptrs{{(_[0-9]+)?}}) <{ordering = 0 : i64, alignment = 16 : i64}> : (vector<4xf32>, !llvm.ptr<1>) -> ()
 # GPU-NOT:       "llvm.store"(%accumulator
 # GPU:         sym_name = "tutorial_matmul_kernel"
-# GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<160xf32, 3 : i64>, {{.*}}}>
-# GPU-NEXT:    "memref.global"() <{sym_name = "smem_1", type = memref<128xf32, 3 : i64>, {{.*}}}>
+# GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<288xf32, 3 : i64>, {{.*}}}>
 # GPU-LABEL: "gpu.func"
 # GPU:         %acc_1, %acc_2 = "scf.for"(%{{.*}}, %K, %{{.*}}, %acc, %acc) ({
 # GPU:           "gpu.barrier"

@@ -55,6 +55,8 @@ class LoweringContext:
     buffers: list[SharedBuffer] = field(default_factory=list)
     #: reusable buffers by (element type, numel): see ``scratch_buffer``
     _scratch: dict[tuple[Attribute, int], SharedBuffer] = field(default_factory=dict)
+    #: elements of the dots' staging buffer, per staged type (``dot.staging_buffer``)
+    dot_staging: dict[Attribute, int] | None = None
     #: external functions the kernel calls (libdevice), declared in the gpu.module
     functions: dict[str, llvm.FuncOp] = field(default_factory=dict)
     _consts: dict[tuple[int | str, Attribute], SSAValue] = field(default_factory=dict)
@@ -235,10 +237,17 @@ class LoweringContext:
             self._derived[key] = self._prologue(arith.AddiOp(base, self.i32(offset)))
         return self._derived[key]
 
-    def linear_index(self, g: Geometry, reg: tuple[int, ...], strides: Sequence[int]) -> SSAValue:
-        """``sum(coord_d * strides[d])`` as an ``index`` for shared-memory addressing (computed
-        once at the kernel entry: it depends only on the thread id)."""
+    def linear_index(
+        self, g: Geometry, reg: tuple[int, ...], strides: Sequence[int], base: int = 0
+    ) -> SSAValue:
+        """``base + sum(coord_d * strides[d])`` as an ``index`` for shared-memory addressing
+        (computed once at the kernel entry: it depends only on the thread id)."""
         offset = self.linear_offset(g, reg, strides)
+        if base:
+            plus: tuple[object, ...] = ("plus", offset, base)
+            if plus not in self._derived:
+                self._derived[plus] = self._prologue(arith.AddiOp(offset, self.i32(base)))
+            offset = self._derived[plus]
         key = ("as_index", offset)
         if key not in self._derived:
             self._derived[key] = self._prologue(arith.IndexCastOp(offset, index))

@@ -17,8 +17,9 @@ on f16 accumulates (its tensor-core dot rounds to f16 once per MMA instruction i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from xdsl.dialects import arith, gpu, math, memref, scf, vector
+from xdsl.dialects import arith, func, gpu, math, memref, scf, vector
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -49,30 +50,79 @@ def _staging(op: Operation, name: str, default: Sequence[int]) -> SharedLayoutAt
     return attr if isinstance(attr, SharedLayoutAttr) else SharedLayoutAttr(default)
 
 
+@dataclass(frozen=True)
+class StagingPlan:
+    """Where a dot's operands go in shared memory: A at element 0 of its type's staging buffer,
+    B at ``b_offset`` (16-byte aligned), ``total`` elements in all."""
+
+    compute: Attribute  # the staged element type
+    a_layout: SharedLayoutAttr
+    b_layout: SharedLayoutAttr
+    a_strides: list[int]
+    b_strides: list[int]
+    b_offset: int
+    total: int
+
+
+def staging_plan(op: tt.DotOp) -> StagingPlan:
+    a_shape, b_shape = shape_of(op.a.type), shape_of(op.b.type)
+    (m, k), n = a_shape[-2:], b_shape[-1]
+    batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
+    a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
+    b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
+    a_size, b_size = a_layout.size((m, k)), b_layout.size((k, n))
+    nb = batch[0] if batch else 1
+    # tensor cores read the operands in their own type
+    tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
+    compute = element_type(op.a.type) if tensor_cores else _compute_type(element_type(op.acc.type))
+    align = max(1, MAX_VECTOR_BYTES // byte_size(compute))
+    b_offset = -(-nb * a_size // align) * align
+    return StagingPlan(
+        compute,
+        a_layout,
+        b_layout,
+        [*(a_size for _ in batch), *a_layout.strides((m, k))],
+        [*(b_size for _ in batch), *b_layout.strides((k, n))],
+        b_offset,
+        b_offset + nb * b_size,
+    )
+
+
+def staging_buffer(ctx: LoweringContext, op: tt.DotOp, plan: StagingPlan) -> SSAValue:
+    """The kernel's staging buffer of ``plan.compute``: one for all its dots of that type,
+    sized for the largest (``scratch_buffer``'s contract: each dot ends with a barrier after
+    its last read, so the next may write at once)."""
+    if ctx.dot_staging is None:
+        fn = op.parent_op()
+        while fn is not None and not isinstance(fn, func.FuncOp):
+            fn = fn.parent_op()
+        assert fn is not None
+        sizes: dict[Attribute, int] = {}
+        for dot in fn.walk():
+            if isinstance(dot, tt.DotOp):
+                other = staging_plan(dot)
+                sizes[other.compute] = max(sizes.get(other.compute, 0), other.total)
+        ctx.dot_staging = sizes
+    return ctx.scratch_buffer(plan.compute, ctx.dot_staging[plan.compute])
+
+
 @lowers(tt.DotOp)
 class LowerDot:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt.DotOp)
-        a_shape, b_shape = shape_of(op.a.type), shape_of(op.b.type)
-        (m, k), n = a_shape[-2:], b_shape[-1]
-        batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
-        a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
-        b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
+        a_shape = shape_of(op.a.type)
+        k, batch = a_shape[-1], a_shape[:-2]
+        plan = staging_plan(op)
+        a_layout, b_layout = plan.a_layout, plan.b_layout
+        a_strides, b_strides, compute = plan.a_strides, plan.b_strides, plan.compute
         tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
-        a_size, b_size = a_layout.size((m, k)), b_layout.size((k, n))
-        a_strides = [*(a_size for _ in batch), *a_layout.strides((m, k))]
-        b_strides = [*(b_size for _ in batch), *b_layout.strides((k, n))]
-        nb = batch[0] if batch else 1
-        # tensor cores read the operands in their own type
-        compute = (
-            element_type(op.a.type) if tensor_cores else _compute_type(element_type(op.acc.type))
-        )
-        sa = self._stage(ctx, op.a, compute, nb * a_size, a_strides)
-        sb = self._stage(ctx, op.b, compute, nb * b_size, b_strides)
+        buf = staging_buffer(ctx, op, plan)
+        self._stage(ctx, op.a, compute, buf, 0, a_strides)
+        self._stage(ctx, op.b, compute, buf, plan.b_offset, b_strides)
         ctx.emit(gpu.BarrierOp())
         if tensor_cores is not None:
             form, warps = tensor_cores
-            lower_mma_dot(ctx, op, form, warps, (sa, sb), (a_layout, b_layout))
+            lower_mma_dot(ctx, op, form, warps, buf, plan.b_offset, (a_layout, b_layout))
             return
 
         c_g = ctx.geometry(op.acc.type)
@@ -95,7 +145,7 @@ class LowerDot:
         }
         acc = ctx.get(op.acc)
 
-        def element(buf: SSAValue, base: SSAValue, offset: SSAValue) -> SSAValue:
+        def element(base: SSAValue, offset: SSAValue) -> SSAValue:
             address = ctx.value(arith.AddiOp(base, offset))
             return ctx.value(memref.LoadOp.get(buf, [ctx.value(arith.IndexCastOp(address, index))]))
 
@@ -104,8 +154,10 @@ class LowerDot:
         with ctx.inside(body):
             a_k = ctx.value(arith.MuliOp(kk, ctx.i32(a_strides[-1])))
             b_k = ctx.value(arith.MuliOp(kk, ctx.i32(b_strides[-2])))
-            a_vals = {o: element(sa, a_k, off) for o, off in sorted(row_offset.items())}
-            b_vals = {o: element(sb, b_k, off) for o, off in sorted(col_offset.items())}
+            if plan.b_offset:
+                b_k = ctx.value(arith.AddiOp(b_k, ctx.i32(plan.b_offset)))
+            a_vals = {o: element(a_k, off) for o, off in sorted(row_offset.items())}
+            b_vals = {o: element(b_k, off) for o, off in sorted(col_offset.items())}
             updated = [
                 _multiply_add(ctx, a_vals[row_of(reg)], b_vals[col_of(reg)], c)
                 for reg, c in zip(c_g.registers, carried, strict=True)
@@ -120,16 +172,18 @@ class LowerDot:
         ctx: LoweringContext,
         v: SSAValue,
         compute: Attribute,
-        numel: int,
+        buf: SSAValue,
+        offset: int,
         strides: Sequence[int],
-    ) -> SSAValue:
+    ) -> None:
+        """Store ``v``'s registers into ``buf`` from element ``offset`` on, laid out by
+        ``strides``."""
         g: Geometry = ctx.geometry(v.type)
-        buf = ctx.shared_buffer(compute, numel)
         values = [_widen(ctx, value, compute) for value in ctx.get(v)]
         width = _store_width(g, strides, compute)
         for at in range(0, len(values), width):
             reg = g.registers[at]
-            where = [ctx.linear_index(g, reg, strides)]
+            where = [ctx.linear_index(g, reg, strides, offset)]
             if width == 1:
                 ctx.emit(memref.StoreOp.get(values[at], buf, where))
                 continue
@@ -140,7 +194,6 @@ class LowerDot:
             store = vector.StoreOp(packed, buf, where)
             store.attributes["alignment"] = IntegerAttr(width * byte_size(compute), i64)
             ctx.emit(store)
-        return buf
 
 
 def _store_width(g: Geometry, strides: Sequence[int], compute: Attribute) -> int:

@@ -39,10 +39,12 @@ def lower_mma_dot(
     op: tt.DotOp,
     form: MmaForm,
     warps: tuple[int, int],
-    staged: tuple[SSAValue, SSAValue],
+    staged: SSAValue,
+    b_offset: int,
     layouts: tuple[SharedLayoutAttr, SharedLayoutAttr],
 ) -> None:
-    """Replace ``op`` by MMAs over the staged operands ``staged`` (laid out as ``layouts``)."""
+    """Replace ``op`` by MMAs over its operands staged in ``staged`` (A from element 0, B from
+    ``b_offset``, laid out as ``layouts``)."""
     (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
     wm, wn = warps
     k_step = form.shape[2]
@@ -63,8 +65,8 @@ def lower_mma_dot(
     a_row = _plus(ctx, _times(ctx, ctx.warp(c_g, 0), 8), row)
     a_row = _plus(ctx, a_row, _times(ctx, low_bit, 8 * wm))
     a_lane = _plus(ctx, _times(ctx, a_row, sa_m), _times(ctx, high_bit, half * sa_k))
-    a_base = ctx.at_entry(memref_pointer(ctx, staged[0]))
-    b_base = ctx.at_entry(memref_pointer(ctx, staged[1]))
+    a_base = ctx.at_entry(memref_pointer(ctx, staged))
+    b_base = a_base
     b_trans = layouts[1].dim_order[0] == 1  # N-contiguous: read transposed
     b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
     if b_trans:  # B matrix j: K rows 8 (j % 2) + r, the 8 columns of tile j // 2
@@ -73,6 +75,8 @@ def lower_mma_dot(
     else:  # B^T matrix j: column r of tile j // 2 as a row, K from half * (j % 2)
         b_n = _plus(ctx, b_col, row)
         b_lane = _plus(ctx, _times(ctx, b_n, sb_n), _times(ctx, low_bit, half * sb_k))
+    if b_offset:
+        b_lane = _plus(ctx, b_lane, ctx.i32(b_offset))
     element = element_type(op.a.type)
 
     acc = ctx.get(op.acc)
