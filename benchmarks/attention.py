@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from compare import bench_gpu, load_kernels, triton_cdiv  # noqa: E402  (beside this script)
-from matmul_tc import sass_families  # noqa: E402
+from matmul_tc import ratio_cells, report_sass_and_save, sass_families  # noqa: E402
 
 BATCH, HEADS = 4, 16
 
@@ -151,16 +151,8 @@ def main() -> None:
                     for r in rows
                     if r["head_dim"] == d and r["ctx"] == n and r["causal"] == causal
                 }
-                t = got.get("triton", float("nan"))
-                cu = got.get("mytriton-cuda", float("nan"))
-                ml = got.get("mytriton-mlir", float("nan"))
-                cells = (t, cu, cu / t, ml, ml / t, got.get("torch", float("nan")))
-                print(f"{d:>4} {n:>5} {int(causal):>6} " + " ".join(f"{v:>8.2f}" for v in cells))
-    print("\nSASS instruction families of mytriton's best kernels:")
-    for name, counts in sass.items():
-        print(f"  {name}: {counts}")
-    if args.out:
-        Path(args.out).write_text(json.dumps({"rows": rows, "sass": sass}, indent=1))
+                print(f"{d:>4} {n:>5} {int(causal):>6} " + ratio_cells(got))
+    report_sass_and_save(rows, sass, args.out)
 
 
 if __name__ == "__main__":

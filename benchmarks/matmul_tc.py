@@ -139,15 +139,27 @@ def main() -> None:
     for dname in args.dtypes.split(","):
         for s in map(int, args.sizes.split(",")):
             got = {r["impl"]: r["TFLOP/s"] for r in rows if r["dtype"] == dname and r["size"] == s}
-            t = got.get("triton", float("nan"))
-            cu, ml = got.get("mytriton-cuda", float("nan")), got.get("mytriton-mlir", float("nan"))
-            cells = (t, cu, cu / t, ml, ml / t, got.get("torch", float("nan")))
-            print(f"{dname:<9} {s:>5} " + " ".join(f"{v:>8.2f}" for v in cells))
+            print(f"{dname:<9} {s:>5} " + ratio_cells(got))
+    report_sass_and_save(rows, sass, args.out)
+
+
+def ratio_cells(got: dict[str, float]) -> str:
+    """One table row's cells: Triton, each mytriton backend with its ratio to Triton, torch."""
+    t = got.get("triton", float("nan"))
+    cu, ml = got.get("mytriton-cuda", float("nan")), got.get("mytriton-mlir", float("nan"))
+    cells = (t, cu, cu / t, ml, ml / t, got.get("torch", float("nan")))
+    return " ".join(f"{v:>8.2f}" for v in cells)
+
+
+def report_sass_and_save(
+    rows: list[dict[str, Any]], sass: dict[str, dict[str, int]], out: str
+) -> None:
+    """Print the SASS families of mytriton's kernels; write rows and families to ``out``."""
     print("\nSASS instruction families of mytriton's best kernels:")
     for name, counts in sass.items():
         print(f"  {name}: {counts}")
-    if args.out:
-        Path(args.out).write_text(json.dumps({"rows": rows, "sass": sass}, indent=1))
+    if out:
+        Path(out).write_text(json.dumps({"rows": rows, "sass": sass}, indent=1))
 
 
 if __name__ == "__main__":

@@ -88,6 +88,24 @@ class _Keyword(Data[str]):
             raise VerifyException(f"#{self.name}: expected one of {', '.join(self.KEYWORDS)}")
 
 
+def _print_sizes(printer: Printer, keys: str, values: Sequence[int]) -> None:
+    """``<m = 16, n = 8, k = 16>``: upstream's spelling of a shape attribute."""
+    fields = ", ".join(f"{k} = {v}" for k, v in zip(keys, values, strict=True))
+    printer.print_string(f"<{fields}>")
+
+
+def _parse_sizes(parser: AttrParser, keys: str) -> tuple[IntAttr, ...]:
+    values = []
+    with parser.in_angle_brackets():
+        for i, key in enumerate(keys):
+            if i:
+                parser.parse_punctuation(",")
+            parser.parse_keyword(key)
+            parser.parse_punctuation("=")
+            values.append(IntAttr(parser.parse_integer()))
+    return tuple(values)
+
+
 @irdl_attr_definition
 class MmaLayoutAttr(_Keyword):
     """``#nvvm.mma_layout<row>`` / ``<col>``: how an operand's fragment is ordered."""
@@ -122,20 +140,11 @@ class MmaShapeAttr(ParametrizedAttribute):
         return self.m.data, self.n.data, self.k.data
 
     def print_parameters(self, printer: Printer) -> None:
-        m, n, k = self.mnk
-        printer.print_string(f"<m = {m}, n = {n}, k = {k}>")
+        _print_sizes(printer, "mnk", self.mnk)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        values = []
-        with parser.in_angle_brackets():
-            for i, key in enumerate("mnk"):
-                if i:
-                    parser.parse_punctuation(",")
-                parser.parse_keyword(key)
-                parser.parse_punctuation("=")
-                values.append(IntAttr(parser.parse_integer()))
-        return tuple(values)
+        return _parse_sizes(parser, "mnk")
 
 
 @dataclass(frozen=True)
@@ -285,19 +294,11 @@ class LdStMatrixShapeAttr(ParametrizedAttribute):
         super().__init__(IntAttr(m), IntAttr(n))
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<m = {self.m.data}, n = {self.n.data}>")
+        _print_sizes(printer, "mn", (self.m.data, self.n.data))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        values = []
-        with parser.in_angle_brackets():
-            for i, key in enumerate("mn"):
-                if i:
-                    parser.parse_punctuation(",")
-                parser.parse_keyword(key)
-                parser.parse_punctuation("=")
-                values.append(IntAttr(parser.parse_integer()))
-        return tuple(values)
+        return _parse_sizes(parser, "mn")
 
 
 SHARED_POINTER = llvm.LLVMPointerType(IntAttr(3))

@@ -17,6 +17,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from tests.execution.test_dot_dtypes import matmul_kernel
 
 pytestmark = pytest.mark.execution
 
@@ -153,26 +154,6 @@ def test_f32_accurate_precisions_stay_on_cuda_cores(run: Any, precision: str) ->
     assert not np.allclose(_tf32(a).astype(np.float64) @ b, ref, rtol=1e-5, atol=1e-5)
 
 
-@triton.jit
-def int8_mma_kernel(a, b, c, out, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    """``out = a @ b + c`` for int8 ``a``, ``b`` into int32, over ``BM x BN`` tiles."""
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    tile = (rm[:, None] < M) & (rn[None, :] < N)
-    acc = tl.load(c + rm[:, None] * N + rn[None, :], mask=tile, other=0)
-    for k0 in range(0, K, BK):
-        kk = k0 + rk
-        a_tile = tl.load(
-            a + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0
-        )
-        b_tile = tl.load(
-            b + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0
-        )
-        acc = tl.dot(a_tile, b_tile, acc, out_dtype=tl.int32)
-    tl.store(out + rm[:, None] * N + rn[None, :], acc, mask=tile)
-
-
 INT8_SHAPES = [(64, 64, 64, 64, 64, 32), (128, 64, 96, 128, 64, 64), (50, 70, 40, 32, 64, 32)]
 
 
@@ -189,7 +170,21 @@ def test_int8_mma_dot(run: Any, shape: tuple[int, ...], num_warps: int) -> None:
     out = np.zeros((m, n), np.int32)
     grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
     compiled = run(
-        int8_mma_kernel, grid, a, b, c, out, m, n, k, num_warps=num_warps, BM=bm, BN=bn, BK=bk
+        matmul_kernel,  # test_dot_dtypes': out = a @ b + c over masked tiles with a K loop
+        grid,
+        a,
+        b,
+        c,
+        out,
+        m,
+        n,
+        k,
+        num_warps=num_warps,
+        OUT=tl.int32,
+        USE_ACC=True,
+        BM=bm,
+        BN=bn,
+        BK=bk,
     )
     if run.backend != "interpreter":
         assert "nvvm.mma.sync" in compiled.asm["gpu"], "the dot did not use tensor cores"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm, memref, vector
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, MemRefType, VectorType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType
 from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
@@ -24,6 +24,7 @@ from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Ptr, SharedRef
+from mytriton.dialects.upstream_nvvm import SHARED_POINTER
 
 
 @rule("llvm.getelementptr")
@@ -185,7 +186,7 @@ def _shared_address(op: Operation, c: Compiler) -> Step:
 @rule("llvm.inttoptr")
 def _inttoptr(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, llvm.IntToPtrOp)
-    if op.output.type != llvm.LLVMPointerType(IntAttr(3)):
+    if op.output.type != SHARED_POINTER:
         c.unsupported(op, "only shared-memory pointers (!llvm.ptr<3>) are made from integers")
     source, out = op.input, op.output
 

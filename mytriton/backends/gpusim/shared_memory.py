@@ -37,6 +37,11 @@ class SharedBuffer:
         self.reader_lo = np.full((programs, size), NOBODY, np.int32)
         self.reader_hi = np.full((programs, size), -1, np.int32)
 
+    @property
+    def nbytes(self) -> int:
+        """The size of one program's copy."""
+        return int(self.data.shape[1]) * self.data.dtype.itemsize
+
     def barrier(self, programs: np.ndarray) -> None:
         """Forget who touched what, in the programs that passed a barrier."""
         for tracker, fill in (
@@ -150,8 +155,7 @@ class SharedMemory:
         end = 0
         for name, b in buffers.items():
             self.base[name] = end
-            nbytes = int(np.prod(b.shape)) * b.data.dtype.itemsize
-            end += -(-nbytes // SHARED_BUFFER_ALIGNMENT) * SHARED_BUFFER_ALIGNMENT
+            end += -(-b.nbytes // SHARED_BUFFER_ALIGNMENT) * SHARED_BUFFER_ALIGNMENT
         self.size = end
 
     def locate(
@@ -168,8 +172,7 @@ class SharedMemory:
         lane = int(active[0])
         start = int(address[lane])
         for name, b in self.buffers.items():
-            base = self.base[name]
-            size = int(np.prod(b.shape)) * b.data.dtype.itemsize
+            base, size = self.base[name], b.nbytes
             if base <= start < base + size:
                 break
         else:

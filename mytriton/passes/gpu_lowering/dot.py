@@ -36,6 +36,7 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_geometry import Geometry
+from mytriton.dialects.upstream_nvvm import MmaForm
 from mytriton.passes.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import lower_mma_dot
@@ -56,6 +57,7 @@ class StagingPlan:
     B at ``b_offset`` (16-byte aligned), ``total`` elements in all."""
 
     compute: Attribute  # the staged element type
+    tensor_cores: tuple[MmaForm, tuple[int, int]] | None  # ``mma_policy.tensor_core_dot``
     a_layout: SharedLayoutAttr
     b_layout: SharedLayoutAttr
     a_strides: list[int]
@@ -79,6 +81,7 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
     b_offset = -(-nb * a_size // align) * align
     return StagingPlan(
         compute,
+        tensor_cores,
         a_layout,
         b_layout,
         [*(a_size for _ in batch), *a_layout.strides((m, k))],
@@ -115,7 +118,7 @@ class LowerDot:
         plan = staging_plan(op)
         a_layout, b_layout = plan.a_layout, plan.b_layout
         a_strides, b_strides, compute = plan.a_strides, plan.b_strides, plan.compute
-        tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
+        tensor_cores = plan.tensor_cores
         buf = staging_buffer(ctx, op, plan)
         self._stage(ctx, op.a, compute, buf, 0, a_strides)
         self._stage(ctx, op.b, compute, buf, plan.b_offset, b_strides)

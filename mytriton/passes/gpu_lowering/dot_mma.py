@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, gpu, llvm, memref, scf
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32, i64
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import element_type, shape_of
@@ -65,8 +65,7 @@ def lower_mma_dot(
     a_row = _plus(ctx, _times(ctx, ctx.warp(c_g, 0), 8), row)
     a_row = _plus(ctx, a_row, _times(ctx, low_bit, 8 * wm))
     a_lane = _plus(ctx, _times(ctx, a_row, sa_m), _times(ctx, high_bit, half * sa_k))
-    a_base = ctx.at_entry(memref_pointer(ctx, staged))
-    b_base = a_base
+    base = memref_pointer(ctx, staged)
     b_trans = layouts[1].dim_order[0] == 1  # N-contiguous: read transposed
     b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
     if b_trans:  # B matrix j: K rows 8 (j % 2) + r, the 8 columns of tile j // 2
@@ -86,15 +85,13 @@ def lower_mma_dot(
         a_at = ctx.value(arith.AddiOp(a_lane, ctx.value(arith.MuliOp(kk, ctx.i32(sa_k)))))
         b_at = ctx.value(arith.AddiOp(b_lane, ctx.value(arith.MuliOp(kk, ctx.i32(sb_k)))))
         a_frags = [
-            _ldmatrix(ctx, form, a_base, element, a_at, 2 * i * 8 * wm * sa_m, 4, False)
+            _ldmatrix(ctx, form, base, element, a_at, 2 * i * 8 * wm * sa_m, 4, False)
             for i in range(m_tiles)
         ]
         b_frags: list[list[SSAValue]] = []
         for j in range(0, n_tiles, 2):  # two tiles per x4 (x2 for an odd last one)
             count = 4 if j + 1 < n_tiles else 2
-            pair = _ldmatrix(
-                ctx, form, b_base, element, b_at, j * N_TILE * wn * sb_n, count, b_trans
-            )
+            pair = _ldmatrix(ctx, form, base, element, b_at, j * N_TILE * wn * sb_n, count, b_trans)
             b_frags.extend(pair[t : t + 2] for t in range(0, count, 2))
         updated: list[SSAValue] = list(carried)
         for i, a_frag in enumerate(a_frags):
@@ -117,15 +114,16 @@ def lower_mma_dot(
     ctx.set(op.result, list(loop.results))
 
 
-def memref_pointer(ctx: LoweringContext, buf: SSAValue) -> Operation:
-    """The ``!llvm.ptr<3>`` of a shared buffer's first element (upstream's way from a ``memref``
-    to a pointer: its aligned address as an index, then ``inttoptr``)."""
+def memref_pointer(ctx: LoweringContext, buf: SSAValue) -> SSAValue:
+    """The ``!llvm.ptr<3>`` of a shared buffer's first element, at the kernel entry
+    (upstream's way from a ``memref`` to a pointer: its aligned address as an index, then
+    ``inttoptr``)."""
     get = buf.owner
     assert isinstance(get, memref.GetGlobalOp)
     ref = ctx.at_entry(memref.GetGlobalOp(get.name_.root_reference.data, get.memref.type))
     address = ctx.at_entry(memref.ExtractAlignedPointerAsIndexOp.get(ref))
     wide = ctx.at_entry(arith.IndexCastOp(address, i64))
-    return llvm.IntToPtrOp.build(operands=[wide], result_types=[SHARED_POINTER])
+    return ctx.at_entry(llvm.IntToPtrOp.build(operands=[wide], result_types=[SHARED_POINTER]))
 
 
 def _times(ctx: LoweringContext, v: SSAValue, c: int) -> SSAValue:
