@@ -14,7 +14,9 @@ not change between launches (the packer, the loaded function per device) is comp
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
@@ -61,6 +63,41 @@ def device_arch(device: int) -> int:
     return int(cupy.cuda.Device(device).compute_capability)
 
 
+_CAPABILITIES: dict[int, int | None] = {}
+
+
+def compute_capability(device: int) -> int | None:
+    """``device_arch(device)``, or None where CuPy or the device is missing (the kernel then
+    compiles only as far as this machine can take it, and its launch says why).
+
+    Asked once per device and process: a kernel compiled for one device runs unchanged on
+    every device of the same capability, so the runtime's in-memory compile cache keys its
+    kernels on this rather than on the device."""
+    if device not in _CAPABILITIES:
+        try:
+            _CAPABILITIES[device] = device_arch(device)
+        except Exception:  # no CuPy, no driver, no such device
+            _CAPABILITIES[device] = None
+    return _CAPABILITIES[device]
+
+
+@contextmanager
+def device_current(device: int) -> Iterator[None]:
+    """``device`` current in this thread for the block, and what was current after it.
+
+    Compiling reads the current device (the cuda backend's target architecture, the disk
+    cache's toolchain identity), so the runtime compiles a launch's kernel with the arrays'
+    device current: a launch on ``cuda:1`` from a thread whose current device is 0 builds for
+    device 1. Without CuPy there is nothing to switch (nothing compiles for a device)."""
+    try:
+        import cupy
+    except ImportError:
+        yield
+        return
+    with cupy.cuda.Device(device):
+        yield
+
+
 _CU_JIT_INPUT_PTX = 1
 
 
@@ -104,6 +141,13 @@ class DeviceKernel:
     ``on_loaded`` is told the metadata of the first load (registers, spills, shared memory).
     Launches go through a launcher generated per (framework, device)
     (``device_launcher.build_launcher``).
+
+    A ``CUmodule`` and its ``CUfunction`` belong to the context they were loaded in (each
+    device's primary context): a function loaded on device 0 cannot be launched on device 1.
+    So everything loaded or built from a function is kept per device, and the first load on a
+    device happens once under a lock: two threads launching on one device at once must not
+    each load a module, or the launch code built from the one whose module is dropped (and
+    unloaded) would launch a function that no longer exists.
     """
 
     def __init__(
@@ -123,32 +167,51 @@ class DeviceKernel:
         self._codes: dict[tuple[str, int, bool], LaunchCode] = {}
         self._launchers: dict[tuple[str, int], FastLaunch] = {}
         self._array_index = -1
+        self._load_lock = threading.Lock()
         #: the kernel holds device assertions (``llvm.intr.trap``): launches wait for it
         self.has_assertions = False
 
+    @property
+    def devices(self) -> tuple[int, ...]:
+        """The devices this kernel is loaded on, in the order it was loaded."""
+        return tuple(self._functions)
+
     def function(self, device: int) -> Any:
-        """The kernel loaded on ``device`` (a module per device: each has its own context)."""
+        """The kernel loaded on ``device`` (a module per device: each has its own context),
+        loaded on the first call for that device, once even when threads race to it."""
         fn = self._functions.get(device)
         if fn is None:
-            cupy = require_cupy()
-            error = cupy.cuda.driver.CUDADriverError
-            with cupy.cuda.Device(device):
+            with self._load_lock:
+                fn = self._functions.get(device)
+                if fn is None:
+                    fn = self._load(device)
+        return fn
+
+    def _load(self, device: int) -> Any:
+        """Load the image on ``device`` (the caller holds ``_load_lock``)."""
+        cupy = require_cupy()
+        error = cupy.cuda.driver.CUDADriverError
+        with cupy.cuda.Device(device):
+            # the module is loaded into the context current in this thread: make sure it is
+            # the device's primary context (CuPy's Device skips cudaSetDevice when the device is
+            # current already, which in a thread that made no CUDA call yet binds none)
+            cupy.cuda.runtime.free(0)
+            module = cupy.cuda.function.Module()
+            try:
+                module.load(self.image)
+            except error as e:
+                if self.ptx is None:
+                    raise BackendError(
+                        f"the driver cannot load kernel `{self.signature.name}`: {e}"
+                    ) from None
                 module = cupy.cuda.function.Module()
-                try:
-                    module.load(self.image)
-                except error as e:
-                    if self.ptx is None:
-                        raise BackendError(
-                            f"the driver cannot load kernel `{self.signature.name}`: {e}"
-                        ) from None
-                    module = cupy.cuda.function.Module()
-                    module.load(self.ptx.encode() + b"\0")  # a cubin of another architecture
-                fn = module.get_function(self.signature.name)
-            self._modules[device] = module
-            self._functions[device] = fn
-            if self._on_loaded is not None:
-                self._on_loaded(function_metadata(fn))
-                self._on_loaded = None
+                module.load(self.ptx.encode() + b"\0")  # a cubin of another architecture
+            fn = module.get_function(self.signature.name)
+        self._modules[device] = module
+        self._functions[device] = fn  # last: another thread may read it without the lock
+        if self._on_loaded is not None:
+            self._on_loaded(function_metadata(fn))
+            self._on_loaded = None
         return fn
 
     def launch_code(self, framework: str, device: int, raw_pointers: bool) -> LaunchCode:

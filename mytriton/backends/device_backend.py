@@ -5,12 +5,19 @@ get from the lowered IR to PTX."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.cuda_driver import device_launch_code, device_launcher, load_device_kernel
+from mytriton.backends.cuda_driver import (
+    compute_capability,
+    device_current,
+    device_launch_code,
+    device_launcher,
+    load_device_kernel,
+)
 from mytriton.backends.device_launcher import FastLaunch, LaunchCode
 
 
@@ -18,6 +25,18 @@ class DeviceBackend(Backend):
     """A backend whose kernels run on CuPy arrays and CUDA torch tensors."""
 
     runs_on = "gpu"
+
+    def target(self, device: int) -> int | None:
+        """What of ``device`` decides the compiled code: its compute capability (None where
+        CuPy cannot say). The runtime's compile cache keys GPU kernels on it, so devices of
+        one architecture share a compiled kernel (each still loads its own copy)."""
+        return compute_capability(device)
+
+    def compiling_on(self, device: int) -> AbstractContextManager[None]:
+        """What a kernel for arrays on ``device`` compiles inside: ``device`` made current,
+        since the stages and the disk cache's identity read the current device's
+        architecture."""
+        return device_current(device)
 
     def load(
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions

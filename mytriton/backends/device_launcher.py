@@ -5,7 +5,10 @@ the kernel's parameter list unrolled: each argument becomes the value the ABI ta
 pointer, an int, a float), one ``struct`` call packs them all into a buffer of this thread
 whose parameter pointers were computed once, and one ``cuLaunchKernel`` (CuPy's binding of it)
 launches on the current stream of the arrays' framework. Nothing is looked up by name, hashed or
-allocated per launch; a CUDA graph being captured on that stream records the launch.
+allocated per launch; a CUDA graph being captured on that stream records the launch. Where the
+process has several GPUs the launch makes the arrays' device current around it, and a thread
+that has no CUDA context current yet (``CUDA_ERROR_INVALID_CONTEXT``) gets the device's bound
+and the launch retried once, as the native fast path does.
 
 The buffer is per thread: the driver reads it during ``cuLaunchKernel``, which runs without
 the GIL, so two threads launching the same kernel must not share one.
@@ -101,7 +104,13 @@ try:
 except Exception:
     _mt_Lpack_exact(_mt_Lslot[0][0], ({args}), _mt_LFRAMEWORK)
 {switch}try:
-    _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block}, 0, {stream}, _mt_Lslot[1], 0)
+    try:
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block}, 0, {stream}, _mt_Lslot[1], 0)
+    except _mt_LDRIVER_ERROR as _mt_Lerror:
+        if not _mt_Lno_context(_mt_Lerror):
+            raise
+        _mt_Lbind()  # a thread that had no context current: the device's, then once again
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block}, 0, {stream}, _mt_Lslot[1], 0)
 {wait}except _mt_LDRIVER_ERROR as _mt_Lerror:
     raise _mt_LBackendError(
         _mt_LFAILED.format(grid=(_mt_x, _mt_y, _mt_z), error=_mt_Lerror)
@@ -238,6 +247,8 @@ def build_launch_code(
         "_mt_Lget_device": cupy.cuda.runtime.getDevice,
         "_mt_Lset_device": cupy.cuda.runtime.setDevice,
         "_mt_Lon_launched": on_launched,
+        "_mt_Lno_context": _no_context,
+        "_mt_Lbind": lambda: bind_device(cupy, device),
         "_mt_LDRIVER_ERROR": cupy.cuda.driver.CUDADriverError,
         "_mt_LBackendError": BackendError,
         "_mt_LFAILED": f"launching {name} (grid {{grid}}, block {block}) failed: {{error}}",
@@ -253,6 +264,21 @@ def build_launch_code(
 
 
 _CU_ERROR_INVALID_CONTEXT = 201
+
+
+def _no_context(error: BaseException) -> bool:
+    """Whether a driver error is ``CUDA_ERROR_INVALID_CONTEXT``: the launching thread had no
+    context current (a thread that has made no CUDA runtime call yet: the runtime binds a
+    device's context to a thread lazily, and ``cuLaunchKernel`` is a driver call)."""
+    return getattr(error, "status", None) == _CU_ERROR_INVALID_CONTEXT
+
+
+def bind_device(cupy: Any, device: int) -> None:
+    """Make ``device``'s primary context current in this thread: ``cudaSetDevice`` binds it
+    on CUDA 12 and later, and ``cudaFree(0)`` (which frees nothing) makes the runtime bind it
+    on any version."""
+    cupy.cuda.runtime.setDevice(device)
+    cupy.cuda.runtime.free(0)
 
 
 def _native_launch(
@@ -272,7 +298,7 @@ def _native_launch(
 
     def on_error(code: int, x: int, y: int, z: int, attempt: int) -> bool:
         if code == _CU_ERROR_INVALID_CONTEXT and attempt == 0:
-            cupy.cuda.runtime.setDevice(device)  # a thread without the device's context
+            bind_device(cupy, device)  # a thread without the device's context
             return True
         error = cupy.cuda.driver.CUDADriverError(code)
         raise BackendError(f"launching {name} (grid {(x, y, z)}, block {block}) failed: {error}")

@@ -7,18 +7,22 @@ run there (NumPy arrays under a GPU backend: the seed's compile-only mode).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import operator
 import os
 import re
+import threading
 import types
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Generic, TypeVar, overload
 
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
 from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
 from mytriton.frontend.signature import ConstexprArg
@@ -28,7 +32,13 @@ from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
 from mytriton.runtime.fast_path import FastPath, make_fast_path
 from mytriton.runtime.grid import normalize_grid
-from mytriton.runtime.launch import can_execute, make_launcher, require_binary, warn_compile_only
+from mytriton.runtime.launch import (
+    can_execute,
+    launch_device,
+    make_launcher,
+    require_binary,
+    warn_compile_only,
+)
 from mytriton.runtime.native_fast_path import make_native_fast_path
 from mytriton.runtime.specialization import SpecializationProxy, specialize
 
@@ -47,6 +57,10 @@ LAUNCH_OPTIONS = (
 )
 
 Grid = tuple[int, ...] | Callable[[dict[str, Any]], tuple[int, ...]]
+
+#: held while a kernel compiles (``JITFunction._compile``); launches of compiled kernels never
+#: take it. Reentrant: nothing should compile inside a compile, but a deadlock is worse.
+_COMPILING = threading.RLock()
 
 
 def _is_constexpr_annotation(ann: Any) -> bool:
@@ -275,25 +289,63 @@ class JITFunction(Generic[T]):
         backend = get_backend(selected_backend_name())
         options = self._options(raw_options, backend)
         specs, key, _, infos = self._specialize(values)
+        # arrays of two frameworks, host and GPU, or two devices: refused before compiling
+        execute = can_execute(backend, infos)
+        # A GPU kernel is compiled for the architecture of its arrays' device, with that device
+        # current; devices of one architecture share the compiled kernel, and each loads its
+        # own copy of it (DeviceKernel keeps the loaded function per device).
+        target: int | None = None
+        on_device: AbstractContextManager[None] = contextlib.nullcontext()
+        if isinstance(backend, DeviceBackend) and (device := launch_device(infos)) is not None:
+            target = backend.target(device)
+            on_device = backend.compiling_on(device)
         # $TRITON_F32_DEFAULT picks the precision of f32 dots that do not name one
         key = (*key, backend.name, options, pipeline_spec(), os.environ.get("TRITON_F32_DEFAULT"))
-        kernel = self.cache.get(key)
+        # the architecture keys the in-memory cache only: the disk cache's key has it already
+        # (the backend's toolchain identity), and the dump folder stays the one NumPy
+        # arguments (compile-only) give, so a stage dumped there overrides GPU launches too
+        cache_key = key if target is None else (*key, ("target", target))
+        kernel = self.cache.get(cache_key)
         if kernel is None:
-            name = None
-            if self._repr is not None:
-                name = kernel_symbol(self.repr(SpecializationProxy(specs)))
-            kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
-            kernel.launcher = make_launcher(kernel, backend, options)
-            self.cache[key] = kernel
+            kernel = self._compile(specs, backend, options, key, cache_key, on_device)
         plan = _LaunchPlan(
             kernel,
             backend,
             options,
             self._runtime_indices(specs),
             infos,
-            can_execute(backend, infos),
+            execute,
         )
         return plan, values
+
+    def _compile(
+        self,
+        specs: dict[str, Any],
+        backend: Backend,
+        options: LaunchOptions,
+        key: tuple[Any, ...],
+        cache_key: tuple[Any, ...],
+        on_device: AbstractContextManager[None],
+    ) -> CompiledKernel:
+        """Compile the specialization ``key`` inside ``on_device`` and keep it in ``cache``
+        under ``cache_key``.
+
+        One compile at a time in the process (``_COMPILING``): the frontend, xDSL and the disk
+        cache are not known to be safe to run from two threads at once, and two threads
+        launching a new kernel at once (say, each on its own GPU) compile it once: the second
+        finds the first's kernel when it gets the lock."""
+        with _COMPILING:
+            kernel = self.cache.get(cache_key)
+            if kernel is not None:
+                return kernel
+            name = None
+            if self._repr is not None:
+                name = kernel_symbol(self.repr(SpecializationProxy(specs)))
+            with on_device:
+                kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
+            kernel.launcher = make_launcher(kernel, backend, options)
+            self.cache[cache_key] = kernel
+            return kernel
 
     def _make_fast_path(
         self,

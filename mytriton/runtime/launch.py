@@ -102,3 +102,13 @@ def can_execute(backend: Backend, infos: Sequence[ArrayInfo | None]) -> bool:
             )
         return True
     return backend.runs_on == "host"
+
+
+def launch_device(infos: Sequence[ArrayInfo | None]) -> int | None:
+    """The CUDA device a launch on these arrays runs on: the device of its arrays (all on one,
+    which ``can_execute`` checks first), whatever device is current; None for host arrays or
+    none at all."""
+    for info in infos:
+        if info is not None:
+            return info.device
+    return None

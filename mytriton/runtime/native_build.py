@@ -17,6 +17,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 from pathlib import Path
 from types import ModuleType
 
@@ -26,6 +27,7 @@ MODULE = "mytriton_fast_launch"
 _module: ModuleType | None = None
 _reason = "not built yet"
 _tried = False
+_lock = threading.Lock()
 
 
 def status() -> str:
@@ -46,18 +48,21 @@ def load() -> ModuleType | None:
         return None  # read on every plan: a switch for comparing the two fast paths
     if _tried:
         return _module
-    _tried = True
-    try:
-        path = _built()
-        spec = importlib.util.spec_from_file_location(MODULE, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except (OSError, ImportError, subprocess.SubprocessError, _BuildError) as e:
-        _reason = f"cannot be built here: {e}"
-        return None
-    _module = module
-    return module
+    # one build: a thread making its first plan while another builds (say, each launching on
+    # its own GPU) waits for the module instead of settling for the Python fast path
+    with _lock:
+        if not _tried:
+            try:
+                path = _built()
+                spec = importlib.util.spec_from_file_location(MODULE, path)
+                assert spec is not None and spec.loader is not None
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                _module = module
+            except (OSError, ImportError, subprocess.SubprocessError, _BuildError) as e:
+                _reason = f"cannot be built here: {e}"
+            _tried = True
+    return _module
 
 
 class _BuildError(Exception):
