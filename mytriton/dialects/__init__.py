@@ -31,7 +31,7 @@ def all_dialects() -> list[Dialect]:
     the upstream ops xDSL lacks, nvvm's tensor-core ops defined)."""
     from xdsl.dialects import builtin, func, math, memref, scf, vector
 
-    from mytriton.dialects.ttg import TTG
+    from mytriton.dialects.ttg_dialect import TTG
     from mytriton.dialects.upstream import ARITH, GPU, LLVM
     from mytriton.dialects.upstream_nvvm import NVVM
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, TensorType, i32
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -325,10 +325,3 @@ class ConvertLayoutOp(IRDLOperation):
                 raise VerifyException(
                     "ttg.convert_layout: operand and result need layouts of the block's rank"
                 )
-
-
-TTG = Dialect(
-    "ttg",
-    [ConvertLayoutOp],
-    [BlockedLayoutAttr, SliceLayoutAttr, SharedLayoutAttr],
-)

@@ -1,5 +1,6 @@
-"""The NVVM ops of tensor-core dots, which xDSL 0.74 lacks: ``nvvm.mma.sync``, ``nvvm.ldmatrix``
-and their attributes.
+"""The NVVM ops of tensor-core dots and asynchronous copies, which xDSL 0.74 lacks:
+``nvvm.mma.sync``, ``nvvm.ldmatrix``, ``nvvm.cp.async.shared.global``,
+``nvvm.cp.async.commit.group``, ``nvvm.cp.async.wait.group`` and their attributes.
 
 Names, operands, properties and types match upstream MLIR 22 exactly, so ``mlir-opt`` parses the
 generic form we print and lowers it to ``llvm.nvvm.mma.*``; the CUDA printer prints the same op
@@ -30,6 +31,22 @@ of row ``g`` (``layout = row``) or, transposed (``col``), rows ``2q, 2q + 1`` of
            layout = #nvvm.mma_layout<row>, num = 4 : i32,
            shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}>
          : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+
+``nvvm.cp.async.shared.global`` (PTX ``cp.async``) starts a copy of ``size`` (4, 8 or 16) bytes
+from global to shared memory, both addresses aligned to ``size``; with ``cpSize``, only that
+many bytes (0 to ``size``) are read and the rest of the destination is zero-filled (a masked-off
+element: ``cpSize`` 0 reads nothing). ``modifier`` is ``ca`` (cache in L1) or ``cg`` (L2 only,
+16-byte copies only). A thread's copies are in flight until it commits them as a group
+(``nvvm.cp.async.commit.group``) and waits until at most ``n`` of its groups are pending
+(``nvvm.cp.async.wait.group n``); other threads see the data after a barrier that follows:
+
+    "nvvm.cp.async.shared.global"(%dst, %src, %n) <{modifier = #nvvm<load_cache_modifier cg>,
+           size = 16 : i32}> : (!llvm.ptr<3>, !llvm.ptr<1>, i32) -> ()
+    "nvvm.cp.async.commit.group"() : () -> ()
+    "nvvm.cp.async.wait.group"() <{n = 0 : i32}> : () -> ()
+
+(upstream's custom form: ``nvvm.cp.async.shared.global %dst, %src, 16, cache = cg, %n :
+!llvm.ptr<3>, !llvm.ptr<1>, i32``, ``nvvm.cp.async.commit.group``, ``nvvm.cp.async.wait.group 0``).
 """
 
 from __future__ import annotations
@@ -48,13 +65,21 @@ from xdsl.dialects.builtin import (
     f32,
     i32,
 )
-from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Data,
+    Dialect,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+)
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -63,7 +88,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, Pure
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -357,9 +382,121 @@ class LdMatrixOp(IRDLOperation):
             )
 
 
+@irdl_attr_definition
+class LoadCacheModifierAttr(_Keyword, SpacedOpaqueSyntaxAttribute):
+    """``#nvvm<load_cache_modifier cg>``: the cache level a ``cp.async`` goes through (upstream
+    prints it in this opaque form only; ``#nvvm.load_cache_modifier<cg>`` does not parse)."""
+
+    name = "nvvm.load_cache_modifier"
+    KEYWORDS = ("ca", "cg", "cs", "lu", "cv")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> str:
+        word = parser.parse_identifier()
+        if word not in cls.KEYWORDS:
+            parser.raise_error(f"expected one of {', '.join(cls.KEYWORDS)}, got {word!r}")
+        return word
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(self.data)
+
+
+GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
+CP_ASYNC_SIZES = (4, 8, 16)
+
+
+@irdl_op_definition
+class CpAsyncOp(IRDLOperation):
+    """``nvvm.cp.async.shared.global``: start copying ``size`` bytes from global memory at
+    ``src`` to shared memory at ``dst`` (only ``cpSize`` of them read, the rest zeros, when
+    given); see the module doc."""
+
+    name = "nvvm.cp.async.shared.global"
+    dst = operand_def(llvm.LLVMPointerType)
+    src = operand_def(llvm.LLVMPointerType)
+    cpSize = opt_operand_def(IntegerType)  # noqa: N815 (upstream's operand name)
+    size = prop_def(IntegerAttr[IntegerType])
+    modifier = prop_def(LoadCacheModifierAttr)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(
+        self,
+        dst: SSAValue,
+        src: SSAValue,
+        size: int,
+        cache_global: bool,
+        src_bytes: SSAValue | None = None,
+    ):
+        super().__init__(
+            operands=[dst, src, [] if src_bytes is None else [src_bytes]],
+            properties={
+                "size": IntegerAttr(size, i32),
+                "modifier": LoadCacheModifierAttr("cg" if cache_global else "ca"),
+            },
+        )
+
+    @property
+    def bytes(self) -> int:
+        """The bytes written to shared memory (``size``)."""
+        return self.size.value.data
+
+    @property
+    def cache_global(self) -> bool:
+        """``cg``: cached in L2 only (else ``ca``)."""
+        return self.modifier.data == "cg"
+
+    def verify_(self) -> None:
+        if self.dst.type != SHARED_POINTER:
+            raise VerifyException("nvvm.cp.async.shared.global: dst must be an !llvm.ptr<3>")
+        if self.src.type != GLOBAL_POINTER:
+            raise VerifyException("nvvm.cp.async.shared.global: src must be an !llvm.ptr<1>")
+        if self.size.type != i32 or self.bytes not in CP_ASYNC_SIZES:
+            raise VerifyException("nvvm.cp.async.shared.global: size must be 4, 8 or 16 (i32)")
+        if self.modifier.data not in ("ca", "cg"):
+            raise VerifyException("nvvm.cp.async.shared.global: the modifier must be ca or cg")
+        if self.cache_global and self.bytes != 16:
+            raise VerifyException("nvvm.cp.async.shared.global: cg is for 16-byte copies only")
+        if self.cpSize is not None and self.cpSize.type != i32:
+            raise VerifyException("nvvm.cp.async.shared.global: cpSize must be an i32")
+
+
+@irdl_op_definition
+class CpAsyncCommitGroupOp(IRDLOperation):
+    """``nvvm.cp.async.commit.group``: the thread's uncommitted ``cp.async`` copies (possibly
+    none) become its newest group."""
+
+    name = "nvvm.cp.async.commit.group"
+    traits = traits_def(MemoryWriteEffect())
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class CpAsyncWaitGroupOp(IRDLOperation):
+    """``nvvm.cp.async.wait.group n``: wait until at most ``n`` of the thread's committed groups
+    are pending (the older ones have written shared memory)."""
+
+    name = "nvvm.cp.async.wait.group"
+    n = prop_def(IntegerAttr[IntegerType])
+    traits = traits_def(MemoryWriteEffect())
+
+    def __init__(self, n: int):
+        super().__init__(properties={"n": IntegerAttr(n, i32)})
+
+    @property
+    def pending(self) -> int:
+        """The most groups left pending (``n``)."""
+        return self.n.value.data
+
+    def verify_(self) -> None:
+        if self.n.type != i32 or self.pending < 0:
+            raise VerifyException("nvvm.cp.async.wait.group: n must be a non-negative i32")
+
+
 NVVM = Dialect(
     "nvvm",
-    [MmaSyncOp, LdMatrixOp],
+    [MmaSyncOp, LdMatrixOp, CpAsyncOp, CpAsyncCommitGroupOp, CpAsyncWaitGroupOp],
     [
         MmaLayoutAttr,
         MmaTypeAttr,
@@ -367,5 +504,6 @@ NVVM = Dialect(
         MmaIntOverflowAttr,
         LdStMatrixEltTypeAttr,
         LdStMatrixShapeAttr,
+        LoadCacheModifierAttr,
     ],
 )

@@ -20,20 +20,26 @@ from mytriton.errors import CompilationError
 from mytriton.passes.gpu_lowering.driver import Lowering
 from mytriton.passes.pipeline import run_pipeline
 
-# layouts, then the clean-up of the layout conversions it inserted (merged clones, hoisting)
-TTG_PIPELINE = "tt-assign-layouts{{num_warps={num_warps}}},cse,licm"
+# layouts, then the clean-up of the layout conversions it inserted (merged clones, hoisting),
+# then the K loops' tensor-core operands copied into shared memory num_stages - 1 iterations ahead
+TTG_PIPELINE = (
+    "tt-assign-layouts{{num_warps={num_warps}}},cse,licm,ttg-pipeline{{num_stages={num_stages}}}"
+)
 # the lowering proper, then CSE and DCE of what it emitted
 GPU_PIPELINE = "tt-lower-to-gpu,cse,dce"
+DEFAULT_NUM_STAGES = 3  # Triton's launch default
 
 
-def ttg_pipeline(num_warps: int) -> str:
-    return TTG_PIPELINE.format(num_warps=num_warps)
+def ttg_pipeline(num_warps: int, num_stages: int = DEFAULT_NUM_STAGES) -> str:
+    return TTG_PIPELINE.format(num_warps=num_warps, num_stages=num_stages)
 
 
-def assign_layouts(module: ModuleOp, num_warps: int) -> ModuleOp:
-    """A laid-out copy of optimised `tt` IR (``asm["ttg"]``)."""
+def assign_layouts(
+    module: ModuleOp, num_warps: int, num_stages: int = DEFAULT_NUM_STAGES
+) -> ModuleOp:
+    """A laid-out (and pipelined) copy of optimised `tt` IR (``asm["ttg"]``)."""
     laid = module.clone()
-    run_pipeline(laid, ttg_pipeline(num_warps))
+    run_pipeline(laid, ttg_pipeline(num_warps, num_stages))
     return laid
 
 
@@ -45,9 +51,11 @@ def lower_laid_out(laid: ModuleOp) -> ModuleOp:
     return lowered
 
 
-def lower_to_gpu(module: ModuleOp, num_warps: int) -> ModuleOp:
+def lower_to_gpu(
+    module: ModuleOp, num_warps: int, num_stages: int = DEFAULT_NUM_STAGES
+) -> ModuleOp:
     """Both pipelines: optimised `tt` to a ``gpu.module`` for ``num_warps`` warps."""
-    return lower_laid_out(assign_layouts(module, num_warps))
+    return lower_laid_out(assign_layouts(module, num_warps, num_stages))
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,12 @@ def _tt_assign_layouts() -> type[ModulePass]:
     return AssignLayoutsPass
 
 
+def _ttg_pipeline() -> type[ModulePass]:
+    from mytriton.passes.pipeline_async import PipelineAsyncPass
+
+    return PipelineAsyncPass
+
+
 def _tt_lower_to_gpu() -> type[ModulePass]:
     from mytriton.passes.lower_to_gpu import LowerToGpuPass
 
@@ -96,6 +102,7 @@ def builtin_passes() -> dict[str, PassFactory]:
         "tt-simplify": _tt_simplify,
         "tt-pipeline": _tt_pipeline,
         "tt-assign-layouts": _tt_assign_layouts,
+        "ttg-pipeline": _ttg_pipeline,
         "tt-lower-to-gpu": _tt_lower_to_gpu,
     }
 

@@ -1,7 +1,8 @@
-"""``nvvm.mma.sync`` printed as ``mma.sync.aligned`` inline PTX, and ``nvvm.ldmatrix`` as
-``ldmatrix.sync.aligned``: the instruction and operand constraints of each form, ptxas
-accepting them (nvcc, skipped without it), and, on a GPU, the printed kernels computing what
-gpusim computes (mma) and what the PTX ISA describes (ldmatrix)."""
+"""``nvvm.mma.sync`` printed as ``mma.sync.aligned`` inline PTX, ``nvvm.ldmatrix`` as
+``ldmatrix.sync.aligned`` and the ``cp.async`` ops as ``cp.async``, ``cp.async.commit_group`` and
+``cp.async.wait_group``: the instruction and operand constraints of each form, ptxas accepting
+them (nvcc, skipped without it), and, on a GPU, the printed kernels computing what gpusim
+computes (mma, cp.async) and what the PTX ISA describes (ldmatrix)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,23 @@ import pytest
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.backends.gpusim import run_lowered
-from mytriton.dialects.upstream_nvvm import MMA_FORMS, LdMatrixOp, MmaSyncOp
+from mytriton.backends.gpusim.dtypes import dtype_of
+from mytriton.dialects.upstream_nvvm import (
+    MMA_FORMS,
+    CpAsyncCommitGroupOp,
+    CpAsyncOp,
+    CpAsyncWaitGroupOp,
+    LdMatrixOp,
+    MmaSyncOp,
+)
+from tests.cp_async_samples import (
+    CASE_IDS,
+    CASES,
+    ELEMENTS,
+    cp_async_inputs,
+    cp_async_module,
+    cp_async_reference,
+)
 from tests.cuda.test_nvcc import assert_compiles
 from tests.cuda.test_printer_ops import CONTRACT
 from tests.ldmatrix_samples import ldmatrix_inputs, ldmatrix_module, ldmatrix_reference
@@ -139,3 +156,87 @@ def test_printed_ldmatrix_on_a_gpu(cupy: Any, num: int, transposed: bool) -> Non
         ldmatrix_module(num, transposed), (1, 1, 1), [cupy.asarray(src), cupy.asarray(rows), out]
     )
     np.testing.assert_array_equal(out.get(), ldmatrix_reference(src, rows, num, transposed))
+
+
+CP_ASYNC = re.compile(
+    r'asm volatile\("cp\.async\.(c[ag])\.shared\.global \[%0\], \[%1\], (\d+)(, %2)?;" :: '
+    r'"r"\((\w+)\), "l"\((\w+)\)(?:, "r"\((\w+)\))? : "memory"\);'
+)
+
+
+@pytest.mark.parametrize(("element", "size", "cg"), CASES, ids=CASE_IDS)
+def test_printed_cp_async(nvcc: str, tmp_path: Path, element: str, size: int, cg: bool) -> None:
+    """Each copy as volatile inline PTX on the ``unsigned`` shared address and the global
+    pointer, with the bytes to read; a commit after each, the waits for the pipeline's groups;
+    ptxas accepts it for sm_90."""
+    source = print_cuda(cp_async_module(element, size, cache_global=cg), line_directives="off")
+    copies = CP_ASYNC.findall(source)
+    assert len(copies) == 2, source
+    for cache, nbytes, has_count, dst, src, count in copies:
+        assert (cache, int(nbytes), has_count) == ("cg" if cg else "ca", size, ", %2")
+        assert re.search(rf"unsigned {dst} = \w+ \+ \(unsigned\)\(\w+\) \* \d+u;", source)
+        assert re.search(rf"\w+\* {src} = src \+ \w+;", source), source
+        assert re.search(rf"int {count} = \w+ \? {size} : 0;", source), source
+    assert source.count('asm volatile("cp.async.commit_group;" ::: "memory");') == 2
+    waits = re.findall(r'asm volatile\("cp\.async\.wait_group (\d+);" ::: "memory"\);', source)
+    assert waits == ["1", "0"]
+    assert_compiles(nvcc, source, tmp_path / "cp_async.cu")
+
+
+def test_printed_cp_async_without_cp_size(nvcc: str, tmp_path: Path) -> None:
+    """Without ``cpSize`` the instruction has no source size operand."""
+    source = print_cuda(cp_async_module("f32", 8, masked=False), line_directives="off")
+    copies = CP_ASYNC.findall(source)
+    assert [c[:3] for c in copies] == [("ca", "8", "")] * 2 and not any(c[5] for c in copies)
+    assert_compiles(nvcc, source, tmp_path / "cp_async.cu")
+
+
+def test_printed_cp_async_ptx(nvcc: str, tmp_path: Path) -> None:
+    """nvcc's PTX holds the three instructions as written."""
+    cu, ptx = tmp_path / "cp_async.cu", tmp_path / "cp_async.ptx"
+    cu.write_text(print_cuda(cp_async_module("f16", 16)))
+    result = subprocess.run(
+        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(cu), "-o", str(ptx)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    text = ptx.read_text()
+    assert re.search(r"cp\.async\.cg\.shared\.global \[%r\d+\], \[%rd\d+\], 16, %r\d+;", text)
+    assert "cp.async.commit_group;" in text
+    assert "cp.async.wait_group 1;" in text and "cp.async.wait_group 0;" in text
+
+
+def test_contract_lists_cp_async() -> None:
+    for op in (CpAsyncOp, CpAsyncCommitGroupOp, CpAsyncWaitGroupOp):
+        assert op in printable_ops()
+    for name in (
+        "`nvvm.cp.async.shared.global",
+        "`nvvm.cp.async.commit.group",
+        "`nvvm.cp.async.wait.group",
+    ):
+        assert name in CONTRACT.read_text(), name
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("element", "size", "cg"), CASES, ids=CASE_IDS)
+def test_printed_cp_async_on_a_gpu(cupy: Any, element: str, size: int, cg: bool) -> None:
+    """The hardware copies, zero-fills where ``cpSize`` is 0 and completes the groups as gpusim
+    (and the reference) say."""
+    from tests.cuda.test_gpu import launch
+
+    stages, block = 3, 64
+    per = size // dtype_of(ELEMENTS[element]).itemsize
+    total = stages * block * per
+    n, start = total - 5 * per, 2 * per  # the last 5 threads' copies read nothing
+    src = cp_async_inputs(element, total + start, np.random.default_rng(size))
+    module = cp_async_module(element, size, stages=stages, cache_global=cg, block=block)
+    expected = np.full(total, 7, src.dtype)
+    run_lowered(module, (1, 1, 1), [src, expected, n, start])
+    reference = cp_async_reference(src, n, start, size, stages=stages, block=block)
+    np.testing.assert_array_equal(expected.view(np.uint8), reference.view(np.uint8))
+    bits = src.view(np.uint16) if src.dtype.itemsize == 2 else src  # f16/bf16 as their bits
+    out = cupy.asarray(np.full(total, 7, bits.dtype))
+    launch(module, (1, 1, 1), [cupy.asarray(bits), out, n, start])
+    np.testing.assert_array_equal(out.get().view(np.uint8), reference.view(np.uint8))

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mytriton.backends.gpusim import SimulationError, run_lowered
 from mytriton.dialects.upstream import ShuffleOp
+from mytriton.dialects.upstream_nvvm import CpAsyncWaitGroupOp
 from tests import kernels
 from tests.gpusim.util import lower, nans, randn
 
@@ -36,7 +37,18 @@ def test_missing_barrier_after_a_dot_races_with_the_next_k_step() -> None:
     rng = np.random.default_rng(1)
     a, b, c = randn(rng, 32, 64), randn(rng, 64, 32), nans(32, 32)
     module = lower(
-        kernels.tiled_matmul_runtime_k_kernel, a, b, c, 32, 32, 64, num_warps=4, BM=32, BN=32, BK=16
+        kernels.tiled_matmul_runtime_k_kernel,
+        a,
+        b,
+        c,
+        32,
+        32,
+        64,
+        num_warps=4,
+        num_stages=1,  # operands staged by the dot (pipelined ones: the test below)
+        BM=32,
+        BN=32,
+        BK=16,
     )
     # the dot's FMA loop is the scf.for followed by the barrier that guards buffer reuse
     dot_loops = [op for op in ops_of(module, scf.ForOp) if isinstance(op.next_op, gpu.BarrierOp)]
@@ -46,6 +58,37 @@ def test_missing_barrier_after_a_dot_races_with_the_next_k_step() -> None:
     trailing.erase()
     with pytest.raises(SimulationError, match="data race: overwrites smem_"):
         run_lowered(module, (1, 1, 1), [a, b, c, 32, 32, 64])
+
+
+@pytest.mark.parametrize("removed", ["wait", "barrier"])
+def test_pipelined_dot_needs_its_wait_and_barrier(removed: str) -> None:
+    """A K loop pipelined through shared memory (``ttg-pipeline``): without the in-loop
+    ``cp.async.wait.group`` the dot reads tiles still in flight; without the barrier after it,
+    one thread's copies into a tile race with another's reads of the iteration before."""
+    rng = np.random.default_rng(3)
+    a, b, c = randn(rng, 32, 128), randn(rng, 128, 32), nans(32, 32)
+    module = lower(
+        kernels.tiled_matmul_runtime_k_kernel,
+        a,
+        b,
+        c,
+        32,
+        32,
+        128,
+        num_warps=4,
+        BM=32,
+        BN=32,
+        BK=16,
+    )
+    run_lowered(module, (1, 1, 1), [a, b, nans(32, 32), 32, 32, 128])  # intact: runs
+    waits = [op for op in ops_of(module, CpAsyncWaitGroupOp) if op.pending > 0]
+    assert waits, "the K loop was not pipelined"
+    victim = waits[0] if removed == "wait" else waits[0].next_op
+    assert victim is not None and (removed == "wait" or isinstance(victim, gpu.BarrierOp))
+    victim.detach()
+    victim.erase()
+    with pytest.raises(SimulationError, match=r"in flight|data race"):
+        run_lowered(module, (1, 1, 1), [a, b, c, 32, 32, 128])
 
 
 def test_wrong_shuffle_offset_leaves_lanes_disagreeing() -> None:

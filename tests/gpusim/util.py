@@ -18,9 +18,11 @@ def cdiv(a: int, b: int) -> int:
     return (a + b - 1) // b
 
 
-def lower(kernel: Any, *args: Any, num_warps: int = 4, **constexprs: Any) -> ModuleOp:
+def lower(
+    kernel: Any, *args: Any, num_warps: int = 4, num_stages: int = 3, **constexprs: Any
+) -> ModuleOp:
     compiled = kernel.warmup(*args, grid=(1,), **constexprs)
-    return lower_to_gpu(compiled.module, num_warps)
+    return lower_to_gpu(compiled.module, num_warps, num_stages)
 
 
 def simulate(

@@ -11,6 +11,12 @@ as ``unsigned``, a ``vector<2xf16>`` (a packed ``uint1`` here, ``c_types``) as i
 shared address (``print_memory``), in an ``asm volatile`` with a ``memory`` clobber: it reads
 shared memory, so it must stay between the barriers around it. An ``llvm.bitcast`` of an
 ``i32`` register to ``vector<2xf16>`` is ``make_uint1``.
+
+The ``cp.async`` ops are the PTX instructions of the same names, each an ``asm volatile`` with a
+``memory`` clobber (they write shared memory behind the compiler's back, so no shared access may
+move across them): ``cp.async.cg.shared.global [%0], [%1], 16, %2;`` on the ``unsigned`` shared
+address (``"r"``), the global ``T*`` (``"l"``) and, when given, the ``cpSize`` bytes read
+(``"r"``); ``cp.async.commit_group;`` and ``cp.async.wait_group N;``.
 """
 
 from __future__ import annotations
@@ -21,12 +27,19 @@ from xdsl.ir import SSAValue
 
 from mytriton.backends.cuda.c_types import int_width, packed_vector
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.upstream_nvvm import ACCUMULATORS, LdMatrixOp, MmaSyncOp
+from mytriton.dialects.upstream_nvvm import (
+    ACCUMULATORS,
+    CpAsyncCommitGroupOp,
+    CpAsyncOp,
+    CpAsyncWaitGroupOp,
+    LdMatrixOp,
+    MmaSyncOp,
+)
 from mytriton.errors import BackendError
 
 
 class NvvmPrinter(Emitter):
-    """Tensor-core multiply-accumulates."""
+    """Tensor-core multiply-accumulates, their fragment loads, asynchronous copies."""
 
     #: the C++ variables holding each field of a struct result (shared with ``print_debug``)
     _struct_fields: dict[SSAValue, list[str]]
@@ -84,6 +97,25 @@ class NvvmPrinter(Emitter):
         if not hasattr(self, "_struct_fields"):
             self._struct_fields = {}
         self._struct_fields[op.res] = outs
+
+    @prints(CpAsyncOp)
+    def _print_cp_async(self, op: CpAsyncOp) -> None:
+        cache = "cg" if op.cache_global else "ca"
+        operands = [f'"r"({self._n(op.dst)})', f'"l"({self._n(op.src)})']
+        read = ""
+        if op.cpSize is not None:
+            operands.append(f'"r"({self._n(op.cpSize)})')
+            read = ", %2"
+        text = f"cp.async.{cache}.shared.global [%0], [%1], {op.bytes}{read};"
+        self._stmt(op, f'asm volatile("{text}" :: {", ".join(operands)} : "memory");')
+
+    @prints(CpAsyncCommitGroupOp)
+    def _print_cp_async_commit(self, op: CpAsyncCommitGroupOp) -> None:
+        self._stmt(op, 'asm volatile("cp.async.commit_group;" ::: "memory");')
+
+    @prints(CpAsyncWaitGroupOp)
+    def _print_cp_async_wait(self, op: CpAsyncWaitGroupOp) -> None:
+        self._stmt(op, f'asm volatile("cp.async.wait_group {op.pending};" ::: "memory");')
 
     @prints(llvm.BitcastOp, vectors=True)
     def _print_bitcast(self, op: llvm.BitcastOp) -> None:

@@ -170,6 +170,7 @@ class SimKernel:
                 value = np.full(m.lanes, scalars[i])
             m.env[p] = value
         m.run_block(self.body, m.mask)
+        m.async_copies.check_finished(m)  # no cp.async may land after the kernel
 
 
 def run_lowered(

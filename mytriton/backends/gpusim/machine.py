@@ -16,7 +16,7 @@ from xdsl.ir import Operation, SSAValue
 
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory
-from mytriton.backends.gpusim.shared_memory import SharedMemory
+from mytriton.backends.gpusim.shared_memory import AsyncCopies, SharedMemory
 from mytriton.backends.gpusim.values import Value
 
 WARP_SIZE = 32
@@ -33,7 +33,8 @@ class CompiledBlock:
 
 
 class Machine:
-    """The state of one batch: SSA values per lane, the active-lane mask, memories."""
+    """The state of one batch: SSA values per lane, the active-lane mask, memories (and the
+    asynchronous copies in flight to shared memory)."""
 
     def __init__(
         self,
@@ -61,6 +62,7 @@ class Machine:
         self.env: dict[SSAValue, Value] = {}
         self.memory = memory
         self.shared = shared
+        self.async_copies = AsyncCopies(self.lanes)  # each thread's cp.async copies in flight
 
     # ---- execution ----
 

@@ -2,9 +2,10 @@
 ``memref.get_global``/``load``/``store`` and ``vector.store`` on per-program shared memory.
 Only the active lanes touch memory, so a masked-off out-of-bounds address never faults.
 
-A shared-memory pointer (``!llvm.ptr<3>``, for ``nvvm.ldmatrix``) is an address in the
-program's shared window (``SharedMemory.base``): ``memref.extract_aligned_pointer_as_index``
-gives a buffer's, ``llvm.inttoptr`` keeps it, ``llvm.getelementptr`` adds to it.
+A shared-memory pointer (``!llvm.ptr<3>``, for ``nvvm.ldmatrix`` and ``nvvm.cp.async``) is an
+address in the program's shared window (``SharedMemory.base``):
+``memref.extract_aligned_pointer_as_index`` gives a buffer's, ``llvm.inttoptr`` keeps it,
+``llvm.getelementptr`` adds to it.
 
 ``llvm.load``/``llvm.store`` of a ``vector<N x T>`` access N consecutive elements per lane at an
 address aligned to the op's ``alignment`` (the vector's size when absent, as in LLVM), which

@@ -1,5 +1,6 @@
-"""``nvvm.mma.sync``: a warp-wide tensor-core ``D = A @ B + C``, one tile per warp; and
-``nvvm.ldmatrix``, which loads its fragment registers from shared memory.
+"""``nvvm.mma.sync``: a warp-wide tensor-core ``D = A @ B + C``, one tile per warp;
+``nvvm.ldmatrix``, which loads its fragment registers from shared memory; and the ``cp.async``
+ops, which copy global memory to shared memory asynchronously.
 
 Lanes ``32w`` to ``32w + 31`` of a batch are warp ``w`` (blocks are whole warps, which the rule
 checks, along with every lane of a warp taking part, as the instruction's ``.aligned`` demands).
@@ -14,6 +15,11 @@ exact in float64, and a tf32 operand is its f32 register's upper 19 bits (``& 0x
 as the tensor core reads it. Hardware accumulates in a different order and may round or truncate
 partial sums, so a GPU's results can differ from these in the last bits of f32 (an H200 running
 the printed kernels of ``tests/mma_samples.py`` agreed to about 1e-6).
+
+``nvvm.cp.async.shared.global`` reads its source when issued (only ``cpSize`` bytes, none for 0,
+so a masked-off lane's address is never touched) and hands the data to ``AsyncCopies``
+(``shared_memory``), which writes shared memory when ``nvvm.cp.async.wait.group`` completes the
+copy's group (``nvvm.cp.async.commit.group``); see there for what is checked.
 """
 
 from __future__ import annotations
@@ -24,9 +30,19 @@ from xdsl.dialects.builtin import VectorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.backends.gpusim.compiler import Compiler
+from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import WARP_SIZE, Machine, Step
 from mytriton.backends.gpusim.registry import rule
-from mytriton.dialects.upstream_nvvm import ACCUMULATORS, LdMatrixOp, MmaForm, MmaSyncOp
+from mytriton.backends.gpusim.values import Ptr
+from mytriton.dialects.upstream_nvvm import (
+    ACCUMULATORS,
+    CpAsyncCommitGroupOp,
+    CpAsyncOp,
+    CpAsyncWaitGroupOp,
+    LdMatrixOp,
+    MmaForm,
+    MmaSyncOp,
+)
 
 Array = np.ndarray
 Positions = tuple[Array, Array]  # (rows, columns)
@@ -163,6 +179,74 @@ def _ldmatrix(op: Operation, c: Compiler) -> Step:
         for j in range(count):
             value[f"f{j}"] = words[:, j]
         m.env[out] = value
+
+    return step
+
+
+@rule("nvvm.cp.async.shared.global")
+def _cp_async(op: Operation, c: Compiler) -> Step:
+    """Each active lane reads ``cpSize`` (default ``size``) bytes at ``src`` now, in elements of
+    the destination buffer's type where they are whole ones, else in bytes (aligned to ``size``
+    and inside the source array), zero-fills the rest of ``size`` bytes, and issues the copy to
+    ``dst`` (``size``-aligned, inside one shared buffer)."""
+    assert isinstance(op, CpAsyncOp)
+    size, dst, src, count = op.bytes, op.dst, op.src, op.cpSize
+    check = c.check_races
+
+    def step(m: Machine) -> None:
+        address, pointer = m.env[dst], m.env[src]
+        assert isinstance(address, np.ndarray) and isinstance(pointer, Ptr)
+        if not m.mask.any():
+            return
+        buf, first = m.shared.locate(m, op, address, size)
+        dtype = buf.data.dtype
+        if size % dtype.itemsize:
+            m.fail(op, f"a {size}-byte copy splits the {dtype.name} elements of {buf.name}")
+        if count is None:
+            read = np.full(m.lanes, size, np.int64)
+        else:
+            given = m.env[count]
+            assert isinstance(given, np.ndarray)
+            read = given.astype(np.int64)
+            bad = m.mask & ((read < 0) | (read > size))
+            if bad.any():
+                m.fail(op, f"cpSize {int(read[np.argmax(bad)])} is not in 0 to {size}", bad)
+        raw = np.zeros((m.lanes, size), np.uint8)
+        saved = m.mask
+        try:
+            for k in np.unique(read[saved]).tolist():
+                if k == 0:
+                    continue  # nothing read: the address may be anything
+                lanes = saved & (read == k)
+                unit = dtype if k % dtype.itemsize == 0 else np.dtype(np.uint8)
+                m.mask = lanes
+                access = Access("cp.async read", vector=k // unit.itemsize, align=size)
+                got = m.memory.load(m, op, pointer, unit, access)
+                raw[lanes, :k] = np.ascontiguousarray(got[lanes]).view(np.uint8).reshape(-1, k)
+        finally:
+            m.mask = saved
+        m.async_copies.issue(m, op, buf, first, raw.view(dtype), check)
+
+    return step
+
+
+@rule("nvvm.cp.async.commit.group")
+def _cp_async_commit(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, CpAsyncCommitGroupOp)
+
+    def step(m: Machine) -> None:
+        m.async_copies.commit(m)
+
+    return step
+
+
+@rule("nvvm.cp.async.wait.group")
+def _cp_async_wait(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, CpAsyncWaitGroupOp)
+    pending = op.pending
+
+    def step(m: Machine) -> None:
+        m.async_copies.wait(m, pending)
 
     return step
 

@@ -5,10 +5,19 @@ barriers an element may be touched by several threads only if nobody observes a 
 thread reads only what it wrote itself; stores by others write the value already there).
 Reading an element no thread has written is an error too: shared memory is uninitialised on a
 GPU (the simulator's copy starts zeroed).
+
+Asynchronous copies (``nvvm.cp.async.shared.global``, ``AsyncCopies``) read global memory when
+issued but write shared memory only when a ``nvvm.cp.async.wait.group`` of the issuing thread
+completes their group, as late as the GPU may. Until then the destination is *in flight*: any
+access to it (a load, a store, another copy), by any thread, the issuer included, fails, since
+the data may land at any moment in between; so does a copy to an element another thread read
+or wrote since the last barrier (the race check of a store, done both when the copy is issued
+and when it lands), and a thread ending with copies not yet completed (``check_finished``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,6 +45,9 @@ class SharedBuffer:
         self.writer_hi = np.full((programs, size), -1, np.int32)
         self.reader_lo = np.full((programs, size), NOBODY, np.int32)
         self.reader_hi = np.full((programs, size), -1, np.int32)
+        # cp.async copies in flight to each element (0 or 1), and the thread that issued it
+        self.pending = np.zeros((programs, size), np.int32)
+        self.pending_thread = np.full((programs, size), -1, np.int32)
 
     @property
     def nbytes(self) -> int:
@@ -75,6 +87,7 @@ class SharedBuffer:
         out = np.zeros(m.lanes, self.data.dtype)
         active = np.flatnonzero(m.mask)
         rows, cols, tids = m.prog[active], lin[active], m.tid[active].astype(np.int32)
+        self._check_settled(m, op, "reads", rows, cols, active)
         unwritten = ~self.written[rows, cols]
         if unwritten.any():
             i = int(np.argmax(unwritten))
@@ -102,12 +115,45 @@ class SharedBuffer:
         out[active] = self.data[rows, cols]
         return out
 
-    def store(
-        self, m: Machine, op: Operation, lin: np.ndarray, values: np.ndarray, check_races: bool
+    def _check_settled(
+        self,
+        m: Machine,
+        op: Operation,
+        verb: str,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        active: np.ndarray,
     ) -> None:
+        """No ``cp.async`` copy is in flight to the elements: it may write them at any moment
+        until the ``nvvm.cp.async.wait.group`` that completes it."""
+        busy = self.pending[rows, cols] > 0
+        if busy.any():
+            i = int(np.argmax(busy))
+            issuer = int(self.pending_thread[rows[i], cols[i]])
+            m.fail(
+                op,
+                f"{verb} {self.name}[{int(cols[i])}] while a cp.async copy to it by thread "
+                f"{issuer} is in flight (no nvvm.cp.async.wait.group of that thread has completed "
+                "it yet, so the element may change at any moment)",
+                m.lane_mask(active[i]),
+            )
+
+    def check_store(
+        self,
+        m: Machine,
+        op: Operation,
+        lin: np.ndarray,
+        values: np.ndarray,
+        check_races: bool,
+        verb: str = "writes",
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Check that the active lanes may store ``values`` at ``lin`` now (no in-flight copy
+        there, no two threads storing different values, no race); returns the active lanes'
+        (rows, columns, threads, values)."""
         active = np.flatnonzero(m.mask)
         rows, cols, tids = m.prog[active], lin[active], m.tid[active].astype(np.int32)
         vals = values[active].astype(self.data.dtype)
+        self._check_settled(m, op, verb, rows, cols, active)
         clash = first_conflict(rows * self.data.shape[1] + cols, vals)
         if clash is not None:
             a, b = (active[i] for i in clash)
@@ -134,6 +180,13 @@ class SharedBuffer:
                     "is missing)",
                     m.lane_mask(active[i]),
                 )
+        return rows, cols, tids, vals
+
+    def store(
+        self, m: Machine, op: Operation, lin: np.ndarray, values: np.ndarray, check_races: bool
+    ) -> None:
+        rows, cols, tids, vals = self.check_store(m, op, lin, values, check_races)
+        if check_races:
             np.minimum.at(self.writer_lo, (rows, cols), tids)
             np.maximum.at(self.writer_hi, (rows, cols), tids)
         self.data[rows, cols] = vals
@@ -193,3 +246,133 @@ class SharedMemory:
     def barrier(self, programs: np.ndarray) -> None:
         for b in self.buffers.values():
             b.barrier(programs)
+
+
+#: ``AsyncCopy.group`` of a lane whose copy waits for a ``commit.group``
+UNCOMMITTED = -1
+#: ``AsyncCopy.group`` of a lane whose copy has landed, or that did not issue it
+SETTLED = -2
+
+
+@dataclass
+class AsyncCopy:
+    """One execution of ``nvvm.cp.async.shared.global``: per lane, the data it read (of the
+    buffer's element type) and where it goes; ``group`` says whether the lane's copy is
+    uncommitted, in the lane's committed group number ``group``, or settled."""
+
+    op: Operation
+    buffer: SharedBuffer
+    first: np.ndarray  # (lanes,) the first element written
+    values: np.ndarray  # (lanes, elements)
+    group: np.ndarray  # (lanes,) int64
+    check_races: bool
+
+    def land(self, m: Machine, lanes: np.ndarray) -> None:
+        """Write the data of ``lanes`` (a lane mask) to shared memory, as stores of the threads
+        that issued it."""
+        rows, first = m.prog[lanes], self.first[lanes]
+        for e in range(self.values.shape[1]):
+            self.buffer.pending[rows, first + e] -= 1  # one copy per element: issue() checks it
+        saved = m.mask
+        m.mask = lanes
+        try:
+            for e in range(self.values.shape[1]):
+                self.buffer.store(m, self.op, self.first + e, self.values[:, e], self.check_races)
+        finally:
+            m.mask = saved
+        self.group[lanes] = SETTLED
+
+
+class AsyncCopies:
+    """Each thread's ``cp.async`` copies in flight: not yet committed, or in one of its committed
+    groups (numbered from 0 in commit order), of which the first ``completed`` have landed."""
+
+    def __init__(self, lanes: int):
+        self.copies: list[AsyncCopy] = []
+        self.committed = np.zeros(lanes, np.int64)  # groups committed per lane
+        self.completed = np.zeros(lanes, np.int64)  # of which completed (landed)
+
+    def issue(
+        self,
+        m: Machine,
+        op: Operation,
+        buffer: SharedBuffer,
+        first: np.ndarray,
+        values: np.ndarray,
+        check_races: bool,
+    ) -> None:
+        """The active lanes start copying ``values`` to ``buffer[first:first + elements]``: it
+        must be free of copies in flight, written by no other thread since the last barrier
+        (unless with these values) and not overlap another lane's copy."""
+        active = np.flatnonzero(m.mask)
+        if active.size == 0:
+            return
+        n = values.shape[1]
+        for e in range(n):
+            buffer.check_store(m, op, first + e, values[:, e], check_races, "copies to")
+        rows = np.repeat(m.prog[active], n)
+        cols = (first[active][:, None] + np.arange(n)).reshape(-1)
+        keys = rows * buffer.data.shape[1] + cols
+        order = np.argsort(keys, kind="stable")
+        twice = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+        if twice.size:
+            a, b = (int(active[order[i] // n]) for i in (twice[0], twice[0] + 1))
+            m.fail(
+                op,
+                f"threads {int(m.tid[a])} and {int(m.tid[b])} start cp.async copies to "
+                f"{buffer.name}[{int(cols[order[twice[0]]])}] at once (each element must have "
+                "one writer)",
+                m.lane_mask(b),
+            )
+        buffer.pending[rows, cols] += 1
+        buffer.pending_thread[rows, cols] = np.repeat(m.tid[active], n)
+        group = np.full(m.lanes, SETTLED, np.int64)
+        group[active] = UNCOMMITTED
+        self.copies.append(AsyncCopy(op, buffer, first, values, group, check_races))
+
+    def commit(self, m: Machine) -> None:
+        """``cp.async.commit_group``: each active lane's uncommitted copies (possibly none)
+        become its newest group."""
+        for copy in self.copies:
+            mine = m.mask & (copy.group == UNCOMMITTED)
+            copy.group[mine] = self.committed[mine]
+        self.committed[m.mask] += 1
+
+    def wait(self, m: Machine, pending: int) -> None:
+        """``cp.async.wait_group pending``: each active lane's oldest groups land until at most
+        ``pending`` of its groups are left (waiting with fewer pending is no error: a pipeline's
+        first and last iterations do); its uncommitted copies stay in flight."""
+        target = np.where(
+            m.mask, np.maximum(self.completed, self.committed - pending), self.completed
+        )
+        for copy in self.copies:
+            lanes = (copy.group >= 0) & (copy.group < target)
+            if lanes.any():
+                copy.land(m, lanes)
+        self.completed = target
+        self.copies = [c for c in self.copies if (c.group != SETTLED).any()]
+
+    def check_finished(self, m: Machine) -> None:
+        """At the kernel's end every copy must have landed: one still in flight would write
+        shared memory at an undefined time (a wait is missing after the last commit, or a
+        commit after the last copies)."""
+        for copy in self.copies:
+            left = copy.group != SETTLED
+            if not left.any():
+                continue
+            lane = int(np.argmax(left))
+            if copy.group[lane] == UNCOMMITTED:
+                why = (
+                    "the thread ends with this cp.async copy never committed (no "
+                    "nvvm.cp.async.commit.group after it, so no wait can complete it)"
+                )
+            else:
+                why = (
+                    "the thread ends before an nvvm.cp.async.wait.group completed this cp.async "
+                    "copy"
+                )
+            m.fail(
+                copy.op,
+                f"{why}: it writes {copy.buffer.name} at an undefined time",
+                m.lane_mask(lane),
+            )

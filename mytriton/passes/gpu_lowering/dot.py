@@ -36,25 +36,47 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_geometry import Geometry
+from mytriton.dialects.ttg_shared import LocalLoadOp, MemDescType
 from mytriton.dialects.upstream_nvvm import MmaForm
 from mytriton.passes.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
-from mytriton.passes.gpu_lowering.dot_mma import lower_mma_dot
+from mytriton.passes.gpu_lowering.dot_mma import Source, lower_mma_dot
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.mma_policy import tensor_core_dot
 
 index = IndexType()
 
 
-def _staging(op: Operation, name: str, default: Sequence[int]) -> SharedLayoutAttr:
+STAGING = (("ttg.lhs_shared", (0, 1)), ("ttg.rhs_shared", (1, 0)))  # per operand: A, B
+
+
+def _staging(op: Operation, operand: int) -> SharedLayoutAttr:
+    name, default = STAGING[operand]
     attr = op.attributes.get(name)
     return attr if isinstance(attr, SharedLayoutAttr) else SharedLayoutAttr(default)
+
+
+def tile_operand(op: tt.DotOp, operand: int) -> LocalLoadOp | None:
+    """The ``ttg.local_load`` whose tile a tensor-core dot reads operand ``operand`` (0: A,
+    1: B) from directly, instead of staging its registers: a tile laid out as the dot stages
+    that operand (what ``ttg-pipeline`` makes)."""
+    if operand not in (0, 1):
+        return None
+    read = op.operands[operand].owner
+    if not isinstance(read, LocalLoadOp) or not isinstance(read.src.type, MemDescType):
+        return None
+    if read.src.type.layout != _staging(op, operand):
+        return None
+    if tensor_core_dot(op, layout_of(op.acc.type)) is None:
+        return None
+    return read
 
 
 @dataclass(frozen=True)
 class StagingPlan:
     """Where a dot's operands go in shared memory: A at element 0 of its type's staging buffer,
-    B at ``b_offset`` (16-byte aligned), ``total`` elements in all."""
+    B at ``b_offset`` (16-byte aligned), ``total`` elements in all. An operand read from its
+    own tile (``tile_operand``; ``a_tile``/``b_tile``) takes no room."""
 
     compute: Attribute  # the staged element type
     tensor_cores: tuple[MmaForm, tuple[int, int]] | None  # ``mma_policy.tensor_core_dot``
@@ -64,15 +86,18 @@ class StagingPlan:
     b_strides: list[int]
     b_offset: int
     total: int
+    a_tile: bool = False
+    b_tile: bool = False
 
 
 def staging_plan(op: tt.DotOp) -> StagingPlan:
     a_shape, b_shape = shape_of(op.a.type), shape_of(op.b.type)
     (m, k), n = a_shape[-2:], b_shape[-1]
     batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
-    a_layout = _staging(op, "ttg.lhs_shared", (0, 1))
-    b_layout = _staging(op, "ttg.rhs_shared", (1, 0))
-    a_size, b_size = a_layout.size((m, k)), b_layout.size((k, n))
+    a_layout, b_layout = _staging(op, 0), _staging(op, 1)
+    a_tile, b_tile = tile_operand(op, 0) is not None, tile_operand(op, 1) is not None
+    a_size = 0 if a_tile else a_layout.size((m, k))
+    b_size = 0 if b_tile else b_layout.size((k, n))
     nb = batch[0] if batch else 1
     # tensor cores read the operands in their own type
     tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
@@ -88,6 +113,8 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
         [*(b_size for _ in batch), *b_layout.strides((k, n))],
         b_offset,
         b_offset + nb * b_size,
+        a_tile,
+        b_tile,
     )
 
 
@@ -104,7 +131,8 @@ def staging_buffer(ctx: LoweringContext, op: tt.DotOp, plan: StagingPlan) -> SSA
         for dot in fn.walk():
             if isinstance(dot, tt.DotOp):
                 other = staging_plan(dot)
-                sizes[other.compute] = max(sizes.get(other.compute, 0), other.total)
+                if other.total:
+                    sizes[other.compute] = max(sizes.get(other.compute, 0), other.total)
         ctx.dot_staging = sizes
     return ctx.scratch_buffer(plan.compute, ctx.dot_staging[plan.compute])
 
@@ -119,13 +147,24 @@ class LowerDot:
         a_layout, b_layout = plan.a_layout, plan.b_layout
         a_strides, b_strides, compute = plan.a_strides, plan.b_strides, plan.compute
         tensor_cores = plan.tensor_cores
+        if tensor_cores is not None and plan.a_tile and plan.b_tile:
+            form, warps = tensor_cores
+            a_src: Source = self._tile(ctx, op, 0)
+            b_src: Source = self._tile(ctx, op, 1)
+            lower_mma_dot(ctx, op, form, warps, a_src, b_src, (a_layout, b_layout), False)
+            return
         buf = staging_buffer(ctx, op, plan)
-        self._stage(ctx, op.a, compute, buf, 0, a_strides)
-        self._stage(ctx, op.b, compute, buf, plan.b_offset, b_strides)
+        if not plan.a_tile:
+            self._stage(ctx, op.a, compute, buf, 0, a_strides)
+        if not plan.b_tile:
+            self._stage(ctx, op.b, compute, buf, plan.b_offset, b_strides)
         ctx.emit(gpu.BarrierOp())
         if tensor_cores is not None:
             form, warps = tensor_cores
-            lower_mma_dot(ctx, op, form, warps, buf, plan.b_offset, (a_layout, b_layout))
+            staged_b: Source = (buf, plan.b_offset)
+            a_src = self._tile(ctx, op, 0) if plan.a_tile else (buf, 0)
+            b_src = self._tile(ctx, op, 1) if plan.b_tile else staged_b
+            lower_mma_dot(ctx, op, form, warps, a_src, b_src, (a_layout, b_layout), True)
             return
 
         c_g = ctx.geometry(op.acc.type)
@@ -169,6 +208,13 @@ class LowerDot:
         loop = ctx.emit(scf.ForOp(ctx.i32(0), ctx.i32(k), ctx.i32(1), acc, body))
         ctx.emit(gpu.BarrierOp())
         ctx.set(op.result, list(loop.results))
+
+    def _tile(self, ctx: LoweringContext, op: tt.DotOp, operand: int) -> tuple[SSAValue, SSAValue]:
+        """The shared buffer and element offset of the tile operand ``operand`` is read from."""
+        read = tile_operand(op, operand)
+        assert read is not None
+        buf, offset = ctx.get(read.src)
+        return buf, offset
 
     def _stage(
         self,

@@ -34,17 +34,22 @@ from mytriton.passes.mma_policy import M_TILE, N_TILE
 index = IndexType()
 
 
+Source = tuple[SSAValue, SSAValue | int]  # a shared buffer, the element offset of a tile in it
+
+
 def lower_mma_dot(
     ctx: LoweringContext,
     op: tt.DotOp,
     form: MmaForm,
     warps: tuple[int, int],
-    staged: SSAValue,
-    b_offset: int,
+    a_src: Source,
+    b_src: Source,
     layouts: tuple[SharedLayoutAttr, SharedLayoutAttr],
+    barrier: bool,
 ) -> None:
-    """Replace ``op`` by MMAs over its operands staged in ``staged`` (A from element 0, B from
-    ``b_offset``, laid out as ``layouts``)."""
+    """Replace ``op`` by MMAs over its operands in shared memory (A and B at ``a_src`` and
+    ``b_src``, laid out as ``layouts``); ``barrier``: end with one, so the operands' buffer may
+    be rewritten at once (the dot's staging buffer)."""
     (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
     wm, wn = warps
     k_step = form.shape[2]
@@ -65,7 +70,6 @@ def lower_mma_dot(
     a_row = _plus(ctx, _times(ctx, ctx.warp(c_g, 0), 8), row)
     a_row = _plus(ctx, a_row, _times(ctx, low_bit, 8 * wm))
     a_lane = _plus(ctx, _times(ctx, a_row, sa_m), _times(ctx, high_bit, half * sa_k))
-    base = memref_pointer(ctx, staged)
     b_trans = layouts[1].dim_order[0] == 1  # N-contiguous: read transposed
     b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
     if b_trans:  # B matrix j: K rows 8 (j % 2) + r, the 8 columns of tile j // 2
@@ -74,8 +78,8 @@ def lower_mma_dot(
     else:  # B^T matrix j: column r of tile j // 2 as a row, K from half * (j % 2)
         b_n = _plus(ctx, b_col, row)
         b_lane = _plus(ctx, _times(ctx, b_n, sb_n), _times(ctx, low_bit, half * sb_k))
-    if b_offset:
-        b_lane = _plus(ctx, b_lane, ctx.i32(b_offset))
+    a_base, a_lane = _source(ctx, a_src, a_lane)
+    b_base, b_lane = _source(ctx, b_src, b_lane)
     element = element_type(op.a.type)
 
     acc = ctx.get(op.acc)
@@ -85,13 +89,14 @@ def lower_mma_dot(
         a_at = ctx.value(arith.AddiOp(a_lane, ctx.value(arith.MuliOp(kk, ctx.i32(sa_k)))))
         b_at = ctx.value(arith.AddiOp(b_lane, ctx.value(arith.MuliOp(kk, ctx.i32(sb_k)))))
         a_frags = [
-            _ldmatrix(ctx, form, base, element, a_at, 2 * i * 8 * wm * sa_m, 4, False)
+            _ldmatrix(ctx, form, a_base, element, a_at, 2 * i * 8 * wm * sa_m, 4, False)
             for i in range(m_tiles)
         ]
         b_frags: list[list[SSAValue]] = []
         for j in range(0, n_tiles, 2):  # two tiles per x4 (x2 for an odd last one)
             count = 4 if j + 1 < n_tiles else 2
-            pair = _ldmatrix(ctx, form, base, element, b_at, j * N_TILE * wn * sb_n, count, b_trans)
+            offset = j * N_TILE * wn * sb_n
+            pair = _ldmatrix(ctx, form, b_base, element, b_at, offset, count, b_trans)
             b_frags.extend(pair[t : t + 2] for t in range(0, count, 2))
         updated: list[SSAValue] = list(carried)
         for i, a_frag in enumerate(a_frags):
@@ -110,20 +115,35 @@ def lower_mma_dot(
                     )
         ctx.emit(scf.YieldOp(*updated))
     loop = ctx.emit(scf.ForOp(ctx.i32(0), ctx.i32(k), ctx.i32(k_step), acc, body))
-    ctx.emit(gpu.BarrierOp())
+    if barrier:
+        ctx.emit(gpu.BarrierOp())
     ctx.set(op.result, list(loop.results))
 
 
+def _source(ctx: LoweringContext, src: Source, lane: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """The buffer's pointer and this lane's element offset in it: a constant tile offset is
+    added at the kernel entry, a run-time one (a pipeline stage) where the dot is."""
+    buf, offset = src
+    if isinstance(offset, int):
+        return memref_pointer(ctx, buf), lane if offset == 0 else _plus(ctx, lane, ctx.i32(offset))
+    return memref_pointer(ctx, buf), ctx.value(arith.AddiOp(lane, offset))
+
+
 def memref_pointer(ctx: LoweringContext, buf: SSAValue) -> SSAValue:
-    """The ``!llvm.ptr<3>`` of a shared buffer's first element, at the kernel entry
+    """The ``!llvm.ptr<3>`` of a shared buffer's first element, at the kernel entry, once
     (upstream's way from a ``memref`` to a pointer: its aligned address as an index, then
     ``inttoptr``)."""
     get = buf.owner
     assert isinstance(get, memref.GetGlobalOp)
-    ref = ctx.at_entry(memref.GetGlobalOp(get.name_.root_reference.data, get.memref.type))
-    address = ctx.at_entry(memref.ExtractAlignedPointerAsIndexOp.get(ref))
-    wide = ctx.at_entry(arith.IndexCastOp(address, i64))
-    return ctx.at_entry(llvm.IntToPtrOp.build(operands=[wide], result_types=[SHARED_POINTER]))
+    name = get.name_.root_reference.data
+    key = ("shared_pointer", name)
+    if key not in ctx._derived:  # once per buffer
+        ref = ctx.at_entry(memref.GetGlobalOp(name, get.memref.type))
+        address = ctx.at_entry(memref.ExtractAlignedPointerAsIndexOp.get(ref))
+        wide = ctx.at_entry(arith.IndexCastOp(address, i64))
+        ptr = llvm.IntToPtrOp.build(operands=[wide], result_types=[SHARED_POINTER])
+        ctx._derived[key] = ctx.at_entry(ptr)
+    return ctx._derived[key]
 
 
 def _times(ctx: LoweringContext, v: SSAValue, c: int) -> SSAValue:

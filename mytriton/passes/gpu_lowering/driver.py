@@ -33,6 +33,7 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     reduce,
     scan,
     shape,
+    shared_tiles,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type

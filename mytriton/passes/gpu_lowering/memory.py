@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from mytriton.dialects import tt, tt_debug
 from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block, is_bool
 from mytriton.dialects.ttg import WARP_SIZE
+from mytriton.dialects.ttg_shared import AsyncCopyGlobalToLocalOp
 from mytriton.passes.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
@@ -77,7 +78,9 @@ def _hinted(access: Operation, hints: dict[str, Attribute]) -> Operation:
     return access
 
 
-def vector_width(ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp) -> int:
+def vector_width(
+    ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp | AsyncCopyGlobalToLocalOp
+) -> int:
     """How many consecutive registers of ``op`` can move in one aligned vector access (1 when
     the axis analysis cannot prove their addresses contiguous and aligned and their mask
     uniform, or for a volatile access)."""

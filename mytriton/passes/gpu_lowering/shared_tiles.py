@@ -1,0 +1,202 @@
+"""Lowering of ``ttg_shared``: shared tiles and the asynchronous copies that fill them.
+
+A ``!ttg.memdesc`` value lowers to two values, the shared buffer (``memref.get_global``) and the
+element offset of the tile in it (i32): ``ttg.local_alloc`` is a fresh buffer at offset 0,
+``ttg.memdesc_index`` adds ``index * tile_stride``.
+
+``ttg.async_copy_global_to_local`` is one ``nvvm.cp.async.shared.global`` per run of a thread's
+consecutive elements that are contiguous and aligned both in global memory (the axis analysis,
+as for vector loads) and in the tile, 4, 8 or 16 bytes (``.cg`` for 16, ``.ca`` else); the
+source size operand is 0 where the mask is off, so the copy writes zeros and reads nothing.
+A run that cannot be copied so (fewer than 4 bytes) is loaded and stored synchronously, which
+lands earlier than the wait, as a pipeline allows. Replicated elements are copied by their
+owner thread only. ``ttg.async_commit_group`` and ``ttg.async_wait`` are
+``nvvm.cp.async.commit.group`` and ``nvvm.cp.async.wait.group`` (then ``gpu.barrier``: the
+copies of every thread become visible to all). ``ttg.local_load`` reads the tile into the
+result's registers element by element, except for a dot operand: the dot reads the tile
+itself (``dot.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, gpu, llvm, memref, scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_types import byte_size
+from mytriton.dialects.ttg_geometry import Geometry
+from mytriton.dialects.ttg_shared import (
+    AsyncCommitGroupOp,
+    AsyncCopyGlobalToLocalOp,
+    AsyncWaitOp,
+    LocalAllocOp,
+    LocalLoadOp,
+    MemDescIndexOp,
+    MemDescType,
+)
+from mytriton.dialects.upstream_nvvm import (
+    SHARED_POINTER,
+    CpAsyncCommitGroupOp,
+    CpAsyncOp,
+    CpAsyncWaitGroupOp,
+)
+from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
+from mytriton.passes.gpu_lowering.fp8 import register_type
+from mytriton.passes.gpu_lowering.memory import LowerLoad, vector_width
+from mytriton.passes.gpu_lowering.rules import lowers
+
+index = IndexType()
+CP_ASYNC_BYTES = (4, 8, 16)
+
+
+def tile_of(ctx: LoweringContext, v: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """A memdesc value's shared buffer and the i32 element offset of its tile."""
+    buf, offset = ctx.get(v)
+    return buf, offset
+
+
+def read_tile(v: SSAValue) -> LocalLoadOp | None:
+    """The ``ttg.local_load`` that produced ``v``, if one did."""
+    op = v.owner
+    return op if isinstance(op, LocalLoadOp) else None
+
+
+@lowers(LocalAllocOp)
+class LowerLocalAlloc:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, LocalAllocOp)
+        t = op.result.type
+        assert isinstance(t, MemDescType)
+        buf = ctx.shared_buffer(register_type(t.element), t.numel)
+        ctx.set(op.result, [buf, ctx.i32(0)])
+
+
+@lowers(MemDescIndexOp)
+class LowerMemDescIndex:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, MemDescIndexOp)
+        t = op.src.type
+        assert isinstance(t, MemDescType)
+        buf, base = tile_of(ctx, op.src)
+        step = ctx.value(arith.MuliOp(ctx.scalar(op.index), ctx.i32(t.tile_stride)))
+        ctx.set(op.result, [buf, ctx.value(arith.AddiOp(base, step))])
+
+
+def _copy_width(ctx: LoweringContext, op: AsyncCopyGlobalToLocalOp, strides: Sequence[int]) -> int:
+    """Consecutive registers per copy: a vector access's width (``memory.vector_width``),
+    kept only where the run is contiguous in the tile too (every other stride a multiple)."""
+    width = vector_width(ctx, op)
+    last = len(strides) - 1
+    if width > 1 and (strides[last] != 1 or any(s % width for s in strides[:last])):
+        return 1
+    return width
+
+
+@lowers(AsyncCopyGlobalToLocalOp)
+class LowerAsyncCopy:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, AsyncCopyGlobalToLocalOp)
+        g = ctx.geometry(op.ptr.type)
+        owner = ctx.is_owner(g.replica_bits)
+        if owner is None:
+            self._copies(ctx, op, g)
+            return
+        then = Block()
+        with ctx.inside(then):
+            self._copies(ctx, op, g)
+            ctx.emit(scf.YieldOp())
+        ctx.emit(scf.IfOp(owner, [], [then]))
+
+    def _copies(self, ctx: LoweringContext, op: AsyncCopyGlobalToLocalOp, g: Geometry) -> None:
+        t = op.dst.type
+        assert isinstance(t, MemDescType)
+        element = register_type(t.element)
+        size = byte_size(element)
+        buf, base = tile_of(ctx, op.dst)
+        strides = t.layout.strides(t.tile_shape)
+        ptrs = ctx.get(op.ptr)
+        masks = ctx.get(op.mask) if op.mask is not None else None
+        width = _copy_width(ctx, op, strides)
+        nbytes = width * size
+        shared = memref_pointer(ctx, buf) if nbytes in CP_ASYNC_BYTES else None
+        for first in range(0, len(ptrs), width):
+            offset = ctx.linear_offset(g, g.registers[first], strides)
+            at = ctx.value(arith.AddiOp(base, offset))
+            mask = masks[first] if masks is not None else None
+            if shared is None:
+                self._synchronous(ctx, buf, at, ptrs[first : first + width], masks, first, element)
+                continue
+            dst = ctx.value(
+                llvm.GEPOp(shared, [llvm.GEP_USE_SSA_VAL], element, [at], SHARED_POINTER)
+            )
+            src_bytes = None
+            if mask is not None:
+                src_bytes = ctx.value(arith.SelectOp(mask, ctx.i32(nbytes), ctx.i32(0)))
+            ctx.emit(CpAsyncOp(dst, ptrs[first], nbytes, nbytes == 16, src_bytes))
+
+    def _synchronous(
+        self,
+        ctx: LoweringContext,
+        buf: SSAValue,
+        at: SSAValue,
+        ptrs: Sequence[SSAValue],
+        masks: Sequence[SSAValue] | None,
+        first: int,
+        element: Attribute,
+    ) -> None:
+        """Elements one by one: ``mask ? *ptr : 0`` stored into the tile at once."""
+        for e, ptr in enumerate(ptrs):
+            mask = masks[first + e] if masks is not None else None
+            zero = ctx.const(0, element) if mask is not None else None  # type: ignore[arg-type]
+            value = LowerLoad()._load(ctx, ptr, element, mask, zero)
+            where = at if e == 0 else ctx.value(arith.AddiOp(at, ctx.i32(e)))
+            ctx.emit(memref.StoreOp.get(value, buf, [ctx.value(arith.IndexCastOp(where, index))]))
+
+
+@lowers(AsyncCommitGroupOp)
+class LowerAsyncCommitGroup:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        ctx.emit(CpAsyncCommitGroupOp())
+
+
+@lowers(AsyncWaitOp)
+class LowerAsyncWait:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, AsyncWaitOp)
+        ctx.emit(CpAsyncWaitGroupOp(op.pending))
+        ctx.emit(gpu.BarrierOp())
+
+
+def feeds_dots_only(op: LocalLoadOp) -> bool:
+    """Whether every use of the tile's registers is a dot operand that reads the tile itself
+    (``dot.tile_operand``)."""
+    from mytriton.passes.gpu_lowering.dot import tile_operand
+
+    return all(
+        isinstance(u.operation, tt.DotOp) and tile_operand(u.operation, u.index) is not None
+        for u in op.result.uses
+    )
+
+
+@lowers(LocalLoadOp)
+class LowerLocalLoad:
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, LocalLoadOp)
+        if feeds_dots_only(op):
+            ctx.set(op.result, [])  # the dots read the tile (dot.py)
+            return
+        t = op.src.type
+        assert isinstance(t, MemDescType)
+        buf, base = tile_of(ctx, op.src)
+        strides = t.layout.strides(t.tile_shape)
+        g = ctx.geometry(op.result.type)
+        out: list[SSAValue] = []
+        for reg in g.registers:
+            at = ctx.value(arith.AddiOp(base, ctx.linear_offset(g, reg, strides)))
+            where = [ctx.value(arith.IndexCastOp(at, index))]
+            out.append(ctx.value(memref.LoadOp.get(buf, where)))
+        ctx.set(op.result, out)

@@ -1,0 +1,447 @@
+"""``ttg-pipeline``: copy a K loop's tensor-core dot operands into shared memory asynchronously,
+``num_stages - 1`` iterations ahead of the dot that reads them (software pipelining).
+
+In laid-out IR (after ``tt-assign-layouts``) a loop like::
+
+    for k: a = tt.load(a_ptrs(k), mask(k), other=0); acc = tt.dot(a, b, acc); a_ptrs += ...
+
+becomes, with ``S = num_stages`` tiles of ``a`` stacked in one ``ttg.local_alloc``::
+
+    issue the copies of iterations 0 .. S-2 into tiles 0 .. S-2, one group each
+    for k (carrying acc, the load addresses' state S-1 iterations ahead, the tile to read):
+        ttg.async_wait {num = S-2}            # this iteration's group landed, all threads
+        issue the copies of iteration k+S-1 into the tile iteration k-1 read; commit
+        a = ttg.local_load(tile k % S); acc = tt.dot(a, b, acc)
+    ttg.async_wait {num = 0}
+
+so the global-memory latency of S-1 iterations overlaps the dots. The dot's lowering reads a
+``ttg.local_load`` operand straight from its tile with ``ldmatrix``: the tile is laid out as the
+dot stages that operand (its ``ttg.lhs_shared``/``ttg.rhs_shared``).
+
+What it proves before rewriting (else the loop stays as it is): the loop's body writes no
+memory (a copy issued iterations early must not miss a store in between); each rewritten load
+is directly in the body, not volatile, reads zeros where masked off (no ``other`` or a zero
+splat: the copy engine fills zeros), and feeds only tensor-core dots as an operand staged in one
+layout; its pointer and mask come from pure ops of the body (no dot or load), the induction
+variable, values defined outside and carried values, and so do the next values of those carried
+values (so their state S-1 iterations ahead can be carried too). Copies for iterations past the
+loop's end are masked off entirely. ``tt.num_stages`` on the loop (``tl.range(...,
+num_stages=)``), else the launch's ``num_stages``, sets S; S <= 1 leaves the loop alone, and S
+shrinks until the tiles fit the shared-memory budget (no pipelining below 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, scf
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i1,
+    i32,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import get_effects
+from xdsl.utils.exceptions import VerifyException
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_elementwise import AddOp, AndOp, CmpOp, MulOp, SelectOp, SubOp
+from mytriton.dialects.tt_types import element_type, shape_of
+from mytriton.dialects.ttg import SharedLayoutAttr, layout_of, with_layout
+from mytriton.dialects.ttg_shared import (
+    AsyncCommitGroupOp,
+    AsyncCopyGlobalToLocalOp,
+    AsyncWaitOp,
+    LocalAllocOp,
+    LocalLoadOp,
+    MemDescIndexOp,
+    MemDescType,
+)
+from mytriton.frontend.debug_builtins import VOLATILE_ATTR
+from mytriton.passes.mma_policy import tensor_core_dot
+from mytriton.passes.pipeline_loads import (
+    NUM_STAGES_ATTR,
+    _args,
+    _clone,
+    _pure_slice,
+    _reads_only,
+)
+
+STAGED_OPERANDS = {0: "ttg.lhs_shared", 1: "ttg.rhs_shared"}
+
+
+@dataclass(frozen=True)
+class PipelineAsyncPass(ModulePass):
+    """Pipeline tensor-core dot operand loads through shared memory (module doc)."""
+
+    name = "ttg-pipeline"
+    num_stages: int = 3
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        # the most stages (down to 2) whose tiles, with everything else the kernel keeps in
+        # shared memory, fit: found by lowering the pipelined module
+        for cap in range(max(self.num_stages, _most_loop_stages(op)), 1, -1):
+            trial = op.clone()
+            if not pipeline_module(trial, self.num_stages, cap):
+                return
+            if _fits_shared_memory(trial):
+                pipeline_module(op, self.num_stages, cap)
+                return
+
+
+def _most_loop_stages(module: builtin.ModuleOp) -> int:
+    return max(
+        (_loop_stages(loop, 0) for loop in module.walk() if isinstance(loop, scf.ForOp)), default=0
+    )
+
+
+def _loop_stages(loop: scf.ForOp, default: int) -> int:
+    attr = loop.attributes.get(NUM_STAGES_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else default
+
+
+def pipeline_module(module: builtin.ModuleOp, num_stages: int, cap: int) -> bool:
+    """Pipeline every qualifying loop of ``module`` (its ``tt.num_stages``, else
+    ``num_stages``, at most ``cap``); whether one was."""
+    changed = False
+    for loop in [o for o in module.walk() if isinstance(o, scf.ForOp)]:
+        stages = min(_loop_stages(loop, num_stages), cap)
+        if stages > 1:
+            changed |= pipeline_loop(loop, stages)
+    return changed
+
+
+def _fits_shared_memory(module: builtin.ModuleOp) -> bool:
+    """Whether ``module`` lowers within the shared memory a kernel may use."""
+    from mytriton.dialects.ttg import module_num_warps
+    from mytriton.errors import MyTritonError
+    from mytriton.passes.gpu_lowering.driver import Lowering
+
+    try:
+        num_warps = module_num_warps(module)
+        for fn in [op for op in module.ops if isinstance(op, func.FuncOp)]:
+            alone = builtin.ModuleOp([fn.clone()])  # the lowering takes one kernel a module
+            alone.attributes.update(module.attributes)
+            Lowering(num_warps).run(alone)
+    except (MyTritonError, VerifyException):
+        return False
+    return True
+
+
+@dataclass
+class _Staged:
+    load: tt.LoadOp
+    tile: MemDescType
+
+
+def pipeline_loop(loop: scf.ForOp, stages: int) -> bool:
+    """Pipeline ``loop``'s qualifying loads over up to ``stages`` tiles; whether it did."""
+    body = loop.body.block
+    iv = body.args[0]
+    if not isinstance(iv.type, IntegerType) or not _reads_only(body):
+        return False
+    yielded = body.last_op
+    assert isinstance(yielded, scf.YieldOp)
+    staged: list[_Staged] = []
+    roots: list[SSAValue] = []
+    for op in body.ops:
+        tile = _staged_tile(op)
+        if tile is None:
+            continue
+        assert isinstance(op, tt.LoadOp)
+        own = [op.ptr, *([op.mask] if op.mask is not None else [])]
+        if _pure_slice(own, body) is None:
+            continue
+        staged.append(_Staged(op, tile))
+        roots += own
+    if not staged:
+        return False
+    address_ops = _pure_slice(roots, body)
+    carried = _carried_closure(address_ops or [], roots, body, yielded)
+    if address_ops is None or carried is None:
+        return False
+    advance_ops = _pure_slice([yielded.operands[j] for j in carried], body)
+    if advance_ops is None:
+        return False
+    _rewrite(loop, staged, address_ops, carried, advance_ops, stages)
+    return True
+
+
+def _staged_tile(op: Operation) -> MemDescType | None:
+    """The tile type a load would be copied into, or None when it does not qualify."""
+    if not isinstance(op, tt.LoadOp) or VOLATILE_ATTR in op.attributes:
+        return None
+    t = op.result.type
+    if not isinstance(t, TensorType) or layout_of(t) is None or not op.result.uses:
+        return None
+    if op.other is not None and not _is_zero(op.other):
+        return None
+    layouts = set()
+    for use in op.result.uses:
+        dot = use.operation
+        if not isinstance(dot, tt.DotOp) or use.index not in STAGED_OPERANDS:
+            return None
+        if dot.parent_block() is not op.parent_block():
+            return None
+        if tensor_core_dot(dot, layout_of(dot.acc.type)) is None:
+            return None
+        layout = dot.attributes.get(STAGED_OPERANDS[use.index])
+        if not isinstance(layout, SharedLayoutAttr):
+            return None
+        layouts.add(layout)
+    if len(layouts) != 1:
+        return None
+    return MemDescType(shape_of(t), element_type(t), layouts.pop())
+
+
+def _is_zero(v: SSAValue) -> bool:
+    """Whether ``v`` is a zero splat (what the copy engine fills masked-off elements with)."""
+    op = v.owner
+    if isinstance(op, tt.SplatOp):
+        return _is_zero(op.src)
+    if isinstance(op, arith.ConstantOp):
+        value = op.value
+        if isinstance(value, (IntegerAttr, FloatAttr)):
+            return value.value.data == 0 and str(value.value.data) != "-0.0"
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            data = value.get_values()
+            return all(x == 0 and str(x) != "-0.0" for x in data)
+    return False
+
+
+def _carried_closure(
+    ops: Sequence[Operation], roots: Sequence[SSAValue], body: Block, yielded: scf.YieldOp
+) -> list[int] | None:
+    """The carried values the addresses depend on, with those their next values depend on
+    (indices into the iter args), or None when one's next value is not a pure computation."""
+    iv = body.args[0]
+    todo = [a.index - 1 for a in _args(ops, roots, body) if a is not iv]
+    found: set[int] = set()
+    while todo:
+        j = todo.pop()
+        if j in found:
+            continue
+        found.add(j)
+        nxt = yielded.operands[j]
+        slice_ops = _pure_slice([nxt], body)
+        if slice_ops is None:
+            return None
+        todo += [a.index - 1 for a in _args(slice_ops, [nxt], body) if a is not iv]
+    return sorted(found)
+
+
+def _dead_cycle(loop: scf.ForOp, body: Block, end: scf.YieldOp, j: int) -> set[Operation] | None:
+    """The pure ops of ``body`` that only carry value ``j`` to its next iteration (when the
+    loop's result ``j`` is unused too), or None when anything else reads it."""
+    if loop.results[j].uses:
+        return None
+    ops: set[Operation] = set()
+    todo: list[SSAValue] = [body.args[1 + j]]
+    while todo:
+        for use in todo.pop().uses:
+            user = use.operation
+            if user is end:
+                if use.index != j:
+                    return None
+                continue
+            if user in ops:
+                continue
+            effects = get_effects(user)
+            if user.parent_block() is not body or user.regions or effects is None or effects:
+                return None
+            ops.add(user)
+            todo.extend(user.results)
+    return ops
+
+
+def _unused_pure(op: Operation) -> bool:
+    effects = get_effects(op)
+    return (
+        effects is not None
+        and not effects
+        and not op.regions
+        and not any(r.uses for r in op.results)
+    )
+
+
+class _Builder:
+    """Inserts ops before an anchor, each with the loop's location."""
+
+    def __init__(self, block: Block, anchor: Operation, loop: scf.ForOp):
+        self.block, self.anchor, self.loop = block, anchor, loop
+
+    def add(self, op: Operation) -> SSAValue | None:
+        if op.location is None or str(op.location) == "loc(unknown)":
+            op.location = self.loop.location
+        self.block.insert_op_before(op, self.anchor)
+        return op.results[0] if op.results else None
+
+    def value(self, op: Operation) -> SSAValue:
+        v = self.add(op)
+        assert v is not None
+        return v
+
+    def const(self, value: int, t: IntegerType) -> SSAValue:
+        return self.value(arith.ConstantOp(IntegerAttr(value, t)))
+
+    def clone(self, ops: Sequence[Operation], mapping: dict[SSAValue, SSAValue]) -> None:
+        for op in _clone(ops, mapping):
+            self.add(op)
+
+
+def _rewrite(
+    loop: scf.ForOp,
+    staged: Sequence[_Staged],
+    address_ops: Sequence[Operation],
+    carried: Sequence[int],
+    advance_ops: Sequence[Operation],
+    stages: int,
+) -> None:
+    old = loop.body.block
+    parent = loop.parent_block()
+    assert parent is not None
+    ahead = stages - 1  # iterations between a copy's issue and its dot
+    iv_type = old.args[0].type
+    assert isinstance(iv_type, IntegerType)
+    yielded = old.last_op
+    assert isinstance(yielded, scf.YieldOp)
+    out = _Builder(parent, loop, loop)
+    buffers = [
+        out.value(LocalAllocOp(MemDescType((stages, *s.tile.shape), s.tile.element, s.tile.layout)))
+        for s in staged
+    ]
+
+    def issue(b: _Builder, mapping: dict[SSAValue, SSAValue], it: SSAValue, slot: SSAValue) -> None:
+        """The copies of iteration ``it`` (addresses from ``mapping``) into tile ``slot``."""
+        mapping = dict(mapping)
+        b.clone(address_ops, mapping)
+        in_range = b.value(CmpOp("lt", it, loop.ub))
+        for s, buf in zip(staged, buffers, strict=True):
+            lanes_t = with_layout(TensorType(i1, s.tile.shape), layout_of(s.load.ptr.type))
+            mask = b.value(tt.SplatOp(in_range, lanes_t))
+            if s.load.mask is not None:
+                mask = b.value(AndOp(mapping.get(s.load.mask, s.load.mask), mask))
+            view = b.value(MemDescIndexOp(buf, slot))
+            copy = AsyncCopyGlobalToLocalOp(mapping.get(s.load.ptr, s.load.ptr), view, mask)
+            copy.location = s.load.location
+            b.add(copy)
+        b.add(AsyncCommitGroupOp())
+
+    def advance(
+        b: _Builder,
+        args: Sequence[SSAValue],
+        state: dict[SSAValue, SSAValue],
+        it: SSAValue,
+    ) -> dict[SSAValue, SSAValue]:
+        """The carried state one iteration after ``state``, the state at iteration ``it``
+        (``args``: the induction variable and carried values the body ops read)."""
+        mapping = {args[0]: it, **state}
+        b.clone(advance_ops, mapping)
+        return {args[1 + j]: mapping.get(yielded.operands[j], yielded.operands[j]) for j in carried}
+
+    # before the loop: iterations 0 .. ahead-1 into tiles 0 .. ahead-1
+    state: dict[SSAValue, SSAValue] = {old.args[1 + j]: loop.iter_args[j] for j in carried}
+    for s in range(ahead):
+        it = loop.lb
+        if s:
+            offset = out.value(MulOp(loop.step, out.const(s, iv_type)))
+            it = out.value(AddOp(loop.lb, offset))
+        issue(out, {old.args[0]: it, **state}, it, out.const(s, i32))
+        state = advance(out, old.args, state, it)
+
+    # the new body: old args, then the state `ahead` iterations on, then the tile to read
+    extra = [state[old.args[1 + j]].type for j in carried]
+    body = Block(arg_types=[a.type for a in old.args] + extra + [i32])
+    for a, b in zip(old.args, body.args[: len(old.args)], strict=True):
+        b.name_hint = a.name_hint
+        a.replace_all_uses_with(b)
+    for op in list(old.ops):
+        op.detach()
+        body.add_op(op)
+    iv = body.args[0]
+    slot = body.args[-1]
+    slot.name_hint = "stage"
+    carried_now = body.args[1 : len(old.args)]
+    state_args = body.args[len(old.args) : -1]
+    for j, arg in zip(carried, state_args, strict=True):
+        if old.args[1 + j].name_hint:
+            arg.name_hint = f"{old.args[1 + j].name_hint}_ahead"
+    first = body.first_op
+    assert first is not None
+    top = _Builder(body, first, loop)
+    top.add(AsyncWaitOp(ahead - 1))
+    offset = top.value(MulOp(loop.step, top.const(ahead, iv_type)))
+    it_ahead = top.value(AddOp(iv, offset))
+    one, last = top.const(1, i32), top.const(stages - 1, i32)
+    write = top.value(AddOp(slot, top.const(ahead, i32)))
+    wrapped = top.value(SubOp(write, top.const(stages, i32)))
+    write = top.value(
+        SelectOp(top.value(CmpOp("ge", write, top.const(stages, i32))), wrapped, write)
+    )
+    # the address computation reads the old block arguments: map them to the new ones
+    ahead_state: dict[SSAValue, SSAValue] = {
+        carried_now[j]: arg for j, arg in zip(carried, state_args, strict=True)
+    }
+    issue(top, {iv: it_ahead, **ahead_state}, it_ahead, write)
+    advanced = advance(top, body.args[: len(old.args)], ahead_state, it_ahead)
+    next_state = [advanced[carried_now[j]] for j in carried]
+    at_end = top.value(CmpOp("eq", slot, last))
+    next_slot = top.value(SelectOp(at_end, top.const(0, i32), top.value(AddOp(slot, one))))
+    # each staged load becomes a read of its tile
+    for tile, buf in zip(staged, buffers, strict=True):
+        view = MemDescIndexOp(buf, slot)
+        read = LocalLoadOp(view.result, tile.load.result.type)
+        for o in (view, read):
+            o.location = tile.load.location
+        body.insert_ops_before([view, read], tile.load)
+        read.result.name_hint = tile.load.result.name_hint
+        tile.load.result.replace_all_uses_with(read.result)
+        tile.load.detach()
+        tile.load.erase()
+    staged_addresses = set(address_ops)  # the loads' own address ops, now unused
+    for op in reversed(list(body.ops)):
+        if op in staged_addresses and not any(r.uses for r in op.results):
+            op.detach()
+            op.erase()
+    end = body.last_op
+    assert isinstance(end, scf.YieldOp)
+    # a carried address that only fed the rewritten loads now only computes its own next value
+    dead = {j: ops for j in carried if (ops := _dead_cycle(loop, body, end, j)) is not None}
+    kept = [j for j in range(len(loop.iter_args)) if j not in dead]
+    new_yield = scf.YieldOp(*(end.operands[j] for j in kept), *next_state, next_slot)
+    new_yield.location = end.location
+    body.insert_op_before(new_yield, end)
+    end.detach()
+    end.erase()
+    freed: set[Operation] = set()  # ops of the body that only fed what is erased
+    for op in reversed(list(body.ops)):
+        if any(op in ops for ops in dead.values()) or (op in freed and _unused_pure(op)):
+            freed.update(o.owner for o in op.operands if isinstance(o.owner, Operation))
+            op.detach()
+            op.erase()
+    for j in sorted(dead, reverse=True):
+        body.erase_arg(body.args[1 + j])
+    inits = [
+        *(loop.iter_args[j] for j in kept),
+        *(state[old.args[1 + j]] for j in carried),
+        out.const(0, i32),
+    ]
+    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, inits, Region(body))
+    new_loop.attributes.update(loop.attributes)
+    new_loop.location = loop.location
+    parent.insert_op_before(new_loop, loop)
+    for j, replacement in zip(kept, new_loop.results, strict=False):
+        replacement.name_hint = loop.results[j].name_hint
+        loop.results[j].replace_all_uses_with(replacement)
+    drain = AsyncWaitOp(0)
+    drain.location = loop.location
+    parent.insert_op_after(drain, new_loop)
+    loop.detach()
+    loop.erase()
