@@ -9,7 +9,7 @@ with a running max, two ``tl.dot``s per K/V block (f16 operands, f32 accumulator
 f16 before the second). Causal: the loop stops at the diagonal block (the K/V blocks right of
 it are skipped) and the ``tl.where`` mask keeps the lower triangle. One loop, not the tutorial's
 two stages (unmasked blocks, then the diagonal ones): mytriton gives every layout conversion
-and dot staging its own static shared memory, and a second loop's overflow its 48 KiB. N_CTX
+and dot staging its own shared memory, and a second loop doubles it. N_CTX
 must be a multiple of BLOCK_M and of BLOCK_N, and BLOCK_M a multiple of BLOCK_N (no bounds
 masks, as in the tutorial)."""
 

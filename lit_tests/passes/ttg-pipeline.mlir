@@ -29,8 +29,8 @@ func.func @k_loop(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %k: i32)
   func.return
 }
 // CHECK-LABEL: func.func @k_loop
-// CHECK:         %[[ABUF:.*]] = ttg.local_alloc : !ttg.memdesc<3x64x32xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
-// CHECK-NEXT:    %[[BBUF:.*]] = ttg.local_alloc : !ttg.memdesc<3x32x64xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+// CHECK:         %[[ABUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+// CHECK-NEXT:    %[[BBUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
 // CHECK:         %[[T0:.*]] = ttg.memdesc_index %[[ABUF]], %{{.*}} : !ttg.memdesc<3x64x32xf16, {{.*}}> -> !ttg.memdesc<64x32xf16, {{.*}}>
 // CHECK-NEXT:    ttg.async_copy_global_to_local %ap0, %[[T0]] mask %{{.*}}
 // CHECK:         ttg.async_copy_global_to_local %bp0, %{{.*}} mask
@@ -58,7 +58,7 @@ func.func @k_loop(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %k: i32)
 // CHECK-NEXT:    }
 // CHECK-NEXT:    ttg.async_wait {num = 0 : i32}
 // S2-LABEL: func.func @k_loop
-// S2:         ttg.local_alloc : !ttg.memdesc<2x64x32xf16,
+// S2:         ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16,
 // S2-COUNT-1: ttg.async_commit_group
 // S2:         scf.for
 // S2-NEXT:      ttg.async_wait {num = 0 : i32}
@@ -111,7 +111,7 @@ func.func @other(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %k: i32) 
   func.return
 }
 // CHECK-LABEL: func.func @other
-// CHECK:         ttg.local_alloc : !ttg.memdesc<3x32x64xf16,
+// CHECK:         ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16,
 // CHECK-NOT:     ttg.local_alloc
 // CHECK:         %av = tt.load %ap, %m, %ones
 // CHECK:         %bv = ttg.local_load
@@ -141,3 +141,32 @@ func.func @ieee(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %k: i32) {
 // CHECK-LABEL: func.func @ieee
 // CHECK-NOT:     ttg.{{local|async|memdesc}}
 // CHECK:         tt.store
+
+// A dot operand defined before the loop (attention's Q) is stored into its own tile once,
+// before the loop, and the dot reads the tile; the loaded operand is pipelined as usual.
+func.func @invariant(%q: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %acc0 = tt.zeros : tensor<64x64xf32>
+  %qp = tt.splat %q : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %qv = tt.load %qp : tensor<64x32x!tt.ptr<f16>>
+  %bp = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %res = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %bv = tt.load %bp : tensor<32x64x!tt.ptr<f16>>
+    %d = tt.dot %qv, %bv, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %cs, %res : tensor<64x64x!tt.ptr<f32>>
+  func.return
+}
+// CHECK-LABEL: func.func @invariant
+// CHECK:         %qv = tt.load %qp
+// CHECK:         ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16,
+// CHECK:         %[[Q:.*]] = ttg.local_alloc %qv : (tensor<64x32xf16, #{{.*}}>) -> !ttg.memdesc<64x32xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+// CHECK-NEXT:    scf.for
+// CHECK:           %[[QV:.*]] = ttg.local_load %[[Q]] : !ttg.memdesc<64x32xf16, {{.*}}> -> tensor<64x32xf16, #{{.*}}>
+// CHECK-NEXT:      %d = tt.dot %[[QV]], %bv, %acc
+// S1-LABEL: func.func @invariant
+// S1-NOT:     ttg.{{local|async|memdesc}}
+// S1:         tt.store

@@ -119,6 +119,9 @@ def link_cubin(ptx: str, device: int, name: str) -> bytes:
 
 # cuFuncGetAttribute's attributes (CUfunction_attribute)
 _SHARED_SIZE_BYTES, _LOCAL_SIZE_BYTES, _NUM_REGS = 1, 3, 4
+_MAX_DYNAMIC_SHARED_SIZE = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+_MAX_SHARED_PER_BLOCK_OPTIN = 97  # cudaDevAttrMaxSharedMemoryPerBlockOptin
+STATIC_SHARED_BYTES = 48 * 1024  # launches need no attribute up to this much
 
 
 def function_metadata(fn: Any) -> dict[str, int]:
@@ -207,12 +210,27 @@ class DeviceKernel:
                 module = cupy.cuda.function.Module()
                 module.load(self.ptx.encode() + b"\0")  # a cubin of another architecture
             fn = module.get_function(self.signature.name)
+            if self.signature.shared > STATIC_SHARED_BYTES:
+                self._allow_dynamic_shared(cupy, fn, device)
         self._modules[device] = module
         self._functions[device] = fn  # last: another thread may read it without the lock
         if self._on_loaded is not None:
             self._on_loaded(function_metadata(fn))
             self._on_loaded = None
         return fn
+
+    def _allow_dynamic_shared(self, cupy: Any, fn: Any, device: int) -> None:
+        """Let ``fn`` launch with its dynamic shared memory past the 48 KiB default, or say
+        that ``device`` has less than it needs."""
+        need = self.signature.shared
+        most = int(cupy.cuda.runtime.deviceGetAttribute(_MAX_SHARED_PER_BLOCK_OPTIN, device))
+        if need > most:
+            raise BackendError(
+                f"kernel `{self.signature.name}` needs {need} bytes of shared memory, more than "
+                f"the {most} bytes a program may use on device {device}; use smaller blocks or "
+                "fewer stages"
+            )
+        cupy.cuda.driver.funcSetAttribute(fn.ptr, _MAX_DYNAMIC_SHARED_SIZE, need)
 
     def launch_code(self, framework: str, device: int, raw_pointers: bool) -> LaunchCode:
         """The statements launching this kernel for arrays of ``framework`` on ``device``
@@ -231,6 +249,7 @@ class DeviceKernel:
                 several_devices=cupy.cuda.runtime.getDeviceCount() > 1,
                 on_launched=self._wait_for_assertions if self.has_assertions else None,
                 raw_pointers=raw_pointers,
+                shared=self.signature.shared,
             )
             self._codes[(framework, device, raw_pointers)] = code
         return code

@@ -105,12 +105,12 @@ except Exception:
     _mt_Lpack_exact(_mt_Lslot[0][0], ({args}), _mt_LFRAMEWORK)
 {switch}try:
     try:
-        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block}, 0, {stream}, _mt_Lslot[1], 0)
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, {stream}, _mt_Lslot[1], 0)
     except _mt_LDRIVER_ERROR as _mt_Lerror:
         if not _mt_Lno_context(_mt_Lerror):
             raise
         _mt_Lbind()  # a thread that had no context current: the device's, then once again
-        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block}, 0, {stream}, _mt_Lslot[1], 0)
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, {stream}, _mt_Lslot[1], 0)
 {wait}except _mt_LDRIVER_ERROR as _mt_Lerror:
     raise _mt_LBackendError(
         _mt_LFAILED.format(grid=(_mt_x, _mt_y, _mt_z), error=_mt_Lerror)
@@ -197,12 +197,14 @@ def build_launch_code(
     several_devices: bool,
     on_launched: Callable[[Any], None] | None,
     raw_pointers: bool = False,
+    shared: int = 0,
 ) -> LaunchCode:
     """The launch of one kernel (``function``: its ``CUfunction``) for arrays of ``framework``
     on ``device``. ``several_devices``: switch to ``device`` around the launch;
     ``on_launched`` is called with the stream after each launch (debug kernels wait there).
     ``raw_pointers``: the caller passes pointer arguments as addresses (the runtime's generated
-    fast path, which has read them already)."""
+    fast path, which has read them already). ``shared``: dynamic shared memory bytes (the native
+    launch passes none: such kernels launch from Python)."""
     pointer = "{a}" if raw_pointers else _POINTER.get(framework)
     if pointer is None or framework not in _POINTER:
         raise BackendError(f"the GPU backends cannot launch on {framework} arrays")
@@ -217,7 +219,7 @@ def build_launch_code(
         stream = "_mt_Lstream_of()"
     buffer = ArgumentBuffer(params)
     pieces = {
-        "block": ", ".join(str(b) for b in block),
+        "block_smem": ", ".join(str(b) for b in (*block, shared)),  # cuLaunchKernel's order
         "stream": stream,
         "switch": _SWITCH if several_devices else "",
         "restore": _RESTORE if several_devices else "",
@@ -255,7 +257,7 @@ def build_launch_code(
         "_mt_LU64": _U64,
     }
     native = None
-    if raw_pointers:
+    if raw_pointers and not shared:
         native = _native_launch(name, function, block, params, framework, device, stream_of)
     if native is not None:
         switch = (cupy.cuda.runtime.getDevice, cupy.cuda.runtime.setDevice)

@@ -9,11 +9,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class KernelSignature:
-    """What launching the kernel needs: its name, parameter kinds and thread-block shape.
+    """What launching the kernel needs: its name, parameter kinds, thread-block shape and
+    dynamic shared memory bytes.
 
     ``params`` holds ``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"`` or ``"f64"`` per parameter.
+    ``shared``: the dynamic shared memory to launch with (0 for a kernel whose shared buffers
+    are static arrays; see ``gpu_lowering/dynamic_shared.py``).
     """
 
     name: str
     params: tuple[str, ...]
     block: tuple[int, int, int]
+    shared: int = 0

@@ -7,7 +7,8 @@ follow Triton's TTGIR:
 * ``!ttg.memdesc<3x64x32xf16, #ttg.shared<{order = [1, 0], pad = 8}>>``: a block in shared memory
   (no registers). The ``#ttg.shared`` layout orders its last dimensions (one tile); a leading
   extra dimension stacks whole tiles, each starting 16-byte aligned (``tile_stride``).
-* ``ttg.local_alloc``: a fresh shared buffer, live for the whole kernel.
+* ``ttg.local_alloc [%block]``: a fresh shared buffer, live for the whole kernel (holding
+  ``%block`` when given: a loop-invariant dot operand stored once before its loop).
 * ``ttg.memdesc_index %buf, %i``: tile ``i`` of a stacked buffer (a view, no data moves).
 * ``ttg.async_copy_global_to_local %ptrs, %dst [mask %m]``: every element of the pointer block
   starts moving into ``dst``; masked-off elements become zero. Nothing is visible yet.
@@ -135,15 +136,27 @@ def _memdesc(v: SSAValue, op: str) -> MemDescType:
 
 @irdl_op_definition
 class LocalAllocOp(IRDLOperation):
-    """A fresh shared buffer of the result's type, for the whole kernel."""
+    """A fresh shared buffer of the result's type, for the whole kernel; with ``src``, one tile
+    holding that register block (visible to every thread once the op is done)."""
 
     name = "ttg.local_alloc"
+    src = opt_operand_def(TensorType)
     result = result_def(MemDescType)
-    traits = traits_def(MemoryAllocEffect())
-    assembly_format = "attr-dict `:` type($result)"
+    traits = traits_def(MemoryAllocEffect(), MemoryWriteEffect())
+    assembly_format = "($src^)? attr-dict `:` functional-type($src, $result)"
 
-    def __init__(self, t: MemDescType):
-        super().__init__(result_types=[t])
+    def __init__(self, t: MemDescType, src: SSAValue | None = None):
+        super().__init__(operands=[[] if src is None else [src]], result_types=[t])
+
+    def verify_(self) -> None:
+        if self.src is None:
+            return
+        t = _memdesc(self.result, self.name)
+        if t.stacked != 1 or len(t.shape) != len(t.layout.dim_order):
+            raise VerifyException(f"{self.name}: a buffer made from a block must be one tile")
+        _check_block(self, self.src, t, "source")
+        if element_type(self.src.type) != t.element:
+            raise VerifyException(f"{self.name}: the source must hold the tile's {t.element}")
 
 
 @irdl_op_definition

@@ -2,7 +2,8 @@
 
 The lowered IR uses them, and ``mlir-opt`` parses what we print because names, operands,
 properties and types match upstream exactly: ``gpu.shuffle`` (warp shuffles for reductions) and
-``arith.remf`` (float remainder). ``GPU`` and ``ARITH`` extend xDSL's dialects with them.
+``arith.remf`` (float remainder), ``gpu.dynamic_shared_memory`` with its
+``#gpu.address_space``. ``GPU`` and ``ARITH`` extend xDSL's dialects with them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ from typing import ClassVar
 from xdsl.dialects import arith as xarith
 from xdsl.dialects import gpu as xgpu
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import I32, DenseArrayBase, StringAttr, i1, i32
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    I32,
+    DenseArrayBase,
+    MemRefType,
+    StringAttr,
+    i1,
+    i8,
+    i32,
+)
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
@@ -28,7 +38,10 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.traits import MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from mytriton.dialects.upstream_atomic import LLVM_ATOMIC_OPS
@@ -132,6 +145,58 @@ class AssumeOp(IRDLOperation):
         )
 
 
+class AddressSpace(StrEnum):
+    GLOBAL = "global"
+    WORKGROUP = "workgroup"
+    PRIVATE = "private"
+
+
+@irdl_attr_definition
+class AddressSpaceAttr(EnumAttribute[AddressSpace]):
+    """``#gpu.address_space<workgroup>``: the memory space ``gpu.dynamic_shared_memory``'s
+    memref must name (upstream's verifier rejects the integer ``3``)."""
+
+    name = "gpu.address_space"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> AddressSpace:
+        parser.parse_punctuation("<")
+        value = parser.parse_str_enum(AddressSpace)
+        parser.parse_punctuation(">")
+        return value
+
+
+WORKGROUP = AddressSpaceAttr(AddressSpace.WORKGROUP)
+
+
+@irdl_op_definition
+class DynamicSharedMemoryOp(IRDLOperation):
+    """``gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>``: the
+    kernel's dynamic shared memory as bytes (CUDA's ``extern __shared__`` array), sized at
+    launch; ``memref.view`` cuts typed buffers out of it. Needed past 48 KiB of shared memory
+    a program, where static ``__shared__`` arrays stop."""
+
+    name = "gpu.dynamic_shared_memory"
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self) -> None:
+        super().__init__(result_types=[MemRefType(i8, [DYNAMIC_INDEX], memory_space=WORKGROUP)])
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, MemRefType)
+        if t.element_type != i8 or t.get_shape() != (DYNAMIC_INDEX,) or t.memory_space != WORKGROUP:
+            raise VerifyException(
+                "gpu.dynamic_shared_memory: the result must be memref<?xi8, "
+                "#gpu.address_space<workgroup>>"
+            )
+
+
 def _extend(base: Dialect, ops: list[type[IRDLOperation]], attrs: list[type[Attribute]]) -> Dialect:
     return Dialect(
         base.name,
@@ -141,7 +206,9 @@ def _extend(base: Dialect, ops: list[type[IRDLOperation]], attrs: list[type[Attr
     )
 
 
-GPU = _extend(xgpu.GPU, [ShuffleOp, PrintfOp], [ShuffleModeAttr])
+GPU = _extend(
+    xgpu.GPU, [ShuffleOp, PrintfOp, DynamicSharedMemoryOp], [ShuffleModeAttr, AddressSpaceAttr]
+)
 LLVM = _extend(xllvm.LLVM, [TrapOp, AssumeOp, *LLVM_ATOMIC_OPS], [])
 ARITH = _extend(xarith.Arith, [RemFOp], [])
 

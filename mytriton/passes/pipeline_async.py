@@ -14,7 +14,9 @@ becomes, with ``S = num_stages`` tiles of ``a`` stacked in one ``ttg.local_alloc
         a = ttg.local_load(tile k % S); acc = tt.dot(a, b, acc)
     ttg.async_wait {num = 0}
 
-so the global-memory latency of S-1 iterations overlaps the dots. The dot's lowering reads a
+so the global-memory latency of S-1 iterations overlaps the dots. A tensor-core dot operand
+defined before the loop (attention's Q) is stored into its own tile once, before the loop
+(``ttg.local_alloc %q``), and read from there. The dot's lowering reads a
 ``ttg.local_load`` operand straight from its tile with ``ldmatrix``: the tile is laid out as the
 dot stages that operand (its ``ttg.lhs_shared``/``ttg.rhs_shared``).
 
@@ -114,8 +116,53 @@ def pipeline_module(module: builtin.ModuleOp, num_stages: int, cap: int) -> bool
     for loop in [o for o in module.walk() if isinstance(o, scf.ForOp)]:
         stages = min(_loop_stages(loop, num_stages), cap)
         if stages > 1:
-            changed |= pipeline_loop(loop, stages)
+            pipelined = pipeline_loop(loop, stages)
+            changed |= pipelined is not None
+            changed |= hoist_invariant_operands(pipelined or loop)
     return changed
+
+
+def hoist_invariant_operands(loop: scf.ForOp) -> bool:
+    """Store each tensor-core dot operand of ``loop``'s body that is defined before the loop
+    (attention's Q) into a tile once, before the loop, and let the dots read that tile: else
+    they would stage the same registers every iteration. Whether there was one."""
+    tiles: dict[tuple[SSAValue, SharedLayoutAttr], LocalAllocOp] = {}
+    parent = loop.parent_block()
+    assert parent is not None
+    for dot in [op for op in loop.body.block.ops if isinstance(op, tt.DotOp)]:
+        if tensor_core_dot(dot, layout_of(dot.acc.type)) is None:
+            continue
+        for index, name in STAGED_OPERANDS.items():
+            v, layout = dot.operands[index], dot.attributes.get(name)
+            if _inside(v, loop) or not isinstance(layout, SharedLayoutAttr):
+                continue
+            if layout_of(v.type) is None:
+                continue
+            alloc = tiles.get((v, layout))
+            if alloc is None:
+                tile = MemDescType(shape_of(v.type), element_type(v.type), layout)
+                alloc = LocalAllocOp(tile, v)
+                alloc.location = dot.location
+                parent.insert_op_before(alloc, loop)
+                tiles[(v, layout)] = alloc
+            read = LocalLoadOp(alloc.result, v.type)
+            read.location = dot.location
+            read.result.name_hint = v.name_hint
+            dot.parent_block().insert_op_before(read, dot)  # type: ignore[union-attr]
+            operands = list(dot.operands)
+            operands[index] = read.result
+            dot.operands = operands
+    return bool(tiles)
+
+
+def _inside(v: SSAValue, loop: scf.ForOp) -> bool:
+    """Whether ``v`` is defined in ``loop`` (its body, or deeper)."""
+    op = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()
+    while op is not None:
+        if op is loop:
+            return True
+        op = op.parent_op()
+    return False
 
 
 def _fits_shared_memory(module: builtin.ModuleOp) -> bool:
@@ -141,12 +188,13 @@ class _Staged:
     tile: MemDescType
 
 
-def pipeline_loop(loop: scf.ForOp, stages: int) -> bool:
-    """Pipeline ``loop``'s qualifying loads over up to ``stages`` tiles; whether it did."""
+def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
+    """Pipeline ``loop``'s qualifying loads over ``stages`` tiles: the loop that replaces it,
+    or None when none qualifies."""
     body = loop.body.block
     iv = body.args[0]
     if not isinstance(iv.type, IntegerType) or not _reads_only(body):
-        return False
+        return None
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
     staged: list[_Staged] = []
@@ -162,16 +210,15 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> bool:
         staged.append(_Staged(op, tile))
         roots += own
     if not staged:
-        return False
+        return None
     address_ops = _pure_slice(roots, body)
     carried = _carried_closure(address_ops or [], roots, body, yielded)
     if address_ops is None or carried is None:
-        return False
+        return None
     advance_ops = _pure_slice([yielded.operands[j] for j in carried], body)
     if advance_ops is None:
-        return False
-    _rewrite(loop, staged, address_ops, carried, advance_ops, stages)
-    return True
+        return None
+    return _rewrite(loop, staged, address_ops, carried, advance_ops, stages)
 
 
 def _staged_tile(op: Operation) -> MemDescType | None:
@@ -303,7 +350,7 @@ def _rewrite(
     carried: Sequence[int],
     advance_ops: Sequence[Operation],
     stages: int,
-) -> None:
+) -> scf.ForOp:
     old = loop.body.block
     parent = loop.parent_block()
     assert parent is not None
@@ -445,3 +492,4 @@ def _rewrite(
     parent.insert_op_after(drain, new_loop)
     loop.detach()
     loop.erase()
+    return new_loop

@@ -261,6 +261,7 @@ def _encode(kernel: CompiledKernel, key: str) -> bytes | None:
             "name": sig.name,
             "params": list(sig.params),
             "block": list(sig.block),
+            "shared": sig.shared,
             "has_assertions": kernel.binary.has_assertions,
         }
     elif kernel.binary is not None:  # a backend artifact we do not know how to rebuild
@@ -310,7 +311,12 @@ def _decode(data: bytes, key: str) -> CompiledKernel | None:
         from mytriton.backends.cuda_driver import attach_device_kernel
         from mytriton.backends.kernel_signature import KernelSignature
 
-        signature = KernelSignature(device["name"], tuple(device["params"]), tuple(device["block"]))
+        signature = KernelSignature(
+            device["name"],
+            tuple(device["params"]),
+            tuple(device["block"]),
+            int(device.get("shared", 0)),  # entries written before dynamic shared memory: 0
+        )
         attach_device_kernel(
             kernel,
             kernel.asm.get("cubin"),

@@ -453,3 +453,40 @@ def test_a_kernel_from_disk_runs_on_the_gpu(
     expected = np.arange(100, dtype=np.float32) + OFFSET
     np.testing.assert_allclose(cp.asnumpy(out), expected)
     np.testing.assert_allclose(cp.asnumpy(out2), expected)
+
+
+@triton.jit
+def big_dot_kernel(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    """An ieee f32 dot whose staging takes 66560 bytes: dynamic shared memory."""
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    x = tl.load(a + rm[:, None] * K + rk[None, :])
+    y = tl.load(b + rk[:, None] * N + rn[None, :])
+    tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y, input_precision="ieee"))
+
+
+@pytest.mark.skipif(not any_provider(), reason="no MLIR provider here to make PTX")
+def test_a_hit_keeps_the_dynamic_shared_memory(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kernel past 48 KiB of shared memory launches with its bytes: they come back from the
+    entry with the rest of its ABI."""
+    from mytriton.backends.cuda_driver import DeviceKernel
+
+    monkeypatch.setenv("MYTRITON_BACKEND", "mlir")
+    a, b = np.ones((128, 64), np.float32), np.ones((64, 128), np.float32)
+    c = np.zeros((128, 128), np.float32)
+
+    def compile_big() -> CompiledKernel:
+        with _quiet():
+            return big_dot_kernel.warmup(a, b, c, M=128, N=128, K=64, grid=(1,))
+
+    big_dot_kernel.clear_cache()
+    first = compile_big()
+    assert isinstance(first.binary, DeviceKernel)
+    assert first.binary.signature.shared == 66560
+    big_dot_kernel.clear_cache()
+    no_compiling(monkeypatch)
+    again = compile_big()
+    assert disk_cache.stats.hits == 1
+    assert isinstance(again.binary, DeviceKernel) and again.binary.signature.shared == 66560
+    big_dot_kernel.clear_cache()

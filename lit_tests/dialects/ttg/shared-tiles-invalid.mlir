@@ -1,7 +1,7 @@
 // RUN: mytriton-opt %s --split-input-file --parsing-diagnostics --verify-diagnostics | filecheck %s
 
 func.func @rank() {
-  %buf = ttg.local_alloc : !ttg.memdesc<2x3x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  %buf = ttg.local_alloc : () -> !ttg.memdesc<2x3x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   func.return
 }
 // CHECK: a 2-d shared layout needs a 2-d tile, optionally stacked: got shape [2, 3, 64, 16]
@@ -9,7 +9,7 @@ func.func @rank() {
 // -----
 
 func.func @index_other_tile(%i: i32) {
-  %buf = ttg.local_alloc : !ttg.memdesc<2x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  %buf = ttg.local_alloc : () -> !ttg.memdesc<2x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   %tile = ttg.memdesc_index %buf, %i : !ttg.memdesc<2x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>> -> !ttg.memdesc<64x32xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   func.return
 }
@@ -18,7 +18,7 @@ func.func @index_other_tile(%i: i32) {
 // -----
 
 func.func @copy_shape(%p: tensor<32x16x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
-  %buf = ttg.local_alloc : !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  %buf = ttg.local_alloc : () -> !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   ttg.async_copy_global_to_local %p, %buf : tensor<32x16x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>, !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   func.return
 }
@@ -27,7 +27,7 @@ func.func @copy_shape(%p: tensor<32x16x!tt.ptr<f16>, #ttg.blocked<{sizePerThread
 // -----
 
 func.func @copy_pointee(%p: tensor<64x16x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
-  %buf = ttg.local_alloc : !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  %buf = ttg.local_alloc : () -> !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   ttg.async_copy_global_to_local %p, %buf : tensor<64x16x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>, !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   func.return
 }
@@ -36,7 +36,7 @@ func.func @copy_pointee(%p: tensor<64x16x!tt.ptr<f32>, #ttg.blocked<{sizePerThre
 // -----
 
 func.func @copy_stacked(%p: tensor<64x16x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
-  %buf = ttg.local_alloc : !ttg.memdesc<2x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  %buf = ttg.local_alloc : () -> !ttg.memdesc<2x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   ttg.async_copy_global_to_local %p, %buf : tensor<64x16x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>, !ttg.memdesc<2x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   func.return
 }
@@ -53,7 +53,7 @@ func.func @wait() {
 // -----
 
 func.func @load_type() {
-  %buf = ttg.local_alloc : !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  %buf = ttg.local_alloc : () -> !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   %v = ttg.local_load %buf : !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>> -> tensor<64x16xf32, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>
   func.return
 }
@@ -62,8 +62,24 @@ func.func @load_type() {
 // -----
 
 func.func @load_layout() {
-  %buf = ttg.local_alloc : !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  %buf = ttg.local_alloc : () -> !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
   %v = ttg.local_load %buf : !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>> -> tensor<64x16xf16>
   func.return
 }
 // CHECK: ttg.local_load: the result needs a layout of the block's rank
+
+// -----
+
+func.func @alloc_from_other_shape(%v: tensor<32x16xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
+  %buf = ttg.local_alloc %v : (tensor<32x16xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> !ttg.memdesc<64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  func.return
+}
+// CHECK: ttg.local_alloc: the source must be a block of shape [64, 16]
+
+// -----
+
+func.func @alloc_stacked_from_block(%v: tensor<64x16xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
+  %buf = ttg.local_alloc %v : (tensor<64x16xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> !ttg.memdesc<2x64x16xf16, #ttg.shared<{order = [1, 0], pad = 8}>>
+  func.return
+}
+// CHECK: ttg.local_alloc: a buffer made from a block must be one tile

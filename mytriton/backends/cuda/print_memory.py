@@ -6,6 +6,12 @@ A shared-memory pointer (``!llvm.ptr<3>``, the address ``nvvm.ldmatrix`` reads) 
 ``memref.extract_aligned_pointer_as_index`` is ``__cvta_generic_to_shared`` of the array,
 ``llvm.inttoptr`` keeps the number, ``llvm.getelementptr`` adds bytes.
 
+Past 48 KiB the shared buffers are views of dynamic shared memory: ``gpu.dynamic_shared_memory``
+is an ``extern __shared__`` byte array (sized at launch), a ``memref.view`` of it a typed
+pointer ``float* smem_3 = (float*)(dynamic_smem + 1024LL);`` and ``memref.memory_space_cast``
+another name for it, so every use of a shared array (subscripts, ``__cvta_generic_to_shared``,
+vector stores) prints the same for a pointer as for a static ``__shared__`` array.
+
 A vector load or store (``vector<4xf32>``; ``vector<8xf16>`` packed in a ``uint4``) is one
 access through a cast pointer, ``*(const float4*)p``, which nvcc turns into ``ld.global.v4``:
 CUDA's vector types are aligned to their size, so the op's ``alignment`` must promise at least
@@ -16,16 +22,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import llvm, memref, vector
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType
+from xdsl.dialects import arith, llvm, memref, vector
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, NoneAttr, VectorType
 from xdsl.ir import Attribute, SSAValue
 
 from mytriton.backends.cuda.c_types import is_shared_memref, vector_bytes, vector_type
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.hinted_access import load_statements, store_statements
+from mytriton.backends.cuda.literals import int_literal
 from mytriton.dialects.tt_types import byte_size
+from mytriton.dialects.upstream import DynamicSharedMemoryOp
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.abi import is_shared_pointer
+
+#: the C++ name of the kernel's dynamic shared memory (``extern __shared__``), where free
+DYNAMIC_SHARED_NAME = "dynamic_smem"
+#: its alignment: the views cut out of it are 16-byte aligned (docs/gpu-ir.md), for vector
+#: accesses, ``ldmatrix`` rows and 16-byte ``cp.async`` copies
+DYNAMIC_SHARED_ALIGNMENT = 16
 
 
 class MemoryPrinter(Emitter):
@@ -122,6 +136,56 @@ class MemoryPrinter(Emitter):
             raise BackendError("only shared-memory globals are supported")
         self.names.bind(op.memref, op.name_.root_reference.data)
 
+    @prints(DynamicSharedMemoryOp)
+    def _print_dynamic_shared_memory(self, op: DynamicSharedMemoryOp) -> None:
+        # every extern __shared__ array starts at the dynamic shared memory the launch sizes
+        name = DYNAMIC_SHARED_NAME
+        if self.names.is_free(name):
+            self.names.reserve(name)
+        else:
+            name = self.names.fresh(name)
+        self.names.bind(op.result, name)
+        self._stmt(
+            op, f"extern __shared__ __align__({DYNAMIC_SHARED_ALIGNMENT}) unsigned char {name}[];"
+        )
+
+    @prints(memref.ViewOp)
+    def _print_view(self, op: memref.ViewOp) -> None:
+        t = op.result.type
+        if not is_shared_memref(op.source.type):
+            raise BackendError(
+                "only views of shared memory (gpu.dynamic_shared_memory) are supported"
+            )
+        if (
+            not isinstance(t, MemRefType)
+            or not is_shared_memref(t)
+            or op.sizes
+            or len(t.get_shape()) != 1
+            or t.get_shape()[0] < 0
+            or not isinstance(t.layout, NoneAttr)
+        ):
+            raise BackendError(
+                f"a view of shared memory must be a 1-D static-shape shared memref, not {t}"
+            )
+        element = self._scalar_type(op, t.element_type)
+        shift = op.byte_shift.owner
+        value = shift.value if isinstance(shift, arith.ConstantOp) else None
+        offset = (
+            int_literal(value.value.data, 64)
+            if isinstance(value, IntegerAttr)
+            else self._n(op.byte_shift)
+        )
+        name = self.names.fresh(_buffer_name_hint(op))
+        self.names.bind(op.result, name)
+        self._stmt(op, f"{element}* {name} = ({element}*)({self._n(op.source)} + {offset});")
+
+    @prints(memref.MemorySpaceCastOp)
+    def _print_memory_space_cast(self, op: memref.MemorySpaceCastOp) -> None:
+        # address space 3 and #gpu.address_space<workgroup> are both CUDA shared memory
+        if not (is_shared_memref(op.source.type) and is_shared_memref(op.dest.type)):
+            raise BackendError("only casts between shared-memory memrefs are supported")
+        self.names.bind(op.dest, self._n(op.source))
+
     def _subscript(self, memref_value: SSAValue, indices: Sequence[SSAValue]) -> str:
         return self._n(memref_value) + "".join(f"[{self._n(i)}]" for i in indices)
 
@@ -132,6 +196,16 @@ class MemoryPrinter(Emitter):
     @prints(memref.StoreOp)
     def _print_memref_store(self, op: memref.StoreOp) -> None:
         self._stmt(op, f"{self._subscript(op.memref, op.indices)} = {self._n(op.value)};")
+
+
+def _buffer_name_hint(view: memref.ViewOp) -> str | None:
+    """A view's buffer is named by its ``memory_space_cast`` (``smem``), the value its users
+    read, else by its own hint."""
+    for use in view.result.uses:
+        cast = use.operation
+        if isinstance(cast, memref.MemorySpaceCastOp) and cast.dest.name_hint:
+            return cast.dest.name_hint
+    return view.result.name_hint
 
 
 def _aligned_vector(t: VectorType[Attribute], alignment: IntegerAttr[IntegerType] | None) -> str:

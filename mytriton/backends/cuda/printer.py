@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, llvm, memref, scf
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.backends.cuda.c_types import (
@@ -59,6 +59,8 @@ def _uses(module: ModuleOp, holds: Callable[[Attribute], bool]) -> bool:
         for v in (*op.operands, *op.results):
             if holds(v.type):
                 return True
+            if isinstance(v.type, MemRefType) and holds(v.type.element_type):
+                return True  # a view of dynamic shared memory
         if isinstance(op, memref.GlobalOp) and holds(op.type.element_type):
             return True
         if isinstance(op, llvm.GEPOp) and holds(op.elem_type):

@@ -6,12 +6,13 @@ from typing import NoReturn
 
 from xdsl.dialects import gpu, scf
 from xdsl.dialects.builtin import VectorType
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.backends.gpusim.dtypes import vector_shape
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.machine import CompiledBlock
 from mytriton.backends.gpusim.registry import RULES
+from mytriton.backends.gpusim.shared_memory import DynamicView
 
 _TERMINATORS = (scf.YieldOp, scf.ConditionOp, gpu.ReturnOp)
 
@@ -19,9 +20,16 @@ _TERMINATORS = (scf.YieldOp, scf.ConditionOp, gpu.ReturnOp)
 class Compiler:
     """Compiles blocks of one kernel; rules read kernel-wide facts from it."""
 
-    def __init__(self, shared_names: set[str], check_races: bool):
+    def __init__(
+        self,
+        shared_names: set[str],
+        check_races: bool,
+        dynamic_views: dict[SSAValue, DynamicView] | None = None,
+    ):
         self.shared_names = shared_names
         self.check_races = check_races
+        #: the buffers cut out of dynamic shared memory, by their ``memref.view`` result
+        self.dynamic_views = dynamic_views or {}
 
     def block(self, block: Block) -> CompiledBlock:
         out = CompiledBlock()

@@ -24,7 +24,11 @@ from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory, Region
 from mytriton.backends.gpusim.machine import Machine
-from mytriton.backends.gpusim.shared_memory import SharedBuffer, SharedMemory
+from mytriton.backends.gpusim.shared_memory import (
+    SharedBuffer,
+    SharedMemory,
+    dynamic_views,
+)
 from mytriton.backends.gpusim.values import Ptr, Value
 
 # registered on import
@@ -106,7 +110,11 @@ class SimKernel:
         self.names = [p.name_hint or f"arg{i}" for i, p in enumerate(self.params)]
         pointees = self.fn.attributes.get("mytriton.pointee_types")
         self.pointees = list(pointees.data) if isinstance(pointees, ArrayAttr) else []
-        self.body = Compiler(set(self.shared_types), check_races).block(self.fn.body.block)
+        # buffers past 48 KiB: views of dynamic shared memory, beside any static ones
+        self.dynamic = dynamic_views(self.fn, set(self.shared_types))
+        self.body = Compiler(set(self.shared_types), check_races, self.dynamic).block(
+            self.fn.body.block
+        )
         # a program spinning on a lock must not run in lockstep with the one holding it
         self.one_program_at_a_time = any(op.name in _ATOMIC_OPS for op in self.fn.walk())
 
@@ -150,14 +158,15 @@ class SimKernel:
         memory: GlobalMemory,
         scalars: dict[int, np.generic],
     ) -> None:
-        shared = SharedMemory(
-            {
-                name: SharedBuffer(
-                    name, dtype_of(t.element_type), tuple(t.get_shape()), len(programs)
-                )
-                for name, t in self.shared_types.items()
-            }
-        )
+        buffers = {
+            name: SharedBuffer(name, dtype_of(t.element_type), tuple(t.get_shape()), len(programs))
+            for name, t in self.shared_types.items()
+        }
+        for view in self.dynamic.values():
+            buffers[view.name] = SharedBuffer(
+                view.name, view.dtype, tuple(view.type.get_shape()), len(programs)
+            )
+        shared = SharedMemory(buffers, {v.name: v.offset for v in self.dynamic.values()})
         if memory.log is not None:
             memory.log.next_interval()
         m = Machine(grid, self.block_size, programs, memory, shared)

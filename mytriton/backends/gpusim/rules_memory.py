@@ -7,6 +7,11 @@ address in the program's shared window (``SharedMemory.base``):
 ``memref.extract_aligned_pointer_as_index`` gives a buffer's, ``llvm.inttoptr`` keeps it,
 ``llvm.getelementptr`` adds to it.
 
+Past 48 KiB the buffers are views of dynamic shared memory (``shared_memory.dynamic_views``):
+``gpu.dynamic_shared_memory`` is the region (only ``memref.view`` reads it), a ``memref.view``
+at a constant offset is a buffer of the view's type, and ``memref.memory_space_cast`` is the
+buffer it casts, so loads, stores and addresses treat them as static buffers.
+
 ``llvm.load``/``llvm.store`` of a ``vector<N x T>`` access N consecutive elements per lane at an
 address aligned to the op's ``alignment`` (the vector's size when absent, as in LLVM), which
 must be at least the vector's size: the CUDA printer's ``float4`` accesses need that much.
@@ -24,6 +29,7 @@ from mytriton.backends.gpusim.dtypes import as_signed, dtype_of, size_of, vector
 from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
+from mytriton.backends.gpusim.shared_memory import DYNAMIC_REGION, is_shared_space
 from mytriton.backends.gpusim.values import Ptr, SharedRef
 from mytriton.dialects.upstream_nvvm import SHARED_POINTER
 
@@ -126,6 +132,53 @@ def _get_global(op: Operation, c: Compiler) -> Step:
 
     def step(m: Machine) -> None:
         m.env[out] = ref
+
+    return step
+
+
+@rule("gpu.dynamic_shared_memory")
+def _dynamic_shared_memory(op: Operation, c: Compiler) -> Step:
+    """The kernel's dynamic shared memory: a handle that only ``memref.view`` reads (checked
+    when the kernel is loaded, ``shared_memory.dynamic_views``)."""
+    (out,) = op.results
+    for use in out.uses:
+        if not isinstance(use.operation, memref.ViewOp) or use.index != 0:
+            c.unsupported(op, "its result may only be the source of memref.view ops")
+    ref = SharedRef(DYNAMIC_REGION)
+
+    def step(m: Machine) -> None:
+        m.env[out] = ref
+
+    return step
+
+
+@rule("memref.view")
+def _view(op: Operation, c: Compiler) -> Step:
+    """A buffer of the view's type at its constant offset in dynamic shared memory."""
+    assert isinstance(op, memref.ViewOp)
+    view = c.dynamic_views.get(op.result)
+    if view is None:
+        c.unsupported(op, "only views of gpu.dynamic_shared_memory are modelled")
+    out = op.result
+    ref = SharedRef(view.name)
+
+    def step(m: Machine) -> None:
+        m.env[out] = ref
+
+    return step
+
+
+@rule("memref.memory_space_cast")
+def _memory_space_cast(op: Operation, c: Compiler) -> Step:
+    """The same shared buffer, in another spelling of the shared address space."""
+    assert isinstance(op, memref.MemorySpaceCastOp)
+    source, out = op.source, op.dest
+    for t in (source.type, out.type):
+        if not isinstance(t, MemRefType) or not is_shared_space(t.memory_space):
+            c.unsupported(op, f"only casts between shared-memory memrefs are modelled, not {t}")
+
+    def step(m: Machine) -> None:
+        m.env[out] = m.env[source]
 
     return step
 

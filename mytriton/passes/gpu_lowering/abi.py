@@ -22,6 +22,7 @@ from xdsl.ir import Attribute
 
 from mytriton.backends.kernel_signature import KernelSignature
 from mytriton.errors import BackendError
+from mytriton.passes.gpu_lowering.dynamic_shared import dynamic_shared_bytes
 
 POINTEE_TYPES_ATTR = "mytriton.pointee_types"
 
@@ -96,4 +97,4 @@ def kernel_signature(module: ModuleOp) -> KernelSignature:
     block = block_size(func)
     if block is None:
         raise BackendError(f"kernel `{func.sym_name.data}` has no known_block_size")
-    return KernelSignature(func.sym_name.data, params, block)
+    return KernelSignature(func.sym_name.data, params, block, dynamic_shared_bytes(func))

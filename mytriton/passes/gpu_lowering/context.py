@@ -31,7 +31,11 @@ from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.errors import BackendError
 from mytriton.passes.axis_info import AxisAnalysis
 
-SHARED_MEMORY_LIMIT = 48 * 1024
+#: shared memory a program may have as static ``__shared__`` arrays (``memref.global``s)
+STATIC_SHARED_LIMIT = 48 * 1024
+#: shared memory a program may use at all (sm_90's opt-in maximum per block, 227 KiB): past the
+#: static limit the buffers are views of dynamic shared memory (``dynamic_shared.py``)
+SHARED_MEMORY_LIMIT = 227 * 1024
 SHARED_ALIGNMENT = 16
 index = IndexType()
 
@@ -292,13 +296,18 @@ class LoweringContext:
         t = MemRefType(element, [numel], memory_space=IntegerAttr(3, 64))
         nbytes = numel * byte_size(element)
         self.buffers.append(SharedBuffer(name, t, nbytes))
-        total = sum(b.nbytes for b in self.buffers)
+        total = self.shared_bytes
         if total > SHARED_MEMORY_LIMIT:
             raise BackendError(
                 f"the kernel needs {total} bytes of shared memory, more than the "
                 f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
             )
         return self.value(memref.GetGlobalOp(name, t))
+
+    @property
+    def shared_bytes(self) -> int:
+        """The bytes all shared buffers take, each starting 16-byte aligned."""
+        return sum(-(-b.nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT for b in self.buffers)
 
     def scratch_buffer(self, element: Attribute, numel: int) -> SSAValue:
         """A shared-memory buffer shared by every op that asks for one of this element type and
@@ -319,9 +328,16 @@ class LoweringContext:
                 name, llvm.LLVMFunctionType(inputs, output), linkage=llvm.LinkageAttr("external")
             )
 
+    @property
+    def dynamic_shared(self) -> bool:
+        """Whether the buffers exceed static shared memory (``dynamic_shared.py``)."""
+        return self.shared_bytes > STATIC_SHARED_LIMIT
+
     def global_ops(self) -> list[Operation]:
-        """The ``gpu.module``'s ops beside the kernel: shared buffers and function declarations."""
-        return [*self._shared_globals(), *self.functions.values()]
+        """The ``gpu.module``'s ops beside the kernel: static shared buffers and function
+        declarations."""
+        shared = [] if self.dynamic_shared else self._shared_globals()
+        return [*shared, *self.functions.values()]
 
     def _shared_globals(self) -> list[Operation]:
         # 16-byte aligned, so a thread's 4 consecutive elements can move as one vector access

@@ -155,9 +155,9 @@ class LowerDot:
             return
         buf = staging_buffer(ctx, op, plan)
         if not plan.a_tile:
-            self._stage(ctx, op.a, compute, buf, 0, a_strides)
+            self.stage(ctx, op.a, compute, buf, 0, a_strides)
         if not plan.b_tile:
-            self._stage(ctx, op.b, compute, buf, plan.b_offset, b_strides)
+            self.stage(ctx, op.b, compute, buf, plan.b_offset, b_strides)
         ctx.emit(gpu.BarrierOp())
         if tensor_cores is not None:
             form, warps = tensor_cores
@@ -216,7 +216,7 @@ class LowerDot:
         buf, offset = ctx.get(read.src)
         return buf, offset
 
-    def _stage(
+    def stage(
         self,
         ctx: LoweringContext,
         v: SSAValue,

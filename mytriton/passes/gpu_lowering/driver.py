@@ -36,6 +36,7 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     shared_tiles,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.dynamic_shared import use_dynamic_shared_memory
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import LOWERING
@@ -111,6 +112,8 @@ class Lowering:
             i32, [self.num_warps * WARP_SIZE, 1, 1]
         )
         kernel.attributes["mytriton.pointee_types"] = ArrayAttr(pointees)
+        if ctx.dynamic_shared:
+            use_dynamic_shared_memory(kernel, ctx.buffers)
         gmod = gpu.ModuleOp(
             StringAttr(GPU_MODULE_NAME),  # type: ignore[arg-type]  # xDSL's hint says SymbolRefAttr; upstream's sym_name is a string
             Region(Block([*ctx.global_ops(), kernel])),

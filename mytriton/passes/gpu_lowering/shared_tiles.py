@@ -1,7 +1,8 @@
 """Lowering of ``ttg_shared``: shared tiles and the asynchronous copies that fill them.
 
 A ``!ttg.memdesc`` value lowers to two values, the shared buffer (``memref.get_global``) and the
-element offset of the tile in it (i32): ``ttg.local_alloc`` is a fresh buffer at offset 0,
+element offset of the tile in it (i32): ``ttg.local_alloc`` is a fresh buffer at offset 0
+(given a block, its registers stored as ``tt.dot`` stages an operand, then a barrier),
 ``ttg.memdesc_index`` adds ``index * tile_stride``.
 
 ``ttg.async_copy_global_to_local`` is one ``nvvm.cp.async.shared.global`` per run of a thread's
@@ -71,8 +72,14 @@ class LowerLocalAlloc:
         assert isinstance(op, LocalAllocOp)
         t = op.result.type
         assert isinstance(t, MemDescType)
-        buf = ctx.shared_buffer(register_type(t.element), t.numel)
+        element = register_type(t.element)
+        buf = ctx.shared_buffer(element, t.numel)
         ctx.set(op.result, [buf, ctx.i32(0)])
+        if op.src is not None:  # the block's registers, stored as a dot stages an operand
+            from mytriton.passes.gpu_lowering.dot import LowerDot
+
+            LowerDot().stage(ctx, op.src, element, buf, 0, t.layout.strides(t.tile_shape))
+            ctx.emit(gpu.BarrierOp())
 
 
 @lowers(MemDescIndexOp)
