@@ -70,10 +70,10 @@ from mytriton.frontend.debug_builtins import VOLATILE_ATTR
 from mytriton.passes.mma_policy import tensor_core_dot
 from mytriton.passes.pipeline_loads import (
     NUM_STAGES_ATTR,
-    _args,
-    _clone,
-    _pure_slice,
-    _reads_only,
+    block_args,
+    clone_ops,
+    pure_slice,
+    reads_only,
 )
 
 STAGED_OPERANDS = {0: "ttg.lhs_shared", 1: "ttg.rhs_shared"}
@@ -193,7 +193,7 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     or None when none qualifies."""
     body = loop.body.block
     iv = body.args[0]
-    if not isinstance(iv.type, IntegerType) or not _reads_only(body):
+    if not isinstance(iv.type, IntegerType) or not reads_only(body):
         return None
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
@@ -205,17 +205,17 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
             continue
         assert isinstance(op, tt.LoadOp)
         own = [op.ptr, *([op.mask] if op.mask is not None else [])]
-        if _pure_slice(own, body) is None:
+        if pure_slice(own, body) is None:
             continue
         staged.append(_Staged(op, tile))
         roots += own
     if not staged:
         return None
-    address_ops = _pure_slice(roots, body)
+    address_ops = pure_slice(roots, body)
     carried = _carried_closure(address_ops or [], roots, body, yielded)
     if address_ops is None or carried is None:
         return None
-    advance_ops = _pure_slice([yielded.operands[j] for j in carried], body)
+    advance_ops = pure_slice([yielded.operands[j] for j in carried], body)
     if advance_ops is None:
         return None
     return _rewrite(loop, staged, address_ops, carried, advance_ops, stages)
@@ -269,7 +269,7 @@ def _carried_closure(
     """The carried values the addresses depend on, with those their next values depend on
     (indices into the iter args), or None when one's next value is not a pure computation."""
     iv = body.args[0]
-    todo = [a.index - 1 for a in _args(ops, roots, body) if a is not iv]
+    todo = [a.index - 1 for a in block_args(ops, roots, body) if a is not iv]
     found: set[int] = set()
     while todo:
         j = todo.pop()
@@ -277,10 +277,10 @@ def _carried_closure(
             continue
         found.add(j)
         nxt = yielded.operands[j]
-        slice_ops = _pure_slice([nxt], body)
+        slice_ops = pure_slice([nxt], body)
         if slice_ops is None:
             return None
-        todo += [a.index - 1 for a in _args(slice_ops, [nxt], body) if a is not iv]
+        todo += [a.index - 1 for a in block_args(slice_ops, [nxt], body) if a is not iv]
     return sorted(found)
 
 
@@ -339,7 +339,7 @@ class _Builder:
         return self.value(arith.ConstantOp(IntegerAttr(value, t)))
 
     def clone(self, ops: Sequence[Operation], mapping: dict[SSAValue, SSAValue]) -> None:
-        for op in _clone(ops, mapping):
+        for op in clone_ops(ops, mapping):
             self.add(op)
 
 

@@ -71,7 +71,7 @@ def _stages(op: Operation) -> int | None:
 def pipeline_loop(loop: scf.ForOp) -> bool:
     """Rotate ``loop``'s dot-operand loads that qualify; whether there was one."""
     body = loop.body.block
-    if not isinstance(body.args[0].type, IntegerType) or not _reads_only(body):
+    if not isinstance(body.args[0].type, IntegerType) or not reads_only(body):
         return False
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
@@ -82,11 +82,11 @@ def pipeline_loop(loop: scf.ForOp) -> bool:
         if not _candidate(op):
             continue
         assert isinstance(op, tt.LoadOp)
-        ops = _pure_slice(op.operands, body)
+        ops = pure_slice(op.operands, body)
         if ops is None:
             continue
-        needed = {a.index - 1 for a in _args(ops, op.operands, body) if a is not iv}
-        found = {j: next_slices.get(j) or _pure_slice([yielded.operands[j]], body) for j in needed}
+        needed = {a.index - 1 for a in block_args(ops, op.operands, body) if a is not iv}
+        found = {j: next_slices.get(j) or pure_slice([yielded.operands[j]], body) for j in needed}
         if any(s is None for s in found.values()):
             continue
         next_slices.update({j: s for j, s in found.items() if s is not None})
@@ -97,7 +97,7 @@ def pipeline_loop(loop: scf.ForOp) -> bool:
     return True
 
 
-def _reads_only(block: Block) -> bool:
+def reads_only(block: Block) -> bool:
     """Whether nothing in ``block`` (nested regions included) writes, allocates or frees."""
     for op in block.walk():
         if isinstance(op, scf.YieldOp):
@@ -117,7 +117,7 @@ def _candidate(op: Operation) -> bool:
     )
 
 
-def _pure_slice(roots: Sequence[SSAValue], body: Block) -> list[Operation] | None:
+def pure_slice(roots: Sequence[SSAValue], body: Block) -> list[Operation] | None:
     """The ops of ``body`` that ``roots`` depend on, in body order; None when one of them has
     effects (a load), is a dot (not worth computing twice) or sits in a nested region."""
     seen: set[Operation] = set()
@@ -155,12 +155,16 @@ def _within(block: Block | None, body: Block) -> bool:
     return False
 
 
-def _args(ops: Sequence[Operation], roots: Sequence[SSAValue], body: Block) -> set[BlockArgument]:
+def block_args(
+    ops: Sequence[Operation], roots: Sequence[SSAValue], body: Block
+) -> set[BlockArgument]:
+    """The arguments of ``body`` (induction variable, carried values) that ``roots`` and the
+    operands of ``ops`` read."""
     values = [*roots, *(o for op in ops for o in op.operands)]
     return {v for v in values if isinstance(v, BlockArgument) and v.block is body}
 
 
-def _clone(ops: Sequence[Operation], mapping: dict[SSAValue, SSAValue]) -> list[Operation]:
+def clone_ops(ops: Sequence[Operation], mapping: dict[SSAValue, SSAValue]) -> list[Operation]:
     """Clones of ``ops`` reading ``mapping``'s values (which records their results)."""
     return [op.clone(value_mapper=mapping) for op in ops]
 
@@ -174,7 +178,7 @@ def _prefetch(
 ) -> list[Operation]:
     """``ops`` and ``load`` cloned under ``mapping``, the load masked off unless ``iteration``
     is below ``upper``: the ops to insert, the load last."""
-    out = _clone(ops, mapping)
+    out = clone_ops(ops, mapping)
     ptr = mapping.get(load.ptr, load.ptr)
     shape = shape_of(load.result.type)
     in_range = CmpOp("lt", iteration, upper)
@@ -229,7 +233,7 @@ def _rotate(
     ahead: dict[SSAValue, SSAValue] = {iv: step.result}
     for j, ops in sorted(next_slices.items()):
         mapping = {}
-        top += _clone(ops, mapping)
+        top += clone_ops(ops, mapping)
         yielded = body.last_op
         assert isinstance(yielded, scf.YieldOp)
         ahead[carried[j]] = mapping.get(yielded.operands[j], yielded.operands[j])
