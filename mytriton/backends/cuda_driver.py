@@ -23,7 +23,7 @@ from typing import Any
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_launcher import FastLaunch, LaunchCode, build_launch_code
-from mytriton.backends.kernel_signature import KernelSignature
+from mytriton.backends.kernel_signature import STATIC_SHARED_LIMIT, KernelSignature
 from mytriton.errors import BackendError, BackendUnavailableError, DeviceAssertionError
 
 CUPY_HINT = (
@@ -121,7 +121,6 @@ def link_cubin(ptx: str, device: int, name: str) -> bytes:
 _SHARED_SIZE_BYTES, _LOCAL_SIZE_BYTES, _NUM_REGS = 1, 3, 4
 _MAX_DYNAMIC_SHARED_SIZE = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 _MAX_SHARED_PER_BLOCK_OPTIN = 97  # cudaDevAttrMaxSharedMemoryPerBlockOptin
-STATIC_SHARED_BYTES = 48 * 1024  # launches need no attribute up to this much
 
 
 def function_metadata(fn: Any) -> dict[str, int]:
@@ -210,7 +209,7 @@ class DeviceKernel:
                 module = cupy.cuda.function.Module()
                 module.load(self.ptx.encode() + b"\0")  # a cubin of another architecture
             fn = module.get_function(self.signature.name)
-            if self.signature.shared > STATIC_SHARED_BYTES:
+            if self.signature.shared > STATIC_SHARED_LIMIT:
                 self._allow_dynamic_shared(cupy, fn, device)
         self._modules[device] = module
         self._functions[device] = fn  # last: another thread may read it without the lock

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: shared memory a program may have without asking for more: static ``__shared__`` arrays stop
+#: here, and a launch with more dynamic shared memory must first raise the function's limit
+STATIC_SHARED_LIMIT = 48 * 1024
+
 
 @dataclass(frozen=True)
 class KernelSignature:

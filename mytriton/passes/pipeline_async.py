@@ -37,11 +37,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, scf
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
     IntegerAttr,
     IntegerType,
     TensorType,
@@ -54,6 +53,7 @@ from xdsl.traits import get_effects
 from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects import tt
+from mytriton.dialects.tt_constants import uniform_constant
 from mytriton.dialects.tt_elementwise import AddOp, AndOp, CmpOp, MulOp, SelectOp, SubOp
 from mytriton.dialects.tt_types import element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of, with_layout
@@ -94,8 +94,19 @@ class PipelineAsyncPass(ModulePass):
             if not pipeline_module(trial, self.num_stages, cap):
                 return
             if _fits_shared_memory(trial):
-                pipeline_module(op, self.num_stages, cap)
+                _take_body(op, trial)
                 return
+
+
+def _take_body(module: builtin.ModuleOp, other: builtin.ModuleOp) -> None:
+    """Replace ``module``'s ops by ``other``'s (moved, not copied)."""
+    block = module.body.block
+    for old in list(block.ops):
+        old.detach()
+        old.erase(safe_erase=False)
+    for new in list(other.body.block.ops):
+        new.detach()
+        block.add_op(new)
 
 
 def _most_loop_stages(module: builtin.ModuleOp) -> int:
@@ -228,8 +239,6 @@ def _staged_tile(op: Operation) -> MemDescType | None:
     t = op.result.type
     if not isinstance(t, TensorType) or layout_of(t) is None or not op.result.uses:
         return None
-    if op.other is not None and not _is_zero(op.other):
-        return None
     layouts = set()
     for use in op.result.uses:
         dot = use.operation
@@ -243,24 +252,15 @@ def _staged_tile(op: Operation) -> MemDescType | None:
         if not isinstance(layout, SharedLayoutAttr):
             return None
         layouts.add(layout)
-    if len(layouts) != 1:
+    if len(layouts) != 1 or (op.other is not None and not _is_zero(op.other)):
         return None
     return MemDescType(shape_of(t), element_type(t), layouts.pop())
 
 
 def _is_zero(v: SSAValue) -> bool:
     """Whether ``v`` is a zero splat (what the copy engine fills masked-off elements with)."""
-    op = v.owner
-    if isinstance(op, tt.SplatOp):
-        return _is_zero(op.src)
-    if isinstance(op, arith.ConstantOp):
-        value = op.value
-        if isinstance(value, (IntegerAttr, FloatAttr)):
-            return value.value.data == 0 and str(value.value.data) != "-0.0"
-        if isinstance(value, DenseIntOrFPElementsAttr):
-            data = value.get_values()
-            return all(x == 0 and str(x) != "-0.0" for x in data)
-    return False
+    c = uniform_constant(v)
+    return c is not None and c == 0 and not np.signbit(c)
 
 
 def _carried_closure(

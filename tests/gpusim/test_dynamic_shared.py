@@ -21,7 +21,7 @@ import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends.gpusim import SimulationError, run_lowered
 from mytriton.dialects.upstream import DynamicSharedMemoryOp
-from mytriton.passes.gpu_lowering.dynamic_shared import dynamic_shared_bytes
+from mytriton.passes.gpu_lowering.abi import dynamic_shared_bytes
 from tests.gpusim.extra_kernels import dot_then_reduce_kernel
 from tests.gpusim.util import lower, nans, parse
 from tests.kernels import tutorial_matmul_kernel

@@ -39,6 +39,7 @@ from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.values import first_conflict, same_number
 from mytriton.dialects.upstream import WORKGROUP, DynamicSharedMemoryOp
+from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
 
 if TYPE_CHECKING:
     from mytriton.backends.gpusim.machine import Machine
@@ -275,9 +276,6 @@ class SharedMemory:
 #: the byte alignment of a view's offset in dynamic shared memory (docs/gpu-ir.md): like static
 #: buffers, so a thread's 16-byte vector accesses and ``ldmatrix`` rows stay aligned
 DYNAMIC_VIEW_ALIGNMENT = 16
-#: the kernel attribute with the bytes of dynamic shared memory it launches with
-#: (``mytriton.passes.gpu_lowering.dynamic_shared.DYNAMIC_SHARED_ATTR``)
-DYNAMIC_SHARED_ATTR = "mytriton.dynamic_shared_memory"
 #: what the simulator holds for a ``gpu.dynamic_shared_memory`` value (only views read it)
 DYNAMIC_REGION = "dynamic shared memory"
 

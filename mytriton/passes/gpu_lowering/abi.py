@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
 )
@@ -22,9 +23,16 @@ from xdsl.ir import Attribute
 
 from mytriton.backends.kernel_signature import KernelSignature
 from mytriton.errors import BackendError
-from mytriton.passes.gpu_lowering.dynamic_shared import dynamic_shared_bytes
 
 POINTEE_TYPES_ATTR = "mytriton.pointee_types"
+#: the kernel's dynamic shared memory bytes, to launch with (absent: none; ``dynamic_shared.py``)
+DYNAMIC_SHARED_ATTR = "mytriton.dynamic_shared_memory"
+
+
+def dynamic_shared_bytes(kernel: gpu.FuncOp) -> int:
+    """The dynamic shared memory ``kernel`` launches with (0: none)."""
+    attr = kernel.attributes.get(DYNAMIC_SHARED_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
 def is_global_pointer(t: Attribute) -> bool:

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from mytriton.backends.kernel_signature import STATIC_SHARED_LIMIT
 from mytriton.dialects import tt_fp8
 from mytriton.dialects.tt_types import byte_size, shape_of
 from mytriton.dialects.ttg import WARP_SIZE, layout_of
@@ -31,8 +32,6 @@ from mytriton.dialects.ttg_geometry import Geometry, log2
 from mytriton.errors import BackendError
 from mytriton.passes.axis_info import AxisAnalysis
 
-#: shared memory a program may have as static ``__shared__`` arrays (``memref.global``s)
-STATIC_SHARED_LIMIT = 48 * 1024
 #: shared memory a program may use at all (sm_90's opt-in maximum per block, 227 KiB): past the
 #: static limit the buffers are views of dynamic shared memory (``dynamic_shared.py``)
 SHARED_MEMORY_LIMIT = 227 * 1024

@@ -24,10 +24,8 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i32
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects.upstream import WORKGROUP, DynamicSharedMemoryOp
+from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
 from mytriton.passes.gpu_lowering.context import SHARED_ALIGNMENT, SharedBuffer
-
-#: the kernel attribute holding its dynamic shared memory bytes (absent: none)
-DYNAMIC_SHARED_ATTR = "mytriton.dynamic_shared_memory"
 
 
 def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer]) -> int:
@@ -62,9 +60,3 @@ def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer
                 op.erase()
     kernel.attributes[DYNAMIC_SHARED_ATTR] = IntegerAttr(offset, i32)
     return offset
-
-
-def dynamic_shared_bytes(kernel: gpu.FuncOp) -> int:
-    """The dynamic shared memory ``kernel`` launches with (0: none)."""
-    attr = kernel.attributes.get(DYNAMIC_SHARED_ATTR)
-    return attr.value.data if isinstance(attr, IntegerAttr) else 0

@@ -123,37 +123,37 @@ class LowerLoad:
             if mask is not None:
                 other = others[first] if others is not None else ctx.const(0, pointee)  # type: ignore[arg-type]
             if width == 1:
-                out.append(self._load(ctx, ptrs[first], pointee, mask, other, hints=hints))
+                out.append(masked_load(ctx, ptrs[first], pointee, mask, other, hints=hints))
                 continue
             vt = VectorType(pointee, [width])
             fill = ctx.value(vector.BroadcastOp(other, vt)) if other is not None else None
             align = width * byte_size(pointee)
-            loaded = self._load(ctx, ptrs[first], vt, mask, fill, align, hints)
+            loaded = masked_load(ctx, ptrs[first], vt, mask, fill, align, hints)
             out += [ctx.value(vector.ExtractOp(loaded, [i], pointee)) for i in range(width)]
         ctx.set(op.result, out)
 
-    def _load(
-        self,
-        ctx: LoweringContext,
-        ptr: SSAValue,
-        t: Attribute,
-        mask: SSAValue | None,
-        other: SSAValue | None,
-        align: int | None = None,
-        hints: dict[str, Attribute] | None = None,
-    ) -> SSAValue:
-        """``*ptr``, or ``mask ? *ptr : other`` without touching memory when masked off."""
-        if mask is None:
-            return ctx.value(_hinted(llvm.LoadOp(ptr, t, alignment=align), hints or {}))
-        assert other is not None
-        then = Block()
-        with ctx.inside(then):
-            load = _hinted(llvm.LoadOp(ptr, t, alignment=align), hints or {})
-            ctx.emit(scf.YieldOp(ctx.value(load)))
-        orelse = Block()
-        with ctx.inside(orelse):
-            ctx.emit(scf.YieldOp(other))
-        return ctx.value(scf.IfOp(mask, [t], [then], [orelse]))
+
+def masked_load(
+    ctx: LoweringContext,
+    ptr: SSAValue,
+    t: Attribute,
+    mask: SSAValue | None,
+    other: SSAValue | None,
+    align: int | None = None,
+    hints: dict[str, Attribute] | None = None,
+) -> SSAValue:
+    """``*ptr``, or ``mask ? *ptr : other`` without touching memory when masked off."""
+    if mask is None:
+        return ctx.value(_hinted(llvm.LoadOp(ptr, t, alignment=align), hints or {}))
+    assert other is not None
+    then = Block()
+    with ctx.inside(then):
+        load = _hinted(llvm.LoadOp(ptr, t, alignment=align), hints or {})
+        ctx.emit(scf.YieldOp(ctx.value(load)))
+    orelse = Block()
+    with ctx.inside(orelse):
+        ctx.emit(scf.YieldOp(other))
+    return ctx.value(scf.IfOp(mask, [t], [then], [orelse]))
 
 
 @lowers(tt.StoreOp)

@@ -45,9 +45,10 @@ from mytriton.dialects.upstream_nvvm import (
     CpAsyncWaitGroupOp,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.dot import LowerDot, tile_operand
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
 from mytriton.passes.gpu_lowering.fp8 import register_type
-from mytriton.passes.gpu_lowering.memory import LowerLoad, vector_width
+from mytriton.passes.gpu_lowering.memory import masked_load, vector_width
 from mytriton.passes.gpu_lowering.rules import lowers
 
 index = IndexType()
@@ -76,8 +77,6 @@ class LowerLocalAlloc:
         buf = ctx.shared_buffer(element, t.numel)
         ctx.set(op.result, [buf, ctx.i32(0)])
         if op.src is not None:  # the block's registers, stored as a dot stages an operand
-            from mytriton.passes.gpu_lowering.dot import LowerDot
-
             LowerDot().stage(ctx, op.src, element, buf, 0, t.layout.strides(t.tile_shape))
             ctx.emit(gpu.BarrierOp())
 
@@ -159,7 +158,7 @@ class LowerAsyncCopy:
         for e, ptr in enumerate(ptrs):
             mask = masks[first + e] if masks is not None else None
             zero = ctx.const(0, element) if mask is not None else None  # type: ignore[arg-type]
-            value = LowerLoad()._load(ctx, ptr, element, mask, zero)
+            value = masked_load(ctx, ptr, element, mask, zero)
             where = at if e == 0 else ctx.value(arith.AddiOp(at, ctx.i32(e)))
             ctx.emit(memref.StoreOp.get(value, buf, [ctx.value(arith.IndexCastOp(where, index))]))
 
@@ -181,8 +180,6 @@ class LowerAsyncWait:
 def feeds_dots_only(op: LocalLoadOp) -> bool:
     """Whether every use of the tile's registers is a dot operand that reads the tile itself
     (``dot.tile_operand``)."""
-    from mytriton.passes.gpu_lowering.dot import tile_operand
-
     return all(
         isinstance(u.operation, tt.DotOp) and tile_operand(u.operation, u.index) is not None
         for u in op.result.uses
