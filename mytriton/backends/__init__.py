@@ -33,6 +33,9 @@ class LaunchOptions:
     enable_fp_fusion: bool = True
     #: the most registers a thread of the kernel may use (``.maxnreg`` in the PTX), or None
     maxnreg: int | None = None
+    #: the compute capability to compile for (``major * 10 + minor``): the launch device's, or
+    #: ``ttg.DEFAULT_CAPABILITY`` where there is none (gpusim, a compile-only launch)
+    capability: int = 90
 
 
 class Backend(ABC):

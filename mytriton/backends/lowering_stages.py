@@ -15,7 +15,7 @@ from mytriton.dialects.ttg_aliases import with_layout_aliases
 def _lay_out(module: ModuleOp, options: Any) -> ModuleOp:
     from mytriton.passes.lower_to_gpu import assign_layouts  # the lowering imports much
 
-    return assign_layouts(module, options.num_warps, options.num_stages)
+    return assign_layouts(module, options.num_warps, options.num_stages, options.capability)
 
 
 def _lower(laid: ModuleOp, options: Any) -> ModuleOp:

@@ -25,7 +25,8 @@ def file_stamp(path: str | Path | None) -> str:
 
 
 def cuda_identity() -> str:
-    """CuPy, NVRTC and driver versions and the current GPU's architecture (cuda backend)."""
+    """CuPy, NVRTC and driver versions, the current GPU's architecture and the PTX target
+    compiled for (cuda backend)."""
     try:
         import cupy
     except ImportError:
@@ -35,16 +36,18 @@ def cuda_identity() -> str:
     device = current_device()
     if device is None:
         return f"CuPy {cupy.__version__}, no GPU"
+    arch = device_arch(device)
     try:
         from cupy_backends.cuda.libs import nvrtc
 
+        from mytriton.backends.cuda.compile import nvrtc_arch
+
         nvrtc_version = str(nvrtc.getVersion())
+        target = f", compute_{nvrtc_arch(nvrtc, arch)}"  # 90a on Hopper
     except Exception:  # CuPy without NVRTC: the ptx stage says why
-        nvrtc_version = "unavailable"
+        nvrtc_version, target = "unavailable", ""
     driver = cupy.cuda.runtime.driverGetVersion()
-    return (
-        f"CuPy {cupy.__version__}, NVRTC {nvrtc_version}, driver {driver}, sm_{device_arch(device)}"
-    )
+    return f"CuPy {cupy.__version__}, NVRTC {nvrtc_version}, driver {driver}, sm_{arch}{target}"
 
 
 def mlir_identity() -> str:

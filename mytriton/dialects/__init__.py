@@ -28,12 +28,12 @@ TT = Dialect(
 
 def all_dialects() -> list[Dialect]:
     """``tt``, ``ttg`` and every upstream dialect our IR stages use (gpu and arith extended with
-    the upstream ops xDSL lacks, nvvm's tensor-core ops defined)."""
+    the upstream ops xDSL lacks, nvvm's tensor-core ops, wgmma's included, defined)."""
     from xdsl.dialects import builtin, func, math, memref, scf, vector
 
     from mytriton.dialects.ttg_dialect import TTG
     from mytriton.dialects.upstream import ARITH, GPU, LLVM
-    from mytriton.dialects.upstream_nvvm import NVVM
+    from mytriton.dialects.upstream_wgmma import NVVM
 
     return [
         builtin.Builtin,

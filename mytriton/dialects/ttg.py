@@ -254,6 +254,10 @@ Layout = BlockedLayoutAttr | SliceLayoutAttr
 # lowering and the ABI read it from there.
 NUM_WARPS_ATTR = "ttg.num-warps"
 THREADS_PER_WARP_ATTR = "ttg.threads-per-warp"
+TARGET_ATTR = "ttg.target"  # "cuda:90": the chip the layouts were chosen for
+#: the compute capability layouts are chosen for when the launch names no device (gpusim, a
+#: compile without a GPU): the H100/H200 that mytriton is built for
+DEFAULT_CAPABILITY = 90
 
 
 def set_launch_geometry(module: Operation, num_warps: int) -> None:

@@ -12,9 +12,17 @@ from mytriton.dialects.ttg import (
     SharedLayoutAttr,
     SliceLayoutAttr,
 )
+from mytriton.dialects.ttg_async_dot import DotWaitOp
+from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 
 TTG = Dialect(
     "ttg",
-    [ConvertLayoutOp, *ttg_shared.OPS],
-    [BlockedLayoutAttr, SliceLayoutAttr, SharedLayoutAttr, *ttg_shared.ATTRIBUTES],
+    [ConvertLayoutOp, *ttg_shared.OPS, DotWaitOp],
+    [
+        BlockedLayoutAttr,
+        SliceLayoutAttr,
+        SharedLayoutAttr,
+        NvmmaSharedLayoutAttr,
+        *ttg_shared.ATTRIBUTES,
+    ],
 )

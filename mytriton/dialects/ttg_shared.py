@@ -54,6 +54,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.tt_types import PointerType, byte_size, element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of, layout_rank
+from mytriton.dialects.ttg_nvmma import ATOM_BYTES, NvmmaSharedLayoutAttr
+
+#: the shared-memory encodings of a tile: padded rows, or the wgmma swizzle
+SharedEncoding = SharedLayoutAttr | NvmmaSharedLayoutAttr
 
 SHARED_ALIGNMENT_BYTES = 16  # every tile of a stacked buffer starts this aligned
 
@@ -67,9 +71,9 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
 
     shape_: ArrayAttr[IntAttr]
     element: Attribute
-    layout: SharedLayoutAttr
+    layout: SharedEncoding
 
-    def __init__(self, shape: Sequence[int], element: Attribute, layout: SharedLayoutAttr):
+    def __init__(self, shape: Sequence[int], element: Attribute, layout: SharedEncoding):
         super().__init__(ArrayAttr([IntAttr(d) for d in shape]), element, layout)
 
     @property
@@ -87,9 +91,17 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def tile_stride(self) -> int:
-        """Elements from one stacked tile to the next (a tile, padded to 16-byte alignment)."""
-        align = max(1, SHARED_ALIGNMENT_BYTES // byte_size(self.element))
+        """Elements from one stacked tile to the next (a tile, padded to 16-byte alignment, or
+        1024 for a swizzled one)."""
+        align = max(1, self.alignment // byte_size(self.element))
         return -(-self.layout.size(self.tile_shape) // align) * align
+
+    @property
+    def alignment(self) -> int:
+        """The bytes every tile (and so the buffer) must be aligned to."""
+        if isinstance(self.layout, NvmmaSharedLayoutAttr):
+            return ATOM_BYTES
+        return SHARED_ALIGNMENT_BYTES
 
     @property
     def numel(self) -> int:
@@ -107,6 +119,10 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("!ttg.memdesc: dimensions must be positive")
         if sorted(self.layout.dim_order) != list(range(tile)):
             raise VerifyException("!ttg.memdesc: the layout's order must permute its dimensions")
+        if isinstance(self.layout, NvmmaSharedLayoutAttr):
+            why = self.layout.check_shape(self.tile_shape, byte_size(self.element))
+            if why is not None:
+                raise VerifyException(f"!ttg.memdesc: {why}")
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
@@ -123,8 +139,8 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
         parser.parse_punctuation(",")
         layout = parser.parse_attribute()
         parser.parse_punctuation(">")
-        if not isinstance(layout, SharedLayoutAttr):
-            parser.raise_error("!ttg.memdesc: expected a #ttg.shared layout")
+        if not isinstance(layout, SharedLayoutAttr | NvmmaSharedLayoutAttr):
+            parser.raise_error("!ttg.memdesc: expected a #ttg.shared or #ttg.nvmma_shared layout")
         return (ArrayAttr([IntAttr(d) for d in shape]), element, layout)
 
 

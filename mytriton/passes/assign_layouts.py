@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
@@ -26,6 +26,8 @@ from mytriton.dialects.tt_elementwise import ElementwiseOp
 from mytriton.dialects.tt_shape import SHAPE_OPS, GatherOp, JoinOp
 from mytriton.dialects.tt_types import PointerType, element_type, shape_of
 from mytriton.dialects.ttg import (
+    DEFAULT_CAPABILITY,
+    TARGET_ATTR,
     BlockedLayoutAttr,
     ConvertLayoutOp,
     Layout,
@@ -34,12 +36,13 @@ from mytriton.dialects.ttg import (
     set_launch_geometry,
     with_layout,
 )
+from mytriton.dialects.ttg_shared import SharedEncoding
 from mytriton.dialects.verify import source_location
 from mytriton.errors import CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.layout_policy import default_blocked
 from mytriton.passes.layout_rules import RESULT_LAYOUT, first_known
-from mytriton.passes.mma_policy import mma_staging, tensor_core_dot
+from mytriton.passes.mma_policy import mma_staging, tensor_core_dot, wgmma_staging
 from mytriton.passes.shape_layouts import unpaired
 
 REMATERIALIZABLE = (
@@ -90,9 +93,16 @@ class _Scope:
 class LayoutAssigner:
     """Rebuilds one kernel function with every block value laid out."""
 
-    def __init__(self, num_warps: int, axis: AxisAnalysis, tensor_cores: bool = True):
+    def __init__(
+        self,
+        num_warps: int,
+        axis: AxisAnalysis,
+        tensor_cores: bool = True,
+        capability: int = DEFAULT_CAPABILITY,
+    ):
         self.num_warps = num_warps
         self.tensor_cores = tensor_cores
+        self.capability = capability
         self.axis = axis
         self.scalars: dict[SSAValue, SSAValue] = {}
         self.home: dict[SSAValue, Layout] = {}
@@ -282,8 +292,12 @@ class LayoutAssigner:
             b = self.value(op.b, self.home.get(op.b) or self.default(op.b))
             acc = self.value(op.acc, layout)
             new = self.insert(_rebuild(op, [a, b, acc], [with_layout(op.result.type, layout)]))
-            lhs, rhs = DOT_LHS_SHARED, DOT_RHS_SHARED
-            if tensor_core_dot(op, layout) is not None:
+            lhs: SharedEncoding = DOT_LHS_SHARED
+            rhs: SharedEncoding = DOT_RHS_SHARED
+            swizzled = wgmma_staging(op, layout, self.capability)
+            if swizzled is not None:
+                lhs, rhs = swizzled
+            elif tensor_core_dot(op, layout) is not None:
                 lhs, rhs = mma_staging(element_type(op.a.type))
             new.attributes["ttg.lhs_shared"] = lhs
             new.attributes["ttg.rhs_shared"] = rhs
@@ -548,17 +562,20 @@ class LayoutAssigner:
 
 @dataclass(frozen=True)
 class AssignLayoutsPass(ModulePass):
-    """Annotate every block with a `ttg` layout for ``num_warps`` warps per program
-    (``tensor_cores=false``: every dot on CUDA cores)."""
+    """Annotate every block with a `ttg` layout for ``num_warps`` warps per program on a chip
+    of compute capability ``capability`` (90: Hopper's warpgroup MMAs; ``tensor_cores=false``:
+    every dot on CUDA cores). The module records the target as Triton does (``ttg.target``)."""
 
     name = "tt-assign-layouts"
 
     num_warps: int = 4
     tensor_cores: bool = True
+    capability: int = DEFAULT_CAPABILITY
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         set_launch_geometry(op, self.num_warps)
+        op.attributes[TARGET_ATTR] = StringAttr(f"cuda:{self.capability}")
         axis = AxisAnalysis(op)
         for fn in op.walk():
             if isinstance(fn, func.FuncOp):
-                LayoutAssigner(self.num_warps, axis, self.tensor_cores).run(fn)
+                LayoutAssigner(self.num_warps, axis, self.tensor_cores, self.capability).run(fn)

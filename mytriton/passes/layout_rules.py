@@ -29,7 +29,7 @@ from mytriton.dialects.ttg import (
 )
 from mytriton.op_rules import OpRules
 from mytriton.passes.layout_policy import default_blocked, dot_layout
-from mytriton.passes.mma_policy import mma_form, mma_layout
+from mytriton.passes.mma_policy import mma_form, mma_layout, wgmma_layout
 from mytriton.passes.shape_layouts import paired, reshaped, unpaired
 
 LayoutOf = Callable[[SSAValue], Layout | None]
@@ -40,6 +40,7 @@ class LayoutDefaults(Protocol):
 
     num_warps: int
     tensor_cores: bool  # whether dots may use tensor-core layouts (``mma_policy``)
+    capability: int  # the target's compute capability (90: warpgroup MMAs)
 
     def default(self, v: SSAValue) -> BlockedLayoutAttr: ...
 
@@ -82,7 +83,7 @@ def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None
     assert isinstance(op, tt.DotOp)
     shape = shape_of(op.acc.type)
     if d.tensor_cores and mma_form(op) is not None:
-        mma = mma_layout(shape, d.num_warps)
+        mma = wgmma_layout(op, d.num_warps, d.capability) or mma_layout(shape, d.num_warps)
         if mma is not None:
             return mma
     return layout_of(op.acc) or dot_layout(shape, d.num_warps)

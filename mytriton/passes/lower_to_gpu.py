@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.ttg import module_num_warps
+from mytriton.dialects.ttg import DEFAULT_CAPABILITY, module_num_warps
 from mytriton.errors import CompilationError
 from mytriton.passes.gpu_lowering.driver import Lowering
 from mytriton.passes.pipeline import run_pipeline
@@ -23,23 +23,30 @@ from mytriton.passes.pipeline import run_pipeline
 # layouts, then the clean-up of the layout conversions it inserted (merged clones, hoisting),
 # then the K loops' tensor-core operands copied into shared memory num_stages - 1 iterations ahead
 TTG_PIPELINE = (
-    "tt-assign-layouts{{num_warps={num_warps}}},cse,licm,ttg-pipeline{{num_stages={num_stages}}}"
+    "tt-assign-layouts{{num_warps={num_warps} capability={capability}}},cse,licm,"
+    "ttg-pipeline{{num_stages={num_stages}}}"
 )
 # the lowering proper, then CSE and DCE of what it emitted
 GPU_PIPELINE = "tt-lower-to-gpu,cse,dce"
 DEFAULT_NUM_STAGES = 3  # Triton's launch default
 
 
-def ttg_pipeline(num_warps: int, num_stages: int = DEFAULT_NUM_STAGES) -> str:
-    return TTG_PIPELINE.format(num_warps=num_warps, num_stages=num_stages)
+def ttg_pipeline(
+    num_warps: int, num_stages: int = DEFAULT_NUM_STAGES, capability: int = DEFAULT_CAPABILITY
+) -> str:
+    return TTG_PIPELINE.format(num_warps=num_warps, num_stages=num_stages, capability=capability)
 
 
 def assign_layouts(
-    module: ModuleOp, num_warps: int, num_stages: int = DEFAULT_NUM_STAGES
+    module: ModuleOp,
+    num_warps: int,
+    num_stages: int = DEFAULT_NUM_STAGES,
+    capability: int = DEFAULT_CAPABILITY,
 ) -> ModuleOp:
-    """A laid-out (and pipelined) copy of optimised `tt` IR (``asm["ttg"]``)."""
+    """A laid-out (and pipelined) copy of optimised `tt` IR (``asm["ttg"]``) for a chip of
+    ``capability``."""
     laid = module.clone()
-    run_pipeline(laid, ttg_pipeline(num_warps, num_stages))
+    run_pipeline(laid, ttg_pipeline(num_warps, num_stages, capability))
     return laid
 
 
@@ -52,10 +59,13 @@ def lower_laid_out(laid: ModuleOp) -> ModuleOp:
 
 
 def lower_to_gpu(
-    module: ModuleOp, num_warps: int, num_stages: int = DEFAULT_NUM_STAGES
+    module: ModuleOp,
+    num_warps: int,
+    num_stages: int = DEFAULT_NUM_STAGES,
+    capability: int = DEFAULT_CAPABILITY,
 ) -> ModuleOp:
     """Both pipelines: optimised `tt` to a ``gpu.module`` for ``num_warps`` warps."""
-    return lower_laid_out(assign_layouts(module, num_warps, num_stages))
+    return lower_laid_out(assign_layouts(module, num_warps, num_stages, capability))
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,13 @@ fragment puts them if each instruction's rows ``g`` and ``g + 8`` are taken as t
 of two consecutive row repetitions (``8 wm`` apart). So elementwise ops, reductions, stores and
 conversions of the result need nothing new; only the dot's lowering knows the instruction.
 
-Operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous (row-major,
-as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
+On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgroup MMAs
+(``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA =
+[num_warps, 1]``), its f16/bf16 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``), A's
+rows permuted so that the same blocked accumulator layout holds the instruction's result.
+
+Otherwise operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous
+(row-major, as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
 N-contiguous (as loaded), read transposed (``ldmatrix.trans``); tf32 and int8 B K-contiguous
 (``ldmatrix.trans`` moves 16-bit elements only, so B^T's rows are read untransposed). Each row
 is padded by 16 bytes, so the eight 16-byte rows one ``ldmatrix`` matrix reads (row strides
@@ -31,11 +36,17 @@ from xdsl.ir import Attribute
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr
+from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaForm
 
 MMA_SPT = (1, 2)
 MMA_TPW = (8, 4)
 M_TILE, N_TILE = 16, 8  # the instruction's accumulator tile (all forms)
+WGMMA_CAPABILITY = 90  # sm_90a: wgmma is not forward compatible
+WGMMA_M = 64  # rows of one warpgroup MMA
+WGMMA_MAX_N = 256
+WGMMA_OPERANDS = (f16, bf16)
+WGMMA_K_TILE = 64  # f16/bf16 elements of one 128-byte swizzle atom row
 
 
 def mma_form(op: tt.DotOp) -> MmaForm | None:
@@ -108,3 +119,32 @@ def mma_staging(operand: Attribute) -> tuple[SharedLayoutAttr, SharedLayoutAttr]
     pad = 16 // byte_size(operand)
     b_order = [1, 0] if operand in (f16, bf16) else [0, 1]
     return SharedLayoutAttr([1, 0], pad=pad), SharedLayoutAttr(b_order, pad=pad)
+
+
+def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayoutAttr | None:
+    """The accumulator layout of ``op`` as warpgroup MMAs on a chip of ``capability``, or None
+    when they cannot run it: f16/bf16 operands, whole warpgroups all along M (each warpgroup
+    64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` whole swizzle atoms up to
+    one instruction's 256, ``K`` whole atoms."""
+    if capability != WGMMA_CAPABILITY or num_warps % 4 or mma_form(op) is None:
+        return None
+    if element_type(op.a.type) not in WGMMA_OPERANDS:
+        return None
+    (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
+    if m % (M_TILE * num_warps) or n % WGMMA_K_TILE or n > WGMMA_MAX_N or k % WGMMA_K_TILE:
+        return None
+    return BlockedLayoutAttr(MMA_SPT, MMA_TPW, (num_warps, 1), (1, 0))
+
+
+def wgmma_staging(
+    op: tt.DotOp, layout: Attribute | None, capability: int
+) -> tuple[NvmmaSharedLayoutAttr, NvmmaSharedLayoutAttr] | None:
+    """The swizzled tiles of A (K-contiguous, rows rotated for ``wm`` warps) and B
+    (N-contiguous, read transposed) when ``op`` with its result in ``layout`` runs as warpgroup
+    MMAs; None otherwise."""
+    if not isinstance(layout, BlockedLayoutAttr):
+        return None
+    if layout != wgmma_layout(op, layout.num_warps, capability):
+        return None
+    wm = layout.wpc[0]
+    return NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm), NvmmaSharedLayoutAttr([1, 0])

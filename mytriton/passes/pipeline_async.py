@@ -56,7 +56,9 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import uniform_constant
 from mytriton.dialects.tt_elementwise import AddOp, AndOp, CmpOp, MulOp, SelectOp, SubOp
 from mytriton.dialects.tt_types import element_type, shape_of
-from mytriton.dialects.ttg import SharedLayoutAttr, layout_of, with_layout
+from mytriton.dialects.ttg import layout_of, with_layout
+from mytriton.dialects.ttg_async_dot import DotWaitOp, mark_async
+from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.ttg_shared import (
     AsyncCommitGroupOp,
     AsyncCopyGlobalToLocalOp,
@@ -65,6 +67,7 @@ from mytriton.dialects.ttg_shared import (
     LocalLoadOp,
     MemDescIndexOp,
     MemDescType,
+    SharedEncoding,
 )
 from mytriton.frontend.debug_builtins import VOLATILE_ATTR
 from mytriton.passes.mma_policy import tensor_core_dot
@@ -137,7 +140,7 @@ def hoist_invariant_operands(loop: scf.ForOp) -> bool:
     """Store each tensor-core dot operand of ``loop``'s body that is defined before the loop
     (attention's Q) into a tile once, before the loop, and let the dots read that tile: else
     they would stage the same registers every iteration. Whether there was one."""
-    tiles: dict[tuple[SSAValue, SharedLayoutAttr], LocalAllocOp] = {}
+    tiles: dict[tuple[SSAValue, SharedEncoding], LocalAllocOp] = {}
     parent = loop.parent_block()
     assert parent is not None
     for dot in [op for op in loop.body.block.ops if isinstance(op, tt.DotOp)]:
@@ -145,7 +148,7 @@ def hoist_invariant_operands(loop: scf.ForOp) -> bool:
             continue
         for index, name in STAGED_OPERANDS.items():
             v, layout = dot.operands[index], dot.attributes.get(name)
-            if _inside(v, loop) or not isinstance(layout, SharedLayoutAttr):
+            if _inside(v, loop) or not isinstance(layout, SharedEncoding):
                 continue
             if layout_of(v.type) is None:
                 continue
@@ -249,12 +252,33 @@ def _staged_tile(op: Operation) -> MemDescType | None:
         if tensor_core_dot(dot, layout_of(dot.acc.type)) is None:
             return None
         layout = dot.attributes.get(STAGED_OPERANDS[use.index])
-        if not isinstance(layout, SharedLayoutAttr):
+        if not isinstance(layout, SharedEncoding):
             return None
         layouts.add(layout)
     if len(layouts) != 1 or (op.other is not None and not _is_zero(op.other)):
         return None
     return MemDescType(shape_of(t), element_type(t), layouts.pop())
+
+
+def _asynchronous_dots(staged: Sequence[_Staged], end: scf.YieldOp) -> list[tt.DotOp]:
+    """The dots of the loop that may run asynchronously (``ttg_async_dot``): warpgroup MMAs
+    whose operands are both copied into tiles and whose value only the next iteration reads.
+    Their iteration's copies go after them, so the tensor cores work while they are issued;
+    the tiles they write were read by the previous iteration's dots, which waited for theirs
+    before the barrier that begins this iteration."""
+    loads = {s.load.result for s in staged}
+    found = []
+    body = end.parent_block()
+    assert body is not None
+    for dot in body.ops:
+        if not isinstance(dot, tt.DotOp) or dot.a not in loads or dot.b not in loads:
+            continue
+        if not isinstance(dot.attributes.get(STAGED_OPERANDS[0]), NvmmaSharedLayoutAttr):
+            continue
+        uses = list(dot.result.uses)
+        if uses and all(u.operation is end for u in uses):
+            found.append(dot)
+    return found
 
 
 def _is_zero(v: SSAValue) -> bool:
@@ -424,6 +448,9 @@ def _rewrite(
     assert first is not None
     top = _Builder(body, first, loop)
     top.add(AsyncWaitOp(ahead - 1))
+    # warpgroup-MMA dots start, the copies are issued while they run, then they are waited for
+    asynchronous = _asynchronous_dots(staged, yielded)
+    copies = _Builder(body, yielded, loop) if asynchronous else top
     offset = top.value(MulOp(loop.step, top.const(ahead, iv_type)))
     it_ahead = top.value(AddOp(iv, offset))
     one, last = top.const(1, i32), top.const(stages - 1, i32)
@@ -436,7 +463,7 @@ def _rewrite(
     ahead_state: dict[SSAValue, SSAValue] = {
         carried_now[j]: arg for j, arg in zip(carried, state_args, strict=True)
     }
-    issue(top, {iv: it_ahead, **ahead_state}, it_ahead, write)
+    issue(copies, {iv: it_ahead, **ahead_state}, it_ahead, write)
     advanced = advance(top, body.args[: len(old.args)], ahead_state, it_ahead)
     next_state = [advanced[carried_now[j]] for j in carried]
     at_end = top.value(CmpOp("eq", slot, last))
@@ -452,6 +479,13 @@ def _rewrite(
         tile.load.result.replace_all_uses_with(read.result)
         tile.load.detach()
         tile.load.erase()
+    for dot in asynchronous:
+        mark_async(dot)
+        wait = DotWaitOp(dot.result)
+        wait.location = dot.location
+        wait.result.name_hint = dot.result.name_hint
+        body.insert_op_before(wait, yielded)
+        yielded.operands = [wait.result if v is dot.result else v for v in yielded.operands]
     staged_addresses = set(address_ops)  # the loads' own address ops, now unused
     for op in reversed(list(body.ops)):
         if op in staged_addresses and not any(r.uses for r in op.results):

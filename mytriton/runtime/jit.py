@@ -8,6 +8,7 @@ run there (NumPy arrays under a GPU backend: the seed's compile-only mode).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import inspect
 import operator
@@ -299,6 +300,8 @@ class JITFunction(Generic[T]):
         if isinstance(backend, DeviceBackend) and (device := launch_device(infos)) is not None:
             target = backend.target(device)
             on_device = backend.compiling_on(device)
+            if target is not None:  # layouts and instructions for the device's chip
+                options = dataclasses.replace(options, capability=target)
         # $TRITON_F32_DEFAULT picks the precision of f32 dots that do not name one
         key = (*key, backend.name, options, pipeline_spec(), os.environ.get("TRITON_F32_DEFAULT"))
         # the architecture keys the in-memory cache only: the disk cache's key has it already

@@ -1,4 +1,4 @@
-"""Every generated CUDA C++ source compiles with nvcc for sm_90 (skipped, visibly, without nvcc).
+"""Every generated CUDA C++ source compiles with nvcc for sm_90a (skipped, visibly, without nvcc).
 
 A syntax or type error in the printer fails here, on machines without a GPU (CI). Warnings
 fail too, except "declared but never referenced" (the lowering may leave unused values).
@@ -26,7 +26,7 @@ def nvcc_compile(nvcc: str, source: str, path: Path) -> subprocess.CompletedProc
     return subprocess.run(
         [
             nvcc,
-            "-arch=sm_90",
+            "-arch=sm_90a",
             "-std=c++17",
             "-cubin",
             str(path),

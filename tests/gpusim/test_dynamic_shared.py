@@ -92,12 +92,13 @@ def test_f32_dot_on_cuda_cores_past_48_kib(rng: np.random.Generator) -> None:
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-4)
 
 
-def test_f16_dot_on_tensor_cores_reads_views_with_ldmatrix(rng: np.random.Generator) -> None:
-    """An f16 128x128 @ 128x128 dot stages its operands in 69632 bytes and reads them with
-    ``nvvm.ldmatrix`` at addresses in the dynamic region."""
+def test_f16_dot_on_tensor_cores_reads_views_with_wgmma(rng: np.random.Generator) -> None:
+    """An f16 128x128 @ 128x128 dot (sm_90) stages its operands in two 32 KiB swizzled tiles
+    and the tensor cores read them through descriptors of addresses in the dynamic region."""
     module, out, expected = run_batched_dot(rng, np.float16, "tf32", 2, 128, 128, 128)
     assert_uses_dynamic_shared_memory(module)
-    assert any(op.name == "nvvm.ldmatrix" for op in module.walk())
+    assert dynamic_shared_bytes(kernel_of(module)) == 65536
+    assert any(op.name == "nvvm.wgmma.mma_async" for op in module.walk())
     np.testing.assert_allclose(out, expected, rtol=1e-3, atol=1e-2)
 
 
@@ -186,7 +187,7 @@ def store_out(value: str, index: str = "%ti") -> str:
 
 def test_view_addresses_are_the_region_base_plus_their_offsets() -> None:
     """Shared addresses of views differ by their offsets; the dynamic region follows the static
-    buffers (``SharedMemory.dynamic_base``)."""
+    buffers, 1024-byte aligned (``SharedMemory.dynamic_base``)."""
     static = """"memref.global"() <{sym_name = "smem_9", type = memref<40xf32, 3 : i64>,
       initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()"""
     body = (
@@ -213,8 +214,8 @@ def test_view_addresses_are_the_region_base_plus_their_offsets() -> None:
     )
     out = np.full(3, -1, np.int64)
     run_lowered(module_with(body, globals_=static), (1, 1, 1), [out])
-    static_end = 256  # 160 bytes, at a multiple of 128
-    assert list(out) == [static_end, static_end + 1024, 0]
+    region = 1024  # 160 bytes of static buffers; the region starts at a multiple of 1024
+    assert list(out) == [region, region + 1024, 0]
 
 
 def test_views_are_separate_buffers_fresh_per_program() -> None:

@@ -69,7 +69,8 @@ def test_pass_pipeline_text() -> None:
     toolkit = CudaToolkit(root=Path("/opt/cuda"), libdevice=None, ptxas=None, source="test")
     assert pass_pipeline("sm_90", "isa", toolkit) == (
         "builtin.module(nvvm-attach-target{chip=sm_90 O=3},"
-        "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64},canonicalize,cse),"
+        "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64},"
+        "convert-nvvm-to-llvm,canonicalize,cse),"
         "reconcile-unrealized-casts,gpu-module-to-binary{format=isa toolkit=/opt/cuda})"
     )
     assert pass_pipeline("sm_80", "bin", None).endswith("gpu-module-to-binary{format=bin})")

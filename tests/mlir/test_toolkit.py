@@ -112,7 +112,7 @@ def test_a_variable_naming_a_missing_folder_is_dropped(
 def test_chip_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(toolkit, "device_chip", lambda device=None: None)
     monkeypatch.delenv(CHIP_ENV_VAR, raising=False)
-    assert select_chip() == ("sm_90", "default")
+    assert select_chip() == ("sm_90a", "default")
     monkeypatch.setenv(CHIP_ENV_VAR, "sm_80")
     assert select_chip() == ("sm_80", f"${CHIP_ENV_VAR}")
     assert select_chip("sm_90a") == ("sm_90a", "explicit")

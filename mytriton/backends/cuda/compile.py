@@ -22,7 +22,8 @@ _lock = threading.Lock()
 
 
 def compile_ptx(source: str, name: str, arch: int, *, fmad: bool = True) -> str:
-    """The PTX of ``source`` for compute capability ``arch`` (cached for the process);
+    """The PTX of ``source`` for compute capability ``arch`` (``compute_90a`` for 9.0:
+    ``nvrtc_arch``; cached for the process);
     ``fmad=False`` keeps NVRTC from fusing a*b+c into an FMA (``enable_fp_fusion=False``)."""
     key = (source, name, arch, fmad)
     ptx = _cache.get(key)
@@ -52,10 +53,32 @@ def _virtual_arch(nvrtc: Any, arch: int) -> int:
     return arch if arch in known or not known else max(known)
 
 
+#: architectures compiled for their architecture-specific target (``compute_90a``): Hopper's
+#: ``wgmma`` exists only there, and the PTX of such a target runs on exactly that architecture,
+#: the device's, which is what we compile for
+ARCH_SPECIFIC = frozenset({90})
+#: the first NVRTC that knows ``compute_90a`` (``getSupportedArchs`` lists plain numbers only)
+ARCH_SPECIFIC_NVRTC = (12, 0)
+
+
+def nvrtc_arch(nvrtc: Any, arch: int) -> str:
+    """The ``compute_*`` target NVRTC compiles for on a device of compute capability ``arch``:
+    ``90a`` for Hopper where NVRTC knows it, else ``_virtual_arch``'s number."""
+    virtual = _virtual_arch(nvrtc, arch)
+    if virtual == arch and arch in ARCH_SPECIFIC:  # 90a PTX runs on 9.0 devices only
+        try:
+            version = tuple(nvrtc.getVersion())
+        except Exception:  # an NVRTC that cannot say: the plain target
+            version = ()
+        if version >= ARCH_SPECIFIC_NVRTC:
+            return f"{virtual}a"
+    return str(virtual)
+
+
 def _compile(source: str, name: str, arch: int, fmad: bool = True) -> str:
     nvrtc = _nvrtc()
     fusion = () if fmad else ("--fmad=false",)
-    options = (f"-arch=compute_{_virtual_arch(nvrtc, arch)}", *NVRTC_OPTIONS, *fusion)
+    options = (f"-arch=compute_{nvrtc_arch(nvrtc, arch)}", *NVRTC_OPTIONS, *fusion)
     try:
         program = nvrtc.createProgram(source, f"{name}.cu", [], [])
     except nvrtc.NVRTCError as e:

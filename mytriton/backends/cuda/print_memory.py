@@ -38,8 +38,9 @@ from mytriton.passes.gpu_lowering.abi import is_shared_pointer
 #: the C++ name of the kernel's dynamic shared memory (``extern __shared__``), where free
 DYNAMIC_SHARED_NAME = "dynamic_smem"
 #: its alignment: the views cut out of it are 16-byte aligned (docs/gpu-ir.md), for vector
-#: accesses, ``ldmatrix`` rows and 16-byte ``cp.async`` copies
-DYNAMIC_SHARED_ALIGNMENT = 16
+#: accesses, ``ldmatrix`` rows and 16-byte ``cp.async`` copies, and wgmma's swizzled tiles
+#: 1024-byte aligned (``ttg_nvmma``)
+DYNAMIC_SHARED_ALIGNMENT = 1024
 
 
 class MemoryPrinter(Emitter):

@@ -7,9 +7,9 @@ from the IR's name hints (``offsets_3``), and ``#line`` directives map every sta
 the Python line it came from, so NVRTC diagnostics point into the kernel's source.
 
 ``emitter`` holds the dispatch table and the shared helpers; ``print_arith``, ``print_math``,
-``print_gpu``, ``print_memory``, ``print_scf``, ``print_vector`` and ``print_nvvm`` (tensor-core
-``mma.sync``) hold the op printers of each dialect; this module prints the kernel around them
-(signature, shared arrays, pointer element types).
+``print_gpu``, ``print_memory``, ``print_scf``, ``print_vector``, ``print_nvvm`` (tensor-core
+``mma.sync``) and ``print_wgmma`` (Hopper's ``wgmma``) hold the op printers of each dialect;
+this module prints the kernel around them (signature, shared arrays, pointer element types).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from mytriton.backends.cuda.print_memory import MemoryPrinter
 from mytriton.backends.cuda.print_nvvm import NvvmPrinter
 from mytriton.backends.cuda.print_scf import ScfPrinter
 from mytriton.backends.cuda.print_vector import VectorPrinter
+from mytriton.backends.cuda.print_wgmma import WgmmaPrinter
 from mytriton.backends.cuda.writer import LineDirectives
 from mytriton.passes.gpu_lowering.abi import (
     block_size,
@@ -84,6 +85,7 @@ class CudaPrinter(
     VectorPrinter,
     DebugPrinter,
     NvvmPrinter,
+    WgmmaPrinter,
 ):
     """Prints the one kernel of a lowered module; one instance per print."""
 

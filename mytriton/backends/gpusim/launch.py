@@ -19,6 +19,7 @@ from mytriton.backends.gpusim import rules_libdevice as _rules_libdevice
 from mytriton.backends.gpusim import rules_memory as _rules_memory
 from mytriton.backends.gpusim import rules_nvvm as _rules_nvvm
 from mytriton.backends.gpusim import rules_vector as _rules_vector
+from mytriton.backends.gpusim import rules_wgmma as _rules_wgmma
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import SimulationError
@@ -43,6 +44,7 @@ _RULES = (
     _rules_memory,
     _rules_nvvm,
     _rules_vector,
+    _rules_wgmma,
 )
 
 #: ops that make a kernel run one program at a time (``rules_atomic``)
@@ -70,6 +72,15 @@ def _kernel(module: ModuleOp) -> tuple[gpu.FuncOp, dict[str, MemRefType]]:
     if len(kernels) != 1:
         raise SimulationError(f"expected one gpu.func in the module, found {len(kernels)}")
     return kernels[0], shared
+
+
+def _shared_alignments(module: ModuleOp) -> dict[str, int]:
+    """The ``alignment`` each shared ``memref.global`` asks for, where it has one."""
+    return {
+        op.sym_name.data: op.alignment.value.data
+        for op in module.walk()
+        if isinstance(op, memref.GlobalOp) and op.alignment is not None
+    }
 
 
 def _block_size(fn: gpu.FuncOp) -> tuple[int, int, int]:
@@ -104,6 +115,7 @@ class SimKernel:
 
     def __init__(self, module: ModuleOp, check_races: bool = True):
         self.fn, self.shared_types = _kernel(module)
+        self.shared_alignments = _shared_alignments(module)
         self.block_size = _block_size(self.fn)
         self.params = list(self.fn.body.block.args)
         self.check_races = check_races
@@ -166,7 +178,9 @@ class SimKernel:
             buffers[view.name] = SharedBuffer(
                 view.name, view.dtype, tuple(view.type.get_shape()), len(programs)
             )
-        shared = SharedMemory(buffers, {v.name: v.offset for v in self.dynamic.values()})
+        shared = SharedMemory(
+            buffers, {v.name: v.offset for v in self.dynamic.values()}, self.shared_alignments
+        )
         if memory.log is not None:
             memory.log.next_interval()
         m = Machine(grid, self.block_size, programs, memory, shared)
@@ -180,6 +194,7 @@ class SimKernel:
             m.env[p] = value
         m.run_block(self.body, m.mask)
         m.async_copies.check_finished(m)  # no cp.async may land after the kernel
+        m.wgmma.check_finished(m)  # nor a wgmma read shared memory
 
 
 def run_lowered(

@@ -18,6 +18,7 @@ from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory
 from mytriton.backends.gpusim.shared_memory import AsyncCopies, SharedMemory
 from mytriton.backends.gpusim.values import Value
+from mytriton.backends.gpusim.warpgroups import WgmmaGroups
 
 WARP_SIZE = 32
 
@@ -34,7 +35,7 @@ class CompiledBlock:
 
 class Machine:
     """The state of one batch: SSA values per lane, the active-lane mask, memories (and the
-    asynchronous copies in flight to shared memory)."""
+    asynchronous copies in flight to shared memory, the wgmma groups in flight)."""
 
     def __init__(
         self,
@@ -63,6 +64,7 @@ class Machine:
         self.memory = memory
         self.shared = shared
         self.async_copies = AsyncCopies(self.lanes)  # each thread's cp.async copies in flight
+        self.wgmma = WgmmaGroups(self.lanes)  # each thread's wgmma groups in flight
 
     # ---- execution ----
 

@@ -26,6 +26,7 @@ from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Ptr
+from mytriton.backends.gpusim.warpgroups import scalar_fields
 from mytriton.dialects.upstream_atomic import AtomicBinOp, AtomicRMWOp, CmpXchgOp, FenceOp
 
 Array = np.ndarray
@@ -148,7 +149,7 @@ def _is_scalar(t: Attribute) -> bool:
 @rule("llvm.extractvalue")
 def _extractvalue(op: Operation, c: Compiler) -> Step:
     """A field of a struct of scalars: a structured array's field (a cmpxchg pair, an mma's
-    accumulators in ``rules_nvvm``)."""
+    accumulators in ``rules_nvvm``, a wgmma's in ``rules_wgmma``, once its group retired)."""
     assert isinstance(op, llvm.ExtractValueOp)
     position = list(op.position.iter_values())
     t = op.container.type
@@ -163,7 +164,8 @@ def _extractvalue(op: Operation, c: Compiler) -> Step:
     def step(m: Machine) -> None:
         struct = m.env[container]
         assert isinstance(struct, np.ndarray) and struct.dtype.names is not None
-        assert len(struct.dtype.names) == len(fields)
+        assert len(scalar_fields(struct)) == len(fields)
+        m.wgmma.check_settled(m, op, struct)  # a wgmma's result only once retired
         m.env[out] = np.ascontiguousarray(struct[field])
 
     return step

@@ -64,6 +64,8 @@ class SharedBuffer:
         # cp.async copies in flight to each element (0 or 1), and the thread that issued it
         self.pending = np.zeros((programs, size), np.int32)
         self.pending_thread = np.full((programs, size), -1, np.int32)
+        # in-flight wgmma ops reading each element (``warpgroups``): it must not change
+        self.wgmma_reads = np.zeros((programs, size), np.int32)
 
     @property
     def nbytes(self) -> int:
@@ -170,6 +172,15 @@ class SharedBuffer:
         rows, cols, tids = m.prog[active], lin[active], m.tid[active].astype(np.int32)
         vals = values[active].astype(self.data.dtype)
         self._check_settled(m, op, verb, rows, cols, active)
+        read = self.wgmma_reads[rows, cols] > 0
+        if read.any():
+            i = int(np.argmax(read))
+            m.fail(
+                op,
+                f"{verb} {self.name}[{int(cols[i])}] while an nvvm.wgmma.mma_async reading it is "
+                "in flight (no nvvm.wgmma.wait.group.sync.aligned has retired it yet)",
+                m.lane_mask(active[i]),
+            )
         clash = first_conflict(rows * self.data.shape[1] + cols, vals)
         if clash is not None:
             a, b = (active[i] for i in clash)
@@ -209,28 +220,44 @@ class SharedBuffer:
         self.written[rows, cols] = True
 
 
-#: where the simulated shared-memory window places buffers: each at a multiple of this
+#: where the simulated shared-memory window places buffers: each at a multiple of this, or of
+#: its ``memref.global``'s larger ``alignment`` (wgmma's swizzled tiles ask for 1024)
 SHARED_BUFFER_ALIGNMENT = 128
+#: where the dynamic region starts: views at 1024-aligned offsets are 1024-aligned addresses,
+#: as wgmma's 128-byte swizzle needs (the CUDA printer aligns ``extern __shared__`` so)
+DYNAMIC_REGION_ALIGNMENT = 1024
+
+
+def _round_up(x: int, alignment: int) -> int:
+    return -(-x // alignment) * alignment
 
 
 class SharedMemory:
     """All shared buffers of one batch of programs, each at an address of the program's
     shared-memory window (``memref.extract_aligned_pointer_as_index``; ``!llvm.ptr<3>`` values
     are these addresses): the static buffers in the order given, aligned like the GPU's static
-    buffers, then the dynamic region, in which the buffers named in ``dynamic`` (views of
-    dynamic shared memory) sit at their byte offsets."""
+    buffers (to ``SHARED_BUFFER_ALIGNMENT``, or the larger alignment ``alignments`` gives), then
+    the dynamic region (``DYNAMIC_REGION_ALIGNMENT``-aligned), in which the buffers named in
+    ``dynamic`` (views of dynamic shared memory) sit at their byte offsets."""
 
-    def __init__(self, buffers: dict[str, SharedBuffer], dynamic: dict[str, int] | None = None):
+    def __init__(
+        self,
+        buffers: dict[str, SharedBuffer],
+        dynamic: dict[str, int] | None = None,
+        alignments: dict[str, int] | None = None,
+    ):
         self.buffers = buffers
         dynamic = dynamic or {}
+        alignments = alignments or {}
         self.base: dict[str, int] = {}
         end = 0
         for name, b in buffers.items():
             if name not in dynamic:
-                self.base[name] = end
-                end += -(-b.nbytes // SHARED_BUFFER_ALIGNMENT) * SHARED_BUFFER_ALIGNMENT
+                align = max(SHARED_BUFFER_ALIGNMENT, alignments.get(name, 0))
+                self.base[name] = _round_up(end, align)
+                end = _round_up(self.base[name] + b.nbytes, SHARED_BUFFER_ALIGNMENT)
         #: where the dynamic region starts (after the static buffers, as on a GPU)
-        self.dynamic_base = end
+        self.dynamic_base = _round_up(end, DYNAMIC_REGION_ALIGNMENT) if dynamic else end
         for name, offset in dynamic.items():
             self.base[name] = self.dynamic_base + offset
             end = max(end, self.base[name] + buffers[name].nbytes)

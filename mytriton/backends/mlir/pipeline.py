@@ -1,9 +1,11 @@
 """Emitted MLIR text -> PTX and cubin through upstream MLIR, and the ``toolchain()`` report.
 
 One fixed pipeline (``mlir-notes.md``): ``nvvm-attach-target``, then inside the ``gpu.module``
-``convert-scf-to-cf`` (required: ``scf`` has no LLVM translation) and ``convert-gpu-to-nvvm``,
-then ``gpu-module-to-binary{format=isa}`` (PTX); ptxas, where it exists, makes the cubin of that
-PTX (so an edited PTX file goes the same way). The toolkit is always passed: without libdevice
+``convert-scf-to-cf`` (required: ``scf`` has no LLVM translation), ``convert-gpu-to-nvvm`` and
+``convert-nvvm-to-llvm`` (the NVVM ops upstream builds as inline PTX, which have no LLVM
+translation of their own: ``nvvm.wgmma.mma_async``, which needs chip ``sm_90a``), then
+``gpu-module-to-binary{format=isa}`` (PTX); ptxas, where it exists, makes the cubin of that PTX
+(so an edited PTX file goes the same way). The toolkit is always passed: without libdevice
 every ``math.*`` op would stay an unresolved ``.extern .func __nv_*`` in the PTX, which we
 reject.
 """
@@ -51,7 +53,8 @@ def pass_pipeline(chip: str, fmt: str, toolkit: CudaToolkit | None) -> str:
     return (
         "builtin.module("
         f"nvvm-attach-target{{chip={chip} O=3}},"
-        "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64},canonicalize,cse),"
+        "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64},"
+        "convert-nvvm-to-llvm,canonicalize,cse),"
         "reconcile-unrealized-casts,"
         f"gpu-module-to-binary{{{binary}}})"
     )

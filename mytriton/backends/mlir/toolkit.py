@@ -24,7 +24,7 @@ from mytriton.errors import BackendError
 
 TOOLKIT_ENV_VARS = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")
 CHIP_ENV_VAR = "MYTRITON_MLIR_CHIP"
-DEFAULT_CHIP = "sm_90"
+DEFAULT_CHIP = "sm_90a"  # Hopper with its wgmma, what kernels are laid out for by default
 LIBDEVICE = Path("nvvm", "libdevice", "libdevice.10.bc")
 PIP_LAYOUTS = ("cu13", "cu12", "cuda_nvcc")
 SYSTEM_ROOTS = (Path("/usr/local/cuda"),)
@@ -118,16 +118,23 @@ def check_chip(chip: str) -> str:
     return chip
 
 
+#: compute capabilities compiled for their architecture-specific chip (``sm_90a``): Hopper's
+#: ``wgmma`` exists only there, and a kernel compiled for the device runs on that device
+ARCH_SPECIFIC = frozenset({"90"})
+
+
 @functools.cache
 def device_chip(device: int | None = None) -> str | None:
-    """``sm_XY`` of the CUDA device (the current one by default), or ``None`` without one."""
+    """``sm_XY`` of the CUDA device (the current one by default; ``sm_90a`` for a 9.0 device),
+    or ``None`` without one."""
     try:
         import cupy  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
         if cupy.cuda.runtime.getDeviceCount() == 0:
             return None
         dev = cupy.cuda.Device(device) if device is not None else cupy.cuda.Device()
-        return f"sm_{dev.compute_capability}"
+        capability = str(dev.compute_capability)
+        return f"sm_{capability}{'a' if capability in ARCH_SPECIFIC else ''}"
     except Exception:  # no CuPy, no driver, no device: compile for the configured chip
         return None
 

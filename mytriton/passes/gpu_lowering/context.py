@@ -44,6 +44,17 @@ class SharedBuffer:
     name: str
     type: MemRefType
     nbytes: int
+    alignment: int = SHARED_ALIGNMENT  # bytes (1024 for wgmma's swizzled tiles)
+
+
+def shared_layout(buffers: Sequence[SharedBuffer]) -> tuple[list[int], int]:
+    """Each buffer's byte offset when laid end to end, each at its alignment; the total."""
+    offsets, at = [], 0
+    for b in buffers:
+        at = -(-at // b.alignment) * b.alignment
+        offsets.append(at)
+        at += -(-b.nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT
+    return offsets, at
 
 
 @dataclass
@@ -56,10 +67,11 @@ class LoweringContext:
     regs: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     location: LocationAttr | None = None
     buffers: list[SharedBuffer] = field(default_factory=list)
-    #: reusable buffers by (element type, numel): see ``scratch_buffer``
-    _scratch: dict[tuple[Attribute, int], SharedBuffer] = field(default_factory=dict)
-    #: elements of the dots' staging buffer, per staged type (``dot.staging_buffer``)
-    dot_staging: dict[Attribute, int] | None = None
+    #: reusable buffers by (element type, numel, alignment): see ``scratch_buffer``
+    _scratch: dict[tuple[Attribute, int, int], SharedBuffer] = field(default_factory=dict)
+    #: elements and byte alignment of the dots' staging buffer, per staged type
+    #: (``dot.staging_buffer``)
+    dot_staging: dict[Attribute, tuple[int, int]] | None = None
     #: external functions the kernel calls (libdevice), declared in the gpu.module
     functions: dict[str, llvm.FuncOp] = field(default_factory=dict)
     _consts: dict[tuple[int | str, Attribute], SSAValue] = field(default_factory=dict)
@@ -67,6 +79,13 @@ class LoweringContext:
     axis: AxisAnalysis | None = None  # what is known of the integer/pointer values
     _derived: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     _tid: SSAValue | None = None
+    #: the `tt` function being lowered (for patterns that ask about the whole kernel)
+    source: Operation | None = None
+    #: per asynchronous dot's result: its accumulator registers' fields in the instructions'
+    #: fragments, and the accumulator values (``dot_wgmma``)
+    async_dots: dict[SSAValue, tuple[list[list[int]], list[SSAValue]]] = field(default_factory=dict)
+    #: whether the kernel has warpgroup MMAs (``dot_wgmma.async_proxy_fence``), once known
+    wgmma_kernel: bool | None = None
     #: lowers one op at the current position (patterns of ops with regions lower their bodies)
     lower_op: Callable[[Operation], None] = field(default=lambda op: None)
 
@@ -289,12 +308,15 @@ class LoweringContext:
 
     # ---- shared memory ----
 
-    def shared_buffer(self, element: Attribute, numel: int) -> SSAValue:
-        """A fresh static shared-memory buffer (``memref<numel x element, 3>``)."""
+    def shared_buffer(
+        self, element: Attribute, numel: int, alignment: int = SHARED_ALIGNMENT
+    ) -> SSAValue:
+        """A fresh static shared-memory buffer (``memref<numel x element, 3>``), aligned to
+        ``alignment`` bytes."""
         name = f"smem_{len(self.buffers)}"
         t = MemRefType(element, [numel], memory_space=IntegerAttr(3, 64))
         nbytes = numel * byte_size(element)
-        self.buffers.append(SharedBuffer(name, t, nbytes))
+        self.buffers.append(SharedBuffer(name, t, nbytes, max(alignment, SHARED_ALIGNMENT)))
         total = self.shared_bytes
         if total > SHARED_MEMORY_LIMIT:
             raise BackendError(
@@ -305,16 +327,19 @@ class LoweringContext:
 
     @property
     def shared_bytes(self) -> int:
-        """The bytes all shared buffers take, each starting 16-byte aligned."""
-        return sum(-(-b.nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT for b in self.buffers)
+        """The bytes all shared buffers take laid end to end, each at its alignment (a bound
+        for static arrays too, which the compiler places)."""
+        return shared_layout(self.buffers)[1]
 
-    def scratch_buffer(self, element: Attribute, numel: int) -> SSAValue:
+    def scratch_buffer(
+        self, element: Attribute, numel: int, alignment: int = SHARED_ALIGNMENT
+    ) -> SSAValue:
         """A shared-memory buffer shared by every op that asks for one of this element type and
         size: for ops that end with a barrier after their last access (so the next user may
         write it at once), like the redistribution of ``tt_shape`` ops."""
-        key = (element, numel)
+        key = (element, numel, alignment)
         if key not in self._scratch:
-            buf = self.shared_buffer(element, numel)
+            buf = self.shared_buffer(element, numel, alignment)
             self._scratch[key] = self.buffers[-1]
             return buf
         b = self._scratch[key]
@@ -346,7 +371,7 @@ class LoweringContext:
                 b.type,
                 UnitAttr(),
                 StringAttr("private"),
-                alignment=SHARED_ALIGNMENT,
+                alignment=b.alignment,
             )
             for b in self.buffers
         ]

@@ -36,12 +36,15 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_geometry import Geometry
-from mytriton.dialects.ttg_shared import LocalLoadOp, MemDescType
+from mytriton.dialects.ttg_nvmma import ATOM_BYTES, NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg_shared import LocalLoadOp, MemDescType, SharedEncoding
 from mytriton.dialects.upstream_nvvm import MmaForm
 from mytriton.passes.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, lower_mma_dot
+from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence, lower_wgmma_dot
 from mytriton.passes.gpu_lowering.rules import lowers
+from mytriton.passes.gpu_lowering.shared_layouts import contiguous_run, tile_offset
 from mytriton.passes.mma_policy import tensor_core_dot
 
 index = IndexType()
@@ -50,10 +53,10 @@ index = IndexType()
 STAGING = (("ttg.lhs_shared", (0, 1)), ("ttg.rhs_shared", (1, 0)))  # per operand: A, B
 
 
-def _staging(op: Operation, operand: int) -> SharedLayoutAttr:
+def _staging(op: Operation, operand: int) -> SharedEncoding:
     name, default = STAGING[operand]
     attr = op.attributes.get(name)
-    return attr if isinstance(attr, SharedLayoutAttr) else SharedLayoutAttr(default)
+    return attr if isinstance(attr, SharedEncoding) else SharedLayoutAttr(default)
 
 
 def tile_operand(op: tt.DotOp, operand: int) -> LocalLoadOp | None:
@@ -80,8 +83,8 @@ class StagingPlan:
 
     compute: Attribute  # the staged element type
     tensor_cores: tuple[MmaForm, tuple[int, int]] | None  # ``mma_policy.tensor_core_dot``
-    a_layout: SharedLayoutAttr
-    b_layout: SharedLayoutAttr
+    a_layout: SharedEncoding
+    b_layout: SharedEncoding
     a_strides: list[int]
     b_strides: list[int]
     b_offset: int
@@ -102,20 +105,35 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
     # tensor cores read the operands in their own type
     tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
     compute = element_type(op.a.type) if tensor_cores else _compute_type(element_type(op.acc.type))
-    align = max(1, MAX_VECTOR_BYTES // byte_size(compute))
+    align = max(1, _staging_alignment(a_layout) // byte_size(compute))
     b_offset = -(-nb * a_size // align) * align
     return StagingPlan(
         compute,
         tensor_cores,
         a_layout,
         b_layout,
-        [*(a_size for _ in batch), *a_layout.strides((m, k))],
-        [*(b_size for _ in batch), *b_layout.strides((k, n))],
+        _strides(a_layout, (m, k), a_size, batch),
+        _strides(b_layout, (k, n), b_size, batch),
         b_offset,
         b_offset + nb * b_size,
         a_tile,
         b_tile,
     )
+
+
+def _staging_alignment(layout: SharedEncoding) -> int:
+    """The bytes a staged operand's start is aligned to: a swizzle atom for wgmma's tiles."""
+    return ATOM_BYTES if isinstance(layout, NvmmaSharedLayoutAttr) else MAX_VECTOR_BYTES
+
+
+def _strides(
+    layout: SharedEncoding, shape: tuple[int, int], size: int, batch: Sequence[int]
+) -> list[int]:
+    """The element strides of a staged operand (batch matrices one after another); none for a
+    swizzled tile, which is no strided layout (``shared_layouts.tile_offset`` places it)."""
+    if isinstance(layout, NvmmaSharedLayoutAttr):
+        return []
+    return [*(size for _ in batch), *layout.strides(shape)]
 
 
 def staging_buffer(ctx: LoweringContext, op: tt.DotOp, plan: StagingPlan) -> SSAValue:
@@ -127,14 +145,17 @@ def staging_buffer(ctx: LoweringContext, op: tt.DotOp, plan: StagingPlan) -> SSA
         while fn is not None and not isinstance(fn, func.FuncOp):
             fn = fn.parent_op()
         assert fn is not None
-        sizes: dict[Attribute, int] = {}
+        sizes: dict[Attribute, tuple[int, int]] = {}
         for dot in fn.walk():
             if isinstance(dot, tt.DotOp):
                 other = staging_plan(dot)
                 if other.total:
-                    sizes[other.compute] = max(sizes.get(other.compute, 0), other.total)
+                    size, align = sizes.get(other.compute, (0, MAX_VECTOR_BYTES))
+                    align = max(align, _staging_alignment(other.a_layout))
+                    sizes[other.compute] = (max(size, other.total), align)
         ctx.dot_staging = sizes
-    return ctx.scratch_buffer(plan.compute, ctx.dot_staging[plan.compute])
+    size, align = ctx.dot_staging[plan.compute]
+    return ctx.scratch_buffer(plan.compute, size, align)
 
 
 @lowers(tt.DotOp)
@@ -147,6 +168,10 @@ class LowerDot:
         a_layout, b_layout = plan.a_layout, plan.b_layout
         a_strides, b_strides, compute = plan.a_strides, plan.b_strides, plan.compute
         tensor_cores = plan.tensor_cores
+        if tensor_cores is not None and isinstance(a_layout, NvmmaSharedLayoutAttr):
+            self._lower_wgmma(ctx, op, plan, tensor_cores[1])
+            return
+        assert isinstance(a_layout, SharedLayoutAttr) and isinstance(b_layout, SharedLayoutAttr)
         if tensor_cores is not None and plan.a_tile and plan.b_tile:
             form, warps = tensor_cores
             a_src: Source = self._tile(ctx, op, 0)
@@ -209,6 +234,32 @@ class LowerDot:
         ctx.emit(gpu.BarrierOp())
         ctx.set(op.result, list(loop.results))
 
+    def _lower_wgmma(
+        self, ctx: LoweringContext, op: tt.DotOp, plan: StagingPlan, warps: tuple[int, int]
+    ) -> None:
+        """Warpgroup MMAs reading swizzled tiles: the pipeline's, or the operands' registers
+        stored into the staging buffer (then a barrier, and one at the end so the buffer may
+        be rewritten)."""
+        assert isinstance(plan.a_layout, NvmmaSharedLayoutAttr)
+        assert isinstance(plan.b_layout, NvmmaSharedLayoutAttr)
+        staged = not (plan.a_tile and plan.b_tile)
+        sources: list[Source] = []
+        if staged:
+            buf = staging_buffer(ctx, op, plan)
+        for operand, (value, layout, at) in enumerate(
+            ((op.a, plan.a_layout, 0), (op.b, plan.b_layout, plan.b_offset))
+        ):
+            if plan.a_tile if operand == 0 else plan.b_tile:
+                sources.append(self._tile(ctx, op, operand))
+            else:
+                self.stage(ctx, value, plan.compute, buf, at, layout)
+                sources.append((buf, at))
+        if staged:
+            async_proxy_fence(ctx)
+            ctx.emit(gpu.BarrierOp())
+        layouts = (plan.a_layout, plan.b_layout)
+        lower_wgmma_dot(ctx, op, warps, sources[0], sources[1], layouts, staged)
+
     def _tile(self, ctx: LoweringContext, op: tt.DotOp, operand: int) -> tuple[SSAValue, SSAValue]:
         """The shared buffer and element offset of the tile operand ``operand`` is read from."""
         read = tile_operand(op, operand)
@@ -223,16 +274,26 @@ class LowerDot:
         compute: Attribute,
         buf: SSAValue,
         offset: int,
-        strides: Sequence[int],
+        strides: Sequence[int] | SharedEncoding,
     ) -> None:
         """Store ``v``'s registers into ``buf`` from element ``offset`` on, laid out by
-        ``strides``."""
+        ``strides`` (or as a tile of that shared encoding)."""
         g: Geometry = ctx.geometry(v.type)
         values = [_widen(ctx, value, compute) for value in ctx.get(v)]
-        width = _store_width(g, strides, compute)
+        if isinstance(strides, SharedEncoding):
+            shape = shape_of(v.type)
+            width = _tile_store_width(g, strides, shape, compute)
+        else:
+            width = _store_width(g, strides, compute)
         for at in range(0, len(values), width):
             reg = g.registers[at]
-            where = [ctx.linear_index(g, reg, strides, offset)]
+            if isinstance(strides, SharedEncoding):
+                element = tile_offset(ctx, strides, shape, compute, g, reg)
+                if offset:
+                    element = ctx.value(arith.AddiOp(element, ctx.i32(offset)))
+                where = [ctx.value(arith.IndexCastOp(element, index))]
+            else:
+                where = [ctx.linear_index(g, reg, strides, offset)]
             if width == 1:
                 ctx.emit(memref.StoreOp.get(values[at], buf, where))
                 continue
@@ -260,6 +321,20 @@ def _store_width(g: Geometry, strides: Sequence[int], compute: Attribute) -> int
     if any(s % width for s in strides[:last]):
         return 1
     return width
+
+
+def _tile_store_width(
+    g: Geometry, layout: SharedEncoding, shape: Sequence[int], compute: Attribute
+) -> int:
+    """``_store_width`` for a tile of a shared encoding: the thread's run along the last
+    dimension, up to 16 bytes, where the tile keeps it contiguous (``contiguous_run``)."""
+    last = len(shape) - 1
+    per = min(g.root.spt[last], g.full_shape[last])
+    size = byte_size(compute)
+    width = min(per, MAX_VECTOR_BYTES // size)
+    if size > 4 or width < 2 or per % width or g.full_shape[last] % width:
+        return 1
+    return contiguous_run(layout, shape, compute, width)
 
 
 def _compute_type(accumulator: Attribute) -> Attribute:

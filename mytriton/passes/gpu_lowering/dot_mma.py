@@ -133,16 +133,25 @@ def memref_pointer(ctx: LoweringContext, buf: SSAValue) -> SSAValue:
     """The ``!llvm.ptr<3>`` of a shared buffer's first element, at the kernel entry, once
     (upstream's way from a ``memref`` to a pointer: its aligned address as an index, then
     ``inttoptr``)."""
+    wide = shared_address(ctx, buf)
+    key = ("shared_pointer", wide)
+    if key not in ctx._derived:  # once per buffer
+        ptr = llvm.IntToPtrOp.build(operands=[wide], result_types=[SHARED_POINTER])
+        ctx._derived[key] = ctx.at_entry(ptr)
+    return ctx._derived[key]
+
+
+def shared_address(ctx: LoweringContext, buf: SSAValue) -> SSAValue:
+    """The shared-window address (i64) of a shared buffer's first element, at the kernel
+    entry, once per buffer."""
     get = buf.owner
     assert isinstance(get, memref.GetGlobalOp)
     name = get.name_.root_reference.data
-    key = ("shared_pointer", name)
-    if key not in ctx._derived:  # once per buffer
+    key = ("shared_address", name)
+    if key not in ctx._derived:
         ref = ctx.at_entry(memref.GetGlobalOp(name, get.memref.type))
         address = ctx.at_entry(memref.ExtractAlignedPointerAsIndexOp.get(ref))
-        wide = ctx.at_entry(arith.IndexCastOp(address, i64))
-        ptr = llvm.IntToPtrOp.build(operands=[wide], result_types=[SHARED_POINTER])
-        ctx._derived[key] = ctx.at_entry(ptr)
+        ctx._derived[key] = ctx.at_entry(arith.IndexCastOp(address, i64))
     return ctx._derived[key]
 
 

@@ -72,6 +72,7 @@ class Lowering:
             raise BackendError("expected exactly one kernel function to lower")
         fn = fns[0]
         self.ctx.axis = AxisAnalysis(module)
+        self.ctx.source = fn
         old_args = fn.body.block.args
         arg_types: list[Attribute] = []
         pointees: list[Attribute] = []

@@ -9,10 +9,11 @@ the lowered kernel becomes, once at its entry::
     %w = memref.view %dyn[%offset][] : ... to memref<N x T, #gpu.address_space<workgroup>>
     %smem_i = memref.memory_space_cast %w : ... to memref<N x T, 3>
 
-(the buffers laid end to end, each 16-byte aligned; the cast gives back the type every other
-op of the kernel uses), and the kernel records the bytes to launch with in
-``DYNAMIC_SHARED_ATTR``: the runtime passes them to ``cuLaunchKernel`` and raises the
-function's dynamic shared memory limit to them. Kernels within 48 KiB keep their static arrays.
+(the buffers laid end to end, each at its alignment: 16 bytes, 1024 for swizzled tiles; the
+cast gives back the type every other op of the kernel uses), and the kernel records the bytes
+to launch with in ``DYNAMIC_SHARED_ATTR``: the runtime passes them to ``cuLaunchKernel`` and
+raises the function's dynamic shared memory limit to them. Kernels within 48 KiB keep their
+static arrays.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects.upstream import WORKGROUP, DynamicSharedMemoryOp
 from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
-from mytriton.passes.gpu_lowering.context import SHARED_ALIGNMENT, SharedBuffer
+from mytriton.passes.gpu_lowering.context import SharedBuffer, shared_layout
 
 
 def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer]) -> int:
@@ -38,8 +39,8 @@ def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer
     dyn = DynamicSharedMemoryOp()
     entry.append(dyn)
     views: dict[str, SSAValue] = {}
-    offset = 0
-    for b in buffers:
+    offsets, total = shared_layout(buffers)
+    for b, offset in zip(buffers, offsets, strict=True):
         at = arith.ConstantOp(IntegerAttr(offset, IndexType()))
         workgroup = MemRefType(b.type.element_type, b.type.get_shape(), memory_space=WORKGROUP)
         view = memref.ViewOp(dyn.result, at.result, [], workgroup)
@@ -47,7 +48,6 @@ def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer
         cast.results[0].name_hint = b.name
         entry += [at, view, cast]
         views[b.name] = cast.results[0]
-        offset += -(-b.nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT
     for op in entry:
         op.location = kernel.location
     body.insert_ops_before(entry, first)
@@ -58,5 +58,5 @@ def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer
                 op.memref.replace_all_uses_with(views[name])
                 op.detach()
                 op.erase()
-    kernel.attributes[DYNAMIC_SHARED_ATTR] = IntegerAttr(offset, i32)
-    return offset
+    kernel.attributes[DYNAMIC_SHARED_ATTR] = IntegerAttr(total, i32)
+    return total

@@ -47,9 +47,11 @@ from mytriton.dialects.upstream_nvvm import (
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot import LowerDot, tile_operand
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
+from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import masked_load, vector_width
 from mytriton.passes.gpu_lowering.rules import lowers
+from mytriton.passes.gpu_lowering.shared_layouts import contiguous_run, tile_offset
 
 index = IndexType()
 CP_ASYNC_BYTES = (4, 8, 16)
@@ -74,10 +76,11 @@ class LowerLocalAlloc:
         t = op.result.type
         assert isinstance(t, MemDescType)
         element = register_type(t.element)
-        buf = ctx.shared_buffer(element, t.numel)
+        buf = ctx.shared_buffer(element, t.numel, t.alignment)
         ctx.set(op.result, [buf, ctx.i32(0)])
         if op.src is not None:  # the block's registers, stored as a dot stages an operand
-            LowerDot().stage(ctx, op.src, element, buf, 0, t.layout.strides(t.tile_shape))
+            LowerDot().stage(ctx, op.src, element, buf, 0, t.layout)
+            async_proxy_fence(ctx)
             ctx.emit(gpu.BarrierOp())
 
 
@@ -92,14 +95,11 @@ class LowerMemDescIndex:
         ctx.set(op.result, [buf, ctx.value(arith.AddiOp(base, step))])
 
 
-def _copy_width(ctx: LoweringContext, op: AsyncCopyGlobalToLocalOp, strides: Sequence[int]) -> int:
+def _copy_width(ctx: LoweringContext, op: AsyncCopyGlobalToLocalOp, t: MemDescType) -> int:
     """Consecutive registers per copy: a vector access's width (``memory.vector_width``),
-    kept only where the run is contiguous in the tile too (every other stride a multiple)."""
-    width = vector_width(ctx, op)
-    last = len(strides) - 1
-    if width > 1 and (strides[last] != 1 or any(s % width for s in strides[:last])):
-        return 1
-    return width
+    kept only where the run is contiguous in the tile too (``contiguous_run``)."""
+    element = register_type(t.element)
+    return contiguous_run(t.layout, t.tile_shape, element, vector_width(ctx, op))
 
 
 @lowers(AsyncCopyGlobalToLocalOp)
@@ -123,14 +123,13 @@ class LowerAsyncCopy:
         element = register_type(t.element)
         size = byte_size(element)
         buf, base = tile_of(ctx, op.dst)
-        strides = t.layout.strides(t.tile_shape)
         ptrs = ctx.get(op.ptr)
         masks = ctx.get(op.mask) if op.mask is not None else None
-        width = _copy_width(ctx, op, strides)
+        width = _copy_width(ctx, op, t)
         nbytes = width * size
         shared = memref_pointer(ctx, buf) if nbytes in CP_ASYNC_BYTES else None
         for first in range(0, len(ptrs), width):
-            offset = ctx.linear_offset(g, g.registers[first], strides)
+            offset = tile_offset(ctx, t.layout, t.tile_shape, element, g, g.registers[first])
             at = ctx.value(arith.AddiOp(base, offset))
             mask = masks[first] if masks is not None else None
             if shared is None:
@@ -174,6 +173,7 @@ class LowerAsyncWait:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, AsyncWaitOp)
         ctx.emit(CpAsyncWaitGroupOp(op.pending))
+        async_proxy_fence(ctx)  # the landed copies, for wgmma
         ctx.emit(gpu.BarrierOp())
 
 
@@ -196,11 +196,12 @@ class LowerLocalLoad:
         t = op.src.type
         assert isinstance(t, MemDescType)
         buf, base = tile_of(ctx, op.src)
-        strides = t.layout.strides(t.tile_shape)
+        element = register_type(t.element)
         g = ctx.geometry(op.result.type)
         out: list[SSAValue] = []
         for reg in g.registers:
-            at = ctx.value(arith.AddiOp(base, ctx.linear_offset(g, reg, strides)))
+            offset = tile_offset(ctx, t.layout, t.tile_shape, element, g, reg)
+            at = ctx.value(arith.AddiOp(base, offset))
             where = [ctx.value(arith.IndexCastOp(at, index))]
             out.append(ctx.value(memref.LoadOp.get(buf, where)))
         ctx.set(op.result, out)

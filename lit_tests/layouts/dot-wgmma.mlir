@@ -1,0 +1,51 @@
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s --check-prefix=W4
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=8}' | %{aliases} | filecheck %s --check-prefix=W8
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80}' | %{aliases} | filecheck %s --check-prefix=SM80
+
+// On sm_90 (capability 90, the default) an f16/bf16 dot whose tile allows warpgroup MMAs
+// (M a multiple of 16 x num_warps, N and K whole 64-element swizzle atoms, N <= 256) puts every
+// warp along M and stages its operands in 128-byte swizzled tiles: A K-contiguous with its
+// 8-row groups rotated over 2 x num_warps groups, B N-contiguous. The module records the
+// target. Other chips, and tiles that do not allow it, keep mma.sync's layouts.
+
+func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+  %bs = tt.splat %b : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>>
+  %av = tt.load %as : tensor<128x64x!tt.ptr<f16>>
+  %bv = tt.load %bs : tensor<64x128x!tt.ptr<f16>>
+  %zero = tt.zeros : tensor<128x128xf32>
+  %d = tt.dot %av, %bv, %zero : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
+  tt.store %cs, %d : tensor<128x128x!tt.ptr<f32>>
+  func.return
+}
+// W4-DAG:   #[[M4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// W4-DAG:   ttg.target = "cuda:90"
+// W4-LABEL: func.func @f16
+// W4:         %d = tt.dot %av, %bv, %zero {ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 0}>} : {{.*}} -> tensor<128x128xf32, #[[M4]]>
+// W8-DAG:   #[[M8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+// W8-LABEL: func.func @f16
+// W8:         %d = tt.dot %av, %bv, %zero {ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 16}>, {{.*}} -> tensor<128x128xf32, #[[M8]]>
+// SM80-DAG:  ttg.target = "cuda:80"
+// SM80-LABEL: func.func @f16
+// SM80:        %d = tt.dot %av, %bv, %zero {ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>, ttg.rhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>}
+
+// K = 32 is half an atom; M = 64 cannot give 8 warps whole 64-row warpgroup instructions
+// (the 4-warp layout can); tf32 stays on mma.sync.
+func.func @not_wgmma(%a: !tt.ptr<f16>, %f: !tt.ptr<f32>) {
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %bs = tt.splat %a : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %fa = tt.splat %f : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %av = tt.load %as : tensor<64x32x!tt.ptr<f16>>
+  %bv = tt.load %bs : tensor<32x64x!tt.ptr<f16>>
+  %fv = tt.load %fa : tensor<64x64x!tt.ptr<f32>>
+  %zero = tt.zeros : tensor<64x64xf32>
+  %k32 = tt.dot %av, %bv, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %t = tt.dot %fv, %fv, %zero {input_precision = "tf32"} : tensor<64x64xf32> * tensor<64x64xf32> -> tensor<64x64xf32>
+  tt.store %fa, %k32 : tensor<64x64x!tt.ptr<f32>>
+  tt.store %fa, %t : tensor<64x64x!tt.ptr<f32>>
+  func.return
+}
+// W4-LABEL: func.func @not_wgmma
+// W4:         %k32 = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>
+// W4:         %t = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 4}>

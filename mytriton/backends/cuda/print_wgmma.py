@@ -1,0 +1,172 @@
+"""Hopper's warpgroup MMAs as the PTX ``wgmma`` instructions in ``asm volatile`` statements (an
+H200 ran these with nvcc), and the ``llvm.mlir.undef``/``llvm.insertvalue`` ops that build their
+accumulator structs. The kernel must be compiled for ``sm_90a`` (``compile.py``).
+
+A struct value is a list of C++ variables, one per field (``_struct_fields``, shared with
+``print_nvvm`` and ``print_debug``; ``llvm.extractvalue``'s printer in ``print_atomic`` names
+them): ``llvm.mlir.undef`` declares one zero per field type (any value is a valid undef),
+``llvm.insertvalue`` replaces one entry by the inserted value's variable.
+
+``nvvm.wgmma.mma_async`` updates its accumulator fields in place (``"+f"``, ``"+r"`` for s32):
+they are fresh variables initialised from the operand struct's fields, or the operand's own
+when it is the result of an earlier ``wgmma`` used by nothing else (a chain of K steps stays in
+the same registers, as the hardware pipelines it). The descriptors are ``"l"`` operands, and
+``scaleD`` a predicate set from an ``"r"`` operand::
+
+    asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, ..., %31}, %32, %33, "
+                 "p, 1, 1, 0, 1;\\n}\\n" : "+f"(d0), ... : "l"(descA), "l"(descB), "r"(1));
+
+f16/bf16 end with ``imm-scale-a, imm-scale-b`` (1, 1) and ``imm-trans-a, imm-trans-b`` (0, and
+1 for an MN-major B); tf32 with the scales only; s8 with neither. The fence, commit and wait ops
+are ``wgmma.fence.sync.aligned;``, ``wgmma.commit_group.sync.aligned;`` and
+``wgmma.wait_group.sync.aligned N;``, ``nvvm.fence.proxy`` is
+``fence.proxy.async.shared::cta;``: each an ``asm volatile`` with a ``memory`` clobber, so no
+shared access moves across them.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.ir import OpResult, SSAValue
+
+from mytriton.backends.cuda.c_types import scalar_type
+from mytriton.backends.cuda.emitter import Emitter, prints
+from mytriton.dialects.upstream_wgmma import (
+    FenceProxyOp,
+    WgmmaCommitGroupSyncAlignedOp,
+    WgmmaFenceAlignedOp,
+    WgmmaMmaAsyncOp,
+    WgmmaWaitGroupSyncAlignedOp,
+)
+from mytriton.errors import BackendError
+
+
+def wgmma_asm_text(op: WgmmaMmaAsyncOp) -> str:
+    """The PTX of one ``wgmma`` (a C string's contents, ``\\n`` escaped): the accumulator
+    registers ``%0`` to ``%(n/2 - 1)``, the descriptors next, then the ``scaleD`` operand."""
+    form, n = op.form, op.n
+    count = n // 2
+    registers = "{" + ", ".join(f"%{i}" for i in range(count)) + "}"
+    tail = ["p"]
+    if form.operand in ("f16", "bf16"):
+        tail += ["1", "1", "0", "1" if op.b_mn_major else "0"]
+    elif form.operand == "tf32":
+        tail += ["1", "1"]
+    instruction = f"{form.ptx(n)} {registers}, %{count}, %{count + 1}, {', '.join(tail)};"
+    return f"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{count + 2}, 0;\\n{instruction}\\n}}\\n"
+
+
+class WgmmaPrinter(Emitter):
+    """Warpgroup MMAs, their fences, and the structs of their accumulators."""
+
+    #: the C++ variables holding each field of a struct value (``print_nvvm``)
+    _struct_fields: dict[SSAValue, list[str]]
+    #: the structs whose variables a wgmma declared (its result): a later wgmma may reuse them
+    _wgmma_results: set[SSAValue]
+
+    def _fields_of(self, value: SSAValue) -> list[str]:
+        fields = getattr(self, "_struct_fields", {}).get(value)
+        if fields is None:
+            raise BackendError(
+                "the struct must come from llvm.mlir.undef, llvm.insertvalue or an op printed "
+                "as inline asm (the CUDA printer keeps a struct as its field variables)"
+            )
+        return fields
+
+    def _set_fields(self, value: SSAValue, fields: list[str]) -> None:
+        if not hasattr(self, "_struct_fields"):
+            self._struct_fields = {}
+        self._struct_fields[value] = fields
+
+    @prints(WgmmaMmaAsyncOp)
+    def _print_wgmma(self, op: WgmmaMmaAsyncOp) -> None:
+        form = op.form
+        inputs = self._fields_of(op.inouts)
+        owned: set[SSAValue] = getattr(self, "_wgmma_results", set())
+        acc = op.inouts
+        if (
+            acc in owned
+            and acc.has_one_use()
+            and isinstance(acc, OpResult)
+            and acc.op.parent_block() is op.parent_block()
+        ):  # the only use, in its block, of an earlier wgmma's registers: update them in place
+            outs = inputs
+        else:
+            ctype = "int" if form.integer else "float"
+            outs = [self.names.fresh(op.res.name_hint or "acc") for _ in inputs]
+            init = ", ".join(f"{o} = {i}" for o, i in zip(outs, inputs, strict=True))
+            self._stmt(op, f"{ctype} {init};")
+        letter = "r" if form.integer else "f"
+        results = ", ".join(f'"+{letter}"({o})' for o in outs)
+        scale = 1 if op.adds_accumulator else 0
+        operands = f'"l"({self._n(op.descriptorA)}), "l"({self._n(op.descriptorB)}), "r"({scale})'
+        self._stmt(op, f'asm volatile("{wgmma_asm_text(op)}" : {results} : {operands});')
+        self._set_fields(op.res, outs)
+        if not hasattr(self, "_wgmma_results"):
+            self._wgmma_results = set()
+        self._wgmma_results.add(op.res)
+        pending = self._in_flight()
+        pending.update((o, letter) for o in outs)
+
+    def _in_flight(self) -> dict[str, str]:
+        """The variables wgmmas printed since the last wait write (and their constraint
+        letter), in order."""
+        if not hasattr(self, "_wgmma_in_flight"):
+            self._wgmma_in_flight: dict[str, str] = {}
+        return self._wgmma_in_flight
+
+    @prints(WgmmaFenceAlignedOp)
+    def _print_wgmma_fence(self, op: WgmmaFenceAlignedOp) -> None:
+        self._stmt(op, 'asm volatile("wgmma.fence.sync.aligned;" ::: "memory");')
+
+    @prints(WgmmaCommitGroupSyncAlignedOp)
+    def _print_wgmma_commit(self, op: WgmmaCommitGroupSyncAlignedOp) -> None:
+        self._stmt(op, 'asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");')
+
+    @prints(WgmmaWaitGroupSyncAlignedOp)
+    def _print_wgmma_wait(self, op: WgmmaWaitGroupSyncAlignedOp) -> None:
+        """The wait names the accumulators of the wgmmas before it as read and written, so the
+        C++ compiler neither reads them earlier nor moves them across it (the registers are
+        the tensor cores' until the wait)."""
+        pending = self._in_flight()
+        text = f"wgmma.wait_group.sync.aligned {op.pending};"
+        if not pending:
+            self._stmt(op, f'asm volatile("{text}" ::: "memory");')
+            return
+        registers = ", ".join(f'"+{letter}"({v})' for v, letter in pending.items())
+        self._stmt(op, f'asm volatile("{text}" : {registers} :: "memory");')
+        pending.clear()
+
+    @prints(FenceProxyOp)
+    def _print_fence_proxy(self, op: FenceProxyOp) -> None:
+        self._stmt(op, 'asm volatile("fence.proxy.async.shared::cta;" ::: "memory");')
+
+    @prints(llvm.UndefOp)
+    def _print_undef(self, op: llvm.UndefOp) -> None:
+        t = op.res.type
+        if not isinstance(t, llvm.LLVMStructType):
+            self._define(op.res, "0", op)  # any value will do: zero
+            return
+        zeros: dict[str, str] = {}  # one zero variable per C++ field type
+        fields = []
+        for field in t.types.data:
+            ctype = self._scalar_type(op, field)
+            if ctype not in zeros:
+                zeros[ctype] = self.names.fresh(op.res.name_hint or "undef")
+                self._stmt(op, f"{ctype} {zeros[ctype]} = 0;")
+            fields.append(zeros[ctype])
+        self._set_fields(op.res, fields)
+
+    @prints(llvm.InsertValueOp)
+    def _print_insertvalue(self, op: llvm.InsertValueOp) -> None:
+        position = list(op.position.iter_values())
+        fields = list(self._fields_of(op.container))
+        if len(position) != 1 or not 0 <= position[0] < len(fields):
+            raise BackendError(f"position {position} is not a field of {op.container.type}")
+        t = op.container.type
+        assert isinstance(t, llvm.LLVMStructType)
+        if scalar_type(t.types.data[position[0]]) != scalar_type(op.value.type):
+            raise BackendError(f"a {op.value.type} is not field {position[0]} of {t}")
+        fields[position[0]] = self._n(op.value)
+        self._set_fields(op.res, fields)

@@ -1,0 +1,211 @@
+"""Lowering of a ``tt.dot`` to Hopper's warpgroup MMAs (``nvvm.wgmma.mma_async``), both operands
+read by the tensor cores from 128-byte swizzled tiles (``ttg_nvmma``) through matrix
+descriptors, the accumulator in registers.
+
+The accumulator has the blocked tensor-core layout with every warp along M (``mma_policy``):
+warp ``w`` (warpgroup ``G = w // 4``) holds rows ``8 w + g + 8 wm r`` and columns ``8 j + 2 q
+(+1)`` of the ``[M, N]`` block. One instruction ``m64nNk16`` of warpgroup ``G`` computes 64
+*stored* rows of A: warp ``w % 4`` gets the instruction's rows ``16 (w % 4) + g`` and ``+ 8``.
+A's tile stores logical row ``8 w + g + 8 wm (2 i + h)`` at row ``64 (i * wm / 4 + G) + 16 (w
+% 4) + 8 h + g`` (its ``rotate = 2 wm`` row permutation), so instruction ``i`` of warpgroup
+``G`` reads the 64 stored rows from ``64 (i * wm / 4 + G)`` and its fragment ``(h, j, e)`` is
+the thread's register of row repetition ``2 i + h``, column ``8 j + e``: exactly the blocked
+layout, nothing to convert.
+
+Descriptors (PTX ISA, checked on the H200): start address >> 4 in bits 0-13, the leading byte
+offset >> 4 in 16-29, the stride byte offset >> 4 in 32-45, swizzle mode 1 (128 bytes) in
+62-63. A is K-major (``layoutA = row``): its K step ``k`` starts ``(k // 64) * M * 128 + (k % 64)
+* 2`` bytes in (atom column, then 32 bytes per k16 inside the swizzled row), eight-row groups
+1024 bytes apart (SBO). B is N-major (``layoutB = row``, read transposed): K rows of 128 bytes,
+the step ``k`` starts ``k * 128`` bytes in, eight-row groups 1024 apart (SBO), 64-column atoms
+``K * 128`` apart (LBO). Every descriptor is the tile's base descriptor plus its constant byte
+offset >> 4 (the tile is 1024-byte aligned and within the 256 KiB the address field holds).
+
+Order: the threads that write an operand tile (stores, or ``cp.async`` then its wait) make the
+writes visible to the tensor cores' async proxy (``fence.proxy.async``, ``async_proxy_fence``)
+before the barrier after which the MMAs read it; ``wgmma.fence`` orders the accumulator
+registers, the MMAs of every K step are one group, and ``wgmma.wait_group 0``
+retires it before the registers are read. An asynchronous dot (``ttg_async_dot``: a pipelined
+K loop's) leaves its group running: its lowered value is the instructions' result structs,
+and ``ttg.dot_wait`` waits and takes the registers out of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, gpu, llvm
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, bf16, i64
+from xdsl.ir import Operation, SSAValue
+
+from mytriton.dialects import tt
+from mytriton.dialects.tt_types import byte_size, element_type, shape_of
+from mytriton.dialects.ttg_async_dot import DotWaitOp, is_async_dot
+from mytriton.dialects.ttg_nvmma import ATOM_BYTES, SWIZZLE_BYTES, NvmmaSharedLayoutAttr
+from mytriton.dialects.upstream_wgmma import (
+    FenceProxyOp,
+    WgmmaCommitGroupSyncAlignedOp,
+    WgmmaFenceAlignedOp,
+    WgmmaMmaAsyncOp,
+    WgmmaWaitGroupSyncAlignedOp,
+)
+from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.dot_mma import Source, shared_address
+from mytriton.passes.gpu_lowering.rules import lowers
+from mytriton.passes.mma_policy import WGMMA_M
+
+index = IndexType()
+
+WARPGROUP_WARPS = 4
+SWIZZLE_128B = 1 << 62  # the descriptor's swizzle mode field
+ADDRESS_MASK = 0x3FFFF  # the 18 bits of a shared address the descriptor keeps (>> 4)
+UNUSED_LBO = 16  # K-major swizzled operands: the field is unused (1 by convention)
+
+
+def lower_wgmma_dot(
+    ctx: LoweringContext,
+    op: tt.DotOp,
+    warps: tuple[int, int],
+    a_src: Source,
+    b_src: Source,
+    layouts: tuple[NvmmaSharedLayoutAttr, NvmmaSharedLayoutAttr],
+    barrier: bool,
+) -> None:
+    """Replace ``op`` by warpgroup MMAs over its operands' swizzled tiles at ``a_src`` and
+    ``b_src``; ``barrier``: end with one, so the operands' buffer may be rewritten at once."""
+    (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
+    wm = warps[0]
+    groups = wm // WARPGROUP_WARPS
+    element = element_type(op.a.type)
+    size = byte_size(element)
+    atom = SWIZZLE_BYTES // size  # elements of one swizzled row
+    k_step = 16
+    operand = "bf16" if element == bf16 else "f16"
+    assert layouts[0].span == 2 * wm and layouts[1].dim_order == (1, 0)
+
+    # this warpgroup's first stored A row: 64 G
+    group = ctx.at_entry(arith.ShRUIOp(ctx.thread_id, ctx.i32(7)))
+    a_rows = ctx.at_entry(arith.MuliOp(group, ctx.i32(WGMMA_M * SWIZZLE_BYTES)))
+    a_desc = _descriptor(ctx, a_src, size, UNUSED_LBO, ATOM_BYTES, a_rows)
+    b_desc = _descriptor(ctx, b_src, size, k * SWIZZLE_BYTES, ATOM_BYTES, None)
+
+    c_g = ctx.geometry(op.acc.type)
+    position = {reg: i for i, reg in enumerate(c_g.registers)}
+    acc = list(ctx.get(op.acc))
+    m_blocks = m // (WGMMA_M * groups)
+    regs = [
+        [
+            position[((2 * i + h) * 8 * wm, 8 * j + e)]
+            for j in range(n // 8)
+            for h in (0, 1)
+            for e in (0, 1)
+        ]
+        for i in range(m_blocks)
+    ]
+    struct = llvm.LLVMStructType.from_type_list([acc[0].type] * (n // 2))
+    fragments = []
+    for i in range(m_blocks):
+        value = ctx.value(llvm.UndefOp(struct))
+        for field, r in enumerate(regs[i]):
+            value = ctx.value(llvm.InsertValueOp(_at(field), value, acc[r]))
+        fragments.append(value)
+    ctx.emit(WgmmaFenceAlignedOp())  # after the accumulators' last writes
+    for kk in range(0, k, k_step):
+        b_at = _plus(ctx, b_desc, kk * SWIZZLE_BYTES)
+        for i in range(m_blocks):
+            a_bytes = (i * groups * WGMMA_M) * SWIZZLE_BYTES
+            a_bytes += (kk // atom) * m * SWIZZLE_BYTES + (kk % atom) * size
+            a_at = _plus(ctx, a_desc, a_bytes)
+            fragments[i] = ctx.value(WgmmaMmaAsyncOp(fragments[i], a_at, b_at, n, operand, True))
+    ctx.emit(WgmmaCommitGroupSyncAlignedOp())
+    if is_async_dot(op):  # ``ttg.dot_wait`` waits and reads the fragments
+        assert not barrier
+        ctx.set(op.result, fragments)
+        ctx.async_dots[op.result] = (regs, acc)
+        return
+    ctx.set(op.result, _wait(ctx, 0, fragments, regs, acc))
+    if barrier:
+        ctx.emit(gpu.BarrierOp())
+
+
+@lowers(DotWaitOp)
+class LowerDotWait:
+    """``wgmma.wait_group pendings``, then the accumulator registers out of the dot's
+    fragments."""
+
+    def lower(self, ctx: LoweringContext, op: Operation) -> None:
+        assert isinstance(op, DotWaitOp)
+        regs, acc = ctx.async_dots[op.src]
+        pendings = op.pendings.value.data
+        ctx.set(op.result, _wait(ctx, pendings, ctx.get(op.src), regs, acc))
+
+
+def _wait(
+    ctx: LoweringContext,
+    pendings: int,
+    fragments: Sequence[SSAValue],
+    regs: Sequence[Sequence[int]],
+    acc: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """Wait for all but ``pendings`` wgmma groups; the accumulator's registers (in ``acc``'s
+    order) out of the instructions' ``fragments``."""
+    ctx.emit(WgmmaWaitGroupSyncAlignedOp(pendings))
+    out = list(acc)
+    for fragment, fields in zip(fragments, regs, strict=True):
+        for field, r in enumerate(fields):
+            out[r] = ctx.value(llvm.ExtractValueOp(_at(field), fragment, acc[r].type))
+    return out
+
+
+def _at(field: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [field])
+
+
+def _descriptor(
+    ctx: LoweringContext,
+    src: Source,
+    size: int,
+    leading: int,
+    stride: int,
+    extra: SSAValue | None,
+) -> SSAValue:
+    """The matrix descriptor (i64) of the tile at ``src`` (+ ``extra`` bytes, i32)."""
+    buf, offset = src
+    address = shared_address(ctx, buf)  # i64, at the entry
+    fields = ((leading >> 4) << 16) | ((stride >> 4) << 32) | SWIZZLE_128B
+
+    def entry_or_here(o: Operation) -> SSAValue:
+        return ctx.at_entry(o) if isinstance(offset, int) else ctx.value(o)
+
+    if extra is not None:
+        address = ctx.at_entry(arith.AddiOp(address, ctx.at_entry(arith.ExtUIOp(extra, i64))))
+    if isinstance(offset, int):
+        if offset:
+            address = ctx.at_entry(arith.AddiOp(address, ctx.const(offset * size, i64)))
+    else:
+        bytes_ = ctx.value(arith.MuliOp(offset, ctx.i32(size)))
+        address = ctx.value(arith.AddiOp(address, ctx.value(arith.ExtUIOp(bytes_, i64))))
+    masked = entry_or_here(arith.AndIOp(address, ctx.const(ADDRESS_MASK, i64)))
+    shifted = entry_or_here(arith.ShRUIOp(masked, ctx.const(4, i64)))
+    return entry_or_here(arith.OrIOp(shifted, ctx.const(fields, i64)))
+
+
+def _plus(ctx: LoweringContext, desc: SSAValue, nbytes: int) -> SSAValue:
+    """``desc`` moved ``nbytes`` (a multiple of 16) further."""
+    if nbytes == 0:
+        return desc
+    return ctx.value(arith.AddiOp(desc, ctx.const(nbytes >> 4, i64)))
+
+
+def async_proxy_fence(ctx: LoweringContext) -> None:
+    """``fence.proxy.async`` where the kernel has warpgroup MMAs (their operands' writers
+    fence before the barrier that publishes the tiles); nothing in other kernels."""
+    if ctx.wgmma_kernel is None:
+        assert ctx.source is not None
+        ctx.wgmma_kernel = any(
+            isinstance(op, tt.DotOp)
+            and isinstance(op.attributes.get("ttg.lhs_shared"), NvmmaSharedLayoutAttr)
+            for op in ctx.source.walk()
+        )
+    if ctx.wgmma_kernel:
+        ctx.emit(FenceProxyOp())

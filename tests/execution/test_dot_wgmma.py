@@ -1,0 +1,124 @@
+"""Hopper's warpgroup MMAs (``nvvm.wgmma.mma_async``): f16 and bf16 dots whose tiles allow them
+(every warp along M, N and K whole 64-element swizzle atoms) read both operands from 128-byte
+swizzled shared tiles, on every backend, against NumPy.
+
+The kernel is Triton's tutorial matmul (``test_dot_pipeline``). Cases cover one and two
+warpgroups, 1 stage (operands stored from registers into the dot's staging buffer) and 2-3
+(``cp.async`` into swizzled pipeline stages), masked M/N/K edges, K loops of one iteration, and
+a dot outside any loop; the compiled kernel must use wgmma where the chip is an sm_90 (gpusim
+and the H200: ``ttg.DEFAULT_CAPABILITY``) and nothing else where the tile does not allow it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import mytriton as triton
+import mytriton.language as tl
+from tests.execution.test_dot_pipeline import tutorial_matmul
+
+pytestmark = pytest.mark.execution
+
+DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
+
+
+def _matmul(
+    run: Any, kind: str, shape: tuple[int, ...], stages: int, warps: int = 4, seed: int = 0
+) -> Any:
+    m, n, k, bm, bn, bk = shape
+    rng = np.random.default_rng(seed + m + n + k)
+    a = rng.standard_normal((m, k)).astype(DTYPES[kind])
+    b = rng.standard_normal((k, n)).astype(DTYPES[kind])
+    out = np.full((m, n), 77, np.float32)
+    compiled = run(
+        tutorial_matmul,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        a,
+        b,
+        out,
+        m,
+        n,
+        k,
+        k,
+        1,
+        n,
+        1,
+        n,
+        1,
+        num_warps=warps,
+        num_stages=stages,
+        OUT=tl.float32,
+        LOOP_STAGES=0,
+        BM=bm,
+        BN=bn,
+        BK=bk,
+    )
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(out, exact, rtol=1e-5, atol=1e-4 * np.sqrt(k))
+    return compiled
+
+
+def _uses_wgmma(run: Any, compiled: Any) -> bool | None:
+    if run.backend == "interpreter":
+        return None
+    return "nvvm.wgmma.mma_async" in compiled.asm["gpu"]
+
+
+# (M, N, K, BM, BN, BK)
+SHAPES = [
+    (64, 64, 256, 64, 64, 64),  # one warpgroup, four K iterations
+    (100, 120, 200, 64, 64, 64),  # masked M, N and K edges
+    (64, 128, 64, 64, 128, 64),  # one K iteration, N = 128
+]
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("kind", ["f16", "bf16"])
+def test_wgmma_matmul(run: Any, kind: str, shape: tuple[int, ...], stages: int) -> None:
+    compiled = _matmul(run, kind, shape, stages)
+    assert _uses_wgmma(run, compiled) in (None, True)
+
+
+def test_two_warpgroups(run: Any) -> None:
+    """Eight warps: warpgroup 1 computes rows 64-127 of the block (its A rows are the
+    rotated rows of warps 4-7)."""
+    compiled = _matmul(run, "f16", (128, 64, 128, 128, 64, 64), 2, warps=8)
+    assert _uses_wgmma(run, compiled) in (None, True)
+
+
+def test_two_m_blocks_per_warpgroup(run: Any) -> None:
+    """A 128-row block over one warpgroup: two instructions along M per K step."""
+    compiled = _matmul(run, "bf16", (128, 64, 128, 128, 64, 64), 3, warps=4)
+    assert _uses_wgmma(run, compiled) in (None, True)
+
+
+def test_small_k_tile_keeps_mma_sync(run: Any) -> None:
+    """BK = 32 is half a swizzle atom: the dot stays on ``mma.sync``."""
+    compiled = _matmul(run, "f16", (64, 64, 64, 64, 64, 32), 2)
+    assert _uses_wgmma(run, compiled) in (None, False)
+
+
+@triton.jit
+def single_dot(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    """One dot of two loaded blocks, no loop: both operands stored from registers."""
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.dot(a, b) + 1.0
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+
+
+def test_dot_outside_a_loop(run: Any) -> None:
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((64, 128)).astype(np.float16)
+    b = rng.standard_normal((128, 64)).astype(np.float16)
+    out = np.zeros((64, 64), np.float32)
+    compiled = run(single_dot, (1,), a, b, out, M=64, N=64, K=128)
+    exact = a.astype(np.float64) @ b.astype(np.float64) + 1.0
+    np.testing.assert_allclose(out, exact, rtol=1e-5, atol=1e-3)
+    assert _uses_wgmma(run, compiled) in (None, True)
