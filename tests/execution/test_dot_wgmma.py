@@ -122,3 +122,18 @@ def test_dot_outside_a_loop(run: Any) -> None:
     exact = a.astype(np.float64) @ b.astype(np.float64) + 1.0
     np.testing.assert_allclose(out, exact, rtol=1e-5, atol=1e-3)
     assert _uses_wgmma(run, compiled) in (None, True)
+
+
+def test_layouts_are_chosen_for_the_device(run: Any) -> None:
+    """The compiled kernel records the chip its layouts were chosen for: the launch device's
+    compute capability on a GPU, sm_90 for gpusim (``ttg.DEFAULT_CAPABILITY``)."""
+    compiled = _matmul(run, "f16", (64, 64, 64, 64, 64, 64), 1)
+    if run.backend == "interpreter":
+        return
+    expected = 90
+    if run.backend in ("cuda", "mlir"):
+        import cupy  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+        expected = int(cupy.cuda.Device().compute_capability)
+    assert f'ttg.target = "cuda:{expected}"' in compiled.asm["ttg"]
+    assert _uses_wgmma(run, compiled) == (expected == 90)

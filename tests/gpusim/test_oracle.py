@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from mytriton.backends.gpusim import SimulationError, run_lowered
 from mytriton.dialects.upstream import ShuffleOp
 from mytriton.dialects.upstream_nvvm import CpAsyncWaitGroupOp
+from mytriton.dialects.upstream_wgmma import WgmmaFenceAlignedOp, WgmmaWaitGroupSyncAlignedOp
 from tests import kernels
 from tests.gpusim.util import lower, nans, randn
 
@@ -121,3 +122,48 @@ def test_unmasked_edge_load_faults() -> None:
     guarded.operands = [true.result]
     with pytest.raises(SimulationError, match=r"out-of-bounds load of `x`.*program \(0, 0, 0\)"):
         run_lowered(module, (1, 1, 1), [x, y, out, 100])
+
+
+@pytest.mark.parametrize("removed", ["cp_async_wait", "barrier", "wgmma_wait", "wgmma_fence"])
+def test_pipelined_wgmma_dot_needs_its_waits_fence_and_barrier(removed: str) -> None:
+    """A K loop of warpgroup MMAs (f16, 64 x 64 x 64 tiles, sm_90), pipelined: the MMAs of an
+    iteration run while the next copies are issued. Without the in-loop ``cp.async`` wait they
+    read tiles in flight; without the barrier after it one thread's copies race with other
+    warps' tensor-core reads; without ``wgmma.wait_group`` the next iteration reads
+    accumulators still being written; without ``wgmma.fence`` the MMAs may miss their
+    accumulators' last writes."""
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((64, 256)).astype(np.float16)
+    b = rng.standard_normal((256, 64)).astype(np.float16)
+    module = lower(
+        kernels.tiled_matmul_runtime_k_kernel,
+        a,
+        b,
+        nans(64, 64),
+        64,
+        64,
+        256,
+        num_warps=4,
+        BM=64,
+        BN=64,
+        BK=64,
+    )
+    c = nans(64, 64)
+    run_lowered(module, (1, 1, 1), [a, b, c, 64, 64, 256])  # intact: runs, right
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, exact, rtol=1e-5, atol=1e-3)
+    loop = next(op for op in module.walk() if isinstance(op, scf.ForOp))
+    body = list(loop.body.block.ops)
+    kinds = {
+        "cp_async_wait": CpAsyncWaitGroupOp,
+        "wgmma_wait": WgmmaWaitGroupSyncAlignedOp,
+        "wgmma_fence": WgmmaFenceAlignedOp,
+    }
+    if removed == "barrier":
+        victim = next(op for op in body if isinstance(op, gpu.BarrierOp))
+    else:
+        victim = next(op for op in body if isinstance(op, kinds[removed]))
+    victim.detach()
+    victim.erase()
+    with pytest.raises(SimulationError, match=r"in flight|data race|wgmma"):
+        run_lowered(module, (1, 1, 1), [a, b, nans(64, 64), 64, 64, 256])
