@@ -24,7 +24,9 @@ What it proves before rewriting (else the loop stays as it is): the loop's body 
 memory (a copy issued iterations early must not miss a store in between); each rewritten load
 is directly in the body, not volatile, reads zeros where masked off (no ``other`` or a zero
 splat: the copy engine fills zeros), and feeds only tensor-core dots as an operand staged in one
-layout; its pointer and mask come from pure ops of the body (no dot or load), the induction
+layout whose contiguous dimension is the one the load's layout reads contiguously (else the
+copies would move one element each: a tf32 or int8 B, staged K-contiguous, stays a load the dot
+stages); its pointer and mask come from pure ops of the body (no dot or load), the induction
 variable, values defined outside and carried values, and so do the next values of those carried
 values (so their state S-1 iterations ahead can be carried too). Copies for iterations past the
 loop's end are masked off entirely. ``tt.num_stages`` on the loop (``tl.range(...,
@@ -56,7 +58,7 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import uniform_constant
 from mytriton.dialects.tt_elementwise import AddOp, AndOp, CmpOp, MulOp, SelectOp, SubOp
 from mytriton.dialects.tt_types import element_type, shape_of
-from mytriton.dialects.ttg import layout_of, with_layout
+from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of, with_layout
 from mytriton.dialects.ttg_async_dot import DotWaitOp, mark_async
 from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.ttg_shared import (
@@ -257,7 +259,11 @@ def _staged_tile(op: Operation) -> MemDescType | None:
         layouts.add(layout)
     if len(layouts) != 1 or (op.other is not None and not _is_zero(op.other)):
         return None
-    return MemDescType(shape_of(t), element_type(t), layouts.pop())
+    layout = layouts.pop()
+    loaded = layout_of(t)
+    if isinstance(loaded, BlockedLayoutAttr) and loaded.dim_order[0] != layout.dim_order[0]:
+        return None  # copies would go an element at a time (tf32/int8 B): the dot stages it
+    return MemDescType(shape_of(t), element_type(t), layout)
 
 
 def _asynchronous_dots(staged: Sequence[_Staged], end: scf.YieldOp) -> list[tt.DotOp]:

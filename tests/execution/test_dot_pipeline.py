@@ -223,3 +223,15 @@ def test_a_loop_invariant_operand_is_stored_once(run: Any, stages: int) -> None:
     wide = q.astype(np.float64) @ k.astype(np.float64)
     ref = sum(wide[:, s : s + bn] for s in range(0, n, bn))
     np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("kind", ["tf32", "int8"])
+def test_k_contiguous_b_is_staged_by_the_dot(run: Any, kind: str) -> None:
+    """tf32 and int8 B tiles are K-contiguous (``ldmatrix`` cannot transpose them) while B is
+    loaded N-contiguous: copies would move one element each, so only A is copied ahead and
+    the dot stores B's registers itself."""
+    compiled = _check(run, kind, (64, 64, 256, 64, 64, 32), 3, 0)
+    if run.backend != "interpreter":
+        ttg = compiled.asm["ttg"]
+        assert "!ttg.memdesc<3x64x32x" in ttg  # A's stages
+        assert not any("order = [0, 1]" in line for line in ttg.splitlines() if "memdesc" in line)

@@ -65,9 +65,15 @@ def test_missing_barrier_after_a_dot_races_with_the_next_k_step() -> None:
 def test_pipelined_dot_needs_its_wait_and_barrier(removed: str) -> None:
     """A K loop pipelined through shared memory (``ttg-pipeline``): without the in-loop
     ``cp.async.wait.group`` the dot reads tiles still in flight; without the barrier after it,
-    one thread's copies into a tile race with another's reads of the iteration before."""
+    one thread's copies into a tile race with another's reads of the iteration before. (f16:
+    both operands are copied; a tf32 B would be staged by the dot, whose barriers would hide a
+    missing one.)"""
     rng = np.random.default_rng(3)
-    a, b, c = randn(rng, 32, 128), randn(rng, 128, 32), nans(32, 32)
+    a, b, c = (
+        randn(rng, 32, 128).astype(np.float16),
+        randn(rng, 128, 32).astype(np.float16),
+        nans(32, 32),
+    )
     module = lower(
         kernels.tiled_matmul_runtime_k_kernel,
         a,
