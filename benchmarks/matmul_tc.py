@@ -1,11 +1,12 @@
 """Tensor-core matmul: Triton's tutorial kernel under mytriton (both GPU backends) and Triton 3.6,
 with the same configs, beside torch (cuBLAS), on one GPU.
 
-For each dtype (float16, bfloat16, and float32 at Triton's default tf32 precision) and size,
+For each dtype (float16, bfloat16, float32 at Triton's default tf32 precision, and int8 into
+int32, whose row counts TOPS and compares with ``torch._int_mm``) and size,
 every config in ``CONFIGS`` runs under each implementation; the row keeps each one's best
 config (Triton's autotuner would pick among the same ones). Prints a JSON line per row and a
 table of TFLOP/s with mytriton's ratio to Triton, and the SASS instruction families of
-mytriton's kernels (``cuobjdump --dump-sass``: HGMMA, HMMA, FFMA counts).
+mytriton's kernels (``cuobjdump --dump-sass``: HGMMA, HMMA, IMMA, FFMA counts).
 
     python3 benchmarks/matmul_tc.py [--sizes 1024,2048,4096] [--dtypes float16,bfloat16,float32]
 """
@@ -44,7 +45,8 @@ CONFIGS = [
 
 
 def sass_families(cubin: bytes) -> dict[str, int]:
-    """How many HGMMA / HMMA / FFMA instructions the cubin's SASS holds."""
+    """How many HGMMA / HMMA / IMMA (int8 mma.sync) / FFMA instructions the cubin's SASS
+    holds."""
     tool = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
     if not Path(tool).exists():
         return {}
@@ -54,14 +56,14 @@ def sass_families(cubin: bytes) -> dict[str, int]:
         out = subprocess.run(
             [tool, "--dump-sass", f.name], capture_output=True, text=True, timeout=120
         ).stdout
-    counts = Counter(re.findall(r"\b(HGMMA|HMMA|FFMA)\b", out))
+    counts = Counter(re.findall(r"\b(HGMMA|HMMA|IMMA|FFMA)\b", out))
     return dict(counts)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1024,2048,4096")
-    ap.add_argument("--dtypes", default="float16,bfloat16,float32")
+    ap.add_argument("--dtypes", default="float16,bfloat16,float32,int8")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
 
@@ -82,28 +84,35 @@ def main() -> None:
     sass: dict[str, dict[str, int]] = {}
     for dname in args.dtypes.split(","):
         dtype = getattr(torch, dname)
+        integer = dname == "int8"
         for s in map(int, args.sizes.split(",")):
-            a = torch.randn(s, s, device="cuda").to(dtype)
-            b = torch.randn(s, s, device="cuda").to(dtype)
+            if integer:  # exact: the float64 reference holds every int32 sum
+                a = torch.randint(-128, 128, (s, s), device="cuda", dtype=dtype)
+                b = torch.randint(-128, 128, (s, s), device="cuda", dtype=dtype)
+            else:
+                a = torch.randn(s, s, device="cuda").to(dtype)
+                b = torch.randn(s, s, device="cuda").to(dtype)
             ref = a.double() @ b.double()
-            tol = 2e-2 if dname == "float32" else 1e-2
+            tol = 0.0 if integer else 2e-2 if dname == "float32" else 1e-2
+            out_dtype = torch.int32 if integer else torch.float32
             for impl, (mod, backend) in impls.items():
                 if backend is not None:
                     os.environ["MYTRITON_BACKEND"] = backend
                 best: tuple[float, tuple[int, ...]] | None = None
                 for cfg in CONFIGS:
                     bm, bn = cfg[:2]
-                    c = torch.empty(s, s, device="cuda", dtype=torch.float32)
+                    c = torch.empty(s, s, device="cuda", dtype=out_dtype)
                     grid = (triton_cdiv(s, bm) * triton_cdiv(s, bn),)
 
                     def launch(mod: Any = mod, c: Any = c, grid: Any = grid, cfg: Any = cfg) -> Any:
                         bm, bn, bk, gm, warps, stages = cfg
+                        acc = mod.tl.int32 if integer else mod.tl.float32
                         return mod.matmul_kernel[grid](
                             a, b, c, s, s, s,
                             a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                             c.stride(0), c.stride(1),
                             BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
-                            GROUP_SIZE_M=gm, INPUT_PRECISION="tf32",
+                            GROUP_SIZE_M=gm, INPUT_PRECISION="tf32", ACC_DTYPE=acc,
                             num_warps=warps, num_stages=stages,
                         )  # fmt: skip
 
@@ -130,7 +139,10 @@ def main() -> None:
                 rows.append(row)
                 print(json.dumps(row), flush=True)
             torch.backends.cuda.matmul.allow_tf32 = dname == "float32"
-            ms = bench_gpu(lambda a=a, b=b: a @ b, warmup=3, rep=20)
+            if integer:
+                ms = bench_gpu(lambda a=a, b=b: torch._int_mm(a, b), warmup=3, rep=20)
+            else:
+                ms = bench_gpu(lambda a=a, b=b: a @ b, warmup=3, rep=20)
             row = {"bench": "matmul_tc", "dtype": dname, "size": s, "impl": "torch",
                    "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9}  # fmt: skip
             rows.append(row)
