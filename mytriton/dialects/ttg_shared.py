@@ -62,6 +62,12 @@ SharedEncoding = SharedLayoutAttr | NvmmaSharedLayoutAttr
 SHARED_ALIGNMENT_BYTES = 16  # every tile of a stacked buffer starts this aligned
 
 
+def tile_alignment(layout: SharedEncoding) -> int:
+    """The bytes a tile of ``layout`` starts aligned to: 16 (vector accesses, ``ldmatrix``
+    rows, 16-byte ``cp.async``), a whole swizzle atom for wgmma's tiles."""
+    return ATOM_BYTES if isinstance(layout, NvmmaSharedLayoutAttr) else SHARED_ALIGNMENT_BYTES
+
+
 @irdl_attr_definition
 class MemDescType(ParametrizedAttribute, TypeAttribute):
     """``!ttg.memdesc<SHAPE x ELEMENT, #ttg.shared<...>>``: a block held in shared memory; the
@@ -99,9 +105,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
     @property
     def alignment(self) -> int:
         """The bytes every tile (and so the buffer) must be aligned to."""
-        if isinstance(self.layout, NvmmaSharedLayoutAttr):
-            return ATOM_BYTES
-        return SHARED_ALIGNMENT_BYTES
+        return tile_alignment(self.layout)
 
     @property
     def numel(self) -> int:

@@ -18,6 +18,7 @@ from xdsl.utils.exceptions import VerifyException
 from mytriton.dialects.ttg import DEFAULT_CAPABILITY, module_num_warps
 from mytriton.errors import CompilationError
 from mytriton.passes.gpu_lowering.driver import Lowering
+from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline import run_pipeline
 
 # layouts, then the clean-up of the layout conversions it inserted (merged clones, hoisting),
@@ -81,14 +82,7 @@ class LowerToGpuPass(ModulePass):
             num_warps = module_num_warps(op)
         except VerifyException as e:
             raise CompilationError(str(e)) from None
-        lowered = Lowering(num_warps).run(op)
-        block = op.body.block
-        for old in list(block.ops):
-            old.detach()
-            old.erase(safe_erase=False)
-        for new in list(lowered.body.block.ops):
-            new.detach()
-            block.add_op(new)
+        replace_body(op, Lowering(num_warps).run(op))
         for name in list(op.attributes):
             del op.attributes[name]
         op.attributes["gpu.container_module"] = UnitAttr()

@@ -73,6 +73,7 @@ from mytriton.dialects.ttg_shared import (
 )
 from mytriton.frontend.debug_builtins import VOLATILE_ATTR
 from mytriton.passes.mma_policy import tensor_core_dot
+from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline_loads import (
     NUM_STAGES_ATTR,
     block_args,
@@ -99,19 +100,8 @@ class PipelineAsyncPass(ModulePass):
             if not pipeline_module(trial, self.num_stages, cap):
                 return
             if _fits_shared_memory(trial):
-                _take_body(op, trial)
+                replace_body(op, trial)
                 return
-
-
-def _take_body(module: builtin.ModuleOp, other: builtin.ModuleOp) -> None:
-    """Replace ``module``'s ops by ``other``'s (moved, not copied)."""
-    block = module.body.block
-    for old in list(block.ops):
-        old.detach()
-        old.erase(safe_erase=False)
-    for new in list(other.body.block.ops):
-        new.detach()
-        block.add_op(new)
 
 
 def _most_loop_stages(module: builtin.ModuleOp) -> int:

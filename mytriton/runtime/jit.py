@@ -300,14 +300,14 @@ class JITFunction(Generic[T]):
         if isinstance(backend, DeviceBackend) and (device := launch_device(infos)) is not None:
             target = backend.target(device)
             on_device = backend.compiling_on(device)
-            if target is not None:  # layouts and instructions for the device's chip
-                options = dataclasses.replace(options, capability=target)
         # $TRITON_F32_DEFAULT picks the precision of f32 dots that do not name one
         key = (*key, backend.name, options, pipeline_spec(), os.environ.get("TRITON_F32_DEFAULT"))
         # the architecture keys the in-memory cache only: the disk cache's key has it already
         # (the backend's toolchain identity), and the dump folder stays the one NumPy
         # arguments (compile-only) give, so a stage dumped there overrides GPU launches too
         cache_key = key if target is None else (*key, ("target", target))
+        if target is not None:  # layouts and instructions for the device's chip
+            options = dataclasses.replace(options, capability=target)
         kernel = self.cache.get(cache_key)
         if kernel is None:
             kernel = self._compile(specs, backend, options, key, cache_key, on_device)

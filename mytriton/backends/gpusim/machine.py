@@ -141,19 +141,28 @@ class Machine:
             )
         return np.asarray(m.any(axis=1))
 
+    def partially_active(self, size: int) -> tuple[int, np.ndarray] | None:
+        """The first group of ``size`` consecutive threads (a warp, a warpgroup) with some but
+        not all threads active: its active count and the mask of its inactive threads."""
+        m = self.mask.reshape(-1, size)
+        partial = m.any(axis=1) & ~m.all(axis=1)
+        if not partial.any():
+            return None
+        g = int(np.argmax(partial))
+        bad = np.zeros_like(m)
+        bad[g] = ~m[g]
+        return int(m[g].sum()), bad.reshape(-1)
+
     def check_whole_warps(self, op: Operation, what: str) -> None:
         """Warp-synchronous ops (full-mask shuffles) need every lane of a warp active or none."""
         if self.threads % WARP_SIZE:
             self.fail(op, f"{what} needs a block of whole warps, not {self.threads} threads")
-        m = self.mask.reshape(-1, WARP_SIZE)
-        partial = m.any(axis=1) & ~m.all(axis=1)
-        if partial.any():
-            w = int(np.argmax(partial))
-            bad = np.zeros_like(m)
-            bad[w] = ~m[w]
+        found = self.partially_active(WARP_SIZE)
+        if found is not None:
+            active, bad = found
             self.fail(
                 op,
-                f"{what} with a full lane mask is executed by only {int(m[w].sum())} lanes of "
+                f"{what} with a full lane mask is executed by only {active} lanes of "
                 "a warp (the inactive lane named here would have to take part)",
-                bad.reshape(-1),
+                bad,
             )

@@ -61,18 +61,15 @@ def check_whole_warpgroups(m: Machine, op: Operation, what: str) -> None:
             f"{what} needs a block of whole warpgroups (a multiple of {WARPGROUP_SIZE} threads), "
             f"not {m.threads} threads",
         )
-    groups = m.mask.reshape(-1, WARPGROUP_SIZE)
-    partial = groups.any(axis=1) & ~groups.all(axis=1)
-    if partial.any():
-        g = int(np.argmax(partial))
-        bad = np.zeros_like(groups)
-        bad[g] = ~groups[g]
+    found = m.partially_active(WARPGROUP_SIZE)
+    if found is not None:
+        active, bad = found
         m.fail(
             op,
-            f"{what} is executed by only {int(groups[g].sum())} of the {WARPGROUP_SIZE} threads "
+            f"{what} is executed by only {active} of the {WARPGROUP_SIZE} threads "
             "of a warpgroup (the inactive thread named here would have to take part: all four "
             "warps execute it together)",
-            bad.reshape(-1),
+            bad,
         )
 
 

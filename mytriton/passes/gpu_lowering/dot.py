@@ -36,15 +36,19 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_geometry import Geometry
-from mytriton.dialects.ttg_nvmma import ATOM_BYTES, NvmmaSharedLayoutAttr
-from mytriton.dialects.ttg_shared import LocalLoadOp, MemDescType, SharedEncoding
+from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg_shared import LocalLoadOp, MemDescType, SharedEncoding, tile_alignment
 from mytriton.dialects.upstream_nvvm import MmaForm
 from mytriton.passes.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, lower_mma_dot
 from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence, lower_wgmma_dot
 from mytriton.passes.gpu_lowering.rules import lowers
-from mytriton.passes.gpu_lowering.shared_layouts import contiguous_run, tile_offset
+from mytriton.passes.gpu_lowering.shared_layouts import (
+    contiguous_run,
+    strided_run,
+    tile_offset,
+)
 from mytriton.passes.mma_policy import tensor_core_dot
 
 index = IndexType()
@@ -105,7 +109,7 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
     # tensor cores read the operands in their own type
     tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
     compute = element_type(op.a.type) if tensor_cores else _compute_type(element_type(op.acc.type))
-    align = max(1, _staging_alignment(a_layout) // byte_size(compute))
+    align = max(1, tile_alignment(a_layout) // byte_size(compute))
     b_offset = -(-nb * a_size // align) * align
     return StagingPlan(
         compute,
@@ -119,11 +123,6 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
         a_tile,
         b_tile,
     )
-
-
-def _staging_alignment(layout: SharedEncoding) -> int:
-    """The bytes a staged operand's start is aligned to: a swizzle atom for wgmma's tiles."""
-    return ATOM_BYTES if isinstance(layout, NvmmaSharedLayoutAttr) else MAX_VECTOR_BYTES
 
 
 def _strides(
@@ -151,7 +150,7 @@ def staging_buffer(ctx: LoweringContext, op: tt.DotOp, plan: StagingPlan) -> SSA
                 other = staging_plan(dot)
                 if other.total:
                     size, align = sizes.get(other.compute, (0, MAX_VECTOR_BYTES))
-                    align = max(align, _staging_alignment(other.a_layout))
+                    align = max(align, tile_alignment(other.a_layout))
                     sizes[other.compute] = (max(size, other.total), align)
         ctx.dot_staging = sizes
     size, align = ctx.dot_staging[plan.compute]
@@ -280,15 +279,11 @@ class LowerDot:
         ``strides`` (or as a tile of that shared encoding)."""
         g: Geometry = ctx.geometry(v.type)
         values = [_widen(ctx, value, compute) for value in ctx.get(v)]
-        if isinstance(strides, SharedEncoding):
-            shape = shape_of(v.type)
-            width = _tile_store_width(g, strides, shape, compute)
-        else:
-            width = _store_width(g, strides, compute)
+        width = _store_width(g, strides, shape_of(v.type), compute)
         for at in range(0, len(values), width):
             reg = g.registers[at]
             if isinstance(strides, SharedEncoding):
-                element = tile_offset(ctx, strides, shape, compute, g, reg)
+                element = tile_offset(ctx, strides, shape_of(v.type), compute, g, reg)
                 if offset:
                     element = ctx.value(arith.AddiOp(element, ctx.i32(offset)))
                 where = [ctx.value(arith.IndexCastOp(element, index))]
@@ -306,35 +301,25 @@ class LowerDot:
             ctx.emit(store)
 
 
-def _store_width(g: Geometry, strides: Sequence[int], compute: Attribute) -> int:
+def _store_width(
+    g: Geometry,
+    strides: Sequence[int] | SharedEncoding,
+    shape: Sequence[int],
+    compute: Attribute,
+) -> int:
     """How many consecutive registers of each thread go to shared memory as one vector store:
     its run of consecutive elements along the last dimension, up to 16 bytes (of 8-, 16- or
-    32-bit elements, as every vector of the lowered IR), where that
-    dimension is contiguous in the staging (every other stride, and so every run's start, a
-    multiple of the width: aligned, as the buffer is to 16 bytes)."""
-    last = len(strides) - 1
-    per = min(g.root.spt[last], g.full_shape[last])
-    size = byte_size(compute)
-    width = min(per, MAX_VECTOR_BYTES // size)
-    if size > 4 or width < 2 or strides[last] != 1 or per % width or g.full_shape[last] % width:
-        return 1
-    if any(s % width for s in strides[:last]):
-        return 1
-    return width
-
-
-def _tile_store_width(
-    g: Geometry, layout: SharedEncoding, shape: Sequence[int], compute: Attribute
-) -> int:
-    """``_store_width`` for a tile of a shared encoding: the thread's run along the last
-    dimension, up to 16 bytes, where the tile keeps it contiguous (``contiguous_run``)."""
-    last = len(shape) - 1
+    32-bit elements, as every vector of the lowered IR), where the staging keeps the run
+    contiguous and aligned (``strided_run`` for strides, ``contiguous_run`` for a tile)."""
+    last = len(g.full_shape) - 1
     per = min(g.root.spt[last], g.full_shape[last])
     size = byte_size(compute)
     width = min(per, MAX_VECTOR_BYTES // size)
     if size > 4 or width < 2 or per % width or g.full_shape[last] % width:
         return 1
-    return contiguous_run(layout, shape, compute, width)
+    if isinstance(strides, SharedEncoding):
+        return contiguous_run(strides, shape, compute, width)
+    return strided_run(strides, width)
 
 
 def _compute_type(accumulator: Attribute) -> Attribute:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, gpu, llvm
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, bf16, i64
+from xdsl.dialects.builtin import DenseArrayBase, bf16, i64
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
@@ -53,8 +53,6 @@ from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, shared_address
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.mma_policy import WGMMA_M
-
-index = IndexType()
 
 WARPGROUP_WARPS = 4
 SWIZZLE_128B = 1 << 62  # the descriptor's swizzle mode field

@@ -59,15 +59,20 @@ def contiguous_run(
     if run <= 1:
         return 1
     if isinstance(layout, SharedLayoutAttr):
-        strides = layout.strides(shape)
-        last = len(strides) - 1
-        if strides[last] != 1 or any(s % run for s in strides[:last]):
-            return 1
-        return run
+        return strided_run(layout.strides(shape), run)
     if layout.dim_order[0] != len(shape) - 1:
         return 1
     chunk = CHUNK_BYTES // byte_size(element)
     return run if chunk % run == 0 else 1
+
+
+def strided_run(strides: Sequence[int], run: int) -> int:
+    """``run`` where elements ``run`` apart along the last dimension start aligned runs that
+    are contiguous under ``strides`` (the last 1, every other a multiple of ``run``), else 1."""
+    last = len(strides) - 1
+    if strides[last] != 1 or any(s % run for s in strides[:last]):
+        return 1
+    return run
 
 
 def _disjoint(g: Geometry, reg: tuple[int, ...]) -> bool:
