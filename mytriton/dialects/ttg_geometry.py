@@ -125,6 +125,24 @@ class Geometry:
         """Per register, the root-rank offsets of its element (dimension 0 outermost)."""
         return list(itertools.product(*(self.offsets(d) for d in range(self.root.rank))))
 
+    def register_runs(self, d: int, width: int) -> list[list[int]]:
+        """The registers in groups of ``width`` elements consecutive along ``d`` (indices into
+        ``registers``, each group in element order): the runs a vector access moves.
+        ``width`` divides the thread's consecutive elements along ``d``."""
+        n = len(self.registers)
+        if width == 1:
+            return [[i] for i in range(n)]
+        stride = 1  # index distance of registers one element apart along d
+        for e in range(d + 1, self.root.rank):
+            stride *= len(self.offsets(e))
+        count = len(self.offsets(d))
+        assert min(self.root.spt[d], self.full_shape[d]) % width == 0, (d, width)
+        return [
+            [i + j * stride for j in range(width)]
+            for i in range(n)
+            if (i // stride) % count % width == 0
+        ]
+
     def value_coords(self, reg: tuple[int, ...]) -> tuple[int, ...]:
         """A register's offsets restricted to the block's own dimensions."""
         return tuple(reg[d] for d in self.kept)

@@ -33,6 +33,7 @@ from mytriton.dialects.ttg import (
     Layout,
     SharedLayoutAttr,
     SliceLayoutAttr,
+    layout_of,
     set_launch_geometry,
     with_layout,
 )
@@ -145,10 +146,12 @@ class LayoutAssigner:
         return default_blocked(shape_of(v.type), self.num_warps)
 
     def coalesced(self, ptr: SSAValue, mask: SSAValue | None) -> BlockedLayoutAttr:
-        """The layout of a memory access: as many consecutive elements per thread as can move
-        in one aligned vector access (``axis_info``), up to 16 bytes."""
-        vector = self.axis.access_width(ptr, [mask])
-        return default_blocked(shape_of(ptr.type), self.num_warps, vector)
+        """The layout of a memory access: threads and warps first along the dimension its
+        addresses are most contiguous in, as many consecutive elements of it per thread as
+        can move in one aligned vector access (``axis_info``), up to 16 bytes."""
+        order = self.axis.access_order(ptr)
+        vector = self.axis.access_width(ptr, [mask], order[0]) if order else 1
+        return default_blocked(shape_of(ptr.type), self.num_warps, vector, order)
 
     def insert(self, op: Operation) -> Operation:
         self.block.add_op(op)
@@ -255,11 +258,7 @@ class LayoutAssigner:
         if all(r in self.free for r in op.results) and op.results:
             return  # materialized on demand, in the layout each user needs
         if isinstance(op, tt.StoreOp):
-            # a bound pointer block (e.g. loop-carried) cannot move between layouts: the
-            # stored value follows it; otherwise the pointers are recomputed for the value
-            layout = first_known(self.home.get, (op.ptr, op.value, op.mask)) or self.coalesced(
-                op.ptr, op.mask
-            )
+            layout = self.store_layout(op)
             self.insert(_rebuild(op, [self.operand(o, layout) for o in op.operands], []))
             return
         if not op.results:  # tt.print, tt.assert, tt.assume: each block in its own layout
@@ -294,11 +293,12 @@ class LayoutAssigner:
             new = self.insert(_rebuild(op, [a, b, acc], [with_layout(op.result.type, layout)]))
             lhs: SharedEncoding = DOT_LHS_SHARED
             rhs: SharedEncoding = DOT_RHS_SHARED
-            swizzled = wgmma_staging(op, layout, self.capability)
+            b_layout = layout_of(b.type)
+            swizzled = wgmma_staging(op, layout, self.capability, b_layout)
             if swizzled is not None:
                 lhs, rhs = swizzled
             elif tensor_core_dot(op, layout) is not None:
-                lhs, rhs = mma_staging(element_type(op.a.type))
+                lhs, rhs = mma_staging(element_type(op.a.type), b_layout)
             new.attributes["ttg.lhs_shared"] = lhs
             new.attributes["ttg.rhs_shared"] = rhs
             self.bind(op.result, new.results[0], layout)
@@ -309,6 +309,27 @@ class LayoutAssigner:
         new = self.insert(_rebuild(op, operands, [with_layout(r.type, layout) for r in op.results]))
         for old_r, new_r in zip(op.results, new.results, strict=True):
             self.bind(old_r, new_r, layout)
+
+    def store_layout(self, op: tt.StoreOp) -> Layout:
+        """A bound pointer block (e.g. loop-carried) cannot move between layouts: the stored
+        value follows it. Otherwise the pointers are recomputed for the value (or mask), unless
+        the value runs along another dimension than the addresses are contiguous in (a
+        transposing copy): then the value is converted to the store's coalesced layout."""
+        bound = self.home.get(op.ptr)
+        if bound is not None:
+            return bound
+        coalesced = self.coalesced(op.ptr, op.mask)
+        known = first_known(self.home.get, (op.value, op.mask))
+        if known is None:
+            return coalesced
+        fastest = coalesced.dim_order[0]
+        if (
+            isinstance(known, BlockedLayoutAttr)
+            and known.dim_order[0] != fastest
+            and self.axis[op.ptr].contiguity[fastest] > 1
+        ):
+            return coalesced
+        return known
 
     def result_layout(self, op: Operation) -> Layout:
         """The layout of a bound op's block result: its rule (``layout_rules``) applied to the
@@ -526,10 +547,13 @@ class LayoutAssigner:
                 for use in arg.uses
                 if isinstance(use.operation, tt.LoadOp | tt.StoreOp) and use.index == 0
             ]
-            vector = min((self.axis.access_width(arg, [m]) for m in masks), default=None)
+            order = self.axis.access_order(arg)
+            fastest = order[0] if order else None
+            widths = (self.axis.access_width(arg, [m], fastest) for m in masks)
+            vector = min(widths, default=None)
             if vector is None:
-                vector = self.axis.access_width(arg, [])
-            return default_blocked(shape_of(arg.type), self.num_warps, vector)
+                vector = self.axis.access_width(arg, [], fastest)
+            return default_blocked(shape_of(arg.type), self.num_warps, vector, order)
         return self.default(init)
 
     def predict(self, v: SSAValue, seen: set[SSAValue]) -> Layout | None:

@@ -135,16 +135,27 @@ class AxisAnalysis:
         found = self.info.get(v)
         return found if found is not None else unknown(shape_of(v.type))
 
-    def access_width(self, ptr: SSAValue, uniform: Sequence[SSAValue | None]) -> int:
-        """How many consecutive elements (along the last dimension) of an access through the
-        pointer block ``ptr`` can move as one aligned vector of at most 16 bytes: a power of
-        two, with the values in ``uniform`` (mask, ``other``) constant over them."""
+    def access_order(self, ptr: SSAValue) -> list[int]:
+        """The dimensions of the pointer block ``ptr``, most contiguous first (Triton's
+        coalescing order): the last dimension first among equals, so a block with no
+        contiguity known keeps the row-major order."""
+        info = self[ptr]
+        dims = list(range(info.rank - 1, -1, -1))
+        return sorted(dims, key=lambda d: -info.contiguity[d])  # stable: ties keep the order
+
+    def access_width(
+        self, ptr: SSAValue, uniform: Sequence[SSAValue | None], dim: int | None = None
+    ) -> int:
+        """How many consecutive elements along ``dim`` (default: the last dimension) of an
+        access through the pointer block ``ptr`` can move as one aligned vector of at most 16
+        bytes: a power of two, with the values in ``uniform`` (mask, ``other``) constant over
+        them."""
         shape = shape_of(ptr.type)
         elem = element_type(ptr.type)
         if not shape or not isinstance(elem, PointerType) or is_bool(elem.pointee):
             return 1
         size = byte_size(elem.pointee)
-        d = len(shape) - 1
+        d = len(shape) - 1 if dim is None else dim
         info = self[ptr]
         width = min(MAX_VECTOR_BYTES // size, info.contiguity[d], info.divisibility[d] // size)
         for v in uniform:

@@ -7,7 +7,8 @@ several registers, strided by the tile), a smaller one is replicated over thread
 
 A load or store whose addresses the axis analysis proves contiguous, aligned and uniformly
 masked gets ``vector`` elements per thread (up to 16 bytes), which the lowering then moves with
-one vector access.
+one vector access; its layout's order puts the dimension along which its addresses are
+contiguous first (a column-major access is laid out column-major, as Triton's coalescing does).
 
 ``dot_layout``: the accumulator of ``tt.dot``. Each thread owns a contiguous ``tm x tn`` register
 tile (as square as possible, at most 8x8), so one K step reads ``tm + tn`` staged operand values
@@ -37,26 +38,32 @@ def _distribute(groups: list[int], order: Sequence[int], total: int) -> list[int
     return counts
 
 
-def _blocked(shape: Sequence[int], spt: list[int], num_warps: int) -> BlockedLayoutAttr:
-    rank = len(shape)
-    order = list(range(rank - 1, -1, -1))
-    groups = [max(1, shape[d] // spt[d]) for d in range(rank)]
+def _blocked(
+    shape: Sequence[int], spt: list[int], num_warps: int, order: Sequence[int] | None = None
+) -> BlockedLayoutAttr:
+    if order is None:
+        order = list(range(len(shape) - 1, -1, -1))
+    groups = [max(1, shape[d] // spt[d]) for d in range(len(shape))]
     tpw = _distribute(groups, order, WARP_SIZE)
     wpc = _distribute(groups, order, num_warps)
     return BlockedLayoutAttr(spt, tpw, wpc, order)
 
 
-def default_blocked(shape: Sequence[int], num_warps: int, vector: int = 1) -> BlockedLayoutAttr:
-    """Coalesced: ``vector`` consecutive elements of the fastest dimension per thread (so a
-    thread's share of a tile can move as one access), as many threads as fit after that."""
+def default_blocked(
+    shape: Sequence[int], num_warps: int, vector: int = 1, order: Sequence[int] | None = None
+) -> BlockedLayoutAttr:
+    """Coalesced: ``vector`` consecutive elements of the fastest dimension (``order[0]``; by
+    default the last) per thread, so a thread's share of a tile can move as one access, then
+    as many threads as fit along the dimensions in ``order``."""
     spt = [1] * len(shape)
     if shape:
+        fastest = order[0] if order is not None else len(shape) - 1
         numel = 1
         for d in shape:
             numel *= d
         per_thread = max(1, numel // (WARP_SIZE * num_warps))
-        spt[-1] = max(1, min(vector, shape[-1], per_thread))
-    return _blocked(shape, spt, num_warps)
+        spt[fastest] = max(1, min(vector, shape[fastest], per_thread))
+    return _blocked(shape, spt, num_warps, order)
 
 
 def dot_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:

@@ -16,11 +16,13 @@ conversions of the result need nothing new; only the dot's lowering knows the in
 On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgroup MMAs
 (``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA =
 [num_warps, 1]``), its f16/bf16 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``), A's
-rows permuted so that the same blocked accumulator layout holds the instruction's result.
+rows permuted so that the same blocked accumulator layout holds the instruction's result; B
+N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``).
 
 Otherwise operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous
 (row-major, as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
-N-contiguous (as loaded), read transposed (``ldmatrix.trans``); tf32 and int8 B K-contiguous
+N-contiguous (as loaded), read transposed (``ldmatrix.trans``), unless loaded K-contiguous
+(``k_contiguous``), then staged so and read untransposed; tf32 and int8 B K-contiguous
 (``ldmatrix.trans`` moves 16-bit elements only, so B^T's rows are read untransposed). Each row
 is padded by 16 bytes, so the eight 16-byte rows one ``ldmatrix`` matrix reads (row strides
 of an odd number of 16-byte units) hit different banks.
@@ -114,10 +116,21 @@ def tensor_core_dot(
     return None if form is None or warps is None else (form, warps)
 
 
-def mma_staging(operand: Attribute) -> tuple[SharedLayoutAttr, SharedLayoutAttr]:
-    """Shared-memory layouts of A ``[M, K]`` and B ``[K, N]`` (see the module doc)."""
+def k_contiguous(operand: Attribute | None) -> bool:
+    """Whether a B operand's registers are laid out K first (``order = [0, 1]``: loaded from
+    memory contiguous along K, e.g. K^T read through strides), so that a K-major tile takes
+    them (and their copies) in runs."""
+    return isinstance(operand, BlockedLayoutAttr) and operand.dim_order == (0, 1)
+
+
+def mma_staging(
+    operand: Attribute, b_layout: Attribute | None = None
+) -> tuple[SharedLayoutAttr, SharedLayoutAttr]:
+    """Shared-memory layouts of A ``[M, K]`` and B ``[K, N]`` (see the module doc); an f16/bf16
+    B laid out K first (``k_contiguous``) is staged K-contiguous too."""
     pad = 16 // byte_size(operand)
-    b_order = [1, 0] if operand in (f16, bf16) else [0, 1]
+    n_major = operand in (f16, bf16) and not k_contiguous(b_layout)
+    b_order = [1, 0] if n_major else [0, 1]
     return SharedLayoutAttr([1, 0], pad=pad), SharedLayoutAttr(b_order, pad=pad)
 
 
@@ -137,14 +150,16 @@ def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayout
 
 
 def wgmma_staging(
-    op: tt.DotOp, layout: Attribute | None, capability: int
+    op: tt.DotOp, layout: Attribute | None, capability: int, b_layout: Attribute | None = None
 ) -> tuple[NvmmaSharedLayoutAttr, NvmmaSharedLayoutAttr] | None:
-    """The swizzled tiles of A (K-contiguous, rows rotated for ``wm`` warps) and B
-    (N-contiguous, read transposed) when ``op`` with its result in ``layout`` runs as warpgroup
-    MMAs; None otherwise."""
+    """The swizzled tiles of A (K-contiguous, rows rotated for ``wm`` warps) and B when ``op``
+    with its result in ``layout`` runs as warpgroup MMAs; None otherwise. B is N-contiguous
+    (read transposed), or K-contiguous where its registers are laid out K first
+    (``k_contiguous``: attention's K^T)."""
     if not isinstance(layout, BlockedLayoutAttr):
         return None
     if layout != wgmma_layout(op, layout.num_warps, capability):
         return None
     wm = layout.wpc[0]
-    return NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm), NvmmaSharedLayoutAttr([1, 0])
+    b_order = [0, 1] if k_contiguous(b_layout) else [1, 0]
+    return NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm), NvmmaSharedLayoutAttr(b_order)

@@ -14,8 +14,15 @@ becomes, with ``S = num_stages`` tiles of ``a`` stacked in one ``ttg.local_alloc
         a = ttg.local_load(tile k % S); acc = tt.dot(a, b, acc)
     ttg.async_wait {num = 0}
 
-so the global-memory latency of S-1 iterations overlaps the dots. A tensor-core dot operand
-defined before the loop (attention's Q) is stored into its own tile once, before the loop
+so the global-memory latency of S-1 iterations overlaps the dots. A warpgroup-MMA dot
+(sm_90) whose operands are both copied and that accumulates into a carried value stays in
+flight into the next iteration (``ttg_async_dot``): the loop yields it unwaited, the next
+iteration's dot chains onto it, and a ``ttg.dot_wait {pendings = 1}`` after that dot retires
+the previous one before the copies are issued. Those copies may then overwrite only the tile
+of two iterations back (the previous dot, possibly still running in another warpgroup, reads
+the other), so such a loop has S + 1 tiles. Another warpgroup-MMA dot whose value only the next
+iteration reads starts before the copies and is waited for before the yield. A tensor-core dot
+operand defined before the loop (attention's Q) is stored into its own tile once, before the loop
 (``ttg.local_alloc %q``), and read from there. The dot's lowering reads a
 ``ttg.local_load`` operand straight from its tile with ``ldmatrix``: the tile is laid out as the
 dot stages that operand (its ``ttg.lhs_shared``/``ttg.rhs_shared``).
@@ -49,7 +56,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import get_effects
 from xdsl.utils.exceptions import VerifyException
@@ -380,8 +387,14 @@ def _rewrite(
     yielded = old.last_op
     assert isinstance(yielded, scf.YieldOp)
     out = _Builder(parent, loop, loop)
+    # warpgroup-MMA dots start, the copies are issued while they run; a dot accumulating
+    # into a carried value stays in flight into the next iteration (``_in_flight``)
+    asynchronous = _asynchronous_dots(staged, yielded)
+    in_flight = bool(asynchronous) and all(_in_flight(d, old, yielded) for d in asynchronous)
+    # in flight: the tile a dot read is rewritten two iterations later, so one more tile
+    slots = stages + 1 if in_flight else stages
     buffers = [
-        out.value(LocalAllocOp(MemDescType((stages, *s.tile.shape), s.tile.element, s.tile.layout)))
+        out.value(LocalAllocOp(MemDescType((slots, *s.tile.shape), s.tile.element, s.tile.layout)))
         for s in staged
     ]
 
@@ -444,16 +457,14 @@ def _rewrite(
     assert first is not None
     top = _Builder(body, first, loop)
     top.add(AsyncWaitOp(ahead - 1))
-    # warpgroup-MMA dots start, the copies are issued while they run, then they are waited for
-    asynchronous = _asynchronous_dots(staged, yielded)
     copies = _Builder(body, yielded, loop) if asynchronous else top
     offset = top.value(MulOp(loop.step, top.const(ahead, iv_type)))
     it_ahead = top.value(AddOp(iv, offset))
-    one, last = top.const(1, i32), top.const(stages - 1, i32)
+    one, last = top.const(1, i32), top.const(slots - 1, i32)
     write = top.value(AddOp(slot, top.const(ahead, i32)))
-    wrapped = top.value(SubOp(write, top.const(stages, i32)))
+    wrapped = top.value(SubOp(write, top.const(slots, i32)))
     write = top.value(
-        SelectOp(top.value(CmpOp("ge", write, top.const(stages, i32))), wrapped, write)
+        SelectOp(top.value(CmpOp("ge", write, top.const(slots, i32))), wrapped, write)
     )
     # the address computation reads the old block arguments: map them to the new ones
     ahead_state: dict[SSAValue, SSAValue] = {
@@ -477,11 +488,17 @@ def _rewrite(
         tile.load.erase()
     for dot in asynchronous:
         mark_async(dot)
+        if in_flight:  # the previous iteration's dot is done (its tiles free): copies follow
+            wait = DotWaitOp(dot.result, pendings=1)
+            wait.location = dot.location
+            body.insert_op_after(wait, dot)
+            continue
         wait = DotWaitOp(dot.result)
         wait.location = dot.location
         wait.result.name_hint = dot.result.name_hint
         body.insert_op_before(wait, yielded)
         yielded.operands = [wait.result if v is dot.result else v for v in yielded.operands]
+    carried_dots = [list(yielded.operands).index(d.result) for d in asynchronous if in_flight]
     staged_addresses = set(address_ops)  # the loads' own address ops, now unused
     for op in reversed(list(body.ops)):
         if op in staged_addresses and not any(r.uses for r in op.results):
@@ -520,6 +537,27 @@ def _rewrite(
     drain = AsyncWaitOp(0)
     drain.location = loop.location
     parent.insert_op_after(drain, new_loop)
+    for j in carried_dots:  # the last iteration's dot, waited for after the loop
+        result = new_loop.results[kept.index(j)]
+        done = DotWaitOp(result)
+        done.location = loop.location
+        done.result.name_hint = result.name_hint
+        parent.insert_op_after(done, drain)
+        result.replace_all_uses_with(done.result)
+        done.operands = [result]
     loop.detach()
     loop.erase()
     return new_loop
+
+
+def _in_flight(dot: tt.DotOp, body: Block, end: scf.YieldOp) -> bool:
+    """Whether ``dot`` accumulates into a carried value that only it reads and yields its
+    result as that value's next one: then it may stay in flight into the next iteration, whose
+    dot chains onto its accumulator (Triton's ``warp_group_dot_wait {pendings = 1}``)."""
+    acc = dot.acc
+    if not isinstance(acc, BlockArgument) or acc.block is not body or acc.index == 0:
+        return False
+    if not acc.has_one_use():
+        return False
+    uses = list(dot.result.uses)
+    return len(uses) == 1 and uses[0].operation is end and uses[0].index == acc.index - 1

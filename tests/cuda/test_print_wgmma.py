@@ -17,6 +17,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import i64
 from xdsl.ir import Block
 
+import mytriton.language as tl
 from mytriton.backends.cuda.compile import nvrtc_arch
 from mytriton.backends.cuda.print_wgmma import wgmma_asm_text
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
@@ -223,3 +224,54 @@ def test_printed_wgmma_on_a_gpu_matches_gpusim(cupy: Any, case: WgmmaCase) -> No
         np.testing.assert_array_equal(d.get(), expected)
     else:
         np.testing.assert_allclose(d.get(), expected, rtol=1e-4, atol=1e-4)
+
+
+def _pipelined_matmul_source(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The CUDA C++ of the tutorial matmul (f16, 128 x 128 x 64 over 8 warps, 3 stages): its
+    K loop keeps the warpgroup MMAs in flight into the next iteration."""
+    from tests.execution.test_dot_pipeline import tutorial_matmul
+
+    monkeypatch.setenv("MYTRITON_BACKEND", "cuda")
+    a = np.zeros((256, 256), np.float16)
+    c = np.zeros((256, 256), np.float32)
+    compiled = tutorial_matmul.warmup(
+        a, a, c, 256, 256, 256, 256, 1, 256, 1, 256, 1,
+        OUT=tl.float32, LOOP_STAGES=0, BM=128, BN=128, BK=64,
+        num_warps=8, num_stages=3, grid=(1,),
+    )  # fmt: skip
+    assert "ttg.dot_wait" in compiled.asm["ttg"] and "pendings = 1" in compiled.asm["ttg"]
+    return str(compiled.asm["cuda"])
+
+
+def test_loop_carries_accumulators_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop carries the accumulator structs as field variables, which the wgmmas update in
+    place (no copy into fresh variables per iteration); the ``wait_group 1`` in the loop and the
+    ``wait_group 0`` after it both name those variables."""
+    source = _pipelined_matmul_source(monkeypatch)
+    loop = source[source.index("for (") :]
+    body_end = loop.index("wgmma.wait_group.sync.aligned 0;")
+    first = re.search(r'wgmma\.mma_async[^"]*" : "\+f"\((\w+)\)', loop)
+    assert first is not None
+    carried = first.group(1)  # the loop's variable for field 0
+    assert re.search(rf"float {carried} = ", source[: source.index("for (")])
+    assert not re.search(rf"float \w+ = {carried};", loop[:body_end])  # no per-iteration copy
+    waits = re.findall(r'wgmma\.wait_group\.sync\.aligned (\d);" : ([^:]*)', source)
+    assert [w[0] for w in waits] == ["1", "0"]
+    for _, registers in waits:
+        assert f'"+f"({carried})' in registers
+
+
+def test_loop_carrying_accumulators_compiles(
+    nvcc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ptxas takes the in-flight loop without serializing the wgmmas (it warns when it must)."""
+    cu = tmp_path / "pipelined.cu"
+    cu.write_text(_pipelined_matmul_source(monkeypatch))
+    result = subprocess.run(
+        [nvcc, "-arch=sm_90a", "-std=c++17", "-cubin", "-o", str(tmp_path / "p.cubin"), str(cu)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "wgmma" not in result.stderr, result.stderr  # e.g. "wgmma ... serialized"

@@ -27,26 +27,34 @@ DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 def _matmul(
-    run: Any, kind: str, shape: tuple[int, ...], stages: int, warps: int = 4, seed: int = 0
+    run: Any,
+    kind: str,
+    shape: tuple[int, ...],
+    stages: int,
+    warps: int = 4,
+    seed: int = 0,
+    b_k_major: bool = False,
 ) -> Any:
+    """``b_k_major``: B stored transposed (``b[k, n]`` at ``k + K n``), so its loads run
+    along K."""
     m, n, k, bm, bn, bk = shape
     rng = np.random.default_rng(seed + m + n + k)
     a = rng.standard_normal((m, k)).astype(DTYPES[kind])
     b = rng.standard_normal((k, n)).astype(DTYPES[kind])
+    b_stored, b_strides = (np.ascontiguousarray(b.T), (1, k)) if b_k_major else (b, (n, 1))
     out = np.full((m, n), 77, np.float32)
     compiled = run(
         tutorial_matmul,
         (triton.cdiv(m, bm), triton.cdiv(n, bn)),
         a,
-        b,
+        b_stored,
         out,
         m,
         n,
         k,
         k,
         1,
-        n,
-        1,
+        *b_strides,
         n,
         1,
         num_warps=warps,
@@ -101,6 +109,62 @@ def test_small_k_tile_keeps_mma_sync(run: Any) -> None:
     """BK = 32 is half a swizzle atom: the dot stays on ``mma.sync``."""
     compiled = _matmul(run, "f16", (64, 64, 64, 64, 64, 32), 2)
     assert _uses_wgmma(run, compiled) in (None, False)
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+@pytest.mark.parametrize(
+    "shape",
+    [(64, 64, 256, 64, 64, 64), (100, 120, 200, 64, 64, 64), (128, 128, 128, 128, 128, 64)],
+    ids=lambda s: "x".join(map(str, s)),
+)
+def test_k_major_b(run: Any, shape: tuple[int, ...], stages: int) -> None:
+    """B given transposed (attention's K^T): loaded along K, staged K-major (``layoutB =
+    col``), copied ahead in a pipelined loop."""
+    warps = 8 if shape[3] == 128 else 4
+    compiled = _matmul(run, "f16", shape, stages, warps=warps, b_k_major=True)
+    if run.backend == "interpreter":
+        return
+    assert "#ttg.nvmma_shared<{order = [0, 1], swizzle = 128, rotate = 0}>" in compiled.asm["ttg"]
+    assert _uses_wgmma(run, compiled)
+    if stages > 1:
+        assert compiled.asm["ttg"].count("ttg.async_copy_global_to_local") >= 4
+
+
+@pytest.mark.parametrize("k", [64, 320])
+def test_in_flight_across_iterations(run: Any, k: int) -> None:
+    """The K loop keeps each iteration's MMAs in flight into the next (``pendings = 1``, five
+    tiles for four stages): one iteration, and five (the tiles wrap around)."""
+    compiled = _matmul(run, "f16", (128, 128, k, 128, 128, 64), 4, warps=8)
+    if run.backend == "interpreter":
+        return
+    assert "ttg.dot_wait" in compiled.asm["ttg"] and "pendings = 1" in compiled.asm["ttg"]
+    assert "!ttg.memdesc<5x128x64xf16" in compiled.asm["ttg"]
+
+
+def test_in_flight_loop_of_no_iteration(run: Any) -> None:
+    """K = 0: the loop carrying the MMAs in flight runs no iteration, and what is waited for
+    after it is the accumulator's zeros."""
+    a = np.ones((128, 64), np.float16)
+    out = np.full((128, 128), 77, np.float32)
+    grid = (1, 1)
+    compiled = run(
+        tutorial_matmul, grid, a, a, out, 128, 128, 0, 64, 1, 128, 1, 128, 1,
+        num_warps=8, num_stages=4, OUT=tl.float32, LOOP_STAGES=0, BM=128, BN=128, BK=64,
+    )  # fmt: skip
+    np.testing.assert_array_equal(out, 0)
+    if run.backend != "interpreter":
+        assert "pendings = 1" in compiled.asm["ttg"]
+
+
+@pytest.mark.parametrize("kind", ["f16", "bf16"])
+def test_k_major_b_on_mma_sync(run: Any, kind: str) -> None:
+    """BK = 32 keeps mma.sync: a K-contiguous f16/bf16 B is staged K-contiguous and read by
+    ``ldmatrix`` untransposed."""
+    compiled = _matmul(run, kind, (64, 64, 100, 64, 64, 32), 3, b_k_major=True)
+    if run.backend == "interpreter":
+        return
+    assert "ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 8}>" in compiled.asm["ttg"]
+    assert _uses_wgmma(run, compiled) is False
 
 
 @triton.jit

@@ -64,6 +64,9 @@ class Emitter:
         self.names = Namer({self.kernel.sym_name.data})
         self._pointee: dict[SSAValue, str] = {}  # C element type of each pointer value
         self._yield_targets: list[Sequence[tuple[str, SSAValue]]] = []
+        # a struct value is a list of C++ variables, one per field (wgmma accumulators, mma
+        # and ldmatrix results, inline asm outputs): what llvm.extractvalue names
+        self._struct_fields: dict[SSAValue, list[str]] = {}
         # ops the lowering made without a Python location belong to the kernel as a whole
         self._def_line = py_line(self.kernel)
 
@@ -101,6 +104,19 @@ class Emitter:
 
     def _n(self, value: SSAValue) -> str:
         return self.names[value]
+
+    def _fields_of(self, value: SSAValue) -> list[str]:
+        fields = self._struct_fields.get(value)
+        if fields is None:
+            raise BackendError(
+                "the struct must come from llvm.mlir.undef, llvm.insertvalue, a loop carrying "
+                "one, or an op printed as inline asm (the CUDA printer keeps a struct as its "
+                "field variables)"
+            )
+        return fields
+
+    def _set_fields(self, value: SSAValue, fields: list[str]) -> None:
+        self._struct_fields[value] = fields
 
     def _scalar_type(self, op: Operation, t: Attribute) -> str:
         try:

@@ -141,8 +141,8 @@ class AtomicPrinter(Emitter):
     @prints(llvm.ExtractValueOp)
     def _print_extractvalue(self, op: llvm.ExtractValueOp) -> None:
         position = list(op.position.iter_values())
-        fields = getattr(self, "_struct_fields", {}).get(op.container)
-        if fields is not None and len(position) == 1:  # an inline asm's outputs (print_debug)
+        fields = self._struct_fields.get(op.container)
+        if fields is not None and len(position) == 1:  # a struct's field variables
             self.names.bind(op.res, fields[position[0]])
             return
         pair = getattr(self, "_cas_operands", {}).get(op.container)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from xdsl.dialects import llvm
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute
 
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.dialects.upstream import AssumeOp, PrintfOp, TrapOp
@@ -40,9 +40,6 @@ def _asm_text(llvm_asm: str) -> str:
 class DebugPrinter(Emitter):
     """``printf``, ``__trap()`` and inline PTX."""
 
-    #: the C++ variables holding each field of an inline asm's struct result
-    _struct_fields: dict[SSAValue, list[str]]
-
     @prints(PrintfOp)
     def _print_printf(self, op: PrintfOp) -> None:
         args = "".join(f", {self._n(a)}" for a in op.args)
@@ -74,9 +71,7 @@ class DebugPrinter(Emitter):
             for t in out_types:
                 names.append(self.names.fresh(result.name_hint or "asm"))
                 self._stmt(op, f"{self._scalar_type(op, t)} {names[-1]};")
-            if not hasattr(self, "_struct_fields"):
-                self._struct_fields = {}
-            self._struct_fields[result] = names
+            self._set_fields(result, names)
         elif result is not None:
             name = self.names.define(result)
             names.append(name)

@@ -41,9 +41,6 @@ from mytriton.errors import BackendError
 class NvvmPrinter(Emitter):
     """Tensor-core multiply-accumulates, their fragment loads, asynchronous copies."""
 
-    #: the C++ variables holding each field of a struct result (shared with ``print_debug``)
-    _struct_fields: dict[SSAValue, list[str]]
-
     def _register(self, value: SSAValue) -> str:
         """A 32-bit multiplicand register as an ``unsigned`` expression for an ``"r"`` operand."""
         t = value.type
@@ -76,9 +73,7 @@ class NvvmPrinter(Emitter):
         results = ", ".join(f'"={letter}"({o})' for o in outs)
         text = f"{op.form.ptx} {', '.join(operands)};"
         self._stmt(op, f'asm("{text}" : {results} : {", ".join(ins)});')
-        if not hasattr(self, "_struct_fields"):
-            self._struct_fields = {}
-        self._struct_fields[op.res] = outs
+        self._set_fields(op.res, outs)
 
     @prints(LdMatrixOp)
     def _print_ldmatrix(self, op: LdMatrixOp) -> None:
@@ -94,9 +89,7 @@ class NvvmPrinter(Emitter):
         if n == 1:
             self.names.bind(op.res, outs[0])
             return
-        if not hasattr(self, "_struct_fields"):
-            self._struct_fields = {}
-        self._struct_fields[op.res] = outs
+        self._set_fields(op.res, outs)
 
     @prints(CpAsyncOp)
     def _print_cp_async(self, op: CpAsyncOp) -> None:

@@ -1,12 +1,13 @@
 """``scf.if``, ``scf.for`` and ``scf.while`` as C++ ``if``/``for``/``while`` whose results and
 carried values are variables declared before the statement and assigned by ``scf.yield``
-(scalars, pointers, or CUDA vectors such as the ``float4`` of a masked vector load)."""
+(scalars, pointers, or CUDA vectors such as the ``float4`` of a masked vector load). A loop
+carries a struct (warpgroup MMA accumulators in flight) as one variable per field."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import scf
+from xdsl.dialects import llvm, scf
 from xdsl.ir import Block, SSAValue
 
 from mytriton.backends.cuda.emitter import Emitter, prints
@@ -40,6 +41,16 @@ class ScfPrinter(Emitter):
         induction, carried = body.args[0], body.args[1:]
         targets = []
         for result, arg, init in zip(op.res, carried, op.iter_args, strict=True):
+            if isinstance(init.type, llvm.LLVMStructType):  # a variable per field
+                fields = [self.names.fresh(result.name_hint or "carried") for _ in init.type.types]
+                for name, field, t in zip(
+                    fields, self._fields_of(init), init.type.types, strict=True
+                ):
+                    self._stmt(op, f"{self._scalar_type(op, t)} {name} = {field};")
+                self._set_fields(result, fields)
+                self._set_fields(arg, fields)
+                targets.append(("", result))
+                continue
             name = self.names.fresh(result.name_hint or arg.name_hint)
             self.names.bind(result, name)
             self.names.bind(arg, name)
@@ -119,6 +130,14 @@ class ScfPrinter(Emitter):
             raise BackendError("scf.yield outside scf.if/scf.for")
         moves = []  # (variable, C type, value expression, value's own variable)
         for (target, result), value in zip(self._yield_targets[-1], op.arguments, strict=True):
+            t = result.type
+            if isinstance(t, llvm.LLVMStructType):  # field by field
+                for name, field, ft in zip(
+                    self._fields_of(result), self._fields_of(value), t.types, strict=True
+                ):
+                    if name != field:
+                        moves.append((name, self._scalar_type(op, ft), field, field))
+                continue
             ctype = self._ctype(result)
             expr = self._n(value)
             if is_global_pointer(value.type):

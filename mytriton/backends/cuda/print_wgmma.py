@@ -2,9 +2,9 @@
 H200 ran these with nvcc), and the ``llvm.mlir.undef``/``llvm.insertvalue`` ops that build their
 accumulator structs. The kernel must be compiled for ``sm_90a`` (``compile.py``).
 
-A struct value is a list of C++ variables, one per field (``_struct_fields``, shared with
-``print_nvvm`` and ``print_debug``; ``llvm.extractvalue``'s printer in ``print_atomic`` names
-them): ``llvm.mlir.undef`` declares one zero per field type (any value is a valid undef),
+A struct value is a list of C++ variables, one per field (``Emitter._struct_fields``;
+``llvm.extractvalue``'s printer in ``print_atomic`` names them, ``print_scf`` carries them
+through loops): ``llvm.mlir.undef`` declares one zero per field type (any value is a valid undef),
 ``llvm.insertvalue`` replaces one entry by the inserted value's variable.
 
 ``nvvm.wgmma.mma_async`` updates its accumulator fields in place (``"+f"``, ``"+r"`` for s32):
@@ -27,8 +27,8 @@ shared access moves across them.
 
 from __future__ import annotations
 
-from xdsl.dialects import llvm
-from xdsl.ir import OpResult, SSAValue
+from xdsl.dialects import llvm, scf
+from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 
 from mytriton.backends.cuda.c_types import scalar_type
 from mytriton.backends.cuda.emitter import Emitter, prints
@@ -40,6 +40,10 @@ from mytriton.dialects.upstream_wgmma import (
     WgmmaWaitGroupSyncAlignedOp,
 )
 from mytriton.errors import BackendError
+
+
+def _block_of(value: SSAValue) -> Block | None:
+    return value.owner if isinstance(value, BlockArgument) else value.owner.parent_block()
 
 
 def wgmma_asm_text(op: WgmmaMmaAsyncOp) -> str:
@@ -60,24 +64,8 @@ def wgmma_asm_text(op: WgmmaMmaAsyncOp) -> str:
 class WgmmaPrinter(Emitter):
     """Warpgroup MMAs, their fences, and the structs of their accumulators."""
 
-    #: the C++ variables holding each field of a struct value (``print_nvvm``)
-    _struct_fields: dict[SSAValue, list[str]]
     #: the structs whose variables a wgmma declared (its result): a later wgmma may reuse them
     _wgmma_results: set[SSAValue]
-
-    def _fields_of(self, value: SSAValue) -> list[str]:
-        fields = getattr(self, "_struct_fields", {}).get(value)
-        if fields is None:
-            raise BackendError(
-                "the struct must come from llvm.mlir.undef, llvm.insertvalue or an op printed "
-                "as inline asm (the CUDA printer keeps a struct as its field variables)"
-            )
-        return fields
-
-    def _set_fields(self, value: SSAValue, fields: list[str]) -> None:
-        if not hasattr(self, "_struct_fields"):
-            self._struct_fields = {}
-        self._struct_fields[value] = fields
 
     @prints(WgmmaMmaAsyncOp)
     def _print_wgmma(self, op: WgmmaMmaAsyncOp) -> None:
@@ -85,12 +73,12 @@ class WgmmaPrinter(Emitter):
         inputs = self._fields_of(op.inouts)
         owned: set[SSAValue] = getattr(self, "_wgmma_results", set())
         acc = op.inouts
+        chained = isinstance(acc, OpResult) and acc in owned
+        carried = isinstance(acc, BlockArgument) and isinstance(acc.owner.parent_op(), scf.ForOp)
         if (
-            acc in owned
-            and acc.has_one_use()
-            and isinstance(acc, OpResult)
-            and acc.op.parent_block() is op.parent_block()
-        ):  # the only use, in its block, of an earlier wgmma's registers: update them in place
+            (chained or carried) and acc.has_one_use() and _block_of(acc) is op.parent_block()
+        ):  # the only use, in its block, of an earlier wgmma's registers (or of the loop's
+            # variables carrying them): update them in place
             outs = inputs
         else:
             ctype = "int" if form.integer else "float"
@@ -136,7 +124,8 @@ class WgmmaPrinter(Emitter):
             return
         registers = ", ".join(f'"+{letter}"({v})' for v, letter in pending.items())
         self._stmt(op, f'asm volatile("{text}" : {registers} :: "memory");')
-        pending.clear()
+        if op.pending == 0:  # else the newest groups' registers stay in flight
+            pending.clear()
 
     @prints(FenceProxyOp)
     def _print_fence_proxy(self, op: FenceProxyOp) -> None:

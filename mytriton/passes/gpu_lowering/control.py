@@ -1,7 +1,9 @@
 """Lowering of program ids, scalar constants and structured control flow.
 
 A runtime loop (``scf.for``, ``scf.while``) keeps its structure: the loop-carried blocks become
-one carried value per register, so a ``tt.dot`` accumulator stays in registers across the K loop.
+one carried value per register, so a ``tt.dot`` accumulator stays in registers across the K loop
+(one that a warpgroup MMA leaves in flight into the next iteration: its result structs,
+``dot_wgmma.in_flight_init``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import UnsignedConstantOp
+from mytriton.dialects.ttg_async_dot import is_async_dot
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.dot_wgmma import in_flight_init
 from mytriton.passes.gpu_lowering.rules import lowers
 
 _DIMS = (gpu.DimensionEnum.X, gpu.DimensionEnum.Y, gpu.DimensionEnum.Z)
@@ -43,15 +47,29 @@ class LowerFor:
 
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, scf.ForOp)
-        counts = [len(ctx.get(v)) for v in op.iter_args]
-        inits = [r for v in op.iter_args for r in ctx.get(v)]
         old_body = op.body.block
+        end = old_body.last_op
+        assert isinstance(end, scf.YieldOp)
+        carried: list[list[SSAValue]] = []
+        fragments: dict[int, tuple[list[list[int]], list[SSAValue]]] = {}
+        for j, v in enumerate(op.iter_args):
+            dot = end.operands[j].owner
+            if is_async_dot(dot):  # carried in flight: as the dot's result structs
+                assert isinstance(dot, tt.DotOp)
+                structs, fragments[j] = in_flight_init(ctx, dot, ctx.get(v))
+                carried.append(structs)
+            else:
+                carried.append(list(ctx.get(v)))
+        counts = [len(c) for c in carried]
+        inits = [r for c in carried for r in c]
         types = [r.type for r in inits]
         body = Block(arg_types=[old_body.args[0].type, *types])  # an i32 or i64 counter
         ctx.set(old_body.args[0], [body.args[0]])
         pos = 1
-        for arg, n in zip(old_body.args[1:], counts, strict=True):
+        for j, (arg, n) in enumerate(zip(old_body.args[1:], counts, strict=True)):
             ctx.set(arg, list(body.args[pos : pos + n]))
+            if j in fragments:
+                ctx.async_dots[arg] = fragments[j]
             pos += n
         with ctx.inside(body):
             for inner in old_body.ops:
@@ -63,8 +81,10 @@ class LowerFor:
         loop.attributes.update(op.attributes)  # tl.range's options (tt.num_stages, ...)
         ctx.emit(loop)
         pos = 0
-        for res, n in zip(op.results, counts, strict=True):
+        for j, (res, n) in enumerate(zip(op.results, counts, strict=True)):
             ctx.set(res, list(loop.results[pos : pos + n]))
+            if j in fragments:
+                ctx.async_dots[res] = fragments[j]
             pos += n
 
 

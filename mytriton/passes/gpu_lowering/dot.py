@@ -280,7 +280,8 @@ class LowerDot:
         g: Geometry = ctx.geometry(v.type)
         values = [_widen(ctx, value, compute) for value in ctx.get(v)]
         width = _store_width(g, strides, shape_of(v.type), compute)
-        for at in range(0, len(values), width):
+        for run in g.register_runs(g.root.dim_order[0], width):
+            at = run[0]
             reg = g.registers[at]
             if isinstance(strides, SharedEncoding):
                 element = tile_offset(ctx, strides, shape_of(v.type), compute, g, reg)
@@ -295,7 +296,7 @@ class LowerDot:
             t = VectorType(compute, [width])
             packed = ctx.value(vector.BroadcastOp(values[at], t))
             for e in range(1, width):
-                packed = ctx.value(vector.InsertOp(values[at + e], packed, [e], t))
+                packed = ctx.value(vector.InsertOp(values[run[e]], packed, [e], t))
             store = vector.StoreOp(packed, buf, where)
             store.attributes["alignment"] = IntegerAttr(width * byte_size(compute), i64)
             ctx.emit(store)
@@ -307,19 +308,22 @@ def _store_width(
     shape: Sequence[int],
     compute: Attribute,
 ) -> int:
-    """How many consecutive registers of each thread go to shared memory as one vector store:
-    its run of consecutive elements along the last dimension, up to 16 bytes (of 8-, 16- or
-    32-bit elements, as every vector of the lowered IR), where the staging keeps the run
-    contiguous and aligned (``strided_run`` for strides, ``contiguous_run`` for a tile)."""
-    last = len(g.full_shape) - 1
-    per = min(g.root.spt[last], g.full_shape[last])
+    """How many registers of each thread go to shared memory as one vector store: its run of
+    consecutive elements along the layout's fastest dimension (``Geometry.register_runs``), up
+    to 16 bytes (of 8-, 16- or 32-bit elements, as every vector of the lowered IR), where the
+    staging keeps the run contiguous and aligned (``strided_run`` for strides,
+    ``contiguous_run`` for a tile)."""
+    fastest = g.root.dim_order[0]
+    per = min(g.root.spt[fastest], g.full_shape[fastest])
     size = byte_size(compute)
     width = min(per, MAX_VECTOR_BYTES // size)
-    if size > 4 or width < 2 or per % width or g.full_shape[last] % width:
+    if size > 4 or width < 2 or per % width or g.full_shape[fastest] % width:
         return 1
+    if len(g.kept) != g.root.rank:
+        return 1  # a slice's registers
     if isinstance(strides, SharedEncoding):
-        return contiguous_run(strides, shape, compute, width)
-    return strided_run(strides, width)
+        return contiguous_run(strides, shape, compute, width, fastest)
+    return strided_run(strides, width, fastest)
 
 
 def _compute_type(accumulator: Attribute) -> Attribute:

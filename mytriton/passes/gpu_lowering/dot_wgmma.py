@@ -18,8 +18,10 @@ offset >> 4 in 16-29, the stride byte offset >> 4 in 32-45, swizzle mode 1 (128 
 * 2`` bytes in (atom column, then 32 bytes per k16 inside the swizzled row), eight-row groups
 1024 bytes apart (SBO). B is N-major (``layoutB = row``, read transposed): K rows of 128 bytes,
 the step ``k`` starts ``k * 128`` bytes in, eight-row groups 1024 apart (SBO), 64-column atoms
-``K * 128`` apart (LBO). Every descriptor is the tile's base descriptor plus its constant byte
-offset >> 4 (the tile is 1024-byte aligned and within the 256 KiB the address field holds).
+``K * 128`` apart (LBO); or, loaded K-contiguous (attention's K^T), K-major like A (``layoutB =
+col``: N rows, the K step's atom column ``N * 128`` bytes apart). Every descriptor is the
+tile's base descriptor plus its constant byte offset >> 4 (the tile is 1024-byte aligned
+and within the 256 KiB the address field holds).
 
 Order: the threads that write an operand tile (stores, or ``cp.async`` then its wait) make the
 writes visible to the tensor cores' async proxy (``fence.proxy.async``, ``async_proxy_fence``)
@@ -40,6 +42,7 @@ from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
+from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of
 from mytriton.dialects.ttg_async_dot import DotWaitOp, is_async_dot
 from mytriton.dialects.ttg_nvmma import ATOM_BYTES, SWIZZLE_BYTES, NvmmaSharedLayoutAttr
 from mytriton.dialects.upstream_wgmma import (
@@ -79,42 +82,33 @@ def lower_wgmma_dot(
     atom = SWIZZLE_BYTES // size  # elements of one swizzled row
     k_step = 16
     operand = "bf16" if element == bf16 else "f16"
-    assert layouts[0].span == 2 * wm and layouts[1].dim_order == (1, 0)
+    assert layouts[0].span == 2 * wm and layouts[0].dim_order == (1, 0)
+    b_mn_major = layouts[1].dim_order == (1, 0)
 
     # this warpgroup's first stored A row: 64 G
     group = ctx.at_entry(arith.ShRUIOp(ctx.thread_id, ctx.i32(7)))
     a_rows = ctx.at_entry(arith.MuliOp(group, ctx.i32(WGMMA_M * SWIZZLE_BYTES)))
     a_desc = _descriptor(ctx, a_src, size, UNUSED_LBO, ATOM_BYTES, a_rows)
-    b_desc = _descriptor(ctx, b_src, size, k * SWIZZLE_BYTES, ATOM_BYTES, None)
+    b_leading = k * SWIZZLE_BYTES if b_mn_major else UNUSED_LBO
+    b_desc = _descriptor(ctx, b_src, size, b_leading, ATOM_BYTES, None)
 
-    c_g = ctx.geometry(op.acc.type)
-    position = {reg: i for i, reg in enumerate(c_g.registers)}
-    acc = list(ctx.get(op.acc))
     m_blocks = m // (WGMMA_M * groups)
-    regs = [
-        [
-            position[((2 * i + h) * 8 * wm, 8 * j + e)]
-            for j in range(n // 8)
-            for h in (0, 1)
-            for e in (0, 1)
-        ]
-        for i in range(m_blocks)
-    ]
-    struct = llvm.LLVMStructType.from_type_list([acc[0].type] * (n // 2))
-    fragments = []
-    for i in range(m_blocks):
-        value = ctx.value(llvm.UndefOp(struct))
-        for field, r in enumerate(regs[i]):
-            value = ctx.value(llvm.InsertValueOp(_at(field), value, acc[r]))
-        fragments.append(value)
+    if op.acc in ctx.async_dots:  # in flight: chain onto the earlier dot's structs
+        regs, acc = ctx.async_dots[op.acc]
+        fragments = list(ctx.get(op.acc))
+    else:
+        acc = list(ctx.get(op.acc))
+        regs = fragment_fields(ctx, op, wm)
+        fragments = pack_fragments(ctx, regs, acc)
     ctx.emit(WgmmaFenceAlignedOp())  # after the accumulators' last writes
     for kk in range(0, k, k_step):
-        b_at = _plus(ctx, b_desc, kk * SWIZZLE_BYTES)
+        b_bytes = kk * SWIZZLE_BYTES if b_mn_major else _k_major_step(kk, n, atom, size)
+        b_at = _plus(ctx, b_desc, b_bytes)
         for i in range(m_blocks):
-            a_bytes = (i * groups * WGMMA_M) * SWIZZLE_BYTES
-            a_bytes += (kk // atom) * m * SWIZZLE_BYTES + (kk % atom) * size
+            a_bytes = (i * groups * WGMMA_M) * SWIZZLE_BYTES + _k_major_step(kk, m, atom, size)
             a_at = _plus(ctx, a_desc, a_bytes)
-            fragments[i] = ctx.value(WgmmaMmaAsyncOp(fragments[i], a_at, b_at, n, operand, True))
+            mma = WgmmaMmaAsyncOp(fragments[i], a_at, b_at, n, operand, b_mn_major)
+            fragments[i] = ctx.value(mma)
     ctx.emit(WgmmaCommitGroupSyncAlignedOp())
     if is_async_dot(op):  # ``ttg.dot_wait`` waits and reads the fragments
         assert not barrier
@@ -126,6 +120,55 @@ def lower_wgmma_dot(
         ctx.emit(gpu.BarrierOp())
 
 
+def fragment_fields(ctx: LoweringContext, op: tt.DotOp, wm: int) -> list[list[int]]:
+    """Per instruction along M (``m_blocks`` of them), the accumulator register (index into
+    the thread's registers of ``op.acc``) of each field of its result struct."""
+    (m, _), n = shape_of(op.a.type), shape_of(op.b.type)[1]
+    m_blocks = m // (WGMMA_M * (wm // WARPGROUP_WARPS))
+    position = {reg: i for i, reg in enumerate(ctx.geometry(op.acc.type).registers)}
+    return [
+        [
+            position[((2 * i + h) * 8 * wm, 8 * j + e)]
+            for j in range(n // 8)
+            for h in (0, 1)
+            for e in (0, 1)
+        ]
+        for i in range(m_blocks)
+    ]
+
+
+def pack_fragments(
+    ctx: LoweringContext, regs: Sequence[Sequence[int]], acc: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """The accumulator registers ``acc`` as the instructions' structs (``fragment_fields``)."""
+    struct = llvm.LLVMStructType.from_type_list([acc[0].type] * len(regs[0]))
+    fragments = []
+    for fields in regs:
+        value = ctx.value(llvm.UndefOp(struct))
+        for field, r in enumerate(fields):
+            value = ctx.value(llvm.InsertValueOp(_at(field), value, acc[r]))
+        fragments.append(value)
+    return fragments
+
+
+def in_flight_init(
+    ctx: LoweringContext, dot: tt.DotOp, init: Sequence[SSAValue]
+) -> tuple[list[SSAValue], tuple[list[list[int]], list[SSAValue]]]:
+    """A loop carrying ``dot``'s result in flight (``ttg_async_dot``) carries its structs:
+    the initial accumulator registers ``init`` packed as those, and what reading them takes
+    (``LoweringContext.async_dots``)."""
+    layout = layout_of(dot.acc.type)
+    assert isinstance(layout, BlockedLayoutAttr)
+    regs = fragment_fields(ctx, dot, layout.wpc[0])
+    return pack_fragments(ctx, regs, init), (regs, list(init))
+
+
+def _k_major_step(kk: int, rows: int, atom: int, size: int) -> int:
+    """The byte offset of K step ``kk`` in a K-major swizzled tile of ``rows`` rows: its atom
+    column (``rows`` 128-byte rows each), then ``kk``'s place inside the swizzled row."""
+    return (kk // atom) * rows * SWIZZLE_BYTES + (kk % atom) * size
+
+
 @lowers(DotWaitOp)
 class LowerDotWait:
     """``wgmma.wait_group pendings``, then the accumulator registers out of the dot's
@@ -135,6 +178,10 @@ class LowerDotWait:
         assert isinstance(op, DotWaitOp)
         regs, acc = ctx.async_dots[op.src]
         pendings = op.pendings.value.data
+        if not op.result.uses:  # only the wait (the dot's value stays in flight)
+            ctx.emit(WgmmaWaitGroupSyncAlignedOp(pendings))
+            ctx.set(op.result, [])
+            return
         ctx.set(op.result, _wait(ctx, pendings, ctx.get(op.src), regs, acc))
 
 

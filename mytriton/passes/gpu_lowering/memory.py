@@ -81,9 +81,10 @@ def _hinted(access: Operation, hints: dict[str, Attribute]) -> Operation:
 def vector_width(
     ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp | AsyncCopyGlobalToLocalOp
 ) -> int:
-    """How many consecutive registers of ``op`` can move in one aligned vector access (1 when
-    the axis analysis cannot prove their addresses contiguous and aligned and their mask
-    uniform, or for a volatile access)."""
+    """How many registers of ``op``, consecutive along its layout's fastest dimension, can
+    move in one aligned vector access (1 when the axis analysis cannot prove their addresses
+    contiguous and aligned and their mask uniform, or for a volatile access); ``access_runs``
+    groups them."""
     if ctx.axis is None or not is_block(op.ptr.type) or tt_debug.VOLATILE_ATTR in op.attributes:
         return 1
     pointee = _pointee(op.ptr.type)
@@ -91,18 +92,26 @@ def vector_width(
     if size not in VECTOR_ELEMENT_BYTES or is_bool(pointee):
         return 1  # the contract's vectors hold 8-, 16- and 32-bit elements (docs/gpu-ir.md)
     g = ctx.geometry(op.ptr.type)
-    d = g.root.rank - 1
-    if g.root.dim_order[0] != d or len(g.kept) != g.root.rank:
-        return 1  # registers are consecutive in memory only along the innermost dimension
+    d = g.root.dim_order[0]
+    if len(g.kept) != g.root.rank:
+        return 1  # a slice's registers: no dimension of consecutive elements is known
     uniform = [op.mask, op.other if isinstance(op, tt.LoadOp) else None]
-    # all three are powers of two: so is their minimum
+    # all four are powers of two: so is their minimum
     limit = MAX_VECTOR_BYTES // size
-    width = min(g.root.spt[d], g.full_shape[d], ctx.axis.access_width(op.ptr, uniform), limit)
+    access = ctx.axis.access_width(op.ptr, uniform, d)
+    width = min(g.root.spt[d], g.full_shape[d], access, limit)
     return width if width >= 2 else 1
 
 
-def _groups(count: int, width: int) -> list[range]:
-    return [range(i, i + width) for i in range(0, count, width)]
+def access_runs(
+    ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp | AsyncCopyGlobalToLocalOp, width: int
+) -> list[list[int]]:
+    """``op``'s registers in groups of ``width`` consecutive along its layout's fastest
+    dimension (``vector_width``): one access each."""
+    if width == 1:  # scalars too
+        return [[i] for i in range(len(ctx.get(op.ptr)))]
+    g = ctx.geometry(op.ptr.type)
+    return g.register_runs(g.root.dim_order[0], width)
 
 
 @lowers(tt.LoadOp)
@@ -115,22 +124,25 @@ class LowerLoad:
         others = ctx.get(op.other) if op.other is not None else None
         width = vector_width(ctx, op)
         hints = access_hints(op)
-        out: list[SSAValue] = []
-        for group in _groups(len(ptrs), width):
+        out: list[SSAValue | None] = [None] * len(ptrs)
+        for group in access_runs(ctx, op, width):
             first = group[0]
             mask = masks[first] if masks is not None else None
             other = None
             if mask is not None:
                 other = others[first] if others is not None else ctx.const(0, pointee)  # type: ignore[arg-type]
             if width == 1:
-                out.append(masked_load(ctx, ptrs[first], pointee, mask, other, hints=hints))
+                out[first] = masked_load(ctx, ptrs[first], pointee, mask, other, hints=hints)
                 continue
             vt = VectorType(pointee, [width])
             fill = ctx.value(vector.BroadcastOp(other, vt)) if other is not None else None
             align = width * byte_size(pointee)
             loaded = masked_load(ctx, ptrs[first], vt, mask, fill, align, hints)
-            out += [ctx.value(vector.ExtractOp(loaded, [i], pointee)) for i in range(width)]
-        ctx.set(op.result, out)
+            for i, r in enumerate(group):
+                out[r] = ctx.value(vector.ExtractOp(loaded, [i], pointee))
+        loaded_all = [v for v in out if v is not None]
+        assert len(loaded_all) == len(out), "every register is in one run"
+        ctx.set(op.result, loaded_all)
 
 
 def masked_load(
@@ -185,7 +197,7 @@ class LowerStore:
         masks = ctx.get(op.mask) if op.mask is not None else None
         width = vector_width(ctx, op)
         hints = access_hints(op)
-        for group in _groups(len(ptrs), width):
+        for group in access_runs(ctx, op, width):
             first = group[0]
             value = values[first]
             align = None

@@ -49,7 +49,7 @@ from mytriton.passes.gpu_lowering.dot import LowerDot, tile_operand
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
 from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence
 from mytriton.passes.gpu_lowering.fp8 import register_type
-from mytriton.passes.gpu_lowering.memory import masked_load, vector_width
+from mytriton.passes.gpu_lowering.memory import access_runs, masked_load, vector_width
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.shared_layouts import contiguous_run, tile_offset
 
@@ -99,7 +99,8 @@ def _copy_width(ctx: LoweringContext, op: AsyncCopyGlobalToLocalOp, t: MemDescTy
     """Consecutive registers per copy: a vector access's width (``memory.vector_width``),
     kept only where the run is contiguous in the tile too (``contiguous_run``)."""
     element = register_type(t.element)
-    return contiguous_run(t.layout, t.tile_shape, element, vector_width(ctx, op))
+    fastest = ctx.geometry(op.ptr.type).root.dim_order[0]
+    return contiguous_run(t.layout, t.tile_shape, element, vector_width(ctx, op), fastest)
 
 
 @lowers(AsyncCopyGlobalToLocalOp)
@@ -128,12 +129,13 @@ class LowerAsyncCopy:
         width = _copy_width(ctx, op, t)
         nbytes = width * size
         shared = memref_pointer(ctx, buf) if nbytes in CP_ASYNC_BYTES else None
-        for first in range(0, len(ptrs), width):
+        for run in access_runs(ctx, op, width):
+            first = run[0]
             offset = tile_offset(ctx, t.layout, t.tile_shape, element, g, g.registers[first])
             at = ctx.value(arith.AddiOp(base, offset))
             mask = masks[first] if masks is not None else None
             if shared is None:
-                self._synchronous(ctx, buf, at, ptrs[first : first + width], masks, first, element)
+                self._synchronous(ctx, buf, at, run, ptrs, masks, element)
                 continue
             dst = ctx.value(
                 llvm.GEPOp(shared, [llvm.GEP_USE_SSA_VAL], element, [at], SHARED_POINTER)
@@ -148,14 +150,16 @@ class LowerAsyncCopy:
         ctx: LoweringContext,
         buf: SSAValue,
         at: SSAValue,
+        run: Sequence[int],
         ptrs: Sequence[SSAValue],
         masks: Sequence[SSAValue] | None,
-        first: int,
         element: Attribute,
     ) -> None:
-        """Elements one by one: ``mask ? *ptr : 0`` stored into the tile at once."""
-        for e, ptr in enumerate(ptrs):
-            mask = masks[first + e] if masks is not None else None
+        """The registers of ``run`` one by one: ``mask ? *ptr : 0`` stored into the tile at
+        once."""
+        for e, r in enumerate(run):
+            ptr = ptrs[r]
+            mask = masks[r] if masks is not None else None
             zero = ctx.const(0, element) if mask is not None else None  # type: ignore[arg-type]
             value = masked_load(ctx, ptr, element, mask, zero)
             where = at if e == 0 else ctx.value(arith.AddiOp(at, ctx.i32(e)))
