@@ -34,26 +34,28 @@ def _matmul(
     warps: int = 4,
     seed: int = 0,
     b_k_major: bool = False,
+    a_m_major: bool = False,
 ) -> Any:
     """``b_k_major``: B stored transposed (``b[k, n]`` at ``k + K n``), so its loads run
-    along K."""
+    along K; ``a_m_major``: A stored transposed (``a[m, k]`` at ``m + M k``), its loads run
+    along M."""
     m, n, k, bm, bn, bk = shape
     rng = np.random.default_rng(seed + m + n + k)
     a = rng.standard_normal((m, k)).astype(DTYPES[kind])
     b = rng.standard_normal((k, n)).astype(DTYPES[kind])
+    a_stored, a_strides = (np.ascontiguousarray(a.T), (1, m)) if a_m_major else (a, (k, 1))
     b_stored, b_strides = (np.ascontiguousarray(b.T), (1, k)) if b_k_major else (b, (n, 1))
     out = np.full((m, n), 77, np.float32)
     compiled = run(
         tutorial_matmul,
         (triton.cdiv(m, bm), triton.cdiv(n, bn)),
-        a,
+        a_stored,
         b_stored,
         out,
         m,
         n,
         k,
-        k,
-        1,
+        *a_strides,
         *b_strides,
         n,
         1,
@@ -139,6 +141,15 @@ def test_in_flight_across_iterations(run: Any, k: int) -> None:
         return
     assert "ttg.dot_wait" in compiled.asm["ttg"] and "pendings = 1" in compiled.asm["ttg"]
     assert "!ttg.memdesc<5x128x64xf16" in compiled.asm["ttg"]
+
+
+@pytest.mark.parametrize("bk", [64, 32])
+def test_m_major_a(run: Any, bk: int) -> None:
+    """A given transposed: loaded along M (order [0, 1]), staged K-major by the dot from its
+    registers (wgmma for BK = 64, mma.sync for 32); B given transposed too."""
+    compiled = _matmul(run, "f16", (128, 64, 160, 64, 64, bk), 3, a_m_major=True, b_k_major=True)
+    if run.backend != "interpreter":
+        assert _uses_wgmma(run, compiled) == (bk == 64)
 
 
 def test_in_flight_loop_of_no_iteration(run: Any) -> None:
