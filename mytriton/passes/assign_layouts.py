@@ -149,8 +149,16 @@ class LayoutAssigner:
         """The layout of a memory access: threads and warps first along the dimension its
         addresses are most contiguous in, as many consecutive elements of it per thread as
         can move in one aligned vector access (``axis_info``), up to 16 bytes."""
+        return self._coalesced(ptr, [mask])
+
+    def _coalesced(self, ptr: SSAValue, masks: Sequence[SSAValue | None]) -> BlockedLayoutAttr:
+        """``coalesced`` for accesses through ``ptr`` under each of ``masks`` (the vector the
+        least uniform of them allows; none: the addresses alone decide)."""
         order = self.axis.access_order(ptr)
-        vector = self.axis.access_width(ptr, [mask], order[0]) if order else 1
+        vector = 1
+        if order:
+            widths = [self.axis.access_width(ptr, [m], order[0]) for m in masks]
+            vector = min(widths) if widths else self.axis.access_width(ptr, [], order[0])
         return default_blocked(shape_of(ptr.type), self.num_warps, vector, order)
 
     def insert(self, op: Operation) -> Operation:
@@ -547,13 +555,7 @@ class LayoutAssigner:
                 for use in arg.uses
                 if isinstance(use.operation, tt.LoadOp | tt.StoreOp) and use.index == 0
             ]
-            order = self.axis.access_order(arg)
-            fastest = order[0] if order else None
-            widths = (self.axis.access_width(arg, [m], fastest) for m in masks)
-            vector = min(widths, default=None)
-            if vector is None:
-                vector = self.axis.access_width(arg, [], fastest)
-            return default_blocked(shape_of(arg.type), self.num_warps, vector, order)
+            return self._coalesced(arg, masks)
         return self.default(init)
 
     def predict(self, v: SSAValue, seen: set[SSAValue]) -> Layout | None:

@@ -143,24 +143,20 @@ class AxisAnalysis:
         dims = list(range(info.rank - 1, -1, -1))
         return sorted(dims, key=lambda d: -info.contiguity[d])  # stable: ties keep the order
 
-    def access_width(
-        self, ptr: SSAValue, uniform: Sequence[SSAValue | None], dim: int | None = None
-    ) -> int:
-        """How many consecutive elements along ``dim`` (default: the last dimension) of an
-        access through the pointer block ``ptr`` can move as one aligned vector of at most 16
-        bytes: a power of two, with the values in ``uniform`` (mask, ``other``) constant over
-        them."""
+    def access_width(self, ptr: SSAValue, uniform: Sequence[SSAValue | None], dim: int) -> int:
+        """How many consecutive elements along ``dim`` of an access through the pointer block
+        ``ptr`` can move as one aligned vector of at most 16 bytes: a power of two, with the
+        values in ``uniform`` (mask, ``other``) constant over them."""
         shape = shape_of(ptr.type)
         elem = element_type(ptr.type)
         if not shape or not isinstance(elem, PointerType) or is_bool(elem.pointee):
             return 1
         size = byte_size(elem.pointee)
-        d = len(shape) - 1 if dim is None else dim
         info = self[ptr]
-        width = min(MAX_VECTOR_BYTES // size, info.contiguity[d], info.divisibility[d] // size)
+        width = min(MAX_VECTOR_BYTES // size, info.contiguity[dim], info.divisibility[dim] // size)
         for v in uniform:
             if v is not None:
-                width = min(width, self[v].constancy[d])
+                width = min(width, self[v].constancy[dim])
         return 1 << (max(width, 1).bit_length() - 1)
 
     # ---- traversal ----

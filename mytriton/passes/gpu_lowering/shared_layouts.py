@@ -55,29 +55,26 @@ def contiguous_run(
     shape: Sequence[int],
     element: Attribute,
     run: int,
-    dim: int | None = None,
+    dim: int,
 ) -> int:
-    """How many of ``run`` consecutive elements along ``dim`` (default: the last dimension;
-    aligned to ``run``) stay consecutive in the tile: ``run`` itself where they do, else 1.
-    In a swizzled tile a 16-byte chunk of the contiguous dimension stays together."""
+    """How many of ``run`` consecutive elements along ``dim`` (aligned to ``run``) stay
+    consecutive in the tile: ``run`` itself where they do, else 1. In a swizzled tile a 16-byte
+    chunk of the contiguous dimension stays together."""
     if run <= 1:
         return 1
-    d = len(shape) - 1 if dim is None else dim
     if isinstance(layout, SharedLayoutAttr):
-        return strided_run(layout.strides(shape), run, d)
-    if layout.dim_order[0] != d:
+        return strided_run(layout.strides(shape), run, dim)
+    if layout.dim_order[0] != dim:
         return 1
     chunk = CHUNK_BYTES // byte_size(element)
     return run if chunk % run == 0 else 1
 
 
-def strided_run(strides: Sequence[int], run: int, dim: int | None = None) -> int:
-    """``run`` where elements ``run`` apart along ``dim`` (default: the last dimension) start
-    aligned runs that are contiguous under ``strides`` (``dim``'s 1, every other a multiple
-    of ``run``), else 1."""
-    d = len(strides) - 1 if dim is None else dim
-    others = [s for e, s in enumerate(strides) if e != d]
-    if strides[d] != 1 or any(s % run for s in others):
+def strided_run(strides: Sequence[int], run: int, dim: int) -> int:
+    """``run`` where elements ``run`` apart along ``dim`` start aligned runs that are
+    contiguous under ``strides`` (``dim``'s 1, every other a multiple of ``run``), else 1."""
+    others = [s for e, s in enumerate(strides) if e != dim]
+    if strides[dim] != 1 or any(s % run for s in others):
         return 1
     return run
 
