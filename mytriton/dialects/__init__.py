@@ -27,10 +27,12 @@ TT = Dialect(
 
 
 def all_dialects() -> list[Dialect]:
-    """``tt``, ``ttg`` and every upstream dialect our IR stages use (gpu and arith extended with
-    the upstream ops xDSL lacks, nvvm's tensor-core ops, wgmma's included, defined)."""
+    """``tt``, ``ttg`` and every upstream dialect our IR stages use (gpu and arith extended
+    with the upstream ops xDSL lacks, nvvm's tensor-core ops, wgmma's included, defined; ``ptx``
+    holds the one op upstream has no form of: a warpgroup MMA with A in registers)."""
     from xdsl.dialects import builtin, func, math, memref, scf, vector
 
+    from mytriton.dialects.ptx_wgmma import PTX
     from mytriton.dialects.ttg_dialect import TTG
     from mytriton.dialects.upstream import ARITH, GPU, LLVM
     from mytriton.dialects.upstream_wgmma import NVVM
@@ -45,6 +47,7 @@ def all_dialects() -> list[Dialect]:
         vector.Vector,
         LLVM,
         NVVM,
+        PTX,
         GPU,
         TT,
         TTG,

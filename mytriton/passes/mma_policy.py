@@ -17,7 +17,9 @@ On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgro
 (``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA =
 [num_warps, 1]``), its f16/bf16 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``), A's
 rows permuted so that the same blocked accumulator layout holds the instruction's result; B
-N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``).
+N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``). An A laid out as the
+accumulator (an earlier warpgroup MMA's rounded result: attention's P) stays in registers
+(``wgmma_register_a``): that layout is the instruction's A fragment.
 
 Otherwise operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous
 (row-major, as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
@@ -37,7 +39,7 @@ from xdsl.ir import Attribute
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
-from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr
+from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaForm
 
@@ -147,6 +149,19 @@ def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayout
     if m % (M_TILE * num_warps) or n % WGMMA_K_TILE or n > WGMMA_MAX_N or k % WGMMA_K_TILE:
         return None
     return BlockedLayoutAttr(MMA_SPT, MMA_TPW, (num_warps, 1), (1, 0))
+
+
+def wgmma_register_a(op: tt.DotOp) -> bool:
+    """Whether a warpgroup-MMA dot takes A from the threads' registers
+    (``ptx.wgmma.mma_async``): f16/bf16 A laid out as the dot's accumulator, where the rounded
+    result of an earlier warpgroup MMA of the same rows is (attention's P), so each thread
+    already holds its share of A's fragments."""
+    acc = layout_of(op.acc.type)
+    return (
+        isinstance(acc, BlockedLayoutAttr)
+        and layout_of(op.a.type) == acc
+        and element_type(op.a.type) in WGMMA_OPERANDS
+    )
 
 
 def wgmma_staging(

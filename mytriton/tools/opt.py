@@ -39,9 +39,9 @@ from mytriton.passes.pipeline import (
 )
 from mytriton.passes.registry import available_passes
 
-# Dialects mytriton defines (tt, ttg) or extends with upstream ops xDSL lacks (arith, gpu):
+# Dialects mytriton defines (tt, ttg, ptx) or extends with upstream ops xDSL lacks (arith, gpu):
 # every IR stage of a kernel must parse. Names only, so nothing is imported until used.
-MYTRITON_DIALECTS = ("tt", "ttg", "arith", "gpu", "llvm", "nvvm")
+MYTRITON_DIALECTS = ("tt", "ttg", "arith", "gpu", "llvm", "nvvm", "ptx")
 
 
 #: exit status for input the tool cannot read, parse or verify (as mlir-opt); pipeline

@@ -14,14 +14,16 @@ from typing import Any
 import numpy as np
 import pytest
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import i64
+from xdsl.dialects.builtin import i32, i64
 from xdsl.ir import Block
+from xdsl.utils.exceptions import VerifyException
 
 import mytriton.language as tl
 from mytriton.backends.cuda.compile import nvrtc_arch
 from mytriton.backends.cuda.print_wgmma import wgmma_asm_text
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.backends.gpusim import run_lowered
+from mytriton.dialects.ptx_wgmma import WgmmaRegisterAOp
 from mytriton.dialects.upstream_wgmma import (
     WGMMA_FORMS,
     FenceProxyOp,
@@ -133,6 +135,7 @@ def test_contract_lists_the_ops() -> None:
         WgmmaCommitGroupSyncAlignedOp,
         WgmmaWaitGroupSyncAlignedOp,
         FenceProxyOp,
+        WgmmaRegisterAOp,
         llvm.UndefOp,
         llvm.InsertValueOp,
     ):
@@ -144,6 +147,7 @@ def test_contract_lists_the_ops() -> None:
         "`nvvm.wgmma.commit.group.sync.aligned",
         "`nvvm.wgmma.wait.group.sync.aligned",
         "`nvvm.fence.proxy",
+        "`ptx.wgmma.mma_async",
         "`llvm.mlir.undef",
         "`llvm.insertvalue",
     ):
@@ -274,4 +278,54 @@ def test_loop_carrying_accumulators_compiles(
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    assert "wgmma" not in result.stderr, result.stderr  # e.g. "wgmma ... serialized"
+    assert "ptxas" not in result.stderr, result.stderr  # e.g. wgmma "serialized" warnings
+
+
+def _chained_dots_source(monkeypatch: pytest.MonkeyPatch, backend: str) -> Any:
+    """The tutorial-like chain ``(a @ b).to(f16) @ v`` (``test_dot_wgmma.chained_dots``)
+    compiled (not run) for ``backend``: its second dot takes A from registers."""
+    from tests.execution.test_dot_wgmma import chained_dots
+
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    x = np.zeros((64, 64), np.float16)
+    o = np.zeros((64, 64), np.float32)
+    return chained_dots.warmup(x, x, x, o, M=64, N=64, K=64, D=64, BM=64, grid=(1,))
+
+
+def test_register_a_printed_as_r_operands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ptx.wgmma.mma_async``: A's four words are ``"r"`` operands %32-%35 after the 32
+    accumulators, then B's descriptor and the scale; no transpose flag for A."""
+    source = str(_chained_dots_source(monkeypatch, "cuda").asm["cuda"])
+    statements = re.findall(r'asm volatile\("(\{\\n[^"]*)" : (.*?) : (.*?)\);', source)
+    register_a = [s for s in statements if "{%32, %33, %34, %35}" in s[0]]
+    assert len(register_a) == 4  # K = 64: four k16 steps
+    text, outs, ins = register_a[0]
+    assert "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0," in text
+    assert text.endswith("{%32, %33, %34, %35}, %36, p, 1, 1, 1;\\n}\\n")
+    assert outs.count('"+f"') == 32 and ins.count('"r"(') == 5 and ins.count('"l"(') == 1
+
+
+def test_register_a_compiles(nvcc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cu = tmp_path / "chain.cu"
+    cu.write_text(str(_chained_dots_source(monkeypatch, "cuda").asm["cuda"]))
+    result = subprocess.run(
+        [nvcc, "-arch=sm_90a", "-std=c++17", "-cubin", "-o", str(tmp_path / "c.cubin"), str(cu)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "ptxas" not in result.stderr, result.stderr
+
+
+def test_register_a_verifier() -> None:
+    """Four i32 words of f16/bf16, and an accumulator struct of n / 2 f32."""
+    block = Block(arg_types=[WGMMA_FORMS["f16"].result(64), *([i32] * 4), i64])
+    acc, words, desc = block.args[0], list(block.args[1:5]), block.args[5]
+    WgmmaRegisterAOp(acc, words, desc, 64, "f16", True).verify()
+    with pytest.raises(VerifyException, match="4 i32 registers"):
+        WgmmaRegisterAOp(acc, words[:3], desc, 64, "f16", True).verify()
+    with pytest.raises(VerifyException, match="f16 or bf16"):
+        WgmmaRegisterAOp(acc, words, desc, 64, "tf32", False).verify()
+    with pytest.raises(VerifyException, match="64 f32 fields"):
+        WgmmaRegisterAOp(acc, words, desc, 128, "f16", True).verify()

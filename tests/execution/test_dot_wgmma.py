@@ -212,3 +212,46 @@ def test_layouts_are_chosen_for_the_device(run: Any) -> None:
         expected = int(cupy.cuda.Device().compute_capability)
     assert f'ttg.target = "cuda:{expected}"' in compiled.asm["ttg"]
     assert _uses_wgmma(run, compiled) == (expected == 90)
+
+
+@triton.jit
+def chained_dots(
+    a_ptr, b_ptr, v_ptr, o_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+    D: tl.constexpr, BM: tl.constexpr,
+):  # fmt: skip
+    """``o = (a @ b).to(a's type) @ v`` per BM rows: the second dot's A is the first's rounded
+    result, in the accumulator's layout (attention's P @ V)."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn, rk, rd = tl.arange(0, N), tl.arange(0, K), tl.arange(0, D)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    p = tl.dot(a, b).to(a.dtype)
+    v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
+    o = tl.dot(p, v)
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], o)
+
+
+@pytest.mark.parametrize(
+    ("kind", "bm", "n", "d", "warps"),
+    [("f16", 64, 64, 64, 4), ("bf16", 128, 128, 64, 8), ("f16", 128, 64, 128, 4)],
+)
+def test_a_from_registers(run: Any, kind: str, bm: int, n: int, d: int, warps: int) -> None:
+    """The second dot takes A from the registers the first dot's accumulator left it in
+    (``ptx.wgmma.mma_async``): no shared memory for it, the same result."""
+    m, k = 2 * bm, 64
+    rng = np.random.default_rng(bm + n + d)
+    dtype = DTYPES[kind]
+    a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+    v = rng.standard_normal((n, d)).astype(dtype)
+    out = np.zeros((m, d), np.float32)
+    compiled = run(
+        chained_dots, (m // bm,), a, b, v, out, M=m, N=n, K=k, D=d, BM=bm, num_warps=warps
+    )
+    p = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32).astype(dtype)
+    exact = p.astype(np.float64) @ v.astype(np.float64)
+    # the first product rounds to the operand type: where it lands on a tie, the tensor core's
+    # f32 sum may round the other way than float64's
+    np.testing.assert_allclose(out, exact, rtol=1e-3, atol=0.25)  # values reach a few hundred
+    if run.backend != "interpreter":
+        gpu = compiled.asm["gpu"]
+        assert gpu.count("ptx.wgmma.mma_async") > 0 and gpu.count("nvvm.wgmma.mma_async") > 0

@@ -105,3 +105,44 @@ def test_a_hopper_device_compiles_for_sm_90a(
     fake_cupy.compute_capability = "80"
     toolkit.device_chip.cache_clear()
     assert select_chip() == ("sm_80", "CUDA device")
+
+
+def _chained_dots_gpu(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The lowered IR of ``(a @ b).to(f16) @ v`` (``test_dot_wgmma.chained_dots``): its second
+    dot is a ``ptx.wgmma.mma_async`` (A in registers)."""
+    import numpy as np
+
+    from tests.execution.test_dot_wgmma import chained_dots
+
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    x = np.zeros((64, 64), np.float16)
+    o = np.zeros((64, 64), np.float32)
+    compiled = chained_dots.warmup(x, x, x, o, M=64, N=64, K=64, D=64, BM=64, grid=(1,))
+    return str(compiled.asm["gpu"])
+
+
+def test_register_a_wgmma_becomes_inline_ptx(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Upstream's wgmma op reads A through a descriptor only: ``ptx.wgmma.mma_async`` is
+    emitted as ``llvm.inline_asm``, each accumulator an ``=f`` output tied to its input (so the
+    PTX numbers A's words after both: ``$64`` to ``$67`` for 32 accumulators)."""
+    from mytriton.backends.stages import parse_module
+
+    text = emit_mlir(parse_module(_chained_dots_gpu(monkeypatch)))
+    assert "ptx.wgmma.mma_async" not in text
+    asm = [line for line in text.splitlines() if '"llvm.inline_asm"' in line and "wgmma" in line]
+    assert len(asm) == 4  # K = 64: four k16 steps
+    assert "{$64, $65, $66, $67}, $68, p, 1, 1, 1;" in asm[0]
+    constraints = ",".join([*(["=f"] * 32), *(str(i) for i in range(32)), "r", "r", "r", "r"])
+    assert constraints + ",l,r,~{memory}" in asm[0]
+
+
+@requires_provider
+def test_register_a_wgmma_compiles_for_sm_90a(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mytriton.backends.stages import parse_module
+
+    text = emit_mlir(parse_module(_chained_dots_gpu(monkeypatch)))
+    ptx = mlir_to_ptx(text, chip="sm_90a")
+    instruction = r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16"
+    found = re.findall(instruction + r" \{[^}]*\}, (\{[^}]*\})", ptx)
+    assert len(found) >= 4 and any(a.count("%r") == 4 for a in found)  # A's four words
+    ptx_to_cubin(ptx, "sm_90a")  # ptxas (where found) accepts it

@@ -1,6 +1,7 @@
 """Hopper's warpgroup MMAs as the PTX ``wgmma`` instructions in ``asm volatile`` statements (an
-H200 ran these with nvcc), and the ``llvm.mlir.undef``/``llvm.insertvalue`` ops that build their
-accumulator structs. The kernel must be compiled for ``sm_90a`` (``compile.py``).
+H200 ran these with nvcc; ``ptx.wgmma.mma_async``, A in registers, as its ``"r"`` operands),
+and the ``llvm.mlir.undef``/``llvm.insertvalue`` ops that build their accumulator structs. The
+kernel must be compiled for ``sm_90a`` (``compile.py``).
 
 A struct value is a list of C++ variables, one per field (``Emitter._struct_fields``;
 ``llvm.extractvalue``'s printer in ``print_atomic`` names them, ``print_scf`` carries them
@@ -28,10 +29,11 @@ shared access moves across them.
 from __future__ import annotations
 
 from xdsl.dialects import llvm, scf
-from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from mytriton.backends.cuda.c_types import scalar_type
 from mytriton.backends.cuda.emitter import Emitter, prints
+from mytriton.dialects.ptx_wgmma import WgmmaRegisterAOp, register_a_ptx
 from mytriton.dialects.upstream_wgmma import (
     FenceProxyOp,
     WgmmaCommitGroupSyncAlignedOp,
@@ -69,31 +71,51 @@ class WgmmaPrinter(Emitter):
 
     @prints(WgmmaMmaAsyncOp)
     def _print_wgmma(self, op: WgmmaMmaAsyncOp) -> None:
-        form = op.form
-        inputs = self._fields_of(op.inouts)
-        owned: set[SSAValue] = getattr(self, "_wgmma_results", set())
-        acc = op.inouts
-        chained = isinstance(acc, OpResult) and acc in owned
-        carried = isinstance(acc, BlockArgument) and isinstance(acc.owner.parent_op(), scf.ForOp)
-        if (
-            (chained or carried) and acc.has_one_use() and _block_of(acc) is op.parent_block()
-        ):  # the only use, in its block, of an earlier wgmma's registers (or of the loop's
-            # variables carrying them): update them in place
-            outs = inputs
-        else:
-            ctype = "int" if form.integer else "float"
-            outs = [self.names.fresh(op.res.name_hint or "acc") for _ in inputs]
-            init = ", ".join(f"{o} = {i}" for o, i in zip(outs, inputs, strict=True))
-            self._stmt(op, f"{ctype} {init};")
-        letter = "r" if form.integer else "f"
-        results = ", ".join(f'"+{letter}"({o})' for o in outs)
         scale = 1 if op.adds_accumulator else 0
         operands = f'"l"({self._n(op.descriptorA)}), "l"({self._n(op.descriptorB)}), "r"({scale})'
-        self._stmt(op, f'asm volatile("{wgmma_asm_text(op)}" : {results} : {operands});')
-        self._set_fields(op.res, outs)
+        self._print_mma_async(op, op.inouts, op.res, op.form.integer, wgmma_asm_text(op), operands)
+
+    @prints(WgmmaRegisterAOp)
+    def _print_wgmma_register_a(self, op: WgmmaRegisterAOp) -> None:
+        """A in registers: four ``"r"`` operands after the accumulators."""
+        a = ", ".join(f'"r"({self._unsigned_word(v)})' for v in op.a)
+        operands = f'{a}, "l"({self._n(op.descriptorB)}), "r"({1 if op.adds_accumulator else 0})'
+        text = register_a_ptx(op).replace("\n", "\\n")
+        self._print_mma_async(op, op.inouts, op.res, False, text, operands)
+
+    def _unsigned_word(self, value: SSAValue) -> str:
+        return f"(unsigned){self._n(value)}"
+
+    def _print_mma_async(
+        self,
+        op: Operation,
+        acc: SSAValue,
+        res: SSAValue,
+        integer: bool,
+        text: str,
+        operands: str,
+    ) -> None:
+        """One ``asm volatile`` updating the accumulator fields (``"+f"``/``"+r"``): in place
+        where ``acc`` is an earlier wgmma's result (or the loop's variables carrying one) used
+        by nothing else in its block, else in fresh copies of its fields."""
+        inputs = self._fields_of(acc)
+        owned: set[SSAValue] = getattr(self, "_wgmma_results", set())
+        chained = isinstance(acc, OpResult) and acc in owned
+        carried = isinstance(acc, BlockArgument) and isinstance(acc.owner.parent_op(), scf.ForOp)
+        if (chained or carried) and acc.has_one_use() and _block_of(acc) is op.parent_block():
+            outs = inputs
+        else:
+            ctype = "int" if integer else "float"
+            outs = [self.names.fresh(res.name_hint or "acc") for _ in inputs]
+            init = ", ".join(f"{o} = {i}" for o, i in zip(outs, inputs, strict=True))
+            self._stmt(op, f"{ctype} {init};")
+        letter = "r" if integer else "f"
+        results = ", ".join(f'"+{letter}"({o})' for o in outs)
+        self._stmt(op, f'asm volatile("{text}" : {results} : {operands});')
+        self._set_fields(res, outs)
         if not hasattr(self, "_wgmma_results"):
             self._wgmma_results = set()
-        self._wgmma_results.add(op.res)
+        self._wgmma_results.add(res)
         pending = self._in_flight()
         pending.update((o, letter) for o in outs)
 

@@ -1,5 +1,6 @@
 """``nvvm.wgmma.mma_async``: a warpgroup-wide tensor-core ``D = A @ B + C`` whose A (64 x k)
-and B (k x n) are read from shared memory through matrix descriptors; the ``wgmma`` fence,
+and B (k x n) are read from shared memory through matrix descriptors (``ptx.wgmma.mma_async``:
+A from the threads' registers, ``ptx_wgmma``'s layout); the ``wgmma`` fence,
 commit and wait ops, ``nvvm.fence.proxy``; and ``llvm.mlir.undef``/``llvm.insertvalue``, which
 build the accumulator struct (``llvm.extractvalue``, in ``rules_atomic``, takes it apart).
 
@@ -52,6 +53,7 @@ from mytriton.backends.gpusim.warpgroups import (
     scalar_fields,
     struct_dtype,
 )
+from mytriton.dialects.ptx_wgmma import A_REGISTERS, WgmmaRegisterAOp
 from mytriton.dialects.tt_semantics import bfloat16_dtype
 from mytriton.dialects.upstream_wgmma import (
     WGMMA_M,
@@ -279,15 +281,53 @@ def accumulator_positions(n: int) -> tuple[Array, Array]:
     return 16 * w + g + 8 * h, 8 * j + 2 * q + e
 
 
+def _accumulate(
+    m: Machine,
+    form: WgmmaForm,
+    n: int,
+    add_c: bool,
+    c_struct: Array,
+    a: Array,
+    b: Array,
+    groups: Array,
+    group_of: Array,
+) -> Array:
+    """The result struct of a ``wgmma`` of the executing warpgroups (``groups``): ``a @ b``
+    (per warpgroup, exact) plus C's fields where ``add_c``, rounded once to the accumulator
+    type and stamped with each lane's group (other lanes keep C's fields)."""
+    rows, cols = accumulator_positions(n)
+    fields = n // 2
+    acc_dtype = np.dtype(np.int32 if form.integer else np.float32)
+    names = scalar_fields(c_struct)
+    result = np.zeros(m.lanes, struct_dtype([acc_dtype] * fields))
+    for i in range(fields):
+        result[f"f{i}"] = c_struct[names[i]]  # inactive lanes keep their value
+    has_stamp = GROUP_FIELD in (c_struct.dtype.names or ())
+    result[GROUP_FIELD] = c_struct[GROUP_FIELD] if has_stamp else SETTLED
+    if not groups.any():
+        return result
+    exact = np.int64 if form.integer else np.float64
+    c_values = np.stack([result[f"f{i}"] for i in range(fields)], axis=1).astype(exact)
+    c_values = c_values.reshape(-1, WARPGROUP_SIZE, fields)[groups]
+    d = np.zeros((int(groups.sum()), WGMMA_M, n), exact)
+    if add_c:
+        d[:, rows, cols] = c_values
+    with np.errstate(all="ignore"):
+        d = a[groups] @ b[groups] + d  # int64 holds any sum of s8 products plus an i32
+        d_fields = d[:, rows, cols].astype(acc_dtype)  # s8: wraps to int32
+    lanes = np.repeat(groups, WARPGROUP_SIZE)
+    d_fields = d_fields.reshape(-1, fields)
+    for i in range(fields):
+        result[f"f{i}"][lanes] = d_fields[:, i]
+    result[GROUP_FIELD][lanes] = group_of[lanes]
+    return result
+
+
 @rule("nvvm.wgmma.mma_async")
 def _wgmma(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, WgmmaMmaAsyncOp)
     form, n = op.form, op.n
     mn_major, add_c = op.b_mn_major, op.adds_accumulator
-    rows, cols = accumulator_positions(n)
-    fields = n // 2
-    acc_dtype = np.dtype(np.int32 if form.integer else np.float32)
-    result_dtype = struct_dtype([acc_dtype] * fields)
     acc, desc_a, desc_b, out = op.inouts, op.descriptorA, op.descriptorB, op.res
     check = c.check_races
 
@@ -306,30 +346,54 @@ def _wgmma(op: Operation, c: Compiler) -> Step:
         a = read_operand(m, op, "A", form, a_addresses(form, start_a, sbo_a), groups, check)
         b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b)
         b = read_operand(m, op, "B", form, b_at, groups, check)
-        names = scalar_fields(c_struct)
-        result = np.zeros(m.lanes, result_dtype)
-        for i in range(fields):
-            result[f"f{i}"] = c_struct[names[i]]  # inactive lanes keep their value
-        has_stamp = GROUP_FIELD in (c_struct.dtype.names or ())
-        result[GROUP_FIELD] = c_struct[GROUP_FIELD] if has_stamp else SETTLED
-        if not groups.any():
-            m.env[out] = result
-            return
-        exact = np.int64 if form.integer else np.float64
-        c_values = np.stack([result[f"f{i}"] for i in range(fields)], axis=1).astype(exact)
-        c_values = c_values.reshape(-1, WARPGROUP_SIZE, fields)[groups]
-        d = np.zeros((int(groups.sum()), WGMMA_M, n), exact)
-        if add_c:
-            d[:, rows, cols] = c_values
-        with np.errstate(all="ignore"):
-            d = a[groups] @ b[groups] + d  # int64 holds any sum of s8 products plus an i32
-            d_fields = d[:, rows, cols].astype(acc_dtype)  # s8: wraps to int32
-        lanes = np.repeat(groups, WARPGROUP_SIZE)
-        d_fields = d_fields.reshape(-1, fields)
-        for i in range(fields):
-            result[f"f{i}"][lanes] = d_fields[:, i]
-        result[GROUP_FIELD][lanes] = group_of[lanes]
-        m.env[out] = result
+        m.env[out] = _accumulate(m, form, n, add_c, c_struct, a, b, groups, group_of)
+
+    return step
+
+
+def register_a_positions() -> tuple[Array, Array, Array]:
+    """Where each thread's A registers go in the 64 x 16 A tile: (row, column of the low half)
+    of register ``i`` of thread ``t``, shapes (128, 4): ``[16w + g + 8 (i % 2)][2q + 8 (i //
+    2)]``, the high half the next column."""
+    t = np.arange(WARPGROUP_SIZE)[:, None]
+    w, lane = t // 32, t % 32
+    g, q = lane // 4, lane % 4
+    i = np.arange(A_REGISTERS)[None, :]
+    rows = 16 * w + g + 8 * (i % 2)
+    cols = 2 * q + 8 * (i // 2)
+    return np.broadcast_to(rows, (WARPGROUP_SIZE, A_REGISTERS)), cols, i
+
+
+@rule("ptx.wgmma.mma_async")
+def _wgmma_register_a(op: Operation, c: Compiler) -> Step:
+    """A warpgroup MMA whose A comes from the threads' registers (``ptx_wgmma``), B through
+    its descriptor as for ``nvvm.wgmma.mma_async``."""
+    assert isinstance(op, WgmmaRegisterAOp)
+    form, n = op.form, op.n
+    mn_major, add_c = op.b_mn_major, op.adds_accumulator
+    acc, registers, desc_b, out = op.inouts, list(op.a), op.descriptorB, op.res
+    check = c.check_races
+    rows, cols, _ = register_a_positions()
+    element = _operand_dtype(form)
+
+    def step(m: Machine) -> None:
+        what = "ptx.wgmma.mma_async"
+        check_whole_warpgroups(m, op, what)
+        groups = np.asarray(m.mask.reshape(-1, WARPGROUP_SIZE).all(axis=1))
+        c_struct, db = m.env[acc], m.env[desc_b]
+        assert isinstance(c_struct, np.ndarray) and isinstance(db, np.ndarray)
+        start_b, lbo_b, sbo_b = decode_descriptors(m, op, "B", db, groups)
+        group_of = m.wgmma.issue(m, op)
+        # (warpgroups, 128, 4) register words -> their two 16-bit halves
+        words = np.stack([np.asarray(m.env[r]) for r in registers], axis=1).astype(np.int64)
+        words = (words & 0xFFFFFFFF).reshape(-1, WARPGROUP_SIZE, A_REGISTERS)
+        halves = [(words & 0xFFFF).astype(np.uint16), (words >> 16).astype(np.uint16)]
+        a = np.zeros((words.shape[0], WGMMA_M, form.k), np.float64)
+        for e, half in enumerate(halves):
+            a[:, rows, cols + e] = half.view(element).astype(np.float64)
+        b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b)
+        b = read_operand(m, op, "B", form, b_at, groups, check)
+        m.env[out] = _accumulate(m, form, n, add_c, c_struct, a, b, groups, group_of)
 
     return step
 

@@ -16,7 +16,9 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
   ``volatile_`` property, which xDSL's op lacks; an ``llvm.load``/``llvm.store`` with a cache
   modifier or eviction policy becomes inline PTX (``access_hints``);
 * an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
-  ``atomic_fences``).
+  ``atomic_fences``);
+* ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
+  cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from xdsl.printer import Printer
 
 from mytriton.backends.mlir.access_hints import rewrite_hinted_access
 from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
+from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
 from mytriton.errors import BackendError
 
 CONTAINER_MODULE = "gpu.container_module"
@@ -107,4 +110,5 @@ _FIXES: dict[str, Callable[[Operation], None]] = {
     "gpu.func": _fix_gpu_func,
     "llvm.load": rewrite_hinted_access,
     "llvm.store": rewrite_hinted_access,
+    "ptx.wgmma.mma_async": inline_register_a_wgmma,
 }

@@ -49,7 +49,7 @@ from mytriton.passes.gpu_lowering.shared_layouts import (
     strided_run,
     tile_offset,
 )
-from mytriton.passes.mma_policy import tensor_core_dot
+from mytriton.passes.mma_policy import tensor_core_dot, wgmma_register_a
 
 index = IndexType()
 
@@ -95,6 +95,7 @@ class StagingPlan:
     total: int
     a_tile: bool = False
     b_tile: bool = False
+    a_registers: bool = False  # a warpgroup MMA takes A from registers (``wgmma_register_a``)
 
 
 def staging_plan(op: tt.DotOp) -> StagingPlan:
@@ -103,7 +104,8 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
     batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
     a_layout, b_layout = _staging(op, 0), _staging(op, 1)
     a_tile, b_tile = tile_operand(op, 0) is not None, tile_operand(op, 1) is not None
-    a_size = 0 if a_tile else a_layout.size((m, k))
+    a_registers = isinstance(a_layout, NvmmaSharedLayoutAttr) and wgmma_register_a(op)
+    a_size = 0 if a_tile or a_registers else a_layout.size((m, k))
     b_size = 0 if b_tile else b_layout.size((k, n))
     nb = batch[0] if batch else 1
     # tensor cores read the operands in their own type
@@ -122,6 +124,7 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
         b_offset + nb * b_size,
         a_tile,
         b_tile,
+        a_registers,
     )
 
 
@@ -241,14 +244,16 @@ class LowerDot:
         be rewritten)."""
         assert isinstance(plan.a_layout, NvmmaSharedLayoutAttr)
         assert isinstance(plan.b_layout, NvmmaSharedLayoutAttr)
-        staged = not (plan.a_tile and plan.b_tile)
-        sources: list[Source] = []
+        staged = not ((plan.a_tile or plan.a_registers) and plan.b_tile)
+        sources: list[Source | None] = []
         if staged:
             buf = staging_buffer(ctx, op, plan)
         for operand, (value, layout, at) in enumerate(
             ((op.a, plan.a_layout, 0), (op.b, plan.b_layout, plan.b_offset))
         ):
-            if plan.a_tile if operand == 0 else plan.b_tile:
+            if operand == 0 and plan.a_registers:
+                sources.append(None)
+            elif plan.a_tile if operand == 0 else plan.b_tile:
                 sources.append(self._tile(ctx, op, operand))
             else:
                 self.stage(ctx, value, plan.compute, buf, at, layout)
@@ -257,7 +262,9 @@ class LowerDot:
             async_proxy_fence(ctx)
             ctx.emit(gpu.BarrierOp())
         layouts = (plan.a_layout, plan.b_layout)
-        lower_wgmma_dot(ctx, op, warps, sources[0], sources[1], layouts, staged)
+        b_src = sources[1]
+        assert b_src is not None
+        lower_wgmma_dot(ctx, op, warps, sources[0], b_src, layouts, staged)
 
     def _tile(self, ctx: LoweringContext, op: tt.DotOp, operand: int) -> tuple[SSAValue, SSAValue]:
         """The shared buffer and element offset of the tile operand ``operand`` is read from."""

@@ -23,6 +23,12 @@ col``: N rows, the K step's atom column ``N * 128`` bytes apart). Every descript
 tile's base descriptor plus its constant byte offset >> 4 (the tile is 1024-byte aligned
 and within the 256 KiB the address field holds).
 
+A laid out as the accumulator (``mma_policy.wgmma_register_a``: attention's P) stays in
+registers: its layout is the instruction's A fragment (register ``r`` of row repetition ``2 i
++ r % 2``, columns ``8 (r // 2) + 2q``, ``+ 1`` of the k16 step), so each step packs four
+pairs of 16-bit elements into i32 words for ``ptx.wgmma.mma_async`` and only B is read
+through a descriptor.
+
 Order: the threads that write an operand tile (stores, or ``cp.async`` then its wait) make the
 writes visible to the tensor cores' async proxy (``fence.proxy.async``, ``async_proxy_fence``)
 before the barrier after which the MMAs read it; ``wgmma.fence`` orders the accumulator
@@ -37,10 +43,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, gpu, llvm
-from xdsl.dialects.builtin import DenseArrayBase, bf16, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerType, bf16, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
+from mytriton.dialects.ptx_wgmma import WgmmaRegisterAOp
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of
 from mytriton.dialects.ttg_async_dot import DotWaitOp, is_async_dot
@@ -67,13 +74,14 @@ def lower_wgmma_dot(
     ctx: LoweringContext,
     op: tt.DotOp,
     warps: tuple[int, int],
-    a_src: Source,
+    a_src: Source | None,
     b_src: Source,
     layouts: tuple[NvmmaSharedLayoutAttr, NvmmaSharedLayoutAttr],
     barrier: bool,
 ) -> None:
-    """Replace ``op`` by warpgroup MMAs over its operands' swizzled tiles at ``a_src`` and
-    ``b_src``; ``barrier``: end with one, so the operands' buffer may be rewritten at once."""
+    """Replace ``op`` by warpgroup MMAs over its operands' swizzled tiles at ``a_src`` (None:
+    A from the threads' registers, ``ptx.wgmma.mma_async``) and ``b_src``; ``barrier``: end
+    with one, so the operands' buffer may be rewritten at once."""
     (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
     wm = warps[0]
     groups = wm // WARPGROUP_WARPS
@@ -88,7 +96,7 @@ def lower_wgmma_dot(
     # this warpgroup's first stored A row: 64 G
     group = ctx.at_entry(arith.ShRUIOp(ctx.thread_id, ctx.i32(7)))
     a_rows = ctx.at_entry(arith.MuliOp(group, ctx.i32(WGMMA_M * SWIZZLE_BYTES)))
-    a_desc = _descriptor(ctx, a_src, size, UNUSED_LBO, ATOM_BYTES, a_rows)
+    a_desc = _descriptor(ctx, a_src, size, UNUSED_LBO, ATOM_BYTES, a_rows) if a_src else None
     b_leading = k * SWIZZLE_BYTES if b_mn_major else UNUSED_LBO
     b_desc = _descriptor(ctx, b_src, size, b_leading, ATOM_BYTES, None)
 
@@ -100,14 +108,22 @@ def lower_wgmma_dot(
         acc = list(ctx.get(op.acc))
         regs = fragment_fields(ctx, op, wm)
         fragments = pack_fragments(ctx, regs, acc)
-    ctx.emit(WgmmaFenceAlignedOp())  # after the accumulators' last writes
+    a_words = None if a_desc is not None else _a_fragments(ctx, op, wm, m_blocks, k, k_step)
+    ctx.emit(WgmmaFenceAlignedOp())  # after the accumulators' (and A's) last writes
     for kk in range(0, k, k_step):
         b_bytes = kk * SWIZZLE_BYTES if b_mn_major else _k_major_step(kk, n, atom, size)
         b_at = _plus(ctx, b_desc, b_bytes)
         for i in range(m_blocks):
-            a_bytes = (i * groups * WGMMA_M) * SWIZZLE_BYTES + _k_major_step(kk, m, atom, size)
-            a_at = _plus(ctx, a_desc, a_bytes)
-            mma = WgmmaMmaAsyncOp(fragments[i], a_at, b_at, n, operand, b_mn_major)
+            mma: Operation
+            if a_words is not None:
+                words = a_words[(i, kk)]
+                mma = WgmmaRegisterAOp(fragments[i], words, b_at, n, operand, b_mn_major)
+            else:
+                assert a_desc is not None
+                a_bytes = (i * groups * WGMMA_M) * SWIZZLE_BYTES
+                a_bytes += _k_major_step(kk, m, atom, size)
+                a_at = _plus(ctx, a_desc, a_bytes)
+                mma = WgmmaMmaAsyncOp(fragments[i], a_at, b_at, n, operand, b_mn_major)
             fragments[i] = ctx.value(mma)
     ctx.emit(WgmmaCommitGroupSyncAlignedOp())
     if is_async_dot(op):  # ``ttg.dot_wait`` waits and reads the fragments
@@ -118,6 +134,36 @@ def lower_wgmma_dot(
     ctx.set(op.result, _wait(ctx, 0, fragments, regs, acc))
     if barrier:
         ctx.emit(gpu.BarrierOp())
+
+
+def _a_fragments(
+    ctx: LoweringContext, op: tt.DotOp, wm: int, m_blocks: int, k: int, k_step: int
+) -> dict[tuple[int, int], list[SSAValue]]:
+    """Per instruction along M and K step, the four 32-bit words of A this thread gives a
+    ``ptx.wgmma.mma_async``: A is laid out as the accumulator, so register ``r`` of block
+    ``i`` holds row repetition ``2 i + r % 2`` at columns ``kk + 8 (r // 2) + 2q`` and ``+ 1``
+    (the low half the first)."""
+    position = {reg: n for n, reg in enumerate(ctx.geometry(op.a.type).registers)}
+    values = ctx.get(op.a)
+    out = {}
+    for i in range(m_blocks):
+        for kk in range(0, k, k_step):
+            words = []
+            for r in range(4):
+                row = (2 * i + r % 2) * 8 * wm
+                col = kk + 8 * (r // 2)
+                lo, hi = (values[position[(row, col + e)]] for e in (0, 1))
+                words.append(_pack_halves(ctx, lo, hi))
+            out[(i, kk)] = words
+    return out
+
+
+def _pack_halves(ctx: LoweringContext, lo: SSAValue, hi: SSAValue) -> SSAValue:
+    """Two 16-bit floats as one i32, ``lo`` in the low half."""
+    half = IntegerType(16)
+    low = ctx.value(arith.ExtUIOp(ctx.value(arith.BitcastOp(lo, half)), i32))
+    high = ctx.value(arith.ExtUIOp(ctx.value(arith.BitcastOp(hi, half)), i32))
+    return ctx.value(arith.OrIOp(low, ctx.value(arith.ShLIOp(high, ctx.i32(16)))))
 
 
 def fragment_fields(ctx: LoweringContext, op: tt.DotOp, wm: int) -> list[list[int]]:
