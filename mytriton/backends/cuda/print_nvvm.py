@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import Float32Type, VectorType, i32
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
-from mytriton.backends.cuda.c_types import int_width, packed_vector
+from mytriton.backends.cuda.c_types import int_width, packed_vector, vector_lanes
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.dialects.upstream_nvvm import (
     ACCUMULATORS,
@@ -112,9 +112,23 @@ class NvvmPrinter(Emitter):
 
     @prints(llvm.BitcastOp, vectors=True)
     def _print_bitcast(self, op: llvm.BitcastOp) -> None:
+        """An i32 register as the pair of 16-bit floats it packs (``uint1``), or back."""
         source, result = op.operands[0], op.results[0]
-        t = result.type
-        packed = packed_vector(t) if isinstance(t, VectorType) else None
-        if source.type != i32 or packed is None or packed.container != "uint1":
-            raise BackendError(f"only i32 -> vector<2xf16> bitcasts are supported, not {t}")
-        self._define(result, f"make_uint1({self._unsigned(source)})", op)
+        if source.type == i32 and _packed_pair(result.type):
+            self._define(result, f"make_uint1({self._unsigned(source)})", op)
+            return
+        if result.type == i32 and _packed_pair(source.type):
+            self._define(result, f"(int){self._n(source)}.x", op)
+            return
+        raise BackendError(
+            "only i32 <-> vector<2xf16> (or vector<2xbf16>) bitcasts are supported, not "
+            f"{source.type} -> {result.type}"
+        )
+
+
+def _packed_pair(t: Attribute) -> bool:
+    """A vector of two 16-bit elements: one ``uint1`` word."""
+    if not isinstance(t, VectorType):
+        return False
+    packed = packed_vector(t)
+    return packed is not None and packed.container == "uint1" and vector_lanes(t) == 2

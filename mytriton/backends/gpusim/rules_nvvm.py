@@ -27,13 +27,14 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import VectorType, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import WARP_SIZE, Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Ptr
+from mytriton.dialects.tt_semantics import bfloat16_dtype
 from mytriton.dialects.upstream_nvvm import (
     ACCUMULATORS,
     CpAsyncCommitGroupOp,
@@ -253,18 +254,35 @@ def _cp_async_wait(op: Operation, c: Compiler) -> Step:
 
 @rule("llvm.bitcast", vectors=True)
 def _bitcast(op: Operation, c: Compiler) -> Step:
-    """An ``i32`` register as the ``vector<2xf16>`` it packs (element 0 the low half)."""
+    """An ``i32`` register as the ``vector<2xf16>`` (or ``vector<2xbf16>``) it packs, element 0
+    the low half, or such a pair packed back into an ``i32``."""
     assert isinstance(op, llvm.BitcastOp)
-    t = op.results[0].type
-    if op.operands[0].type != i32 or not (
-        isinstance(t, VectorType) and t.get_shape() == (2,) and str(t.element_type) == "f16"
-    ):
-        c.unsupported(op, "only i32 -> vector<2xf16> bitcasts are modelled")
     source, out = op.operands[0], op.results[0]
+    unpack = source.type == i32 and _pair_dtype(out.type) is not None
+    pack = out.type == i32 and _pair_dtype(source.type) is not None
+    if not (unpack or pack):
+        c.unsupported(op, "only i32 <-> vector<2xf16> (or vector<2xbf16>) bitcasts are modelled")
+    pair = _pair_dtype(out.type if unpack else source.type)
+    assert pair is not None
 
     def step(m: Machine) -> None:
         x = m.env[source]
         assert isinstance(x, np.ndarray)
-        m.env[out] = np.ascontiguousarray(x.astype(np.int32)).view(np.float16).reshape(-1, 2)
+        if unpack:
+            m.env[out] = np.ascontiguousarray(x.astype(np.int32)).view(pair).reshape(-1, 2)
+        else:
+            m.env[out] = np.ascontiguousarray(x.astype(pair)).reshape(-1, 2).view(np.int32)[:, 0]
 
     return step
+
+
+def _pair_dtype(t: Attribute) -> np.dtype | None:
+    """The element dtype of a vector of two 16-bit floats, else None."""
+    if not isinstance(t, VectorType) or t.get_shape() != (2,):
+        return None
+    element = str(t.element_type)
+    if element == "f16":
+        return np.dtype(np.float16)
+    if element == "bf16":
+        return bfloat16_dtype()
+    return None

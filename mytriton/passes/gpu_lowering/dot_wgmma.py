@@ -26,8 +26,8 @@ and within the 256 KiB the address field holds).
 A laid out as the accumulator (``mma_policy.wgmma_register_a``: attention's P) stays in
 registers: its layout is the instruction's A fragment (register ``r`` of row repetition ``2 i
 + r % 2``, columns ``8 (r // 2) + 2q``, ``+ 1`` of the k16 step), so each step packs four
-pairs of 16-bit elements into i32 words for ``ptx.wgmma.mma_async`` and only B is read
-through a descriptor.
+pairs of 16-bit elements into i32 words (``vector<2xT>`` bitcasts) for
+``ptx.wgmma.mma_async`` and only B is read through a descriptor.
 
 Order: the threads that write an operand tile (stores, or ``cp.async`` then its wait) make the
 writes visible to the tensor cores' async proxy (``fence.proxy.async``, ``async_proxy_fence``)
@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, gpu, llvm
-from xdsl.dialects.builtin import DenseArrayBase, IntegerType, bf16, i32, i64
+from xdsl.dialects import arith, gpu, llvm, vector
+from xdsl.dialects.builtin import DenseArrayBase, VectorType, bf16, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
@@ -159,11 +159,12 @@ def _a_fragments(
 
 
 def _pack_halves(ctx: LoweringContext, lo: SSAValue, hi: SSAValue) -> SSAValue:
-    """Two 16-bit floats as one i32, ``lo`` in the low half."""
-    half = IntegerType(16)
-    low = ctx.value(arith.ExtUIOp(ctx.value(arith.BitcastOp(lo, half)), i32))
-    high = ctx.value(arith.ExtUIOp(ctx.value(arith.BitcastOp(hi, half)), i32))
-    return ctx.value(arith.OrIOp(low, ctx.value(arith.ShLIOp(high, ctx.i32(16)))))
+    """Two 16-bit floats as one i32, ``lo`` in the low half: a ``vector<2xT>`` bitcast, which
+    LLVM turns into one ``cvt.rn.f16x2.f32`` where both come from f32 roundings."""
+    pair = VectorType(lo.type, [2])
+    packed = ctx.value(vector.BroadcastOp(lo, pair))
+    packed = ctx.value(vector.InsertOp(hi, packed, [1], pair))
+    return ctx.value(llvm.BitcastOp(packed, i32))
 
 
 def fragment_fields(ctx: LoweringContext, op: tt.DotOp, wm: int) -> list[list[int]]:
