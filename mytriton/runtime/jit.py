@@ -229,11 +229,11 @@ class JITFunction(Generic[T]):
         bound.apply_defaults()
         return [bound.arguments[n] for n in self.arg_names], options
 
-    def _options(self, raw: dict[str, Any], backend: Backend) -> LaunchOptions:
+    def _options(self, raw: dict[str, Any]) -> LaunchOptions:
         debug = raw.get("debug", self.debug)
         if debug is None:  # Triton's switch too: device assertions are on under either
             debug = debug_enabled() or os.environ.get("TRITON_DEBUG", "") not in ("", "0")
-        return launch_options(raw, backend, bool(debug))
+        return launch_options(raw, bool(debug))
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
         try:
@@ -288,7 +288,7 @@ class JITFunction(Generic[T]):
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
         backend = get_backend(selected_backend_name())
-        options = self._options(raw_options, backend)
+        options = self._options(raw_options)
         specs, key, _, infos = self._specialize(values)
         # arrays of two frameworks, host and GPU, or two devices: refused before compiling
         execute = can_execute(backend, infos)
@@ -427,7 +427,7 @@ def _power_of_two(n: Any) -> bool:
     return isinstance(n, int) and n > 0 and n & (n - 1) == 0
 
 
-def launch_options(raw: dict[str, Any], backend: Backend, debug: bool) -> LaunchOptions:
+def launch_options(raw: dict[str, Any], debug: bool) -> LaunchOptions:
     """The compile options of a launch's keyword options, checked as Triton checks them."""
     num_warps = raw.get("num_warps", 4)
     if not _power_of_two(num_warps):
@@ -462,10 +462,6 @@ def launch_options(raw: dict[str, Any], backend: Backend, debug: bool) -> Launch
         from mytriton import knobs
 
         fusion = knobs.language.default_fp_fusion
-    if not fusion and backend.name == "mlir":
-        raise LaunchOptionError(
-            "enable_fp_fusion=False is not supported by the mlir backend; use the cuda backend"
-        )
     return LaunchOptions(
         num_warps=num_warps,
         num_stages=int(raw.get("num_stages", 3)),

@@ -179,17 +179,27 @@ def test_maxnreg_directive_on_the_entry_only() -> None:
     assert add_maxnreg(ptx, 40).count(".maxnreg") == 1
 
 
-def test_enable_fp_fusion_on_mlir_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("MYTRITON_INTERPRET")
-    monkeypatch.setenv("MYTRITON_BACKEND", "mlir")
-    with pytest.raises(LaunchOptionError, match="enable_fp_fusion=False"):
-        _sum.warmup(np.zeros(4, np.float32), 1, 2, grid=(1,), enable_fp_fusion=False)
-
-
 @triton.jit
 def _mul_add(X):
     p = X + tl.arange(0, 128)
     tl.store(p, tl.load(p) * 1.5 + 1.0)
+
+
+@pytest.mark.parametrize("fusion", [False, True])
+def test_enable_fp_fusion_on_mlir(fusion: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mlir backend fuses multiply-adds as Triton does by default: its float ops carry
+    the ``contract`` flag, and LLVM emits an FMA (without fusion: ``mul.rn`` and ``add.rn``,
+    rounded separately)."""
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    monkeypatch.setenv("MYTRITON_BACKEND", "mlir")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        h = _mul_add.warmup(np.zeros(128, np.float32), grid=(1,), enable_fp_fusion=fusion)
+    assert ("fastmath<contract>" in h.asm["mlir"]) == fusion
+    ptx = h.asm.get("ptx")
+    if isinstance(ptx, str):  # where an MLIR provider is installed
+        assert (re.search(r"fma\.rn\.f32", ptx) is not None) == fusion
+        assert (re.search(r"mul\.rn\.f32", ptx) is not None) == (not fusion)
 
 
 @pytest.mark.parametrize("fusion", [False, True])

@@ -98,14 +98,12 @@ def test_descriptors_name_their_variables() -> None:
 
 
 def test_default_fp_fusion_is_the_option_default() -> None:
-    from mytriton.backends import get_backend
     from mytriton.runtime.jit import launch_options
 
-    backend = get_backend("interpreter")
-    assert launch_options({}, backend, False).enable_fp_fusion is True
+    assert launch_options({}, False).enable_fp_fusion is True
     knobs.language.default_fp_fusion = False
-    assert launch_options({}, backend, False).enable_fp_fusion is False
-    assert launch_options({"enable_fp_fusion": True}, backend, False).enable_fp_fusion is True
+    assert launch_options({}, False).enable_fp_fusion is False
+    assert launch_options({"enable_fp_fusion": True}, False).enable_fp_fusion is True
 
 
 def test_mytriton_variables_are_read_and_overridden(monkeypatch: pytest.MonkeyPatch) -> None:

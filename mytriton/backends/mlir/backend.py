@@ -25,7 +25,7 @@ _warned = False
 def _emit(module: ModuleOp, options: Any) -> str:
     from mytriton.backends.mlir.emit import emit_mlir
 
-    return emit_mlir(module)
+    return emit_mlir(module, fp_fusion=bool(getattr(options, "enable_fp_fusion", True)))
 
 
 def _ptx(text: str, options: Any) -> str:

@@ -19,6 +19,9 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
   ``atomic_fences``);
 * ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
   cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``).
+* float multiplies, adds and subtracts get the ``contract`` fast-math flag when the launch
+  fuses multiply-adds (``enable_fp_fusion``, Triton's default; the cuda backend's NVRTC fuses
+  the same way), so LLVM emits FMAs instead of separately rounded ``mul.rn``/``add.rn``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-from xdsl.dialects import gpu
+from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     ModuleOp,
@@ -54,16 +57,34 @@ def print_generic(module: ModuleOp, *, locations: bool = False) -> str:
     return out.getvalue().rstrip("\n") + "\n"
 
 
-def emit_mlir(module: ModuleOp, *, locations: bool = True) -> str:
-    """MLIR text of the lowered ``module`` for upstream MLIR (the module itself is not changed)."""
+def emit_mlir(module: ModuleOp, *, locations: bool = True, fp_fusion: bool = True) -> str:
+    """MLIR text of the lowered ``module`` for upstream MLIR (the module itself is not
+    changed); ``fp_fusion``: let LLVM contract float multiplies and adds into FMAs (Triton's
+    ``enable_fp_fusion``, on by default)."""
     copy = module.clone()
     _fix_container_module(copy)
     for op in list(copy.walk()):  # a fix may replace its op
         fix = _FIXES.get(op.name)
         if fix is not None:
             fix(op)
+        if fp_fusion and op.name in CONTRACTIBLE:
+            _allow_contraction(op)
     kernel_function(copy)  # exactly one kernel, or a clear error before MLIR sees it
     return print_generic(copy, locations=locations)
+
+
+#: float ops LLVM may fuse (a multiply and the add or subtract of its result: one FMA)
+CONTRACTIBLE = ("arith.mulf", "arith.addf", "arith.subf")
+
+
+def _allow_contraction(op: Operation) -> None:
+    """Add ``contract`` to the op's fast-math flags: without it, NVPTX emits ``mul.rn``/
+    ``add.rn``, which ptxas may not fuse either (every multiply-add rounded twice)."""
+    flags = op.properties.get("fastmath")
+    current = flags.data if isinstance(flags, arith.FastMathFlagsAttr) else set()
+    op.properties["fastmath"] = arith.FastMathFlagsAttr(
+        {*current, arith.FastMathFlag.ALLOW_CONTRACT}
+    )
 
 
 def kernel_function(module: ModuleOp) -> gpu.FuncOp:
