@@ -53,7 +53,7 @@ CHECK: "arith.extui"(%{{.*}}) : (i1) -> i32
 """,
     "float_arith": """
 CHECK: "arith.sitofp"(%{{.*}}) : (i32) -> f32
-CHECK: "arith.addf"(%{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+CHECK: "arith.addf"(%{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<contract>}> : (f32, f32) -> f32
 CHECK: "arith.constant"() <{value = 5.000000e-01 : f32}> : () -> f32
 CHECK: "arith.subf"
 CHECK: "arith.mulf"
