@@ -18,7 +18,7 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
 * an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
   ``atomic_fences``);
 * ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
-  cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``).
+  cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``);
 * float multiplies, adds and subtracts get the ``contract`` fast-math flag when the launch
   fuses multiply-adds (``enable_fp_fusion``, Triton's default; the cuda backend's NVRTC fuses
   the same way), so LLVM emits FMAs instead of separately rounded ``mul.rn``/``add.rn``.
