@@ -2,11 +2,13 @@
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=8}' | %{aliases} | filecheck %s --check-prefix=W8
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80}' | %{aliases} | filecheck %s --check-prefix=SM80
 
-// On sm_90 (capability 90, the default) an f16/bf16 dot whose tile allows warpgroup MMAs
-// (M a multiple of 16 x num_warps, N and K whole 64-element swizzle atoms, N <= 256) puts every
-// warp along M and stages its operands in 128-byte swizzled tiles: A K-contiguous with its
-// 8-row groups rotated over 2 x num_warps groups, B N-contiguous. The module records the
-// target. Other chips, and tiles that do not allow it, keep mma.sync's layouts.
+// On sm_90 (capability 90, the default) an f16/bf16 or tf32 dot whose tile allows warpgroup
+// MMAs (M a multiple of 16 x num_warps, N a multiple of 64 up to 256, K whole 128-byte swizzled
+// rows: 64 f16/bf16 or 32 tf32 elements) puts every warp along M and stages its operands in
+// 128-byte swizzled tiles: A K-contiguous with its 8-row groups rotated over 2 x num_warps
+// groups, an f16/bf16 B N-contiguous, a tf32 B K-contiguous (the instruction reads 32-bit
+// operands K-major only). The module records the target. Other chips, and tiles that do not
+// allow it, keep mma.sync's layouts.
 
 func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
   %as = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
@@ -30,20 +32,39 @@ func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
 // SM80-LABEL: func.func @f16
 // SM80:        %d = tt.dot %av, %bv, %zero {ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>, ttg.rhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>}
 
-// K = 32 is half an atom; M = 64 cannot give 8 warps whole 64-row warpgroup instructions
-// (the 4-warp layout can); tf32 stays on mma.sync.
+func.func @tf32(%f: !tt.ptr<f32>) {
+  %fa = tt.splat %f : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %fb = tt.splat %f : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %fc = tt.splat %f : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %av = tt.load %fa : tensor<64x32x!tt.ptr<f32>>
+  %bv = tt.load %fb : tensor<32x64x!tt.ptr<f32>>
+  %zero = tt.zeros : tensor<64x64xf32>
+  %t = tt.dot %av, %bv, %zero {input_precision = "tf32"} : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+  tt.store %fc, %t : tensor<64x64x!tt.ptr<f32>>
+  func.return
+}
+// W4-LABEL: func.func @tf32
+// W4:         %t = tt.dot %av, %bv, %zero {input_precision = "tf32", ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 128, rotate = 0}>} : {{.*}} -> tensor<64x64xf32, #[[M4]]>
+// SM80-LABEL: func.func @tf32
+// SM80:        %t = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 4}>, ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 4}>
+
+// K = 32 is half an atom of f16 (K = 16 of tf32); M = 64 cannot give 8 warps whole 64-row
+// warpgroup instructions (the 4-warp layout can).
 func.func @not_wgmma(%a: !tt.ptr<f16>, %f: !tt.ptr<f32>) {
   %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
   %bs = tt.splat %a : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
-  %fa = tt.splat %f : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %fa = tt.splat %f : !tt.ptr<f32> -> tensor<64x16x!tt.ptr<f32>>
+  %fb = tt.splat %f : !tt.ptr<f32> -> tensor<16x64x!tt.ptr<f32>>
+  %fc = tt.splat %f : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
   %av = tt.load %as : tensor<64x32x!tt.ptr<f16>>
   %bv = tt.load %bs : tensor<32x64x!tt.ptr<f16>>
-  %fv = tt.load %fa : tensor<64x64x!tt.ptr<f32>>
+  %fav = tt.load %fa : tensor<64x16x!tt.ptr<f32>>
+  %fbv = tt.load %fb : tensor<16x64x!tt.ptr<f32>>
   %zero = tt.zeros : tensor<64x64xf32>
   %k32 = tt.dot %av, %bv, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
-  %t = tt.dot %fv, %fv, %zero {input_precision = "tf32"} : tensor<64x64xf32> * tensor<64x64xf32> -> tensor<64x64xf32>
-  tt.store %fa, %k32 : tensor<64x64x!tt.ptr<f32>>
-  tt.store %fa, %t : tensor<64x64x!tt.ptr<f32>>
+  %t = tt.dot %fav, %fbv, %zero {input_precision = "tf32"} : tensor<64x16xf32> * tensor<16x64xf32> -> tensor<64x64xf32>
+  tt.store %fc, %k32 : tensor<64x64x!tt.ptr<f32>>
+  tt.store %fc, %t : tensor<64x64x!tt.ptr<f32>>
   func.return
 }
 // W4-LABEL: func.func @not_wgmma

@@ -14,12 +14,13 @@ of two consecutive row repetitions (``8 wm`` apart). So elementwise ops, reducti
 conversions of the result need nothing new; only the dot's lowering knows the instruction.
 
 On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgroup MMAs
-(``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA =
-[num_warps, 1]``), its f16/bf16 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``), A's
-rows permuted so that the same blocked accumulator layout holds the instruction's result; B
-N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``). An A laid out as the
-accumulator (an earlier warpgroup MMA's rounded result: attention's P) stays in registers
-(``wgmma_register_a``): that layout is the instruction's A fragment.
+(``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA = [num_warps,
+1]``), its f16/bf16 or tf32 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``), A's rows
+permuted so that the same blocked accumulator layout holds the instruction's result; an f16/bf16 B
+N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``); a tf32 B K-contiguous (the
+only form the instruction has for it). An A laid out as the accumulator (an earlier warpgroup MMA's
+rounded result: attention's P) stays in registers (``wgmma_register_a``): that layout is the
+instruction's A fragment.
 
 Otherwise operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous
 (row-major, as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
@@ -40,7 +41,7 @@ from xdsl.ir import Attribute
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr, layout_of
-from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg_nvmma import SWIZZLE_BYTES, NvmmaSharedLayoutAttr
 from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaForm
 
 MMA_SPT = (1, 2)
@@ -49,8 +50,8 @@ M_TILE, N_TILE = 16, 8  # the instruction's accumulator tile (all forms)
 WGMMA_CAPABILITY = 90  # sm_90a: wgmma is not forward compatible
 WGMMA_M = 64  # rows of one warpgroup MMA
 WGMMA_MAX_N = 256
-WGMMA_OPERANDS = (f16, bf16)
-WGMMA_K_TILE = 64  # f16/bf16 elements of one 128-byte swizzle atom row
+WGMMA_OPERANDS = ("f16", "bf16", "tf32")  # mma_form kinds the warpgroup MMAs take
+WGMMA_N_TILE = 64  # N a multiple of one swizzled row of 16-bit elements (an N-major B's atom)
 
 
 def mma_form(op: tt.DotOp) -> MmaForm | None:
@@ -138,15 +139,18 @@ def mma_staging(
 
 def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayoutAttr | None:
     """The accumulator layout of ``op`` as warpgroup MMAs on a chip of ``capability``, or None
-    when they cannot run it: f16/bf16 operands, whole warpgroups all along M (each warpgroup
-    64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` whole swizzle atoms up to
-    one instruction's 256, ``K`` whole atoms."""
-    if capability != WGMMA_CAPABILITY or num_warps % 4 or mma_form(op) is None:
+    when they cannot run it: f16/bf16 or tf32 operands, whole warpgroups all along M (each
+    warpgroup 64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` a multiple of 64
+    up to one instruction's 256, ``K`` whole 128-byte swizzled rows (64 f16/bf16 elements, 32
+    tf32)."""
+    if capability != WGMMA_CAPABILITY or num_warps % 4:
         return None
-    if element_type(op.a.type) not in WGMMA_OPERANDS:
+    form = mma_form(op)
+    if form is None or form.ptx_type not in WGMMA_OPERANDS:
         return None
     (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
-    if m % (M_TILE * num_warps) or n % WGMMA_K_TILE or n > WGMMA_MAX_N or k % WGMMA_K_TILE:
+    atom = SWIZZLE_BYTES // byte_size(element_type(op.a.type))  # K elements of a swizzled row
+    if m % (M_TILE * num_warps) or n % WGMMA_N_TILE or n > WGMMA_MAX_N or k % atom:
         return None
     return BlockedLayoutAttr(MMA_SPT, MMA_TPW, (num_warps, 1), (1, 0))
 
@@ -160,7 +164,7 @@ def wgmma_register_a(op: tt.DotOp) -> bool:
     return (
         isinstance(acc, BlockedLayoutAttr)
         and layout_of(op.a.type) == acc
-        and element_type(op.a.type) in WGMMA_OPERANDS
+        and element_type(op.a.type) in (f16, bf16)
     )
 
 
@@ -168,13 +172,15 @@ def wgmma_staging(
     op: tt.DotOp, layout: Attribute | None, capability: int, b_layout: Attribute | None = None
 ) -> tuple[NvmmaSharedLayoutAttr, NvmmaSharedLayoutAttr] | None:
     """The swizzled tiles of A (K-contiguous, rows rotated for ``wm`` warps) and B when ``op``
-    with its result in ``layout`` runs as warpgroup MMAs; None otherwise. B is N-contiguous
-    (read transposed), or K-contiguous where its registers are laid out K first
-    (``k_contiguous``: attention's K^T)."""
+    with its result in ``layout`` runs as warpgroup MMAs; None otherwise. An f16/bf16 B is
+    N-contiguous (read transposed), or K-contiguous where its registers are laid out K first
+    (``k_contiguous``: attention's K^T); a tf32 B is K-contiguous always (the instruction reads
+    32-bit operands K-major only: a B loaded N-contiguous is copied an element at a time)."""
     if not isinstance(layout, BlockedLayoutAttr):
         return None
     if layout != wgmma_layout(op, layout.num_warps, capability):
         return None
     wm = layout.wpc[0]
-    b_order = [0, 1] if k_contiguous(b_layout) else [1, 0]
+    wide = byte_size(element_type(op.b.type)) != 2  # tf32: the MMA reads B K-major only
+    b_order = [0, 1] if wide or k_contiguous(b_layout) else [1, 0]
     return NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm), NvmmaSharedLayoutAttr(b_order)

@@ -27,18 +27,19 @@ operand defined before the loop (attention's Q) is stored into its own tile once
 ``ttg.local_load`` operand straight from its tile with ``ldmatrix``: the tile is laid out as the
 dot stages that operand (its ``ttg.lhs_shared``/``ttg.rhs_shared``).
 
-What it proves before rewriting (else the loop stays as it is): the loop's body writes no
-memory (a copy issued iterations early must not miss a store in between); each rewritten load
-is directly in the body, not volatile, reads zeros where masked off (no ``other`` or a zero
-splat: the copy engine fills zeros), and feeds only tensor-core dots as an operand staged in one
-layout whose contiguous dimension is the one the load's layout reads contiguously (else the
-copies would move one element each: a tf32 or int8 B, staged K-contiguous, stays a load the dot
-stages); its pointer and mask come from pure ops of the body (no dot or load), the induction
-variable, values defined outside and carried values, and so do the next values of those carried
-values (so their state S-1 iterations ahead can be carried too). Copies for iterations past the
-loop's end are masked off entirely. ``tt.num_stages`` on the loop (``tl.range(...,
-num_stages=)``), else the launch's ``num_stages``, sets S; S <= 1 leaves the loop alone, and S
-shrinks until the tiles fit the shared-memory budget (no pipelining below 2).
+What it proves before rewriting (else the loop stays as it is): the loop's body writes no memory (a
+copy issued iterations early must not miss a store in between); each rewritten load is directly in
+the body, not volatile, reads zeros where masked off (no ``other`` or a zero splat: the copy engine
+fills zeros), and feeds only tensor-core dots as an operand staged in one layout whose contiguous
+dimension is the one the load's layout reads contiguously (else the copies would move one element
+each: an int8 B, or a tf32 B for ``mma.sync``, staged K-contiguous, stays a load the dot stages; a
+tf32 B of a warpgroup MMA, which reads it K-major only, is copied 4 bytes at a time); its pointer
+and mask come from pure ops of the body (no dot or load), the induction variable, values defined
+outside and carried values, and so do the next values of those carried values (so their state S-1
+iterations ahead can be carried too). Copies for iterations past the loop's end are masked off
+entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the launch's
+``num_stages``, sets S; S <= 1 leaves the loop alone, and S shrinks until the tiles fit the
+shared-memory budget (no pipelining below 2).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import get_effects
 from xdsl.utils.exceptions import VerifyException
@@ -64,7 +65,7 @@ from xdsl.utils.exceptions import VerifyException
 from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import uniform_constant
 from mytriton.dialects.tt_elementwise import AddOp, AndOp, CmpOp, MulOp, SelectOp, SubOp
-from mytriton.dialects.tt_types import element_type, shape_of
+from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of, with_layout
 from mytriton.dialects.ttg_async_dot import DotWaitOp, mark_async
 from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
@@ -258,9 +259,16 @@ def _staged_tile(op: Operation) -> MemDescType | None:
         return None
     layout = layouts.pop()
     loaded = layout_of(t)
-    if isinstance(loaded, BlockedLayoutAttr) and loaded.dim_order[0] != layout.dim_order[0]:
-        return None  # copies would go an element at a time (tf32/int8 B): the dot stages it
+    across = isinstance(loaded, BlockedLayoutAttr) and loaded.dim_order[0] != layout.dim_order[0]
+    if across and not (isinstance(layout, NvmmaSharedLayoutAttr) and _word(element_type(t))):
+        return None  # one element a copy (int8, mma.sync's tf32 B): the dot stages it
     return MemDescType(shape_of(t), element_type(t), layout)
+
+
+def _word(element: Attribute) -> bool:
+    """Whether one element is a 4-byte copy (``cp.async``'s smallest): a tf32 B that a
+    warpgroup MMA reads K-major, loaded N-contiguous, is copied so, an element at a time."""
+    return byte_size(element) == 4
 
 
 def _asynchronous_dots(staged: Sequence[_Staged], end: scf.YieldOp) -> list[tt.DotOp]:

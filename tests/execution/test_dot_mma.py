@@ -1,8 +1,9 @@
 """``tl.dot`` on tensor cores (``mma_policy``: f16, bf16, and f32 at ``input_precision="tf32"``)
 on every backend, against NumPy.
 
-Each case checks that the compiled kernel really issues ``nvvm.mma.sync`` (so a fallback to the
-CUDA-core loop cannot pass for it), over tile shapes whose warps each own one or several
+Each case checks that the compiled kernel really issues tensor-core MMAs (``nvvm.mma.sync``, or
+on sm_90 Hopper's warpgroup MMAs where the tile allows them: a fallback to the CUDA-core loop
+cannot pass for it), over tile shapes whose warps each own one or several
 16 x 8 instruction tiles, 1 to 8 warps, masked edges, a K loop, an accumulator operand and a
 transposed B read through its strides. The interpreter computes the same kernels exactly.
 """
@@ -69,6 +70,11 @@ DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "tf32": np.float32}
 SHAPES = [(64, 64, 64, 64, 64, 32), (128, 64, 32, 128, 64, 16), (50, 70, 40, 32, 64, 16)]
 
 
+def _on_tensor_cores(compiled: Any) -> bool:
+    gpu = compiled.asm["gpu"]
+    return "nvvm.mma.sync" in gpu or "nvvm.wgmma.mma_async" in gpu
+
+
 def _tf32(x: np.ndarray) -> np.ndarray:
     """The value a tensor core reads from an f32 operand: its upper 19 bits."""
     return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
@@ -108,7 +114,7 @@ def test_mma_dot(run: Any, kind: str, shape: tuple[int, ...], num_warps: int) ->
         BK=bk,
     )
     if run.backend != "interpreter":
-        assert "nvvm.mma.sync" in compiled.asm["gpu"], "the dot did not use tensor cores"
+        assert _on_tensor_cores(compiled), "the dot did not use tensor cores"
     wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
     ref = wide_a @ wide_b + (c if use_acc else 0)
     if kind == "tf32" and run.backend != "interpreter":
@@ -148,7 +154,7 @@ def test_f32_accurate_precisions_stay_on_cuda_cores(run: Any, precision: str) ->
         BK=k,
     )
     if run.backend != "interpreter":
-        assert "nvvm.mma.sync" not in compiled.asm["gpu"]
+        assert not _on_tensor_cores(compiled)
     ref = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
     assert not np.allclose(_tf32(a).astype(np.float64) @ b, ref, rtol=1e-5, atol=1e-5)

@@ -1,6 +1,6 @@
-"""Hopper's warpgroup MMAs (``nvvm.wgmma.mma_async``): f16 and bf16 dots whose tiles allow them
-(every warp along M, N and K whole 64-element swizzle atoms) read both operands from 128-byte
-swizzled shared tiles, on every backend, against NumPy.
+"""Hopper's warpgroup MMAs (``nvvm.wgmma.mma_async``): f16, bf16 and tf32 dots whose tiles allow
+them (every warp along M, N a multiple of 64, K whole 128-byte swizzled rows) read both operands
+from 128-byte swizzled shared tiles, on every backend, against NumPy.
 
 The kernel is Triton's tutorial matmul (``test_dot_pipeline``). Cases cover one and two
 warpgroups, 1 stage (operands stored from registers into the dot's staging buffer) and 2-3
@@ -23,7 +23,12 @@ from tests.execution.test_dot_pipeline import tutorial_matmul
 
 pytestmark = pytest.mark.execution
 
-DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
+DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "tf32": np.float32}
+
+
+def _tf32(x: np.ndarray) -> np.ndarray:
+    """What a tensor core reads of an f32 operand: its upper 19 bits."""
+    return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
 
 
 def _matmul(
@@ -67,6 +72,8 @@ def _matmul(
         BN=bn,
         BK=bk,
     )
+    if kind == "tf32" and run.backend != "interpreter":  # the interpreter multiplies exactly
+        a, b = _tf32(a), _tf32(b)
     exact = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(out, exact, rtol=1e-5, atol=1e-4 * np.sqrt(k))
     return compiled
@@ -130,6 +137,40 @@ def test_k_major_b(run: Any, shape: tuple[int, ...], stages: int) -> None:
     assert _uses_wgmma(run, compiled)
     if stages > 1:
         assert compiled.asm["ttg"].count("ttg.async_copy_global_to_local") >= 4
+
+
+# (M, N, K, BM, BN, BK): K 32 f32 elements is one 128-byte swizzled row
+TF32_SHAPES = [
+    (64, 64, 96, 64, 64, 32),  # three K iterations
+    (100, 120, 200, 64, 64, 32),  # masked M, N and K edges
+    (128, 256, 160, 128, 256, 32),  # two warpgroups, N = 256
+    (128, 64, 128, 128, 64, 64),  # two swizzled rows per K step
+]
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+@pytest.mark.parametrize("b_k_major", [False, True], ids=["b_n_major", "b_k_major"])
+@pytest.mark.parametrize("shape", TF32_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_tf32(run: Any, shape: tuple[int, ...], b_k_major: bool, stages: int) -> None:
+    """f32 operands at tf32 precision (the default) as m64nNk8 warpgroup MMAs, both tiles
+    K-major (the instruction's only form for 32-bit operands): a B loaded N-contiguous is
+    stored transposed by the dot (1 stage) or copied ahead 4 bytes at a time; the pipelined
+    loop keeps its MMAs in flight."""
+    warps = 8 if shape[3] == 128 else 4
+    compiled = _matmul(run, "tf32", shape, stages, warps=warps, b_k_major=b_k_major)
+    if run.backend == "interpreter":
+        return
+    ttg = compiled.asm["ttg"]
+    assert "ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 128" in ttg
+    assert "k = 8>, typeA = #nvvm.wgmma_type<tf32>" in compiled.asm["gpu"]
+    if stages > 1:
+        assert ttg.count("ttg.async_copy_global_to_local") >= 4 and "pendings = 1" in ttg
+
+
+def test_tf32_half_row_keeps_mma_sync(run: Any) -> None:
+    """BK = 16 is half a swizzled row of f32: the dot stays on ``mma.sync`` (m16n8k8)."""
+    compiled = _matmul(run, "tf32", (64, 64, 64, 64, 64, 16), 2)
+    assert _uses_wgmma(run, compiled) in (None, False)
 
 
 @pytest.mark.parametrize("k", [64, 320])

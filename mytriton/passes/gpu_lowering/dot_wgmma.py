@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, gpu, llvm, vector
-from xdsl.dialects.builtin import DenseArrayBase, VectorType, bf16, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, VectorType, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
@@ -53,16 +53,18 @@ from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of
 from mytriton.dialects.ttg_async_dot import DotWaitOp, is_async_dot
 from mytriton.dialects.ttg_nvmma import ATOM_BYTES, SWIZZLE_BYTES, NvmmaSharedLayoutAttr
 from mytriton.dialects.upstream_wgmma import (
+    WGMMA_FORMS,
     FenceProxyOp,
     WgmmaCommitGroupSyncAlignedOp,
     WgmmaFenceAlignedOp,
+    WgmmaForm,
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupSyncAlignedOp,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, shared_address
 from mytriton.passes.gpu_lowering.rules import lowers
-from mytriton.passes.mma_policy import WGMMA_M
+from mytriton.passes.mma_policy import WGMMA_M, mma_form
 
 WARPGROUP_WARPS = 4
 SWIZZLE_128B = 1 << 62  # the descriptor's swizzle mode field
@@ -85,13 +87,14 @@ def lower_wgmma_dot(
     (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
     wm = warps[0]
     groups = wm // WARPGROUP_WARPS
-    element = element_type(op.a.type)
-    size = byte_size(element)
+    size = byte_size(element_type(op.a.type))
     atom = SWIZZLE_BYTES // size  # elements of one swizzled row
-    k_step = 16
-    operand = "bf16" if element == bf16 else "f16"
+    form = wgmma_form(op)
+    k_step = form.k
+    operand = form.operand
     assert layouts[0].span == 2 * wm and layouts[0].dim_order == (1, 0)
     b_mn_major = layouts[1].dim_order == (1, 0)
+    assert form.transposable or not b_mn_major
 
     # this warpgroup's first stored A row: 64 G
     group = ctx.at_entry(arith.ShRUIOp(ctx.thread_id, ctx.i32(7)))
@@ -134,6 +137,13 @@ def lower_wgmma_dot(
     ctx.set(op.result, _wait(ctx, 0, fragments, regs, acc))
     if barrier:
         ctx.emit(gpu.BarrierOp())
+
+
+def wgmma_form(op: tt.DotOp) -> WgmmaForm:
+    """The warpgroup MMA form of ``op``'s operands (``mma_policy.wgmma_layout`` admitted it)."""
+    form = mma_form(op)
+    assert form is not None
+    return WGMMA_FORMS[form.ptx_type]
 
 
 def _a_fragments(
