@@ -7,7 +7,8 @@
 // rows: 64 f16/bf16 or 32 tf32 elements) puts every warp along M and stages its operands in
 // 128-byte swizzled tiles: A K-contiguous with its 8-row groups rotated over 2 x num_warps
 // groups, an f16/bf16 B N-contiguous, a tf32 B K-contiguous (the instruction reads 32-bit
-// operands K-major only). The module records the target. Other chips, and tiles that do not
+// operands K-major only; a tf32 B loaded along N is then copied an element at a time, so its
+// load puts each warp on 4 rows x 8 columns: 32 different banks of the swizzled tile). The module records the target. Other chips, and tiles that do not
 // allow it, keep mma.sync's layouts.
 
 func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
@@ -22,6 +23,7 @@ func.func @f16(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
   func.return
 }
 // W4-DAG:   #[[M4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// W4-DAG:   #[[KC:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // W4-DAG:   ttg.target = "cuda:90"
 // W4-LABEL: func.func @f16
 // W4:         %d = tt.dot %av, %bv, %zero {ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 0}>} : {{.*}} -> tensor<128x128xf32, #[[M4]]>
@@ -44,6 +46,7 @@ func.func @tf32(%f: !tt.ptr<f32>) {
   func.return
 }
 // W4-LABEL: func.func @tf32
+// W4:         %bv = tt.load %fb : tensor<32x64x!tt.ptr<f32>, #[[KC]]>
 // W4:         %t = tt.dot %av, %bv, %zero {input_precision = "tf32", ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 128, rotate = 0}>} : {{.*}} -> tensor<64x64xf32, #[[M4]]>
 // SM80-LABEL: func.func @tf32
 // SM80:        %t = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 4}>, ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 4}>

@@ -43,7 +43,13 @@ from mytriton.errors import CompilationError
 from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.layout_policy import default_blocked
 from mytriton.passes.layout_rules import RESULT_LAYOUT, first_known
-from mytriton.passes.mma_policy import mma_staging, tensor_core_dot, wgmma_staging
+from mytriton.passes.mma_policy import (
+    k_major_copies,
+    k_major_copy_layout,
+    mma_staging,
+    tensor_core_dot,
+    wgmma_staging,
+)
 from mytriton.passes.shape_layouts import unpaired
 
 REMATERIALIZABLE = (
@@ -155,11 +161,33 @@ class LayoutAssigner:
         """``coalesced`` for accesses through ``ptr`` under each of ``masks`` (the vector the
         least uniform of them allows; none: the addresses alone decide)."""
         order = self.axis.access_order(ptr)
+        if order and order[0] == 1 and self._copied_k_major(ptr):
+            return k_major_copy_layout(shape_of(ptr.type), self.num_warps)
         vector = 1
         if order:
             widths = [self.axis.access_width(ptr, [m], order[0]) for m in masks]
             vector = min(widths) if widths else self.axis.access_width(ptr, [], order[0])
         return default_blocked(shape_of(ptr.type), self.num_warps, vector, order)
+
+    def _copied_k_major(self, ptr: SSAValue) -> bool:
+        """Whether every access through ``ptr`` loads a dot's B that goes into a K-major tile
+        whatever order it is loaded in (``mma_policy.k_major_copies``)."""
+        loads = [u.operation for u in ptr.uses if isinstance(u.operation, tt.LoadOp | tt.StoreOp)]
+        return (
+            self.tensor_cores
+            and bool(loads)
+            and all(
+                isinstance(load, tt.LoadOp)
+                and load.result.uses
+                and all(
+                    isinstance(u.operation, tt.DotOp)
+                    and u.index == 1
+                    and k_major_copies(u.operation, self.num_warps, self.capability)
+                    for u in load.result.uses
+                )
+                for load in loads
+            )
+        )
 
     def insert(self, op: Operation) -> Operation:
         self.block.add_op(op)

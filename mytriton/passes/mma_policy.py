@@ -155,6 +155,28 @@ def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayout
     return BlockedLayoutAttr(MMA_SPT, MMA_TPW, (num_warps, 1), (1, 0))
 
 
+def k_major_copies(op: tt.DotOp, num_warps: int, capability: int) -> bool:
+    """Whether ``op``'s B goes into a K-major tile whatever order it is loaded in: a tf32 B of
+    warpgroup MMAs (``wgmma_staging``), which a B loaded N-contiguous reaches an element at a
+    time (``k_major_copy_layout``)."""
+    return (
+        byte_size(element_type(op.b.type)) == 4
+        and wgmma_layout(op, num_warps, capability) is not None
+    )
+
+
+def k_major_copy_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
+    """The layout of a ``[K, N]`` block of 4-byte elements, contiguous along N in memory, that
+    is copied an element at a time into a K-major 128-byte swizzled tile: each warp access takes
+    4 rows of K by 8 consecutive columns of N (four whole 32-byte sectors), which land in 8
+    tile rows whose swizzle puts them in 8 different 16-byte chunks, 4 words of K each: the 32
+    lanes hit 32 different banks (N-contiguous vectors would put a warp's 32 elements in 4)."""
+    k, _ = shape
+    tk = min(4, k)
+    wk = min(num_warps, max(1, k // tk))
+    return BlockedLayoutAttr((1, 1), (tk, 32 // tk), (wk, num_warps // wk), (1, 0))
+
+
 def wgmma_register_a(op: tt.DotOp) -> bool:
     """Whether a warpgroup-MMA dot takes A from the threads' registers
     (``ptx.wgmma.mma_async``): f16/bf16 A laid out as the dot's accumulator, where the rounded

@@ -163,6 +163,8 @@ def test_tf32(run: Any, shape: tuple[int, ...], b_k_major: bool, stages: int) ->
     ttg = compiled.asm["ttg"]
     assert "ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 128" in ttg
     assert "k = 8>, typeA = #nvvm.wgmma_type<tf32>" in compiled.asm["gpu"]
+    if not b_k_major:  # each warp access: 4 rows of K x 8 of N, 32 different banks
+        assert "sizePerThread = [1, 1], threadsPerWarp = [4, 8]" in ttg
     if stages > 1:
         assert ttg.count("ttg.async_copy_global_to_local") >= 4 and "pendings = 1" in ttg
 
