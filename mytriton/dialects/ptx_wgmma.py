@@ -31,10 +31,8 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import i32, i64
 from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_op_definition,
     operand_def,
-    prop_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -46,7 +44,7 @@ from mytriton.dialects.upstream_nvvm import MmaLayoutAttr, MmaShapeAttr
 from mytriton.dialects.upstream_wgmma import (
     WGMMA_FORMS,
     WGMMA_M,
-    WgmmaForm,
+    WarpgroupMmaOp,
     WgmmaScaleOutAttr,
     WgmmaTypeAttr,
 )
@@ -56,7 +54,7 @@ REGISTER_A_OPERANDS = ("f16", "bf16")
 
 
 @irdl_op_definition
-class WgmmaRegisterAOp(IRDLOperation):
+class WgmmaRegisterAOp(WarpgroupMmaOp):
     """``ptx.wgmma.mma_async``: a warpgroup MMA whose A is in registers (module doc)."""
 
     name = "ptx.wgmma.mma_async"
@@ -64,11 +62,6 @@ class WgmmaRegisterAOp(IRDLOperation):
     a = var_operand_def(i32)
     descriptorB = operand_def(i64)  # noqa: N815 (upstream's operand name)
     res = result_def(llvm.LLVMStructType)
-    shape = prop_def(MmaShapeAttr)
-    typeA = prop_def(WgmmaTypeAttr)  # noqa: N815 (upstream's property names)
-    typeB = prop_def(WgmmaTypeAttr)  # noqa: N815
-    scaleD = prop_def(WgmmaScaleOutAttr)  # noqa: N815
-    layoutB = prop_def(MmaLayoutAttr)  # noqa: N815
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
     def __init__(
@@ -93,22 +86,6 @@ class WgmmaRegisterAOp(IRDLOperation):
                 "layoutB": MmaLayoutAttr("row" if b_mn_major else "col"),
             },
         )
-
-    @property
-    def form(self) -> WgmmaForm:
-        return WGMMA_FORMS[self.typeA.data]
-
-    @property
-    def n(self) -> int:
-        return self.shape.n.data
-
-    @property
-    def b_mn_major(self) -> bool:
-        return self.layoutB.data == "row"
-
-    @property
-    def adds_accumulator(self) -> bool:
-        return self.scaleD.data == "one"
 
     def verify_(self) -> None:
         what = self.name

@@ -171,8 +171,38 @@ WGMMA_FORMS = {
 }
 
 
+class WarpgroupMmaOp(IRDLOperation):
+    """The properties every warpgroup MMA op has (``nvvm.wgmma.mma_async``, and
+    ``ptx.wgmma.mma_async`` with A in registers), and what they say."""
+
+    shape = prop_def(MmaShapeAttr)
+    typeA = prop_def(WgmmaTypeAttr)  # noqa: N815 (upstream's property names)
+    typeB = prop_def(WgmmaTypeAttr)  # noqa: N815
+    scaleD = prop_def(WgmmaScaleOutAttr)  # noqa: N815
+    layoutB = prop_def(MmaLayoutAttr)  # noqa: N815
+
+    @property
+    def form(self) -> WgmmaForm:
+        """The operand type's form (the verifier guarantees there is one)."""
+        return WGMMA_FORMS[self.typeA.data]
+
+    @property
+    def n(self) -> int:
+        return self.shape.n.data
+
+    @property
+    def b_mn_major(self) -> bool:
+        """B is MN-major (``layoutB = row``, PTX's transposed B)."""
+        return self.layoutB.data == "row"
+
+    @property
+    def adds_accumulator(self) -> bool:
+        """``scaleD = one``: C is added (else ignored)."""
+        return self.scaleD.data == "one"
+
+
 @irdl_op_definition
-class WgmmaMmaAsyncOp(IRDLOperation):
+class WgmmaMmaAsyncOp(WarpgroupMmaOp):
     """``nvvm.wgmma.mma_async``: one warpgroup-wide ``D = A @ B + C`` from shared-memory
     descriptors (see the module doc)."""
 
@@ -181,15 +211,10 @@ class WgmmaMmaAsyncOp(IRDLOperation):
     descriptorA = operand_def(i64)  # noqa: N815 (upstream's operand names)
     descriptorB = operand_def(i64)  # noqa: N815
     res = result_def(llvm.LLVMStructType)  # upstream: results (a name xDSL ops already use)
-    shape = prop_def(MmaShapeAttr)
-    typeA = prop_def(WgmmaTypeAttr)  # noqa: N815 (upstream's property names)
-    typeB = prop_def(WgmmaTypeAttr)  # noqa: N815
-    typeD = prop_def(WgmmaTypeAttr)  # noqa: N815
-    scaleD = prop_def(WgmmaScaleOutAttr)  # noqa: N815
+    typeD = prop_def(WgmmaTypeAttr)  # noqa: N815 (upstream's property names)
     scaleA = prop_def(WgmmaScaleInAttr)  # noqa: N815
     scaleB = prop_def(WgmmaScaleInAttr)  # noqa: N815
     layoutA = prop_def(MmaLayoutAttr)  # noqa: N815
-    layoutB = prop_def(MmaLayoutAttr)  # noqa: N815
     satfinite = opt_prop_def(MmaIntOverflowAttr)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
@@ -224,25 +249,6 @@ class WgmmaMmaAsyncOp(IRDLOperation):
                 "satfinite": MmaIntOverflowAttr("wrapped"),
             },
         )
-
-    @property
-    def form(self) -> WgmmaForm:
-        """The operand type's form (the verifier guarantees there is one)."""
-        return WGMMA_FORMS[self.typeA.data]
-
-    @property
-    def n(self) -> int:
-        return self.shape.n.data
-
-    @property
-    def b_mn_major(self) -> bool:
-        """B is MN-major (``layoutB = row``, PTX's transposed B)."""
-        return self.layoutB.data == "row"
-
-    @property
-    def adds_accumulator(self) -> bool:
-        """``scaleD = one``: C is added (else ignored)."""
-        return self.scaleD.data == "one"
 
     def verify_(self) -> None:
         what = "nvvm.wgmma.mma_async"
