@@ -51,25 +51,35 @@ func.func @tf32(%f: !tt.ptr<f32>) {
 // SM80-LABEL: func.func @tf32
 // SM80:        %t = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 4}>, ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 4}>
 
-// K = 32 is half an atom of f16 (K = 16 of tf32); M = 64 cannot give 8 warps whole 64-row
-// warpgroup instructions (the 4-warp layout can).
+// K = 32 of f16 and 16 of tf32 are half a 128-byte row: 64-byte swizzled rows for A (and the
+// K-major tf32 B; an N-major B keeps 128-byte rows along N). K = 16 of f16 (32 bytes) and M =
+// 64 over 8 warps (no whole 64-row warpgroup instructions) stay on mma.sync.
 func.func @not_wgmma(%a: !tt.ptr<f16>, %f: !tt.ptr<f32>) {
   %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
   %bs = tt.splat %a : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %as16 = tt.splat %a : !tt.ptr<f16> -> tensor<64x16x!tt.ptr<f16>>
+  %bs16 = tt.splat %a : !tt.ptr<f16> -> tensor<16x64x!tt.ptr<f16>>
   %fa = tt.splat %f : !tt.ptr<f32> -> tensor<64x16x!tt.ptr<f32>>
   %fb = tt.splat %f : !tt.ptr<f32> -> tensor<16x64x!tt.ptr<f32>>
   %fc = tt.splat %f : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
   %av = tt.load %as : tensor<64x32x!tt.ptr<f16>>
   %bv = tt.load %bs : tensor<32x64x!tt.ptr<f16>>
+  %av16 = tt.load %as16 : tensor<64x16x!tt.ptr<f16>>
+  %bv16 = tt.load %bs16 : tensor<16x64x!tt.ptr<f16>>
   %fav = tt.load %fa : tensor<64x16x!tt.ptr<f32>>
   %fbv = tt.load %fb : tensor<16x64x!tt.ptr<f32>>
   %zero = tt.zeros : tensor<64x64xf32>
   %k32 = tt.dot %av, %bv, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   %t = tt.dot %fav, %fbv, %zero {input_precision = "tf32"} : tensor<64x16xf32> * tensor<16x64xf32> -> tensor<64x64xf32>
+  %k16 = tt.dot %av16, %bv16, %zero : tensor<64x16xf16> * tensor<16x64xf16> -> tensor<64x64xf32>
   tt.store %fc, %k32 : tensor<64x64x!tt.ptr<f32>>
   tt.store %fc, %t : tensor<64x64x!tt.ptr<f32>>
+  tt.store %fc, %k16 : tensor<64x64x!tt.ptr<f32>>
   func.return
 }
 // W4-LABEL: func.func @not_wgmma
-// W4:         %k32 = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>
-// W4:         %t = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 4}>
+// W4:         %k32 = tt.dot {{.*}}ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 64, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 0}>}
+// W4:         %t = tt.dot {{.*}}ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 64, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 64, rotate = 0}>}
+// W4:         %k16 = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>
+// W8-LABEL: func.func @not_wgmma
+// W8:         %k32 = tt.dot {{.*}}ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>

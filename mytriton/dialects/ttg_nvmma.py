@@ -1,16 +1,19 @@
 """``#ttg.nvmma_shared``: a 2-d tile in shared memory as Hopper's warpgroup MMA reads it.
 
 ``wgmma.mma_async`` reads both operands from shared memory through *matrix descriptors*, which
-only describe NVIDIA's canonical layouts. We use the 128-byte swizzled one (Triton's
-``#ttg.nvmma_shared<{swizzlingByteWidth = 128}>``): the tile's contiguous dimension (``order[0]``)
-is cut into *atoms* of 128 bytes (``E`` elements); atom column ``c // E`` holds every row of the
-tile, row ``r`` at ``r * 128`` bytes, and inside a row the 16-byte chunk ``j`` is stored at chunk
-``j ^ (r % 8)``. So element ``(r, c)`` (``r`` along the other dimension) is at element::
+only describe NVIDIA's canonical layouts. We use the 128- and 64-byte swizzled ones (Triton's
+``#ttg.nvmma_shared<{swizzlingByteWidth = 128}>``, ``64``): the tile's contiguous dimension
+(``order[0]``) is cut into *atoms* of ``S`` = 128 (or 64) bytes (``E`` elements); atom column
+``c // E`` holds every row of the tile, row ``r`` at ``r * S`` bytes, and inside a row the
+16-byte chunk ``j`` is stored at chunk ``j ^ x(r)``, ``x(r) = (r % 8) >> (log2(128 / S))``: the
+hardware XORs address bits 7 and up into bits 4 and up (CUTLASS's ``Swizzle<3,4,3>`` and
+``Swizzle<2,4,3>``). So element ``(r, c)`` (``r`` along the other dimension) is at element::
 
-    (c // E) * (R * E) + p(r) * E + (((c % E) // V) ^ (r % 8)) * V + c % V      V = 16 / bytes
+    (c // E) * (R * E) + p(r) * E + (((c % E) // V) ^ x(p(r))) * V + c % V      V = 16 / bytes
 
-Eight consecutive rows are one 1024-byte swizzle atom; tiles must start 1024-byte aligned (the
-hardware applies the XOR to address bits). The swizzle makes both the 16-byte ``cp.async``
+Eight consecutive rows are one swizzle atom (1024 or 512 bytes); tiles start 1024-byte aligned
+(the hardware applies the XOR to address bits). A dot uses 64-byte rows where its K tile is
+half of a 128-byte row (``BLOCK_K = 32`` of f16). The swizzle makes both the 16-byte ``cp.async``
 writes of a row and the tensor core's reads of eight rows conflict-free without padding.
 
 ``p`` permutes rows: with ``rotate = S`` (a power of two, 0 for none), the index of each 8-row
@@ -33,10 +36,16 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-SWIZZLE_BYTES = 128  # the one canonical layout we use
+SWIZZLE_BYTES = 128  # the widest swizzle: a row of 64 f16 elements
+SWIZZLES = (128, 64)  # the row widths we use (bytes)
 ATOM_ROWS = 8
 ATOM_BYTES = SWIZZLE_BYTES * ATOM_ROWS  # the alignment a tile needs
 CHUNK_BYTES = 16
+
+
+def swizzle_for(row_bytes: int) -> int | None:
+    """The widest swizzle whose rows a contiguous dimension of ``row_bytes`` fills exactly."""
+    return next((s for s in SWIZZLES if row_bytes % s == 0), None)
 
 
 def _ints(values: Sequence[int]) -> ArrayAttr[IntAttr]:
@@ -77,16 +86,30 @@ class NvmmaSharedLayoutAttr(ParametrizedAttribute):
     def verify(self) -> None:
         if sorted(self.dim_order) != [0, 1]:
             raise VerifyException("#ttg.nvmma_shared: order must be [0, 1] or [1, 0]")
-        if self.swizzle.data != SWIZZLE_BYTES:
-            raise VerifyException(f"#ttg.nvmma_shared: only swizzle = {SWIZZLE_BYTES} is supported")
+        if self.swizzle.data not in SWIZZLES:
+            raise VerifyException(
+                f"#ttg.nvmma_shared: swizzle must be {' or '.join(map(str, SWIZZLES))}"
+            )
         s = self.span
         if s < 0 or (s and s & (s - 1)):
             raise VerifyException("#ttg.nvmma_shared: rotate must be 0 or a power of two")
 
     # ---- geometry (element units) ----
 
+    @property
+    def row_bytes(self) -> int:
+        """Bytes of one swizzled row (``swizzle``)."""
+        return self.swizzle.data
+
+    @property
+    def xor_shift(self) -> int:
+        """How far right a row's index within its 8-row atom is shifted to give the chunk XOR:
+        the hardware XORs address bits 7 and up into the chunk bits 4 and up, so rows of 64
+        bytes change the pattern every second row."""
+        return (SWIZZLE_BYTES // self.row_bytes).bit_length() - 1
+
     def atom_elements(self, element_bytes: int) -> int:
-        return SWIZZLE_BYTES // element_bytes
+        return self.row_bytes // element_bytes
 
     def rows_cols(self, shape: Sequence[int]) -> tuple[int, int]:
         """``(R, C)``: the tile's extent along its rows and along its contiguous dimension."""
@@ -99,7 +122,7 @@ class NvmmaSharedLayoutAttr(ParametrizedAttribute):
         e = self.atom_elements(element_bytes)
         if len(shape) != 2 or cols % e or rows % ATOM_ROWS:
             return (
-                f"a {SWIZZLE_BYTES}-byte swizzled tile needs its contiguous dimension a multiple "
+                f"a {self.row_bytes}-byte swizzled tile needs its contiguous dimension a multiple "
                 f"of {e} and the other a multiple of {ATOM_ROWS}, got {list(shape)}"
             )
         if self.span and rows % (self.span * ATOM_ROWS):
@@ -118,7 +141,8 @@ class NvmmaSharedLayoutAttr(ParametrizedAttribute):
         e = self.atom_elements(element_bytes)
         v = CHUNK_BYTES // element_bytes
         p = rotate_rows(r, self.span)
-        return (c // e) * (rows * e) + p * e + (((c % e) // v) ^ (p % ATOM_ROWS)) * v + c % v
+        swizzle = (p % ATOM_ROWS) >> self.xor_shift
+        return (c // e) * (rows * e) + p * e + (((c % e) // v) ^ swizzle) * v + c % v
 
     def print_parameters(self, printer: Printer) -> None:
         order = ", ".join(str(d) for d in self.dim_order)

@@ -15,7 +15,8 @@ conversions of the result need nothing new; only the dot's lowering knows the in
 
 On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgroup MMAs
 (``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA = [num_warps,
-1]``), its f16/bf16 or tf32 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``), A's rows
+1]``), its f16/bf16 or tf32 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``; 64-byte
+rows where K is half of a 128-byte one), A's rows
 permuted so that the same blocked accumulator layout holds the instruction's result; an f16/bf16 B
 N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``); a tf32 B K-contiguous (the
 only form the instruction has for it). An A laid out as the accumulator (an earlier warpgroup MMA's
@@ -41,7 +42,7 @@ from xdsl.ir import Attribute
 from mytriton.dialects import tt
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr, layout_of
-from mytriton.dialects.ttg_nvmma import SWIZZLE_BYTES, NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr, swizzle_for
 from mytriton.dialects.upstream_nvvm import MMA_FORMS, MmaForm
 
 MMA_SPT = (1, 2)
@@ -141,16 +142,16 @@ def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayout
     """The accumulator layout of ``op`` as warpgroup MMAs on a chip of ``capability``, or None
     when they cannot run it: f16/bf16 or tf32 operands, whole warpgroups all along M (each
     warpgroup 64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` a multiple of 64
-    up to one instruction's 256, ``K`` whole 128-byte swizzled rows (64 f16/bf16 elements, 32
-    tf32)."""
+    up to one instruction's 256, ``K`` whole 128- or 64-byte swizzled rows (64 or 32 f16/bf16
+    elements, 32 or 16 tf32)."""
     if capability != WGMMA_CAPABILITY or num_warps % 4:
         return None
     form = mma_form(op)
     if form is None or form.ptx_type not in WGMMA_OPERANDS:
         return None
     (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
-    atom = SWIZZLE_BYTES // byte_size(element_type(op.a.type))  # K elements of a swizzled row
-    if m % (M_TILE * num_warps) or n % WGMMA_N_TILE or n > WGMMA_MAX_N or k % atom:
+    k_bytes = k * byte_size(element_type(op.a.type))  # whole 128- or 64-byte swizzled rows
+    if m % (M_TILE * num_warps) or n % WGMMA_N_TILE or n > WGMMA_MAX_N or not swizzle_for(k_bytes):
         return None
     return BlockedLayoutAttr(MMA_SPT, MMA_TPW, (num_warps, 1), (1, 0))
 
@@ -167,7 +168,7 @@ def k_major_copies(op: tt.DotOp, num_warps: int, capability: int) -> bool:
 
 def k_major_copy_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
     """The layout of a ``[K, N]`` block of 4-byte elements, contiguous along N in memory, that
-    is copied an element at a time into a K-major 128-byte swizzled tile: each warp access takes
+    is copied an element at a time into a K-major swizzled tile: each warp access takes
     4 rows of K by 8 consecutive columns of N (four whole 32-byte sectors), which land in 8
     tile rows whose swizzle puts them in 8 different 16-byte chunks, 4 words of K each: the 32
     lanes hit 32 different banks (N-contiguous vectors would put a warp's 32 elements in 4)."""
@@ -203,6 +204,13 @@ def wgmma_staging(
     if layout != wgmma_layout(op, layout.num_warps, capability):
         return None
     wm = layout.wpc[0]
-    wide = byte_size(element_type(op.b.type)) != 2  # tf32: the MMA reads B K-major only
-    b_order = [0, 1] if wide or k_contiguous(b_layout) else [1, 0]
-    return NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm), NvmmaSharedLayoutAttr(b_order)
+    size = byte_size(element_type(op.b.type))
+    (_, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
+    k_swizzle = swizzle_for(k * size)  # wgmma_layout: 128 or 64
+    assert k_swizzle is not None
+    a = NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm, swizzle=k_swizzle)
+    if size != 2 or k_contiguous(b_layout):  # tf32: the MMA reads B K-major only
+        return a, NvmmaSharedLayoutAttr([0, 1], swizzle=k_swizzle)
+    n_swizzle = swizzle_for(n * size)
+    assert n_swizzle is not None
+    return a, NvmmaSharedLayoutAttr([1, 0], swizzle=n_swizzle)

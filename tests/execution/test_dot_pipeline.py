@@ -230,9 +230,9 @@ def test_a_loop_invariant_operand_is_stored_once(run: Any, stages: int) -> None:
 def test_k_contiguous_b_is_staged_by_the_dot(run: Any, kind: str) -> None:
     """On ``mma.sync``, tf32 and int8 B tiles are K-contiguous (``ldmatrix`` cannot transpose
     them) while B is loaded N-contiguous: copies would move one element each, so only A is
-    copied ahead and the dot stores B's registers itself. (A tf32 K tile of 16 is half a
-    swizzled row: no warpgroup MMAs, ``test_dot_wgmma.test_tf32`` has those.)"""
-    bk = 16 if kind == "tf32" else 32
+    copied ahead and the dot stores B's registers itself. (A tf32 K tile of 8 is a quarter
+    of a swizzled row: no warpgroup MMAs, ``test_dot_wgmma.test_tf32`` has those.)"""
+    bk = 8 if kind == "tf32" else 32
     compiled = _check(run, kind, (64, 64, 256, 64, 64, bk), 3, 0)
     if run.backend != "interpreter":
         ttg = compiled.asm["ttg"]

@@ -115,9 +115,39 @@ def test_two_m_blocks_per_warpgroup(run: Any) -> None:
 
 
 def test_small_k_tile_keeps_mma_sync(run: Any) -> None:
-    """BK = 32 is half a swizzle atom: the dot stays on ``mma.sync``."""
-    compiled = _matmul(run, "f16", (64, 64, 64, 64, 64, 32), 2)
+    """BK = 16 is a quarter of a 128-byte row: the dot stays on ``mma.sync``."""
+    compiled = _matmul(run, "f16", (64, 64, 64, 64, 64, 16), 2)
     assert _uses_wgmma(run, compiled) in (None, False)
+
+
+# (M, N, K, BM, BN, BK), BK half a 128-byte row
+HALF_ROW_SHAPES = [
+    (64, 64, 96, 64, 64, 32),  # three K iterations
+    (100, 120, 200, 64, 64, 32),  # masked M, N and K edges
+    (128, 256, 160, 128, 256, 32),  # two warpgroups, N = 256
+]
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+@pytest.mark.parametrize("b_k_major", [False, True], ids=["b_n_major", "b_k_major"])
+@pytest.mark.parametrize("shape", HALF_ROW_SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("kind", ["f16", "bf16"])
+def test_64_byte_rows(
+    run: Any, kind: str, shape: tuple[int, ...], b_k_major: bool, stages: int
+) -> None:
+    """BK = 32 (64 bytes of f16/bf16) as warpgroup MMAs over 64-byte swizzled rows (swizzle
+    mode 2): A always, B where it is K-major (an N-major B keeps 128-byte rows along N)."""
+    warps = 8 if shape[3] == 128 else 4
+    compiled = _matmul(run, kind, shape, stages, warps=warps, b_k_major=b_k_major)
+    if run.backend == "interpreter":
+        return
+    ttg = compiled.asm["ttg"]
+    assert "ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 64" in ttg
+    b_tile = "order = [0, 1], swizzle = 64" if b_k_major else "order = [1, 0], swizzle = 128"
+    assert f"ttg.rhs_shared = #ttg.nvmma_shared<{{{b_tile}" in ttg
+    assert _uses_wgmma(run, compiled)
+    if stages > 1:
+        assert "pendings = 1" in ttg
 
 
 @pytest.mark.parametrize("stages", [1, 3])
@@ -169,9 +199,20 @@ def test_tf32(run: Any, shape: tuple[int, ...], b_k_major: bool, stages: int) ->
         assert ttg.count("ttg.async_copy_global_to_local") >= 4 and "pendings = 1" in ttg
 
 
-def test_tf32_half_row_keeps_mma_sync(run: Any) -> None:
-    """BK = 16 is half a swizzled row of f32: the dot stays on ``mma.sync`` (m16n8k8)."""
-    compiled = _matmul(run, "tf32", (64, 64, 64, 64, 64, 16), 2)
+def test_tf32_in_64_byte_rows(run: Any) -> None:
+    """BK = 16 of f32 is half a 128-byte row: both tiles in 64-byte rows."""
+    compiled = _matmul(run, "tf32", (100, 120, 200, 64, 64, 16), 3)
+    if run.backend != "interpreter":
+        assert (
+            "ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 64"
+            in compiled.asm["ttg"]
+        )
+        assert _uses_wgmma(run, compiled)
+
+
+def test_tf32_quarter_row_keeps_mma_sync(run: Any) -> None:
+    """BK = 8 is a quarter of a 128-byte row of f32: the dot stays on ``mma.sync`` (m16n8k8)."""
+    compiled = _matmul(run, "tf32", (64, 64, 64, 64, 64, 8), 2)
     assert _uses_wgmma(run, compiled) in (None, False)
 
 
@@ -186,13 +227,13 @@ def test_in_flight_across_iterations(run: Any, k: int) -> None:
     assert "!ttg.memdesc<5x128x64xf16" in compiled.asm["ttg"]
 
 
-@pytest.mark.parametrize("bk", [64, 32])
+@pytest.mark.parametrize("bk", [64, 32, 16])
 def test_m_major_a(run: Any, bk: int) -> None:
     """A given transposed: loaded along M (order [0, 1]), staged K-major by the dot from its
-    registers (wgmma for BK = 64, mma.sync for 32); B given transposed too."""
+    registers (wgmma for BK = 64 and 32, mma.sync for 16); B given transposed too."""
     compiled = _matmul(run, "f16", (128, 64, 160, 64, 64, bk), 3, a_m_major=True, b_k_major=True)
     if run.backend != "interpreter":
-        assert _uses_wgmma(run, compiled) == (bk == 64)
+        assert _uses_wgmma(run, compiled) == (bk >= 32)
 
 
 def test_in_flight_loop_of_no_iteration(run: Any) -> None:
@@ -212,9 +253,9 @@ def test_in_flight_loop_of_no_iteration(run: Any) -> None:
 
 @pytest.mark.parametrize("kind", ["f16", "bf16"])
 def test_k_major_b_on_mma_sync(run: Any, kind: str) -> None:
-    """BK = 32 keeps mma.sync: a K-contiguous f16/bf16 B is staged K-contiguous and read by
+    """BK = 16 keeps mma.sync: a K-contiguous f16/bf16 B is staged K-contiguous and read by
     ``ldmatrix`` untransposed."""
-    compiled = _matmul(run, kind, (64, 64, 100, 64, 64, 32), 3, b_k_major=True)
+    compiled = _matmul(run, kind, (64, 64, 100, 64, 64, 16), 3, b_k_major=True)
     if run.backend == "interpreter":
         return
     assert "ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 8}>" in compiled.asm["ttg"]

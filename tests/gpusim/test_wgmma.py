@@ -19,9 +19,10 @@ from mytriton.backends.gpusim.rules_wgmma import (
     a_addresses,
     accumulator_positions,
     b_addresses,
-    swizzle_128b,
+    swizzle,
 )
 from mytriton.backends.gpusim.shared_memory import SharedBuffer, SharedMemory
+from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.upstream_wgmma import WGMMA_FORMS, WgmmaWaitGroupSyncAlignedOp
 from tests.wgmma_samples import (
     HARDWARE_CASES,
@@ -95,12 +96,13 @@ def test_descriptor_addresses_are_the_swizzled_layout(case: WgmmaCase) -> None:
     k = np.arange(form.k)
     for k0 in range(0, case.k, form.k):
         off_a, off_b, lbo, sbo = descriptor_offsets(case, k0)
-        got_a = a_addresses(form, base + off_a, np.array([1024]))[0]
+        row = np.array([128])
+        got_a = a_addresses(form, base + off_a, np.array([1024]), row)[0]
         rows, cols = np.arange(64)[:, None], k0 + k[None, :]
         expected_a = base[0] + swizzled_offset(rows, cols, 64, eb) * eb
         np.testing.assert_array_equal(got_a, expected_a)
         got_b = b_addresses(
-            form, case.n, case.b_mn_major, base + off_b, np.array([lbo]), np.array([sbo])
+            form, case.n, case.b_mn_major, base + off_b, np.array([lbo]), np.array([sbo]), row
         )[0]
         kk, nn = (k0 + k)[:, None], np.arange(case.n)[None, :]
         if case.b_mn_major:  # K rows of N
@@ -111,13 +113,39 @@ def test_descriptor_addresses_are_the_swizzled_layout(case: WgmmaCase) -> None:
 
 
 def test_swizzle_xors_the_chunk_with_the_row() -> None:
-    assert swizzle_128b(np.array([0, 16, 128, 128 + 16, 7 * 128 + 3 * 16 + 5])).tolist() == [
-        0,
-        16,
-        128 + 16,
-        128,
-        7 * 128 + 4 * 16 + 5,
-    ]
+    addresses = np.array([0, 16, 128, 128 + 16, 7 * 128 + 3 * 16 + 5])
+    assert swizzle(addresses, 128).tolist() == [0, 16, 128 + 16, 128, 7 * 128 + 4 * 16 + 5]
+
+
+def test_64_byte_swizzle_xors_two_chunk_bits_with_row_pairs() -> None:
+    """Rows of 64 bytes: bits 4-5 XOR bits 7-8, so rows 2r and 2r + 1 share a pattern."""
+    addresses = np.array([0, 64 + 16, 128, 128 + 64 + 48, 7 * 64 + 2 * 16 + 5])
+    assert swizzle(addresses, 64).tolist() == [0, 64 + 16, 128 + 16, 128 + 64 + 32, 7 * 64 + 16 + 5]
+
+
+@pytest.mark.parametrize("b_mn_major", [False, True], ids=["b_k_major", "b_mn_major"])
+def test_64_byte_descriptors_address_the_lowering_tiles(b_mn_major: bool) -> None:
+    """The addresses the rule reads through mode-2 descriptors (64-byte rows, SBO 512) are the
+    places ``#ttg.nvmma_shared<{swizzle = 64}>`` gives the elements of the lowering's tiles: A
+    64 x 32 f16 (K-major), B 32 x 64 K- or N-major (N-major B keeps 128-byte rows)."""
+    form = WGMMA_FORMS["f16"]
+    base = np.array([4096], np.int64)
+    a_tile = NvmmaSharedLayoutAttr([1, 0], swizzle=64)
+    b_tile = (
+        NvmmaSharedLayoutAttr([1, 0]) if b_mn_major else NvmmaSharedLayoutAttr([0, 1], swizzle=64)
+    )
+    b_row = np.array([b_tile.row_bytes])
+    for k0 in (0, 16):
+        got_a = a_addresses(form, base + k0 * 2, np.array([512]), np.array([64]))[0]
+        for r, c in ((0, 0), (1, 9), (2, 8), (5, 3), (63, 15)):
+            expected = base[0] + a_tile.offset((r, k0 + c), (64, 32), 2) * 2
+            assert got_a[r, c] == expected, (k0, r, c)
+        lbo, sbo = (32 * 128, 1024) if b_mn_major else (16, 512)
+        start = base + (k0 * 128 if b_mn_major else k0 * 2)
+        got_b = b_addresses(form, 64, b_mn_major, start, np.array([lbo]), np.array([sbo]), b_row)[0]
+        for kk, n in ((0, 0), (3, 17), (8, 40), (15, 63)):
+            expected = base[0] + b_tile.offset((k0 + kk, n), (32, 64), 2) * 2
+            assert got_b[kk, n] == expected, (k0, kk, n)
 
 
 def test_accumulator_fragment_layout() -> None:
@@ -154,7 +182,10 @@ def _fails(match: str, options: WgmmaOptions, case: WgmmaCase = F16) -> None:
 
 def test_start_outside_the_first_row_of_an_atom_is_an_error() -> None:
     """A start 128 bytes into the atom has bit 7 set; 32 to 96 bytes (the K steps) are fine."""
-    _fails(r"descriptor A .*the start address 128 has bits 7-9 set", WgmmaOptions(skew_a=128))
+    _fails(
+        r"descriptor A .*the start address 128 is 128 bytes into its 1024-byte swizzle atom",
+        WgmmaOptions(skew_a=128),
+    )
     check(F16, *simulate(F16, WgmmaOptions(skew_a=0)))
 
 
@@ -167,7 +198,7 @@ def test_descriptors_must_be_uniform_across_the_warpgroup() -> None:
 
 
 def test_other_swizzle_modes_are_unsupported() -> None:
-    _fails(r"swizzle mode 2 \(bits 62-63\) is unsupported", WgmmaOptions(swizzle=2 << 62))
+    _fails(r"swizzle mode 3 \(bits 62-63\) is unsupported", WgmmaOptions(swizzle=3 << 62))
 
 
 def test_result_read_before_the_wait_is_an_error() -> None:

@@ -17,10 +17,18 @@ func.func @rotate_span() {
 // -----
 
 func.func @swizzle() {
-  %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{order = [1, 0], swizzle = 64}>>
+  %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{order = [1, 0], swizzle = 32}>>
   func.return
 }
-// CHECK: #ttg.nvmma_shared: only swizzle = 128 is supported
+// CHECK: #ttg.nvmma_shared: swizzle must be 128 or 64
+
+// -----
+
+func.func @short_rows_of_64_bytes() {
+  %a = ttg.local_alloc : () -> !ttg.memdesc<64x16xf16, #ttg.nvmma_shared<{order = [1, 0], swizzle = 64}>>
+  func.return
+}
+// CHECK: a 64-byte swizzled tile needs its contiguous dimension a multiple of 32 and the other a multiple of 8, got [64, 16]
 
 // -----
 

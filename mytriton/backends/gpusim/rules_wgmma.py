@@ -9,15 +9,17 @@ Threads ``128G`` to ``128G + 127`` of a block are warpgroup ``G``; all of them e
 A descriptor (i64) holds the start address (bits 0-13: ``(address & 0x3FFFF) >> 4``), the
 leading byte offset (LBO, bits 16-29, ``>> 4``), the stride byte offset (SBO, bits 32-45,
 ``>> 4``), a base offset (bits 49-51, which must be 0) and the swizzle mode (bits 62-63; gpusim
-models mode 1, the 128-byte swizzle, only). Addresses are the shared window's, the numbers
+models mode 1, the 128-byte swizzle, and mode 2, the 64-byte one; below, 128 is the row width
+``W`` and 1024 the atom of 8 rows, 512 for mode 2). Addresses are the shared window's, the numbers
 ``memref.extract_aligned_pointer_as_index`` gives (``SharedMemory.base``). With ``e`` bytes per
 element, element ``[m, k]`` of A (K-major) is at ``start + (m // 8) SBO + (m % 8) 128 + k e``,
 element ``[k, n]`` of a K-major B (``layoutB = col``) at ``start + (n // 8) SBO + (n % 8) 128 +
 k e``, and of an MN-major B (``layoutB = row``) at ``start + (n // E) LBO + (k // 8) SBO + (k %
-8) 128 + (n % E) e`` with ``E = 128 / e``; then the swizzle XORs address bits 4-6 with bits 7-9.
-The swizzle pattern repeats every 1024 bytes, so a matrix must start in the first 128-byte row
-of a 1024-byte aligned atom (bits 7-9 of the start zero; a start 32, 64 or 96 bytes into the
-row, the later k steps of a tile, is fine): anything else is an error, not a guess.
+8) 128 + (n % E) e`` with ``E = 128 / e``; then the swizzle XORs address bits 4-6 with bits 7-9
+(mode 2: bits 4-5 with bits 7-8, CUTLASS's ``Swizzle<2,4,3>``). The swizzle pattern repeats
+every atom, so a matrix must start in the first row of an aligned atom (a start 32, 64 or 96
+bytes into the row, the later k steps of a tile, is fine): anything else is an error, not a
+guess.
 
 The rule reads A and B when the ``wgmma`` is issued, as loads of the warpgroup's threads (each
 element by one of them: the race checks see them), computes ``D`` in float64 (f16 and bf16
@@ -66,17 +68,17 @@ from mytriton.dialects.upstream_wgmma import (
 )
 
 Array = np.ndarray
-ROW_BYTES = 128  # one row of a 128-byte swizzle atom
-ATOM_BYTES = 1024  # the swizzle pattern's period: 8 rows
-SWIZZLE_128B = 1
+ATOM_ROWS = 8  # rows of a swizzle atom (the pattern's period)
+ROW_BYTES = {1: 128, 2: 64}  # the swizzled row width of each mode gpusim models
 #: descriptor bits that hold a field (start, LBO, SBO, base offset, swizzle); the rest are 0
 FIELD_BITS = 0x3FFF | 0x3FFF << 16 | 0x3FFF << 32 | 0x7 << 49 | 0x3 << 62
 
 
-def swizzle_128b(address: Array) -> Array:
-    """The 128-byte swizzle: address bits 4-6 XOR bits 7-9 (the 16-byte chunk within a
-    128-byte row permuted by the row's index within its 1024-byte atom)."""
-    return address ^ (((address >> 7) & 7) << 4)
+def swizzle(address: Array, row_bytes: Array | int) -> Array:
+    """The swizzle of rows ``row_bytes`` wide (128 or 64): address bits 4 and up XOR bits 7
+    and up, as many as a row has 16-byte chunks (3 bits, or 2): the chunk within a row
+    permuted by the row's place within its 8-row atom."""
+    return address ^ (((address >> 7) & (np.asarray(row_bytes) // 16 - 1)) << 4)
 
 
 def _to_unsigned(x: Array) -> Array:
@@ -85,10 +87,11 @@ def _to_unsigned(x: Array) -> Array:
 
 def decode_descriptors(
     m: Machine, op: Operation, which: str, value: Array, groups: Array
-) -> tuple[Array, Array, Array]:
-    """(start address, LBO, SBO) in bytes per warpgroup (the ``groups`` that execute the op),
-    checking that every thread of a warpgroup gives the same descriptor and that gpusim models
-    it (128-byte swizzle, base offset 0, no other bits, a start in an atom's first row)."""
+) -> tuple[Array, Array, Array, Array]:
+    """(start address, LBO, SBO, swizzled row width) in bytes per warpgroup (the ``groups``
+    that execute the op), checking that every thread of a warpgroup gives the same descriptor
+    and that gpusim models it (128- or 64-byte swizzle, base offset 0, no other bits, a start
+    in an atom's first row)."""
     per_group = value.astype(np.int64).reshape(-1, WARPGROUP_SIZE)
     first = per_group[:, 0]
     differs = groups[:, None] & (per_group != first[:, None])
@@ -107,13 +110,14 @@ def decode_descriptors(
     lbo = (((bits >> 16) & 0x3FFF) << 4).astype(np.int64)
     sbo = (((bits >> 32) & 0x3FFF) << 4).astype(np.int64)
     base_offset = ((bits >> 49) & 7).astype(np.int64)
-    swizzle = (bits >> 62).astype(np.int64)
+    mode = (bits >> 62).astype(np.int64)
+    row = np.array([ROW_BYTES.get(int(x), 0) for x in mode], np.int64)
     checks = (
         (
-            swizzle != SWIZZLE_128B,
+            row == 0,
             lambda g: (
-                f"swizzle mode {int(swizzle[g])} (bits 62-63) is unsupported: gpusim "
-                f"models only mode {SWIZZLE_128B}, the 128-byte swizzle"
+                f"swizzle mode {int(mode[g])} (bits 62-63) is unsupported: gpusim models "
+                "modes 1 and 2, the 128- and 64-byte swizzles"
             ),
         ),
         (
@@ -127,11 +131,11 @@ def decode_descriptors(
             lambda g: "bits outside the start, LBO, SBO, base offset and swizzle fields are set",
         ),
         (
-            (start & (ATOM_BYTES - ROW_BYTES)) != 0,
+            (row > 0) & ((start & (ATOM_ROWS * row - row)) != 0),
             lambda g: (
-                f"the start address {int(start[g])} has bits 7-9 set "
-                f"({int(start[g]) % ATOM_BYTES} bytes into its 1024-byte swizzle atom): a swizzled "
-                "matrix must start in the first 128-byte row of a 1024-byte aligned atom"
+                f"the start address {int(start[g])} is {int(start[g]) % (ATOM_ROWS * row[g])} "
+                f"bytes into its {ATOM_ROWS * row[g]}-byte swizzle atom: a swizzled matrix must "
+                f"start in the first {row[g]}-byte row of an aligned atom"
             ),
         ),
     )
@@ -142,32 +146,34 @@ def decode_descriptors(
             lanes = np.zeros(m.lanes, np.bool_)
             lanes[g * WARPGROUP_SIZE : (g + 1) * WARPGROUP_SIZE] = True
             m.fail(op, f"descriptor {which} ({int(first[g]):#x}): {message(g)}", lanes & m.mask)
-    return start, lbo, sbo
+    return start, lbo, sbo, row
 
 
-def a_addresses(form: WgmmaForm, start: Array, sbo: Array) -> Array:
-    """The swizzled byte address of each element ``[m, k]`` of A (K-major), per warpgroup:
-    shape (warpgroups, 64, k)."""
+def a_addresses(form: WgmmaForm, start: Array, sbo: Array, row: Array) -> Array:
+    """The swizzled byte address of each element ``[m, k]`` of A (K-major, rows ``row``
+    bytes wide), per warpgroup: shape (warpgroups, 64, k)."""
     m = np.arange(WGMMA_M)[None, :, None]
     k = np.arange(form.k)[None, None, :]
-    at = start[:, None, None] + (m // 8) * sbo[:, None, None] + (m % 8) * ROW_BYTES
-    return swizzle_128b(at + k * form.element_bytes)
+    w = row[:, None, None]
+    at = start[:, None, None] + (m // 8) * sbo[:, None, None] + (m % 8) * w
+    return swizzle(at + k * form.element_bytes, w)
 
 
 def b_addresses(
-    form: WgmmaForm, n: int, mn_major: bool, start: Array, lbo: Array, sbo: Array
+    form: WgmmaForm, n: int, mn_major: bool, start: Array, lbo: Array, sbo: Array, row: Array
 ) -> Array:
-    """The swizzled byte address of each element ``[k, n]`` of B, per warpgroup: shape
-    (warpgroups, k, n)."""
+    """The swizzled byte address of each element ``[k, n]`` of B (rows ``row`` bytes wide),
+    per warpgroup: shape (warpgroups, k, n)."""
     k = np.arange(form.k)[None, :, None]
     j = np.arange(n)[None, None, :]
     e = form.element_bytes
     s, lead, stride = start[:, None, None], lbo[:, None, None], sbo[:, None, None]
+    w = row[:, None, None]
     if mn_major:
-        per_row = ROW_BYTES // e  # E: elements of one 128-byte row
-        at = s + (j // per_row) * lead + (k // 8) * stride + (k % 8) * ROW_BYTES
-        return swizzle_128b(at + (j % per_row) * e)
-    return swizzle_128b(s + (j // 8) * stride + (j % 8) * ROW_BYTES + k * e)
+        per_row = w // e  # E: elements of one swizzled row
+        at = s + (j // per_row) * lead + (k // 8) * stride + (k % 8) * w
+        return swizzle(at + (j % per_row) * e, w)
+    return swizzle(s + (j // 8) * stride + (j % 8) * w + k * e, w)
 
 
 def _operand_dtype(form: WgmmaForm) -> np.dtype:
@@ -340,11 +346,12 @@ def _wgmma(op: Operation, c: Compiler) -> Step:
         da, db = m.env[desc_a], m.env[desc_b]
         assert isinstance(c_struct, np.ndarray) and isinstance(da, np.ndarray)
         assert isinstance(db, np.ndarray)
-        start_a, _, sbo_a = decode_descriptors(m, op, "A", da, groups)
-        start_b, lbo_b, sbo_b = decode_descriptors(m, op, "B", db, groups)
+        start_a, _, sbo_a, row_a = decode_descriptors(m, op, "A", da, groups)
+        start_b, lbo_b, sbo_b, row_b = decode_descriptors(m, op, "B", db, groups)
         group_of = m.wgmma.issue(m, op)
-        a = read_operand(m, op, "A", form, a_addresses(form, start_a, sbo_a), groups, check)
-        b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b)
+        a_at = a_addresses(form, start_a, sbo_a, row_a)
+        a = read_operand(m, op, "A", form, a_at, groups, check)
+        b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b, row_b)
         b = read_operand(m, op, "B", form, b_at, groups, check)
         m.env[out] = _accumulate(m, form, n, add_c, c_struct, a, b, groups, group_of)
 
@@ -382,7 +389,7 @@ def _wgmma_register_a(op: Operation, c: Compiler) -> Step:
         groups = np.asarray(m.mask.reshape(-1, WARPGROUP_SIZE).all(axis=1))
         c_struct, db = m.env[acc], m.env[desc_b]
         assert isinstance(c_struct, np.ndarray) and isinstance(db, np.ndarray)
-        start_b, lbo_b, sbo_b = decode_descriptors(m, op, "B", db, groups)
+        start_b, lbo_b, sbo_b, row_b = decode_descriptors(m, op, "B", db, groups)
         group_of = m.wgmma.issue(m, op)
         # (warpgroups, 128, 4) register words -> their two 16-bit halves
         words = np.stack([np.asarray(m.env[r]) for r in registers], axis=1).astype(np.int64)
@@ -391,7 +398,7 @@ def _wgmma_register_a(op: Operation, c: Compiler) -> Step:
         a = np.zeros((words.shape[0], WGMMA_M, form.k), np.float64)
         for e, half in enumerate(halves):
             a[:, rows, cols + e] = half.view(element).astype(np.float64)
-        b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b)
+        b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b, row_b)
         b = read_operand(m, op, "B", form, b_at, groups, check)
         m.env[out] = _accumulate(m, form, n, add_c, c_struct, a, b, groups, group_of)
 

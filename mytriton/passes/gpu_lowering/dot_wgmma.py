@@ -1,5 +1,5 @@
 """Lowering of a ``tt.dot`` to Hopper's warpgroup MMAs (``nvvm.wgmma.mma_async``), both operands
-read by the tensor cores from 128-byte swizzled tiles (``ttg_nvmma``) through matrix
+read by the tensor cores from 128- or 64-byte swizzled tiles (``ttg_nvmma``) through matrix
 descriptors, the accumulator in registers.
 
 The accumulator has the blocked tensor-core layout with every warp along M (``mma_policy``):
@@ -12,16 +12,17 @@ A's tile stores logical row ``8 w + g + 8 wm (2 i + h)`` at row ``64 (i * wm / 4
 the thread's register of row repetition ``2 i + h``, column ``8 j + e``: exactly the blocked
 layout, nothing to convert.
 
-Descriptors (PTX ISA, checked on the H200): start address >> 4 in bits 0-13, the leading byte
-offset >> 4 in 16-29, the stride byte offset >> 4 in 32-45, swizzle mode 1 (128 bytes) in
-62-63. A is K-major (``layoutA = row``): its K step ``k`` starts ``(k // 64) * M * 128 + (k % 64)
-* 2`` bytes in (atom column, then 32 bytes per k16 inside the swizzled row), eight-row groups
-1024 bytes apart (SBO). B is N-major (``layoutB = row``, read transposed): K rows of 128 bytes,
-the step ``k`` starts ``k * 128`` bytes in, eight-row groups 1024 apart (SBO), 64-column atoms
-``K * 128`` apart (LBO); or, loaded K-contiguous (attention's K^T), K-major like A (``layoutB =
-col``: N rows, the K step's atom column ``N * 128`` bytes apart). Every descriptor is the
-tile's base descriptor plus its constant byte offset >> 4 (the tile is 1024-byte aligned
-and within the 256 KiB the address field holds).
+Descriptors (PTX ISA, checked on the H200): start address >> 4 in bits 0-13, the leading byte offset
+>> 4 in 16-29, the stride byte offset >> 4 in 32-45, swizzle mode 1 (128 bytes) in 62-63. (A K tile
+half a 128-byte row, ``BLOCK_K = 32`` of f16, is stored in 64-byte rows, mode 2: every 128 below is
+then 64, every 1024 512.) A is K-major (``layoutA = row``): its K step ``k`` starts ``(k // 64) * M
+* 128 + (k % 64) * 2`` bytes in (atom column, then 32 bytes per k16 inside the swizzled row),
+eight-row groups 1024 bytes apart (SBO). B is N-major (``layoutB = row``, read transposed): K rows
+of 128 bytes, the step ``k`` starts ``k * 128`` bytes in, eight-row groups 1024 apart (SBO),
+64-column atoms ``K * 128`` apart (LBO); or, loaded K-contiguous (attention's K^T), K-major like A
+(``layoutB = col``: N rows, the K step's atom column ``N * 128`` bytes apart). Every descriptor is
+the tile's base descriptor plus its constant byte offset >> 4 (the tile is 1024-byte aligned and
+within the 256 KiB the address field holds).
 
 A laid out as the accumulator (``mma_policy.wgmma_register_a``: attention's P) stays in
 registers: its layout is the instruction's A fragment (register ``r`` of row repetition ``2 i
@@ -51,7 +52,7 @@ from mytriton.dialects.ptx_wgmma import WgmmaRegisterAOp
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of
 from mytriton.dialects.ttg_async_dot import DotWaitOp, is_async_dot
-from mytriton.dialects.ttg_nvmma import ATOM_BYTES, SWIZZLE_BYTES, NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg_nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
 from mytriton.dialects.upstream_wgmma import (
     WGMMA_FORMS,
     FenceProxyOp,
@@ -67,7 +68,7 @@ from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.mma_policy import WGMMA_M, mma_form
 
 WARPGROUP_WARPS = 4
-SWIZZLE_128B = 1 << 62  # the descriptor's swizzle mode field
+SWIZZLE_MODES = {128: 1, 64: 2}  # the descriptor's swizzle mode field (bits 62-63) per row width
 ADDRESS_MASK = 0x3FFFF  # the 18 bits of a shared address the descriptor keeps (>> 4)
 UNUSED_LBO = 16  # K-major swizzled operands: the field is unused (1 by convention)
 
@@ -88,7 +89,7 @@ def lower_wgmma_dot(
     wm = warps[0]
     groups = wm // WARPGROUP_WARPS
     size = byte_size(element_type(op.a.type))
-    atom = SWIZZLE_BYTES // size  # elements of one swizzled row
+    a_row, b_row = (layout.row_bytes for layout in layouts)  # bytes of a swizzled row
     form = wgmma_form(op)
     k_step = form.k
     operand = form.operand
@@ -98,10 +99,12 @@ def lower_wgmma_dot(
 
     # this warpgroup's first stored A row: 64 G
     group = ctx.at_entry(arith.ShRUIOp(ctx.thread_id, ctx.i32(7)))
-    a_rows = ctx.at_entry(arith.MuliOp(group, ctx.i32(WGMMA_M * SWIZZLE_BYTES)))
-    a_desc = _descriptor(ctx, a_src, size, UNUSED_LBO, ATOM_BYTES, a_rows) if a_src else None
-    b_leading = k * SWIZZLE_BYTES if b_mn_major else UNUSED_LBO
-    b_desc = _descriptor(ctx, b_src, size, b_leading, ATOM_BYTES, None)
+    a_rows = ctx.at_entry(arith.MuliOp(group, ctx.i32(WGMMA_M * a_row)))
+    a_desc = None
+    if a_src is not None:
+        a_desc = _descriptor(ctx, a_src, size, layouts[0], UNUSED_LBO, a_rows)
+    b_leading = k * b_row if b_mn_major else UNUSED_LBO
+    b_desc = _descriptor(ctx, b_src, size, layouts[1], b_leading, None)
 
     m_blocks = m // (WGMMA_M * groups)
     if op.acc in ctx.async_dots:  # in flight: chain onto the earlier dot's structs
@@ -114,7 +117,7 @@ def lower_wgmma_dot(
     a_words = None if a_desc is not None else _a_fragments(ctx, op, wm, m_blocks, k, k_step)
     ctx.emit(WgmmaFenceAlignedOp())  # after the accumulators' (and A's) last writes
     for kk in range(0, k, k_step):
-        b_bytes = kk * SWIZZLE_BYTES if b_mn_major else _k_major_step(kk, n, atom, size)
+        b_bytes = kk * b_row if b_mn_major else _k_major_step(kk, n, b_row, size)
         b_at = _plus(ctx, b_desc, b_bytes)
         for i in range(m_blocks):
             mma: Operation
@@ -123,8 +126,8 @@ def lower_wgmma_dot(
                 mma = WgmmaRegisterAOp(fragments[i], words, b_at, n, operand, b_mn_major)
             else:
                 assert a_desc is not None
-                a_bytes = (i * groups * WGMMA_M) * SWIZZLE_BYTES
-                a_bytes += _k_major_step(kk, m, atom, size)
+                a_bytes = (i * groups * WGMMA_M) * a_row
+                a_bytes += _k_major_step(kk, m, a_row, size)
                 a_at = _plus(ctx, a_desc, a_bytes)
                 mma = WgmmaMmaAsyncOp(fragments[i], a_at, b_at, n, operand, b_mn_major)
             fragments[i] = ctx.value(mma)
@@ -220,10 +223,11 @@ def in_flight_init(
     return pack_fragments(ctx, regs, init), (regs, list(init))
 
 
-def _k_major_step(kk: int, rows: int, atom: int, size: int) -> int:
-    """The byte offset of K step ``kk`` in a K-major swizzled tile of ``rows`` rows: its atom
-    column (``rows`` 128-byte rows each), then ``kk``'s place inside the swizzled row."""
-    return (kk // atom) * rows * SWIZZLE_BYTES + (kk % atom) * size
+def _k_major_step(kk: int, rows: int, row_bytes: int, size: int) -> int:
+    """The byte offset of K step ``kk`` in a K-major swizzled tile of ``rows`` rows of
+    ``row_bytes``: its atom column (``rows`` rows each), then ``kk``'s place inside the row."""
+    atom = row_bytes // size  # elements of one swizzled row
+    return (kk // atom) * rows * row_bytes + (kk % atom) * size
 
 
 @lowers(DotWaitOp)
@@ -267,14 +271,17 @@ def _descriptor(
     ctx: LoweringContext,
     src: Source,
     size: int,
+    layout: NvmmaSharedLayoutAttr,
     leading: int,
-    stride: int,
     extra: SSAValue | None,
 ) -> SSAValue:
-    """The matrix descriptor (i64) of the tile at ``src`` (+ ``extra`` bytes, i32)."""
+    """The matrix descriptor (i64) of the tile at ``src`` (+ ``extra`` bytes, i32) laid out
+    as ``layout``: its 8-row groups ``8 * row`` bytes apart (SBO), its swizzle mode."""
     buf, offset = src
     address = shared_address(ctx, buf)  # i64, at the entry
-    fields = ((leading >> 4) << 16) | ((stride >> 4) << 32) | SWIZZLE_128B
+    stride = ATOM_ROWS * layout.row_bytes
+    mode = SWIZZLE_MODES[layout.row_bytes] << 62
+    fields = ((leading >> 4) << 16) | ((stride >> 4) << 32) | mode
 
     def entry_or_here(o: Operation) -> SSAValue:
         return ctx.at_entry(o) if isinstance(offset, int) else ctx.value(o)

@@ -139,6 +139,9 @@ def _emit_offset(
     atom_col = op(arith.MuliOp, op(arith.DivUIOp, c, e), rows * e)
     row = op(arith.MuliOp, p, e)
     chunk = op(arith.DivUIOp, op(arith.RemUIOp, c, e), v)
-    swizzled = op(arith.MuliOp, emit(arith.XOrIOp(chunk, op(arith.AndIOp, p, ATOM_ROWS - 1))), v)
+    pattern = op(arith.AndIOp, p, ATOM_ROWS - 1)
+    if layout.xor_shift:
+        pattern = op(arith.ShRUIOp, pattern, layout.xor_shift)
+    swizzled = op(arith.MuliOp, emit(arith.XOrIOp(chunk, pattern)), v)
     within = op(arith.RemUIOp, c, v)
     return add(add(atom_col, row), add(swizzled, within))
