@@ -15,13 +15,12 @@ conversions of the result need nothing new; only the dot's lowering knows the in
 
 On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgroup MMAs
 (``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA = [num_warps,
-1]``), its f16/bf16 or tf32 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``; 64-byte
-rows where K is half of a 128-byte one), A's rows
-permuted so that the same blocked accumulator layout holds the instruction's result; an f16/bf16 B
-N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``); a tf32 B K-contiguous (the
-only form the instruction has for it). An A laid out as the accumulator (an earlier warpgroup MMA's
-rounded result: attention's P) stays in registers (``wgmma_register_a``): that layout is the
-instruction's A fragment.
+1]``), its f16/bf16 or tf32 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``; 64-byte rows
+where K is half of a 128-byte one), A's rows permuted so that the same blocked accumulator layout
+holds the instruction's result; an f16/bf16 B N-contiguous, or K-contiguous where it is loaded so
+(``k_contiguous``); a tf32 B K-contiguous (the only form the instruction has for it). An A laid out
+as the accumulator (an earlier warpgroup MMA's rounded result: attention's P) stays in registers
+(``wgmma_register_a``): that layout is the instruction's A fragment.
 
 Otherwise operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous
 (row-major, as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
@@ -168,10 +167,11 @@ def k_major_copies(op: tt.DotOp, num_warps: int, capability: int) -> bool:
 
 def k_major_copy_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr:
     """The layout of a ``[K, N]`` block of 4-byte elements, contiguous along N in memory, that
-    is copied an element at a time into a K-major swizzled tile: each warp access takes
-    4 rows of K by 8 consecutive columns of N (four whole 32-byte sectors), which land in 8
-    tile rows whose swizzle puts them in 8 different 16-byte chunks, 4 words of K each: the 32
-    lanes hit 32 different banks (N-contiguous vectors would put a warp's 32 elements in 4)."""
+    is copied an element at a time into a K-major swizzled tile: each warp access takes 4 rows
+    of K by 8 consecutive columns of N (four whole 32-byte sectors), which land in 8 tile rows
+    whose swizzle (with 64-byte rows: and the halves of 128 bytes that two rows share) puts them
+    in 8 different 16-byte bank groups, 4 words of K each: the 32 lanes hit 32 different banks
+    (N-contiguous vectors would put a warp's 32 elements in 4)."""
     k, _ = shape
     tk = min(4, k)
     wk = min(num_warps, max(1, k // tk))
