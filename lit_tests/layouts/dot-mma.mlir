@@ -1,8 +1,9 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s --check-prefix=W4
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=8}' | %{aliases} | filecheck %s --check-prefix=W8
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80}' | %{aliases} | filecheck %s --check-prefix=W4
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=8 capability=80}' | %{aliases} | filecheck %s --check-prefix=W8
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 tensor_cores=false}' | %{aliases} | filecheck %s --check-prefix=FMA
 
-// A dot with a tensor-core form (mma_policy: f16/bf16 operands, or f32 with
+// On sm_80 (mma.sync; on sm_90 such tiles run as warpgroup MMAs, layouts/dot-wgmma.mlir)
+// a dot with a tensor-core form (mma_policy: f16/bf16 operands, or f32 with
 // input_precision = "tf32", into an f32 accumulator, M, N, K multiples of 16, 8, 16 (8 for
 // tf32)) gets the MMA accumulator layout: lane 4g + q owns columns 2q, 2q + 1 of row g of each
 // 8 x 8 piece, warps split the larger per-warp extent first. Its operands are staged row-major

@@ -1,6 +1,7 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=3},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
-// The pipelined K loop's shared tiles and asynchronous copies, lowered (shared_tiles.py): the
+// The pipelined K loop's shared tiles and asynchronous copies on sm_80 (mma.sync's padded
+// tiles), lowered (shared_tiles.py): the
 // two stacked tiles are static buffers (3 x 64 x (32 + 8) and 3 x 32 x (64 + 8) halves); each
 // thread's 8 consecutive f16 of a row are one 16-byte nvvm.cp.async.shared.global (.cg), its
 // source size 16 or 0 by the mask (the K edge, the end of the loop); a group per iteration,

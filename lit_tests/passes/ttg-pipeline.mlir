@@ -1,8 +1,9 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3}' | filecheck %s
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=2}' | filecheck %s --check-prefix=S2
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=1}' | filecheck %s --check-prefix=S1
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=3}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=2}' | filecheck %s --check-prefix=S2
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=1}' | filecheck %s --check-prefix=S1
 
-// A K loop of f16 tensor-core dots whose operand pointers are carried and advanced: both loads
+// On sm_80 (mma.sync: layouts/dot-mma.mlir; passes/ttg-pipeline-wgmma.mlir has sm_90's
+// warpgroup MMAs) a K loop of f16 tensor-core dots whose operand pointers are carried and advanced: both loads
 // become asynchronous copies into 3 stacked tiles, two iterations ahead. Before the loop the
 // copies of iterations 0 and 1 (the pointers advanced once in between), in the loop a wait for
 // this iteration's group, the copies of iteration i + 2 into the tile iteration i - 1 read, the
