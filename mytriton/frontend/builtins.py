@@ -555,7 +555,7 @@ class Builtins(
     ) -> TensorValue:
         a, b = self._tensor(input, "tl.dot's input"), self._tensor(other, "tl.dot's other")
         if a.dtype.is_fp8() and b.dtype.is_fp8():
-            # any two fp8 formats (Triton's fp8 MMA); as float16 (exact) on the CUDA cores
+            # any two fp8 formats (Triton's fp8 MMA): as float16 (exact), an f16 dot (MMAs)
             a, b = self.sem.cast(a, core.float16), self.sem.cast(b, core.float16)
         for v, what in ((a, "input"), (b, "other")):
             if len(v.shape) not in (2, 3) or len(v.shape) != len(a.shape):
