@@ -1,12 +1,14 @@
 """Tensor-core matmul: Triton's tutorial kernel under mytriton (both GPU backends) and Triton 3.6,
 with the same configs, beside torch (cuBLAS), on one GPU.
 
-For each dtype (float16, bfloat16, float32 at Triton's default tf32 precision, and int8 into
-int32, whose row counts TOPS and compares with ``torch._int_mm``) and size,
-every config in ``CONFIGS`` runs under each implementation; the row keeps each one's best
-config (Triton's autotuner would pick among the same ones). Prints a JSON line per row and a
-table of TFLOP/s with mytriton's ratio to Triton, and the SASS instruction families of
-mytriton's kernels (``cuobjdump --dump-sass``: HGMMA, HMMA, IMMA, FFMA counts).
+For each dtype (float16, bfloat16, float32 at Triton's default tf32 precision, int8 into
+int32, whose row counts TOPS and compares with ``torch._int_mm``, and float8_e4m3fn /
+float8_e5m2 as tutorial 03 runs fp8: B transposed, K-contiguous, beside ``torch._scaled_mm``)
+and size, every config in ``CONFIGS`` (fp8: ``FP8_CONFIGS``) runs under each implementation;
+the row keeps each one's best config (Triton's autotuner would pick among the same ones).
+Prints a JSON line per row and a table of TFLOP/s with mytriton's ratio to Triton, and the
+SASS instruction families of mytriton's kernels (``cuobjdump --dump-sass``: HGMMA, QGMMA (fp8),
+IGMMA, HMMA, IMMA, FFMA counts).
 
     python3 benchmarks/matmul_tc.py [--sizes 1024,2048,4096] [--dtypes float16,bfloat16,float32]
 """
@@ -42,11 +44,22 @@ CONFIGS = [
     (128, 128, 64, 8, 8, 3),
     (128, 128, 64, 8, 4, 4),
 ]
+# tutorial 03's configs "good for fp8 inputs" (K tiles of 128 bytes), and its 64-wide ones
+FP8_CONFIGS = [
+    (128, 256, 128, 8, 8, 3),
+    (256, 128, 128, 8, 8, 3),
+    (256, 64, 128, 8, 4, 4),
+    (64, 256, 128, 8, 4, 4),
+    (128, 128, 128, 8, 4, 4),
+    (128, 64, 64, 8, 4, 4),
+    (64, 128, 64, 8, 4, 4),
+]
+FP8 = ("float8_e4m3fn", "float8_e5m2")
 
 
 def sass_families(cubin: bytes) -> dict[str, int]:
-    """How many HGMMA / HMMA / IMMA (int8 mma.sync) / FFMA instructions the cubin's SASS
-    holds."""
+    """How many HGMMA / QGMMA (fp8) / IGMMA (int8) warpgroup MMAs, HMMA / IMMA (int8 mma.sync)
+    and FFMA instructions the cubin's SASS holds."""
     tool = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
     if not Path(tool).exists():
         return {}
@@ -56,7 +69,7 @@ def sass_families(cubin: bytes) -> dict[str, int]:
         out = subprocess.run(
             [tool, "--dump-sass", f.name], capture_output=True, text=True, timeout=120
         ).stdout
-    counts = Counter(re.findall(r"\b(HGMMA|HMMA|IMMA|FFMA)\b", out))
+    counts = Counter(re.findall(r"\b(HGMMA|QGMMA|IGMMA|HMMA|IMMA|FFMA)\b", out))
     return dict(counts)
 
 
@@ -86,9 +99,13 @@ def main() -> None:
         dtype = getattr(torch, dname)
         integer = dname == "int8"
         for s in map(int, args.sizes.split(",")):
+            fp8 = dname in FP8
             if integer:  # exact: the float64 reference holds every int32 sum
                 a = torch.randint(-128, 128, (s, s), device="cuda", dtype=dtype)
                 b = torch.randint(-128, 128, (s, s), device="cuda", dtype=dtype)
+            elif fp8:  # tutorial 03: B = b.T, K-contiguous (fp8 MMAs read B K-major)
+                a = torch.randn(s, s, device="cuda").to(dtype)
+                b = torch.randn(s, s, device="cuda").to(dtype).T
             else:
                 a = torch.randn(s, s, device="cuda").to(dtype)
                 b = torch.randn(s, s, device="cuda").to(dtype)
@@ -99,7 +116,7 @@ def main() -> None:
                 if backend is not None:
                     os.environ["MYTRITON_BACKEND"] = backend
                 best: tuple[float, tuple[int, ...]] | None = None
-                for cfg in CONFIGS:
+                for cfg in FP8_CONFIGS if fp8 else CONFIGS:
                     bm, bn = cfg[:2]
                     c = torch.empty(s, s, device="cuda", dtype=out_dtype)
                     grid = (triton_cdiv(s, bm) * triton_cdiv(s, bn),)
@@ -141,6 +158,17 @@ def main() -> None:
             torch.backends.cuda.matmul.allow_tf32 = dname == "float32"
             if integer:
                 ms = bench_gpu(lambda a=a, b=b: torch._int_mm(a, b), warmup=3, rep=20)
+            elif fp8:
+                one = torch.ones((), device="cuda")
+                try:
+                    ms = bench_gpu(
+                        lambda a=a, b=b: torch._scaled_mm(a, b, one, one, out_dtype=torch.float32),
+                        warmup=3,
+                        rep=20,
+                    )
+                except (RuntimeError, ValueError) as e:  # e5m2 x e5m2: cuBLAS has no such form
+                    print(json.dumps({"impl": "torch", "dtype": dname, "error": str(e)[:200]}))
+                    continue
             else:
                 ms = bench_gpu(lambda a=a, b=b: a @ b, warmup=3, rep=20)
             row = {"bench": "matmul_tc", "dtype": dname, "size": s, "impl": "torch",

@@ -51,7 +51,16 @@ from mytriton.dialects.upstream_wgmma import (
 )
 from tests.gpu_ir_samples import KernelBuilder, Ptr
 
-ELEMENTS: dict[str, Attribute] = {"f16": f16, "bf16": bf16, "tf32": f32, "s8": i8}
+# the element type of the kernel's A and B pointers (fp8: their bytes)
+ELEMENTS: dict[str, Attribute] = {
+    "f16": f16,
+    "bf16": bf16,
+    "tf32": f32,
+    "s8": i8,
+    "e4m3": i8,
+    "e5m2": i8,
+}
+FP8_DTYPES = {"e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}  # ml_dtypes' names
 WARPGROUP = 128
 SWIZZLE_128B = 1 << 62
 
@@ -79,6 +88,8 @@ HARDWARE_CASES = [
     WgmmaCase("tf32", 64, 32, False),
     WgmmaCase("tf32", 128, 64, False),
     WgmmaCase("s8", 64, 128, False),
+    WgmmaCase("e4m3", 64, 128, False),
+    WgmmaCase("e5m2", 128, 128, False),
 ]
 
 
@@ -293,11 +304,16 @@ def wgmma_inputs(
         b = rng.integers(-128, 128, shape_b, dtype=np.int8)
         c = rng.integers(2**31 - 2_000_000, 2**31, shape_c, dtype=np.int64).astype(np.int32)
         return a, b, c
-    dtype = {
-        "f16": np.dtype(np.float16),
-        "bf16": bfloat16_dtype(),
-        "tf32": np.dtype(np.float32),
-    }[case.operand]
+    if case.operand in FP8_DTYPES:
+        import ml_dtypes
+
+        dtype = np.dtype(getattr(ml_dtypes, FP8_DTYPES[case.operand]))
+    else:
+        dtype = {
+            "f16": np.dtype(np.float16),
+            "bf16": bfloat16_dtype(),
+            "tf32": np.dtype(np.float32),
+        }[case.operand]
     a = rng.standard_normal(shape_a).astype(dtype)
     b = rng.standard_normal(shape_b).astype(dtype)
     c = rng.standard_normal(shape_c).astype(np.float32)

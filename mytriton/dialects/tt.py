@@ -15,6 +15,8 @@ from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     I32,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     IntegerAttr,
     StringAttr,
     TensorType,
@@ -527,6 +529,8 @@ DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")
 DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
     i8: (i32,),
     f16: (f16, f32),
+    Float8E4M3FNType(): (f16, f32),  # fp8e4nv and fp8e5: Hopper's fp8 warpgroup MMAs take them
+    Float8E5M2Type(): (f16, f32),
     bf16: (f32,),
     f32: (f32,),
     f64: (f64,),
@@ -536,7 +540,9 @@ DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
 @irdl_op_definition
 class DotOp(IRDLOperation):
     """``tl.dot(a, b, acc)``: ``a [M,K] @ b [K,N] + acc [M,N]``, accumulated in the accumulator's
-    type: i8 operands into i32, f16 into f16 or f32, bf16 and f32 into f32, f64 into f64.
+    type: i8 operands into i32, f16 into f16 or f32, bf16 and f32 into f32, f64 into f64, fp8e4nv
+    or fp8e5 (``f8E4M3FN``, ``f8E5M2``: both the same) into f16 or f32, each element exactly as
+    its float value (``tt-legalize-fp8-dots`` makes them f16 where no fp8 MMA runs the dot).
 
     ``input_precision`` (f32 operands; Triton's ``inputPrecision``): ``"tf32"`` lets tensor cores
     read the operands as TF32; the others ask for (about) f32 accuracy, which the CUDA-core dot

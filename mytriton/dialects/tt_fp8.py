@@ -151,7 +151,12 @@ def decode(a: Array) -> Array:
     """The float32 values of an fp8 array (exact)."""
     fmt = format_of_dtype(a.dtype)
     assert fmt is not None, a.dtype
-    return _decode_table(fmt)[a.view(np.uint8)]
+    return decode_bytes(a.view(np.uint8), fmt)
+
+
+def decode_bytes(a: Array, fmt: Fp8Format) -> Array:
+    """The float32 values of ``fmt``'s bytes ``a`` (uint8; exact)."""
+    return _decode_table(fmt)[a]
 
 
 def encode(x: Array, fmt: Fp8Format, toward_zero: bool = False) -> Array:

@@ -27,9 +27,10 @@ swizzle mode; the same in every thread of the warpgroup), C and D are the accumu
 <one>, <col>] : !llvm.struct<...> -> !llvm.struct<...>``).
 
 The forms we support (``WGMMA_FORMS``): A and B both f16 or bf16 (k = 16), tf32 (k = 8; f32
-bits of which the tensor core reads the upper 19), accumulating f32; s8 (k = 32) accumulating
-s32, wrapping on overflow (``satfinite`` absent or ``wrapped``). m = 64; n a multiple of 8 from
-8 to 256 (s8: 8, 16, 24, then multiples of 16, as PTX allows). ``layoutA`` is ``row`` (A
+bits of which the tensor core reads the upper 19), e4m3 or e5m2 (k = 32; fp8 bytes),
+accumulating f32; s8 (k = 32) accumulating s32, wrapping on overflow (``satfinite`` absent or
+``wrapped``). m = 64; n a multiple of 8 from 8 to 256 (s8: 8, 16, 24, then multiples of 16, as
+PTX allows). ``layoutA`` is ``row`` (A
 K-major); ``layoutB`` is ``col`` (B K-major) or, for f16 and bf16 only, ``row`` (B MN-major,
 PTX's "transposed" B). ``scaleA``/``scaleB`` are ``one``; ``scaleD`` is ``one`` (add C) or
 ``zero`` (ignore it).
@@ -131,7 +132,7 @@ class SharedSpaceAttr(_Keyword):
 class WgmmaForm:
     """One operand type's ``wgmma`` form: its k, element size and accumulator."""
 
-    operand: str  #: the PTX type of A and B: f16, bf16, tf32, s8
+    operand: str  #: the PTX type of A and B: f16, bf16, tf32, e4m3, e5m2, s8
     k: int
     element_bytes: int
     accumulator: Attribute  #: f32, or i32 (PTX s32)
@@ -168,6 +169,8 @@ WGMMA_FORMS = {
     "bf16": WgmmaForm("bf16", 16, 2, f32, True),
     "tf32": WgmmaForm("tf32", 8, 4, f32, False),
     "s8": WgmmaForm("s8", 32, 1, i32, False),
+    "e4m3": WgmmaForm("e4m3", 32, 1, f32, False),
+    "e5m2": WgmmaForm("e5m2", 32, 1, f32, False),
 }
 
 
@@ -229,8 +232,9 @@ class WgmmaMmaAsyncOp(WarpgroupMmaOp):
         *,
         add_accumulator: bool = True,
     ):
-        """``operand``: f16, bf16, tf32 or s8; ``b_mn_major``: B is MN-major (``layoutB =
-        row``, f16/bf16 only), else K-major; ``add_accumulator=False``: ``scaleD = zero``."""
+        """``operand``: f16, bf16, tf32, e4m3, e5m2 or s8; ``b_mn_major``: B is MN-major
+        (``layoutB = row``, f16/bf16 only), else K-major; ``add_accumulator=False``: ``scaleD =
+        zero``."""
         form = WGMMA_FORMS[operand]
         t = WgmmaTypeAttr(operand)
         super().__init__(

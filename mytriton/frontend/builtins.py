@@ -26,8 +26,22 @@ from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
 # Operand dtypes ``tl.dot`` handles (Triton rejects uint8 too; bfloat16 is not supported yet).
-_DOT_OPERAND_DTYPES = (core.int8, core.float16, core.bfloat16, core.float32, core.float64)
+_DOT_OPERAND_DTYPES = (
+    core.int8,
+    core.float16,
+    core.bfloat16,
+    core.float32,
+    core.float64,
+    core.float8e4nv,
+    core.float8e5,
+)
 _DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")  # any case
+
+
+def _mma_fp8(v: TensorValue) -> bool:
+    """fp8e4nv and fp8e5 blocks stay fp8 in a ``tt.dot`` of two of the same format (the fp8
+    warpgroup MMAs read them; ``tt-legalize-fp8-dots`` widens them where none runs the dot)."""
+    return v.dtype in (core.float8e4nv, core.float8e5)
 
 
 class Builtins(
@@ -554,8 +568,8 @@ class Builtins(
         out_dtype: Any,
     ) -> TensorValue:
         a, b = self._tensor(input, "tl.dot's input"), self._tensor(other, "tl.dot's other")
-        if a.dtype.is_fp8() and b.dtype.is_fp8():
-            # any two fp8 formats (Triton's fp8 MMA): as float16 (exact), an f16 dot (MMAs)
+        if a.dtype.is_fp8() and b.dtype.is_fp8() and (a.dtype != b.dtype or not _mma_fp8(a)):
+            # two fp8 formats that no MMA takes together: as float16 (exact), an f16 dot
             a, b = self.sem.cast(a, core.float16), self.sem.cast(b, core.float16)
         for v, what in ((a, "input"), (b, "other")):
             if len(v.shape) not in (2, 3) or len(v.shape) != len(a.shape):
@@ -638,7 +652,7 @@ class Builtins(
 
     def _dot_result_dtype(self, operands: core.dtype, out: core.dtype) -> core.dtype:
         """Triton's rule: int8 -> int32, bf16 and f32 -> f32, f64 -> f64 whatever ``out_dtype``
-        says (bfloat16 excepted); f16 -> ``out_dtype``, float16 or float32."""
+        says (bfloat16 excepted); f16 and fp8 -> ``out_dtype``, float16 or float32."""
         if operands == core.int8:
             return core.int32
         if out == core.bfloat16:
@@ -653,7 +667,7 @@ class Builtins(
             return operands
         if out not in (core.float16, core.float32):
             raise KernelTypeError(
-                f"tl.dot: out_dtype must be tl.float16 or tl.float32 for float16 operands, "
+                f"tl.dot: out_dtype must be tl.float16 or tl.float32 for {operands} operands, "
                 f"got {out}",
                 self.b.loc,
             )

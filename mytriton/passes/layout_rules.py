@@ -29,7 +29,7 @@ from mytriton.dialects.ttg import (
 )
 from mytriton.op_rules import OpRules
 from mytriton.passes.layout_policy import default_blocked, dot_layout
-from mytriton.passes.mma_policy import mma_form, mma_layout, wgmma_layout
+from mytriton.passes.mma_policy import mma_form, mma_layout, mma_sync, wgmma_layout
 from mytriton.passes.shape_layouts import paired, reshaped, unpaired
 
 LayoutOf = Callable[[SSAValue], Layout | None]
@@ -82,8 +82,11 @@ def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None
     accumulator's layout, else a register tile."""
     assert isinstance(op, tt.DotOp)
     shape = shape_of(op.acc.type)
-    if d.tensor_cores and mma_form(op) is not None:
-        mma = wgmma_layout(op, d.num_warps, d.capability) or mma_layout(shape, d.num_warps)
+    form = mma_form(op) if d.tensor_cores else None
+    if form is not None:
+        mma = wgmma_layout(op, d.num_warps, d.capability)
+        if mma is None and mma_sync(form):
+            mma = mma_layout(shape, d.num_warps)
         if mma is not None:
             return mma
     return layout_of(op.acc) or dot_layout(shape, d.num_warps)

@@ -3,8 +3,9 @@
 A dot goes to tensor cores when its form exists (``mma_form``): rank 2, an f32 accumulator
 with f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, or an i32
 accumulator with int8 operands, and M, N, K multiples of the instruction's tile (16 x 8 x 16;
-K 8 for tf32, 32 for int8). Other dots (ieee f32, f64, f16 accumulators, batched) keep the
-CUDA-core FMA loop.
+K 8 for tf32, 32 for int8), or an f32 accumulator with fp8e4nv or fp8e5 operands (both alike;
+K 32) where warpgroup MMAs run it (``FP8_FORMS``: no ``mma.sync`` form). Other dots (ieee f32,
+f64, f16 accumulators, batched) keep the CUDA-core FMA loop.
 
 The accumulator layout is an ordinary blocked layout, ``sizePerThread = [1, 2],
 threadsPerWarp = [8, 4], warpsPerCTA = [wm, wn]``: lane ``4g + q`` owns columns ``2q, 2q + 1``
@@ -14,12 +15,13 @@ of two consecutive row repetitions (``8 wm`` apart). So elementwise ops, reducti
 conversions of the result need nothing new; only the dot's lowering knows the instruction.
 
 On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgroup MMAs
-(``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA = [num_warps,
-1]``), its f16/bf16 or tf32 operands in 128-byte swizzled tiles (``#ttg.nvmma_shared``; 64-byte rows
-where K is half of a 128-byte one), A's rows permuted so that the same blocked accumulator layout
-holds the instruction's result; an f16/bf16 B N-contiguous, or K-contiguous where it is loaded so
-(``k_contiguous``); a tf32 B K-contiguous (the only form the instruction has for it). An A laid out
-as the accumulator (an earlier warpgroup MMA's rounded result: attention's P) stays in registers
+(``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA =
+[num_warps, 1]``), its f16/bf16, tf32 or fp8 operands in 128-byte swizzled tiles
+(``#ttg.nvmma_shared``; 64-byte rows where K is half of a 128-byte one), A's rows permuted so
+that the same blocked accumulator layout holds the instruction's result; an f16/bf16 B
+N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``); a tf32 or fp8 B
+K-contiguous (the only form the instruction has for them). An A laid out as the accumulator
+(an earlier warpgroup MMA's rounded result: attention's P) stays in registers
 (``wgmma_register_a``): that layout is the instruction's A fragment.
 
 Otherwise operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import bf16, f16, f32, i8, i32
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, bf16, f16, f32, i8, i32
 from xdsl.ir import Attribute
 
 from mytriton.dialects import tt
@@ -50,7 +52,13 @@ M_TILE, N_TILE = 16, 8  # the instruction's accumulator tile (all forms)
 WGMMA_CAPABILITY = 90  # sm_90a: wgmma is not forward compatible
 WGMMA_M = 64  # rows of one warpgroup MMA
 WGMMA_MAX_N = 256
-WGMMA_OPERANDS = ("f16", "bf16", "tf32")  # mma_form kinds the warpgroup MMAs take
+WGMMA_OPERANDS = ("f16", "bf16", "tf32", "e4m3", "e5m2")  # mma_form kinds wgmma takes
+# fp8e4nv and fp8e5 operands (k = 32, like s8): warpgroup MMAs only (``nvvm.mma.sync`` has no
+# fp8 form upstream; ``tt-legalize-fp8-dots`` widens any other fp8 dot to f16)
+FP8_FORMS: dict[Attribute, MmaForm] = {
+    Float8E4M3FNType(): MmaForm("e4m3", (16, 8, 32), i32, 4, 2, 4),
+    Float8E5M2Type(): MmaForm("e5m2", (16, 8, 32), i32, 4, 2, 4),
+}
 WGMMA_N_TILE = 64  # N a multiple of one swizzled row of 16-bit elements (an N-major B's atom)
 
 
@@ -68,6 +76,8 @@ def mma_form(op: tt.DotOp) -> MmaForm | None:
         form = MMA_FORMS["bf16"]
     elif operand == f32 and op.precision == "tf32":
         form = MMA_FORMS["tf32"]
+    elif accumulator == f32 and element_type(op.b.type) == operand:
+        form = FP8_FORMS.get(operand)
     else:
         form = None
     if form is None:
@@ -76,6 +86,17 @@ def mma_form(op: tt.DotOp) -> MmaForm | None:
     if m % M_TILE or n % N_TILE or k % form.shape[2]:
         return None
     return form
+
+
+def mma_sync(form: MmaForm) -> bool:
+    """Whether ``form`` has an ``nvvm.mma.sync`` (fp8 runs as warpgroup MMAs only)."""
+    return form.ptx_type in MMA_FORMS
+
+
+def fp8_wgmma_dot(op: tt.DotOp, num_warps: int, capability: int) -> bool:
+    """Whether ``op``, a dot of fp8 operands, runs as fp8 warpgroup MMAs (else
+    ``tt-legalize-fp8-dots`` widens its operands to f16)."""
+    return wgmma_layout(op, num_warps, capability) is not None
 
 
 def mma_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr | None:
@@ -139,10 +160,10 @@ def mma_staging(
 
 def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayoutAttr | None:
     """The accumulator layout of ``op`` as warpgroup MMAs on a chip of ``capability``, or None
-    when they cannot run it: f16/bf16 or tf32 operands, whole warpgroups all along M (each
+    when they cannot run it: f16/bf16, tf32 or fp8 operands, whole warpgroups all along M (each
     warpgroup 64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` a multiple of 64
     up to one instruction's 256, ``K`` whole 128- or 64-byte swizzled rows (64 or 32 f16/bf16
-    elements, 32 or 16 tf32)."""
+    elements, 32 or 16 tf32, 128 or 64 fp8)."""
     if capability != WGMMA_CAPABILITY or num_warps % 4:
         return None
     form = mma_form(op)
@@ -197,8 +218,9 @@ def wgmma_staging(
     """The swizzled tiles of A (K-contiguous, rows rotated for ``wm`` warps) and B when ``op``
     with its result in ``layout`` runs as warpgroup MMAs; None otherwise. An f16/bf16 B is
     N-contiguous (read transposed), or K-contiguous where its registers are laid out K first
-    (``k_contiguous``: attention's K^T); a tf32 B is K-contiguous always (the instruction reads
-    32-bit operands K-major only: a B loaded N-contiguous is copied an element at a time)."""
+    (``k_contiguous``: attention's K^T); a tf32 or fp8 B is K-contiguous always (the
+    instruction reads 32- and 8-bit operands K-major only: a tf32 B loaded N-contiguous is
+    copied an element at a time, an fp8 one staged from registers by the dot)."""
     if not isinstance(layout, BlockedLayoutAttr):
         return None
     if layout != wgmma_layout(op, layout.num_warps, capability):
@@ -209,7 +231,7 @@ def wgmma_staging(
     k_swizzle = swizzle_for(k * size)  # wgmma_layout: 128 or 64
     assert k_swizzle is not None
     a = NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm, swizzle=k_swizzle)
-    if size != 2 or k_contiguous(b_layout):  # tf32: the MMA reads B K-major only
+    if size != 2 or k_contiguous(b_layout):  # tf32, fp8: the MMA reads B K-major only
         return a, NvmmaSharedLayoutAttr([0, 1], swizzle=k_swizzle)
     n_swizzle = swizzle_for(n * size)
     assert n_swizzle is not None

@@ -74,6 +74,12 @@ def _tt_simplify() -> type[ModulePass]:
     return SimplifyPass
 
 
+def _tt_legalize_fp8_dots() -> type[ModulePass]:
+    from mytriton.passes.legalize_fp8_dots import LegalizeFp8DotsPass
+
+    return LegalizeFp8DotsPass
+
+
 def _tt_assign_layouts() -> type[ModulePass]:
     from mytriton.passes.assign_layouts import AssignLayoutsPass
 
@@ -101,6 +107,7 @@ def builtin_passes() -> dict[str, PassFactory]:
         "licm": _licm,
         "tt-simplify": _tt_simplify,
         "tt-pipeline": _tt_pipeline,
+        "tt-legalize-fp8-dots": _tt_legalize_fp8_dots,
         "tt-assign-layouts": _tt_assign_layouts,
         "ttg-pipeline": _ttg_pipeline,
         "tt-lower-to-gpu": _tt_lower_to_gpu,

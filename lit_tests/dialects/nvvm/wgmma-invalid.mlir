@@ -4,15 +4,40 @@ func.func @mixed_types(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
   %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
   func.return
 }
-// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8 (typeA and typeB alike), not f16 and bf16
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike), not f16 and bf16
 
 // -----
 
 func.func @unsupported_type(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
-  %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<u8>, <one>, <row>], B[<u8>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
   func.return
 }
-// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8 (typeA and typeB alike), not e4m3 and e4m3
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike), not u8 and u8
+
+// -----
+
+// two fp8 formats (PTX has them; mytriton widens such dots to f16 instead)
+func.func @fp8_pair(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
+  %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  func.return
+}
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike), not e4m3 and e5m2
+
+// -----
+
+func.func @fp8_transposed(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
+  %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e5m2>, <one>, <row>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  func.return
+}
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: layoutB = row (B MN-major, transposed) is for f16 and bf16 only, not e5m2
+
+// -----
+
+func.func @fp8_k(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
+  %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  func.return
+}
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: e4m3 operands need shape m = 64, k = 32 and n in 8 to 256 (a multiple of 8), not m = 64, n = 8, k = 16
 
 // -----
 

@@ -70,3 +70,28 @@ func.func @rhs_type(%a: tensor<16x16xf32>, %b: tensor<16x16xf16>) {
   func.return
 }
 // CHECK: Operation does not verify: tt.dot: operands must have one element type, got tensor<16x16xf32> and tensor<16x16xf16>
+
+// -----
+
+func.func @fp8_pair(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf8E5M2>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %b, %c : tensor<16x16xf8E4M3FN> * tensor<16x16xf8E5M2> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: operands must have one element type, got tensor<16x16xf8E4M3FN> and tensor<16x16xf8E5M2>
+
+// -----
+
+func.func @fp8_accumulator(%a: tensor<16x16xf8E5M2>, %c: tensor<16x16xbf16>) {
+  %d = tt.dot %a, %a, %c : tensor<16x16xf8E5M2> * tensor<16x16xf8E5M2> -> tensor<16x16xbf16>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: accumulator of f8E5M2 operands must hold f16 or f32, got tensor<16x16xbf16>
+
+// -----
+
+// fp8e4b15 (Triton's fp8e4b15) has no MMA: the frontend widens it to f16 before the dot
+func.func @fp8_format(%a: tensor<16x16xf8E4M3B11FNUZ>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %a, %c : tensor<16x16xf8E4M3B11FNUZ> * tensor<16x16xf8E4M3B11FNUZ> -> tensor<16x16xf32>
+  func.return
+}
+// CHECK: Operation does not verify: tt.dot: unsupported operand type tensor<16x16xf8E4M3B11FNUZ>

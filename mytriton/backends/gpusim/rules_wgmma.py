@@ -22,7 +22,7 @@ bytes into the row, the later k steps of a tile, is fine): anything else is an e
 guess.
 
 The rule reads A and B when the ``wgmma`` is issued, as loads of the warpgroup's threads (each
-element by one of them: the race checks see them), computes ``D`` in float64 (f16 and bf16
+element by one of them: the race checks see them), computes ``D`` in float64 (f16, bf16 and fp8
 products are exact; tf32 operands are their f32 bits' upper 19, ``& 0xFFFFE000``, as for
 ``mma.sync``) rounded once to f32, or exactly in int64 wrapped to int32 (s8), and returns the
 accumulator struct: field ``4j + 2h + e`` of thread ``t`` (``w = t // 32``, ``g = (t % 32) //
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type
 from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
@@ -55,6 +56,7 @@ from mytriton.backends.gpusim.warpgroups import (
     scalar_fields,
     struct_dtype,
 )
+from mytriton.dialects import tt_fp8
 from mytriton.dialects.ptx_wgmma import A_REGISTERS, WgmmaRegisterAOp
 from mytriton.dialects.tt_semantics import bfloat16_dtype
 from mytriton.dialects.upstream_wgmma import (
@@ -177,18 +179,29 @@ def b_addresses(
 
 
 def _operand_dtype(form: WgmmaForm) -> np.dtype:
-    """The NumPy type of the operand's elements as stored (tf32: f32)."""
+    """The NumPy type of the operand's elements as stored (tf32: f32; fp8: their bytes)."""
     return {
         "f16": np.dtype(np.float16),
         "bf16": bfloat16_dtype(),
         "tf32": np.dtype(np.float32),
         "s8": np.dtype(np.int8),
+        "e4m3": np.dtype(np.uint8),
+        "e5m2": np.dtype(np.uint8),
     }[form.operand]
+
+
+FP8_OPERANDS = {  # the fp8 formats of wgmma's e4m3 and e5m2 operands
+    "e4m3": tt_fp8.FORMATS[Float8E4M3FNType],
+    "e5m2": tt_fp8.FORMATS[Float8E5M2Type],
+}
 
 
 def _exact(form: WgmmaForm, raw: Array) -> Array:
     """Operand elements (their bits in any dtype of their size) as the tensor core reads them:
-    float64 (tf32: the upper 19 bits of the f32), int64 for s8."""
+    float64 (tf32: the upper 19 bits of the f32; fp8 decoded), int64 for s8."""
+    fp8 = FP8_OPERANDS.get(form.operand)
+    if fp8 is not None:
+        return tt_fp8.decode_bytes(np.ascontiguousarray(raw).view(np.uint8), fp8).astype(np.float64)
     values = np.ascontiguousarray(raw).view(_operand_dtype(form))
     if form.operand == "s8":
         return values.astype(np.int64)

@@ -20,7 +20,7 @@ from mytriton.backends.interpreter.errors import (
 from mytriton.backends.interpreter.poison import Poison, make_poison, poison_block, union
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array, dtype_of, map_value
-from mytriton.dialects import tt
+from mytriton.dialects import tt, tt_fp8
 from mytriton.dialects.tt_elementwise import CmpOp, ElementwiseOp, SelectOp
 from mytriton.dialects.tt_types import shape_of
 
@@ -154,7 +154,8 @@ def dot(ex: Executor, op: tt.DotOp) -> Sequence[Value]:
 def _dot_values(a: np.ndarray, b: np.ndarray, acc: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """``a @ b + acc`` as the GPU lowering computes it: integers exactly with i32 wrap-around,
     f32 and f64 in their own type, f16 operands in f32 with an f16 accumulator rounded after
-    every k step (the CUDA-core FMA loop's rounding)."""
+    every k step (the CUDA-core FMA loop's rounding); fp8 operands as their (exact) values."""
+    a, b = (tt_fp8.decode(x) if tt_fp8.format_of_dtype(x.dtype) else x for x in (a, b))
     if dtype.kind == "i":
         wide = np.matmul(a.astype(np.int64), b.astype(np.int64)) + acc.astype(np.int64)
         return wide.astype(dtype)

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects import tt
+from mytriton.dialects.tt_fp8 import format_of, is_fp8
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_geometry import Geometry
@@ -40,6 +41,7 @@ from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.ttg_shared import LocalLoadOp, MemDescType, SharedEncoding, tile_alignment
 from mytriton.dialects.upstream_nvvm import MmaForm
 from mytriton.passes.axis_info import MAX_VECTOR_BYTES
+from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, lower_mma_dot
 from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence, lower_wgmma_dot
@@ -108,9 +110,12 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
     a_size = 0 if a_tile or a_registers else a_layout.size((m, k))
     b_size = 0 if b_tile else b_layout.size((k, n))
     nb = batch[0] if batch else 1
-    # tensor cores read the operands in their own type
+    # tensor cores read the operands in their own type (an fp8 as its byte)
     tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
-    compute = element_type(op.a.type) if tensor_cores else _compute_type(element_type(op.acc.type))
+    if tensor_cores:
+        compute = fp8.register_type(element_type(op.a.type))
+    else:
+        compute = _compute_type(element_type(op.acc.type))
     align = max(1, tile_alignment(a_layout) // byte_size(compute))
     b_offset = -(-nb * a_size // align) * align
     return StagingPlan(
@@ -285,7 +290,8 @@ class LowerDot:
         """Store ``v``'s registers into ``buf`` from element ``offset`` on, laid out by
         ``strides`` (or as a tile of that shared encoding)."""
         g: Geometry = ctx.geometry(v.type)
-        values = [_widen(ctx, value, compute) for value in ctx.get(v)]
+        elem = element_type(v.type)
+        values = [_widen(ctx, value, elem, compute) for value in ctx.get(v)]
         width = _store_width(g, strides, shape_of(v.type), compute)
         for run in g.register_runs(g.root.dim_order[0], width):
             at = run[0]
@@ -338,10 +344,14 @@ def _compute_type(accumulator: Attribute) -> Attribute:
     return f32 if accumulator == f16 else accumulator
 
 
-def _widen(ctx: LoweringContext, value: SSAValue, to: Attribute) -> SSAValue:
-    """An operand element in the compute type (i8 sign-extended, f16 extended)."""
+def _widen(ctx: LoweringContext, value: SSAValue, elem: Attribute, to: Attribute) -> SSAValue:
+    """An operand element (of type ``elem``) in the compute type (i8 sign-extended, f16
+    extended, an fp8 byte decoded; a tensor core's fp8 byte as it is)."""
     if value.type == to:
         return value
+    if is_fp8(elem):  # into f32, an fp8 dot's compute type on CUDA cores
+        assert to == f32
+        return fp8.decode(ctx, value, format_of(elem))
     if isinstance(to, IntegerType):
         return ctx.value(arith.ExtSIOp(value, to))
     return ctx.value(arith.ExtFOp(value, to))

@@ -1,0 +1,171 @@
+"""fp8 dots: two fp8e4nv or two fp8e5 operands run as fp8 warpgroup MMAs (``m64nNk32`` e4m3 /
+e5m2) where the tile allows them on an sm_90 (gpusim and the H200), both tiles K-major (a B
+loaded N-contiguous staged from registers by the dot, one loaded K-contiguous copied ahead by
+``cp.async``); every other fp8 dot (``tt-legalize-fp8-dots``: one warp, K tiles of 32 bytes, an
+f16 accumulator; the frontend: two formats) runs on f16 operands. Each against the exact
+product of the operands' values.
+
+The H200's fp8 tensor cores add each instruction's products into the accumulator with fewer
+than f32's bits (Triton's default, ``max_num_imprecise_acc`` unlimited, keeps it so): on the GPU
+the tolerance is that of about 13 bits; the simulator and the interpreter compute exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import mytriton as triton
+import mytriton.language as tl
+
+pytestmark = pytest.mark.execution
+
+
+@triton.jit
+def fp8_matmul(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_ak,
+    stride_bk,
+    stride_bn,
+    OUT: tl.constexpr,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
+    """Triton's tutorial matmul as it reads fp8 (``other=0.0``: no int -> fp8 conversion)."""
+    offs_am = (tl.program_id(0) * BM + tl.arange(0, BM)) % M
+    offs_bn = (tl.program_id(1) * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    acc = tl.zeros((BM, BN), dtype=OUT)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc, out_dtype=OUT)
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    offs_cm = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_cn = tl.program_id(1) * BN + tl.arange(0, BN)
+    c_ptrs = c_ptr + N * offs_cm[:, None] + offs_cn[None, :]
+    tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+FORMATS = {"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}
+CPU_BACKENDS = ("interpreter", "gpusim")
+
+
+def _matmul(
+    run: Any,
+    fmt: str,
+    shape: tuple[int, ...],
+    stages: int,
+    warps: int = 4,
+    b_k_major: bool = False,
+    b_fmt: str | None = None,
+    out: Any = tl.float32,
+) -> Any:
+    """The tutorial matmul of fp8 operands (B in ``b_fmt``, else ``fmt``); ``b_k_major``: B
+    stored transposed, its loads run along K."""
+    m, n, k, bm, bn, bk = shape
+    rng = np.random.default_rng(m + n + k + bk)
+    a = rng.standard_normal((m, k)).astype(FORMATS[fmt])
+    b = rng.standard_normal((k, n)).astype(FORMATS[b_fmt or fmt])
+    b_stored, b_strides = (np.ascontiguousarray(b.T), (1, k)) if b_k_major else (b, (n, 1))
+    result = np.full((m, n), 77, np.float16 if out == tl.float16 else np.float32)
+    compiled = run(
+        fp8_matmul,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        a,
+        b_stored,
+        result,
+        m,
+        n,
+        k,
+        k,
+        1,
+        *b_strides,
+        num_warps=warps,
+        num_stages=stages,
+        OUT=out,
+        BM=bm,
+        BN=bn,
+        BK=bk,
+    )
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    if out == tl.float16:  # rounded to f16 after every product (the CUDA-core loop)
+        np.testing.assert_allclose(result, exact, rtol=2e-2, atol=2e-2 * np.sqrt(k))
+    elif run.backend in CPU_BACKENDS:
+        np.testing.assert_allclose(result, exact, rtol=1e-5, atol=1e-4 * np.sqrt(k))
+    else:
+        np.testing.assert_allclose(result, exact, rtol=1e-3, atol=1e-3 * np.sqrt(k))
+    return compiled
+
+
+def _mma(run: Any, compiled: Any) -> str | None:
+    """What ran the dot: ``"fp8"`` (fp8 warpgroup MMAs), ``"f16"`` (f16 ones), ``"other"``."""
+    if run.backend == "interpreter":
+        return None
+    gpu = compiled.asm["gpu"]
+    if "wgmma.mma_async" not in gpu:
+        return "other"
+    return "fp8" if ("wgmma_type<e4m3>" in gpu or "wgmma_type<e5m2>" in gpu) else "f16"
+
+
+# (M, N, K, BM, BN, BK)
+SHAPES = [
+    (64, 64, 512, 64, 64, 128),  # 128-byte rows, four K iterations
+    (100, 120, 300, 64, 64, 64),  # 64-byte rows; masked M, N and K edges
+    (64, 128, 128, 64, 128, 128),  # one K iteration, N = 128
+]
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+@pytest.mark.parametrize("b_k_major", [False, True], ids=["b_n_major", "b_k_major"])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_fp8_wgmma(
+    run: Any, fmt: str, shape: tuple[int, ...], b_k_major: bool, stages: int
+) -> None:
+    compiled = _matmul(run, fmt, shape, stages, b_k_major=b_k_major)
+    assert _mma(run, compiled) in (None, "fp8")
+    if run.backend != "interpreter" and b_k_major and stages > 1:  # copied ahead, kept in flight
+        ttg = compiled.asm["ttg"]
+        assert "ttg.async_copy_global_to_local" in ttg and "ttg.dot_wait" in ttg
+
+
+def test_two_warpgroups(run: Any) -> None:
+    """Eight warps, two M instructions per warpgroup."""
+    compiled = _matmul(run, "e4m3", (256, 64, 256, 256, 64, 128), 3, warps=8, b_k_major=True)
+    assert _mma(run, compiled) in (None, "fp8")
+
+
+@pytest.mark.parametrize(
+    ("why", "shape", "warps", "out", "expected"),
+    [
+        ("one warp: no warpgroup", (32, 32, 96, 32, 32, 32), 1, tl.float32, "other"),
+        ("32-byte rows: f16 MMAs in 64-byte ones", (64, 64, 96, 64, 64, 32), 4, tl.float32, "f16"),
+        ("an f16 accumulator: CUDA cores", (64, 64, 64, 64, 64, 64), 4, tl.float16, "other"),
+    ],
+)
+def test_widened_to_f16(
+    run: Any, why: str, shape: tuple[int, ...], warps: int, out: Any, expected: str
+) -> None:
+    """Where no fp8 MMA runs the dot its operands become f16 (exact) first."""
+    compiled = _matmul(run, "e5m2", shape, 2, warps=warps, out=out)
+    assert _mma(run, compiled) in (None, expected), why
+
+
+def test_two_formats_run_as_f16(run: Any) -> None:
+    """fp8e4nv times fp8e5: the frontend widens both (no MMA form takes two formats here)."""
+    compiled = _matmul(run, "e4m3", (64, 64, 128, 64, 64, 64), 2, b_fmt="e5m2", b_k_major=True)
+    assert _mma(run, compiled) in (None, "f16")
