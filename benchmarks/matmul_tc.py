@@ -110,7 +110,9 @@ def main() -> None:
                 a = torch.randn(s, s, device="cuda").to(dtype)
                 b = torch.randn(s, s, device="cuda").to(dtype)
             ref = a.double() @ b.double()
-            tol = 0.0 if integer else 2e-2 if dname == "float32" else 1e-2
+            # fp8: Hopper's fp8 MMAs add products into the accumulator with fewer bits than f32
+            # (Triton's default too); at K = 8192 that is up to ~2 off the exact sums
+            tol = 0.0 if integer else 2e-2 if dname == "float32" else 5e-2 if fp8 else 1e-2
             out_dtype = torch.int32 if integer else torch.float32
             for impl, (mod, backend) in impls.items():
                 if backend is not None:

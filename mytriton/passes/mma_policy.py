@@ -16,11 +16,11 @@ conversions of the result need nothing new; only the dot's lowering knows the in
 
 On Hopper (``capability`` 90: sm_90a) a dot whose tile allows it runs as warpgroup MMAs
 (``wgmma_layout``; ``gpu_lowering/dot_wgmma.py``): every warp along M (``warpsPerCTA =
-[num_warps, 1]``), its f16/bf16, tf32 or fp8 operands in 128-byte swizzled tiles
+[num_warps, 1]``), its f16/bf16, tf32, int8 or fp8 operands in 128-byte swizzled tiles
 (``#ttg.nvmma_shared``; 64-byte rows where K is half of a 128-byte one), A's rows permuted so
 that the same blocked accumulator layout holds the instruction's result; an f16/bf16 B
-N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``); a tf32 or fp8 B
-K-contiguous (the only form the instruction has for them). An A laid out as the accumulator
+N-contiguous, or K-contiguous where it is loaded so (``k_contiguous``); a tf32, int8 or fp8
+B K-contiguous (the only form the instruction has for them). An A laid out as the accumulator
 (an earlier warpgroup MMA's rounded result: attention's P) stays in registers
 (``wgmma_register_a``): that layout is the instruction's A fragment.
 
@@ -52,7 +52,7 @@ M_TILE, N_TILE = 16, 8  # the instruction's accumulator tile (all forms)
 WGMMA_CAPABILITY = 90  # sm_90a: wgmma is not forward compatible
 WGMMA_M = 64  # rows of one warpgroup MMA
 WGMMA_MAX_N = 256
-WGMMA_OPERANDS = ("f16", "bf16", "tf32", "e4m3", "e5m2")  # mma_form kinds wgmma takes
+WGMMA_OPERANDS = ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8")  # mma_form kinds wgmma takes
 # fp8e4nv and fp8e5 operands (k = 32, like s8): warpgroup MMAs only (``nvvm.mma.sync`` has no
 # fp8 form upstream; ``tt-legalize-fp8-dots`` widens any other fp8 dot to f16)
 FP8_FORMS: dict[Attribute, MmaForm] = {
@@ -160,10 +160,10 @@ def mma_staging(
 
 def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayoutAttr | None:
     """The accumulator layout of ``op`` as warpgroup MMAs on a chip of ``capability``, or None
-    when they cannot run it: f16/bf16, tf32 or fp8 operands, whole warpgroups all along M (each
-    warpgroup 64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` a multiple of 64
-    up to one instruction's 256, ``K`` whole 128- or 64-byte swizzled rows (64 or 32 f16/bf16
-    elements, 32 or 16 tf32, 128 or 64 fp8)."""
+    when they cannot run it: f16/bf16, tf32, int8 or fp8 operands, whole warpgroups all along M
+    (each warpgroup 64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` a multiple
+    of 64 up to one instruction's 256, ``K`` whole 128- or 64-byte swizzled rows (64 or 32
+    f16/bf16 elements, 32 or 16 tf32, 128 or 64 int8 or fp8)."""
     if capability != WGMMA_CAPABILITY or num_warps % 4:
         return None
     form = mma_form(op)
@@ -218,9 +218,9 @@ def wgmma_staging(
     """The swizzled tiles of A (K-contiguous, rows rotated for ``wm`` warps) and B when ``op``
     with its result in ``layout`` runs as warpgroup MMAs; None otherwise. An f16/bf16 B is
     N-contiguous (read transposed), or K-contiguous where its registers are laid out K first
-    (``k_contiguous``: attention's K^T); a tf32 or fp8 B is K-contiguous always (the
+    (``k_contiguous``: attention's K^T); a tf32, int8 or fp8 B is K-contiguous always (the
     instruction reads 32- and 8-bit operands K-major only: a tf32 B loaded N-contiguous is
-    copied an element at a time, an fp8 one staged from registers by the dot)."""
+    copied an element at a time, an 8-bit one staged from registers by the dot)."""
     if not isinstance(layout, BlockedLayoutAttr):
         return None
     if layout != wgmma_layout(op, layout.num_warps, capability):
@@ -231,7 +231,7 @@ def wgmma_staging(
     k_swizzle = swizzle_for(k * size)  # wgmma_layout: 128 or 64
     assert k_swizzle is not None
     a = NvmmaSharedLayoutAttr([1, 0], rotate=2 * wm, swizzle=k_swizzle)
-    if size != 2 or k_contiguous(b_layout):  # tf32, fp8: the MMA reads B K-major only
+    if size != 2 or k_contiguous(b_layout):  # tf32, int8, fp8: the MMA reads B K-major only
         return a, NvmmaSharedLayoutAttr([0, 1], swizzle=k_swizzle)
     n_swizzle = swizzle_for(n * size)
     assert n_swizzle is not None

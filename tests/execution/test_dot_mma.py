@@ -166,8 +166,9 @@ INT8_SHAPES = [(64, 64, 64, 64, 64, 32), (128, 64, 96, 128, 64, 64), (50, 70, 40
 @pytest.mark.parametrize("num_warps", [1, 4, 8])
 @pytest.mark.parametrize("shape", INT8_SHAPES, ids=lambda s: "x".join(map(str, s)))
 def test_int8_mma_dot(run: Any, shape: tuple[int, ...], num_warps: int) -> None:
-    """int8 operands over their whole range into int32 (``mma.sync`` m16n8k32, s8): exact, the
-    accumulator near the top of int32 so that the sums wrap, as Triton's int8 dot does."""
+    """int8 operands over their whole range into int32 (``mma.sync`` m16n8k32 or warpgroup
+    m64nNk32, s8): exact, the accumulator near the top of int32 so that the sums wrap, as
+    Triton's int8 dot does."""
     m, n, k, bm, bn, bk = shape
     rng = np.random.default_rng(m + 3 * k + num_warps)
     a = rng.integers(-128, 128, (m, k), dtype=np.int8)
@@ -192,8 +193,8 @@ def test_int8_mma_dot(run: Any, shape: tuple[int, ...], num_warps: int) -> None:
         BN=bn,
         BK=bk,
     )
-    if run.backend != "interpreter":
-        assert "nvvm.mma.sync" in compiled.asm["gpu"], "the dot did not use tensor cores"
+    if run.backend != "interpreter":  # 128 x 64 x 64 over 4 or 8 warps: s8 warpgroup MMAs
+        assert _on_tensor_cores(compiled), "the dot did not use tensor cores"
     exact = a.astype(np.int64) @ b.astype(np.int64) + c
     assert (exact > np.iinfo(np.int32).max).any()
     np.testing.assert_array_equal(out, exact.astype(np.int32))

@@ -339,3 +339,41 @@ def test_a_from_registers(run: Any, kind: str, bm: int, n: int, d: int, warps: i
     if run.backend != "interpreter":
         gpu = compiled.asm["gpu"]
         assert gpu.count("ptx.wgmma.mma_async") > 0 and gpu.count("nvvm.wgmma.mma_async") > 0
+
+
+# (M, N, K, BM, BN, BK) of int8 dots: 128-byte rows over four K iterations; 64-byte rows with
+# masked edges; two warpgroups
+INT8_SHAPES = [
+    (64, 64, 512, 64, 64, 128),
+    (100, 120, 300, 64, 64, 64),
+    (128, 128, 256, 128, 128, 128),
+]
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+@pytest.mark.parametrize("b_k_major", [False, True], ids=["b_n_major", "b_k_major"])
+@pytest.mark.parametrize("shape", INT8_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_int8(run: Any, shape: tuple[int, ...], b_k_major: bool, stages: int) -> None:
+    """int8 operands into int32 as m64nNk32 s8 warpgroup MMAs (sums wrap like the CUDA-core
+    loop's), both tiles K-major: a B loaded N-contiguous is stored transposed from registers
+    by the dot, one loaded K-contiguous copied ahead."""
+    m, n, k, bm, bn, bk = shape
+    rng = np.random.default_rng(m + k)
+    a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    b = rng.integers(-128, 128, (k, n), dtype=np.int8)
+    b_stored, b_strides = (np.ascontiguousarray(b.T), (1, k)) if b_k_major else (b, (n, 1))
+    out = np.full((m, n), 77, np.int32)
+    warps = 8 if bm == 128 and bn == 128 else 4
+    compiled = run(
+        tutorial_matmul,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        a, b_stored, out, m, n, k, k, 1, *b_strides, n, 1,
+        num_warps=warps, num_stages=stages, OUT=tl.int32, LOOP_STAGES=0, BM=bm, BN=bn, BK=bk,
+    )  # fmt: skip
+    exact = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.int32)
+    np.testing.assert_array_equal(out, exact)
+    if run.backend == "interpreter":
+        return
+    assert "k = 32>, typeA = #nvvm.wgmma_type<s8>" in compiled.asm["gpu"]
+    if b_k_major and stages > 1:
+        assert "ttg.async_copy_global_to_local" in compiled.asm["ttg"]
