@@ -20,44 +20,9 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from tests.execution.test_dot_pipeline import tutorial_matmul
 
 pytestmark = pytest.mark.execution
-
-
-@triton.jit
-def fp8_matmul(
-    a_ptr,
-    b_ptr,
-    c_ptr,
-    M,
-    N,
-    K,
-    stride_am,
-    stride_ak,
-    stride_bk,
-    stride_bn,
-    OUT: tl.constexpr,
-    BM: tl.constexpr,
-    BN: tl.constexpr,
-    BK: tl.constexpr,
-):
-    """Triton's tutorial matmul as it reads fp8 (``other=0.0``: no int -> fp8 conversion)."""
-    offs_am = (tl.program_id(0) * BM + tl.arange(0, BM)) % M
-    offs_bn = (tl.program_id(1) * BN + tl.arange(0, BN)) % N
-    offs_k = tl.arange(0, BK)
-    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-    acc = tl.zeros((BM, BN), dtype=OUT)
-    for k in range(0, tl.cdiv(K, BK)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
-        acc = tl.dot(a, b, acc, out_dtype=OUT)
-        a_ptrs += BK * stride_ak
-        b_ptrs += BK * stride_bk
-    offs_cm = tl.program_id(0) * BM + tl.arange(0, BM)
-    offs_cn = tl.program_id(1) * BN + tl.arange(0, BN)
-    c_ptrs = c_ptr + N * offs_cm[:, None] + offs_cn[None, :]
-    tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
 FORMATS = {"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}
@@ -83,7 +48,7 @@ def _matmul(
     b_stored, b_strides = (np.ascontiguousarray(b.T), (1, k)) if b_k_major else (b, (n, 1))
     result = np.full((m, n), 77, np.float16 if out == tl.float16 else np.float32)
     compiled = run(
-        fp8_matmul,
+        tutorial_matmul,
         (triton.cdiv(m, bm), triton.cdiv(n, bn)),
         a,
         b_stored,
@@ -94,9 +59,12 @@ def _matmul(
         k,
         1,
         *b_strides,
+        n,
+        1,
         num_warps=warps,
         num_stages=stages,
         OUT=out,
+        LOOP_STAGES=0,
         BM=bm,
         BN=bn,
         BK=bk,

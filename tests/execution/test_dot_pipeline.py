@@ -44,7 +44,8 @@ def tutorial_matmul(
     BN: tl.constexpr,
     BK: tl.constexpr,
 ):
-    """Triton's tutorial matmul: carried operand pointers, K edge masked by what is left."""
+    """Triton's tutorial matmul: carried operand pointers, K edge masked by what is left
+    (``other=0.0``, as the tutorial: fp8 blocks take no int)."""
     offs_am = (tl.program_id(0) * BM + tl.arange(0, BM)) % M
     offs_bn = (tl.program_id(1) * BN + tl.arange(0, BN)) % N
     offs_k = tl.arange(0, BK)
@@ -53,15 +54,15 @@ def tutorial_matmul(
     acc = tl.zeros((BM, BN), dtype=OUT)
     if LOOP_STAGES > 0:
         for k in tl.range(0, tl.cdiv(K, BK), num_stages=LOOP_STAGES):
-            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0)
-            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0)
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
             acc = tl.dot(a, b, acc, out_dtype=OUT)
             a_ptrs += BK * stride_ak
             b_ptrs += BK * stride_bk
     else:
         for k in range(0, tl.cdiv(K, BK)):
-            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0)
-            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0)
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
             acc = tl.dot(a, b, acc, out_dtype=OUT)
             a_ptrs += BK * stride_ak
             b_ptrs += BK * stride_bk

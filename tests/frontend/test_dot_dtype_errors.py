@@ -78,6 +78,19 @@ def precision_and_tf32_kernel(x, out, n, BLOCK: tl.constexpr):
     tl.dot(a, a, input_precision="ieee", allow_tf32=False)  # <-
 
 
+@triton.jit
+def fp8_and_f16_kernel(x, out, n, BLOCK: tl.constexpr):
+    a = tl.zeros((16, 16), tl.float8e4nv)
+    b = tl.zeros((16, 16), tl.float16)
+    tl.dot(a, b)  # <-
+
+
+@triton.jit
+def fp8_out_f64_kernel(x, out, n, BLOCK: tl.constexpr):
+    a = tl.zeros((16, 16), tl.float8e5)
+    tl.dot(a, a, out_dtype=tl.float64)  # <-
+
+
 CASES = [
     (mixed_dtypes_kernel, KernelTypeError, ("same dtype", "fp16", "fp32"), "tl.dot"),
     (mixed_ints_kernel, KernelTypeError, ("same dtype", "int8", "fp16"), "tl.dot"),
@@ -89,6 +102,8 @@ CASES = [
     (f64_acc_default_out_kernel, KernelTypeError, ("out_dtype must be fp64",), "tl.dot"),
     (bad_precision_kernel, KernelValueError, ("input_precision", "'fp8'"), "tl.dot"),
     (precision_and_tf32_kernel, KernelValueError, ("only one of",), "tl.dot"),
+    (fp8_and_f16_kernel, KernelTypeError, ("same dtype", "fp8e4nv", "fp16"), "tl.dot"),
+    (fp8_out_f64_kernel, KernelTypeError, ("out_dtype must be", "fp8e5 operands"), "tl.dot"),
 ]
 
 
@@ -116,3 +131,23 @@ def test_triton_accepted_combinations_compile():
     """f32 operands ignore ``out_dtype`` without ``acc`` (Triton's rule), an f16 accumulator and
     an int32 one are accepted with the matching ``out_dtype``."""
     accepted_kernel.warmup(*ARGS, grid=(1,), **KW)
+
+
+@triton.jit
+def fp8_dots_kernel(x, out, n, BLOCK: tl.constexpr):
+    e4 = tl.zeros((16, 32), tl.float8e4nv)
+    e5 = tl.zeros((32, 16), tl.float8e5)
+    tl.dot(e4, tl.zeros((32, 16), tl.float8e4nv))
+    tl.dot(e4, e5, tl.zeros((16, 16), tl.float16), out_dtype=tl.float16)
+    tl.dot(tl.zeros((16, 32), tl.float8e4b15), tl.zeros((32, 16), tl.float8e4b15))
+
+
+def test_fp8_dots_keep_fp8_operands_of_one_mma_format():
+    """Two fp8e4nv (or fp8e5) blocks stay fp8 in ``tt.dot`` (the layout passes decide where
+    they run); two formats, or fp8e4b15, become f16 (exact) first."""
+    tt = fp8_dots_kernel.warmup(*ARGS, grid=(1,), **KW).asm["tt"]
+    dots = [line for line in tt.splitlines() if "tt.dot" in line]
+    assert len(dots) == 3
+    assert "tensor<16x32xf8E4M3FN> * tensor<32x16xf8E4M3FN> -> tensor<16x16xf32>" in dots[0]
+    assert "tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf16>" in dots[1]
+    assert "tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf32>" in dots[2]
