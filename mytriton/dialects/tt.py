@@ -535,13 +535,14 @@ DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
     f32: (f32,),
     f64: (f64,),
 }
+FP8_MMA_TYPES = {Float8E4M3FNType(), Float8E5M2Type()}  # a dot may take one of each
 
 
 @irdl_op_definition
 class DotOp(IRDLOperation):
     """``tl.dot(a, b, acc)``: ``a [M,K] @ b [K,N] + acc [M,N]``, accumulated in the accumulator's
     type: i8 operands into i32, f16 into f16 or f32, bf16 and f32 into f32, f64 into f64, fp8e4nv
-    or fp8e5 (``f8E4M3FN``, ``f8E5M2``: both the same) into f16 or f32, each element exactly as
+    or fp8e5 (``f8E4M3FN``, ``f8E5M2``: either for each operand) into f16 or f32, each element as
     its float value (``tt-legalize-fp8-dots`` makes them f16 where no fp8 MMA runs the dot).
 
     ``input_precision`` (f32 operands; Triton's ``inputPrecision``): ``"tf32"`` lets tensor cores
@@ -581,7 +582,8 @@ class DotOp(IRDLOperation):
                 self, f"inner dimensions differ: [{a[0]}, {a[1]}] x [{b[0]}, {b[1]}]"
             )
         operand, accumulator = element_type(self.a.type), element_type(self.acc.type)
-        if element_type(self.b.type) != operand:
+        fp8_pair = {operand, element_type(self.b.type)} <= FP8_MMA_TYPES
+        if element_type(self.b.type) != operand and not fp8_pair:
             raise verify_error(
                 self,
                 f"operands must have one element type, got {type_str(self.a.type)} and "

@@ -27,7 +27,8 @@ swizzle mode; the same in every thread of the warpgroup), C and D are the accumu
 <one>, <col>] : !llvm.struct<...> -> !llvm.struct<...>``).
 
 The forms we support (``WGMMA_FORMS``): A and B both f16 or bf16 (k = 16), tf32 (k = 8; f32
-bits of which the tensor core reads the upper 19), e4m3 or e5m2 (k = 32; fp8 bytes),
+bits of which the tensor core reads the upper 19), e4m3 or e5m2 (k = 32; fp8 bytes; A and B
+may be different formats),
 accumulating f32; s8 (k = 32) accumulating s32, wrapping on overflow (``satfinite`` absent or
 ``wrapped``). m = 64; n a multiple of 8 from 8 to 256 (s8: 8, 16, 24, then multiples of 16, as
 PTX allows). ``layoutA`` is ``row`` (A
@@ -157,10 +158,11 @@ class WgmmaForm:
         """The accumulator struct of an ``m64nN`` tile: ``n / 2`` fields per thread."""
         return llvm.LLVMStructType.from_type_list([self.accumulator] * (n // 2))
 
-    def ptx(self, n: int) -> str:
-        """The PTX instruction (without operands)."""
-        t = self.operand
-        return f"wgmma.mma_async.sync.aligned.m64n{n}k{self.k}.{self.accumulator_type}.{t}.{t}"
+    def ptx(self, n: int, b: str | None = None) -> str:
+        """The PTX instruction (without operands); ``b``: B's type where it differs (fp8)."""
+        a = self.operand
+        shape = f"m64n{n}k{self.k}"
+        return f"wgmma.mma_async.sync.aligned.{shape}.{self.accumulator_type}.{a}.{b or a}"
 
 
 WGMMA_M = 64
@@ -172,6 +174,7 @@ WGMMA_FORMS = {
     "e4m3": WgmmaForm("e4m3", 32, 1, f32, False),
     "e5m2": WgmmaForm("e5m2", 32, 1, f32, False),
 }
+FP8_KINDS = ("e4m3", "e5m2")  # A and B may be either (PTX's .e4m3.e5m2 and .e5m2.e4m3 too)
 
 
 class WarpgroupMmaOp(IRDLOperation):
@@ -188,6 +191,11 @@ class WarpgroupMmaOp(IRDLOperation):
     def form(self) -> WgmmaForm:
         """The operand type's form (the verifier guarantees there is one)."""
         return WGMMA_FORMS[self.typeA.data]
+
+    @property
+    def b_type(self) -> str:
+        """B's PTX type: A's, or for fp8 either format."""
+        return self.typeB.data
 
     @property
     def n(self) -> int:
@@ -230,20 +238,20 @@ class WgmmaMmaAsyncOp(WarpgroupMmaOp):
         operand: str,
         b_mn_major: bool,
         *,
+        b_operand: str | None = None,
         add_accumulator: bool = True,
     ):
-        """``operand``: f16, bf16, tf32, e4m3, e5m2 or s8; ``b_mn_major``: B is MN-major
-        (``layoutB = row``, f16/bf16 only), else K-major; ``add_accumulator=False``: ``scaleD =
-        zero``."""
+        """``operand``: f16, bf16, tf32, e4m3, e5m2 or s8 (``b_operand``: B's where it differs,
+        the other fp8 format); ``b_mn_major``: B is MN-major (``layoutB = row``, f16/bf16
+        only), else K-major; ``add_accumulator=False``: ``scaleD = zero``."""
         form = WGMMA_FORMS[operand]
-        t = WgmmaTypeAttr(operand)
         super().__init__(
             operands=[acc, desc_a, desc_b],
             result_types=[form.result(n)],
             properties={
                 "shape": MmaShapeAttr(WGMMA_M, n, form.k),
-                "typeA": t,
-                "typeB": t,
+                "typeA": WgmmaTypeAttr(operand),
+                "typeB": WgmmaTypeAttr(b_operand or operand),
                 "typeD": WgmmaTypeAttr(form.accumulator_type),
                 "scaleD": WgmmaScaleOutAttr("one" if add_accumulator else "zero"),
                 "scaleA": WgmmaScaleInAttr("one"),
@@ -258,10 +266,11 @@ class WgmmaMmaAsyncOp(WarpgroupMmaOp):
         what = "nvvm.wgmma.mma_async"
         kind = self.typeA.data
         form = WGMMA_FORMS.get(kind)
-        if form is None or self.typeB.data != kind:
+        pair = (kind, self.typeB.data)
+        if form is None or not (kind == pair[1] or all(t in FP8_KINDS for t in pair)):
             raise VerifyException(
                 f"{what}: supported operand types are {', '.join(WGMMA_FORMS)} (typeA and typeB "
-                f"alike), not {kind} and {self.typeB.data}"
+                f"alike, or two fp8 formats), not {kind} and {self.typeB.data}"
             )
         if self.typeD.data != form.accumulator_type:
             raise VerifyException(

@@ -39,8 +39,8 @@ _DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "bf16x3", "bf16x6", "ieee")  # any ca
 
 
 def _mma_fp8(v: TensorValue) -> bool:
-    """fp8e4nv and fp8e5 blocks stay fp8 in a ``tt.dot`` of two of the same format (the fp8
-    warpgroup MMAs read them; ``tt-legalize-fp8-dots`` widens them where none runs the dot)."""
+    """fp8e4nv and fp8e5 blocks stay fp8 in a ``tt.dot`` (either format each: the fp8 warpgroup
+    MMAs read them; ``tt-legalize-fp8-dots`` widens them where none runs the dot)."""
     return v.dtype in (core.float8e4nv, core.float8e5)
 
 
@@ -568,8 +568,8 @@ class Builtins(
         out_dtype: Any,
     ) -> TensorValue:
         a, b = self._tensor(input, "tl.dot's input"), self._tensor(other, "tl.dot's other")
-        if a.dtype.is_fp8() and b.dtype.is_fp8() and (a.dtype != b.dtype or not _mma_fp8(a)):
-            # two fp8 formats that no MMA takes together: as float16 (exact), an f16 dot
+        if a.dtype.is_fp8() and b.dtype.is_fp8() and not (_mma_fp8(a) and _mma_fp8(b)):
+            # fp8 formats that no MMA takes: as float16 (exact), an f16 dot
             a, b = self.sem.cast(a, core.float16), self.sem.cast(b, core.float16)
         for v, what in ((a, "input"), (b, "other")):
             if len(v.shape) not in (2, 3) or len(v.shape) != len(a.shape):
@@ -584,7 +584,7 @@ class Builtins(
                     f"tl.float64 (or both operands an fp8 dtype), got {v.dtype}",
                     self.b.loc,
                 )
-        if a.dtype != b.dtype:
+        if a.dtype != b.dtype and not (_mma_fp8(a) and _mma_fp8(b)):
             raise KernelTypeError(
                 f"tl.dot: both operands must have the same dtype, got {a.dtype} and {b.dtype} "
                 "(cast one with .to())",

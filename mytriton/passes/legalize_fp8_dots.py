@@ -1,6 +1,6 @@
 """``tt-legalize-fp8-dots``: widen the operands of the fp8 dots no fp8 MMA runs to f16.
 
-The frontend keeps a ``tt.dot`` of two fp8e4nv or two fp8e5 blocks in fp8 (as Triton does):
+The frontend keeps a ``tt.dot`` of fp8e4nv or fp8e5 blocks (either each) in fp8, as Triton does:
 on Hopper, where warpgroup MMAs run it (``mma_policy.fp8_wgmma_dot``: sm_90a, a tile of whole
 warpgroups, an f32 accumulator), the tensor cores read the bytes themselves, at twice the f16
 rate. Everywhere else (another chip, a tile of the wrong shape, an f16 accumulator, no tensor

@@ -3,9 +3,9 @@
 A dot goes to tensor cores when its form exists (``mma_form``): rank 2, an f32 accumulator
 with f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, or an i32
 accumulator with int8 operands, and M, N, K multiples of the instruction's tile (16 x 8 x 16;
-K 8 for tf32, 32 for int8), or an f32 accumulator with fp8e4nv or fp8e5 operands (both alike;
-K 32) where warpgroup MMAs run it (``FP8_FORMS``: no ``mma.sync`` form). Other dots (ieee f32,
-f64, f16 accumulators, batched) keep the CUDA-core FMA loop.
+K 8 for tf32, 32 for int8), or an f32 accumulator with fp8e4nv or fp8e5 operands (either
+format each; K 32) where warpgroup MMAs run it (``FP8_FORMS``: no ``mma.sync`` form). Other
+dots (ieee f32, f64, f16 accumulators, batched) keep the CUDA-core FMA loop.
 
 The accumulator layout is an ordinary blocked layout, ``sizePerThread = [1, 2],
 threadsPerWarp = [8, 4], warpsPerCTA = [wm, wn]``: lane ``4g + q`` owns columns ``2q, 2q + 1``
@@ -76,7 +76,7 @@ def mma_form(op: tt.DotOp) -> MmaForm | None:
         form = MMA_FORMS["bf16"]
     elif operand == f32 and op.precision == "tf32":
         form = MMA_FORMS["tf32"]
-    elif accumulator == f32 and element_type(op.b.type) == operand:
+    elif accumulator == f32 and element_type(op.b.type) in FP8_FORMS:  # any two formats
         form = FP8_FORMS.get(operand)
     else:
         form = None

@@ -73,6 +73,8 @@ def test_asm_text_of_each_form() -> None:
         )
     op = WgmmaMmaAsyncOp(*block.args, 64, "f16", False)
     assert wgmma_asm_text(op).endswith("p, 1, 1, 0, 0;\\n}\\n")
+    op = WgmmaMmaAsyncOp(*block.args, 64, "e4m3", False, b_operand="e5m2")  # two fp8 formats
+    assert "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {%0, " in wgmma_asm_text(op)
 
 
 @pytest.mark.parametrize("case", HARDWARE_CASES, ids=IDS)

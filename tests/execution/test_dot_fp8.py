@@ -2,7 +2,7 @@
 e5m2) where the tile allows them on an sm_90 (gpusim and the H200), both tiles K-major (a B
 loaded N-contiguous staged from registers by the dot, one loaded K-contiguous copied ahead by
 ``cp.async``); every other fp8 dot (``tt-legalize-fp8-dots``: one warp, K tiles of 32 bytes, an
-f16 accumulator; the frontend: two formats) runs on f16 operands. Each against the exact
+f16 accumulator; the frontend: fp8e4b15, fp8e4b8, fp8e5b16) runs on f16 operands. Each against the exact
 product of the operands' values.
 
 The H200's fp8 tensor cores add each instruction's products into the accumulator with fewer
@@ -133,7 +133,17 @@ def test_widened_to_f16(
     assert _mma(run, compiled) in (None, expected), why
 
 
-def test_two_formats_run_as_f16(run: Any) -> None:
-    """fp8e4nv times fp8e5: the frontend widens both (no MMA form takes two formats here)."""
-    compiled = _matmul(run, "e4m3", (64, 64, 128, 64, 64, 64), 2, b_fmt="e5m2", b_k_major=True)
+@pytest.mark.parametrize(("fmt", "b_fmt"), [("e4m3", "e5m2"), ("e5m2", "e4m3")])
+@pytest.mark.parametrize("b_k_major", [False, True], ids=["b_n_major", "b_k_major"])
+def test_two_formats(run: Any, fmt: str, b_fmt: str, b_k_major: bool) -> None:
+    """fp8e4nv times fp8e5 (and the other way round): one fp8 MMA (``.e4m3.e5m2``) reads both,
+    from one byte buffer (an fp8 lives in its byte); widened to f16 where it cannot."""
+    compiled = _matmul(run, fmt, (100, 120, 300, 64, 64, 128), 3, b_fmt=b_fmt, b_k_major=b_k_major)
+    assert _mma(run, compiled) in (None, "fp8")
+    if run.backend != "interpreter":
+        assert (
+            f"typeA = #nvvm.wgmma_type<{fmt}>, typeB = #nvvm.wgmma_type<{b_fmt}>"
+            in (compiled.asm["gpu"])
+        )
+    compiled = _matmul(run, fmt, (64, 64, 128, 64, 64, 32), 2, b_fmt=b_fmt)
     assert _mma(run, compiled) in (None, "f16")

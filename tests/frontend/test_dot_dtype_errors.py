@@ -142,12 +142,12 @@ def fp8_dots_kernel(x, out, n, BLOCK: tl.constexpr):
     tl.dot(tl.zeros((16, 32), tl.float8e4b15), tl.zeros((32, 16), tl.float8e4b15))
 
 
-def test_fp8_dots_keep_fp8_operands_of_one_mma_format():
-    """Two fp8e4nv (or fp8e5) blocks stay fp8 in ``tt.dot`` (the layout passes decide where
-    they run); two formats, or fp8e4b15, become f16 (exact) first."""
+def test_fp8_dots_keep_fp8_operands_of_mma_formats():
+    """fp8e4nv and fp8e5 blocks (either format each) stay fp8 in ``tt.dot`` (the layout passes
+    decide where they run); fp8e4b15 becomes f16 (exact) first."""
     tt = fp8_dots_kernel.warmup(*ARGS, grid=(1,), **KW).asm["tt"]
     dots = [line for line in tt.splitlines() if "tt.dot" in line]
     assert len(dots) == 3
     assert "tensor<16x32xf8E4M3FN> * tensor<32x16xf8E4M3FN> -> tensor<16x16xf32>" in dots[0]
-    assert "tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf16>" in dots[1]
+    assert "tensor<16x32xf8E4M3FN> * tensor<32x16xf8E5M2> -> tensor<16x16xf16>" in dots[1]
     assert "tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf32>" in dots[2]

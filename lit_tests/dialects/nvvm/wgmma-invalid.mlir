@@ -4,7 +4,7 @@ func.func @mixed_types(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
   %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
   func.return
 }
-// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike), not f16 and bf16
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike, or two fp8 formats), not f16 and bf16
 
 // -----
 
@@ -12,16 +12,16 @@ func.func @unsupported_type(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
   %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<u8>, <one>, <row>], B[<u8>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
   func.return
 }
-// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike), not u8 and u8
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike, or two fp8 formats), not u8 and u8
 
 // -----
 
-// two fp8 formats (PTX has them; mytriton widens such dots to f16 instead)
-func.func @fp8_pair(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
-  %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+// an fp8 A takes an fp8 B only
+func.func @fp8_and_s8(%c: !llvm.struct<(f32, f32, f32, f32)>, %d: i64) {
+  %0 = nvvm.wgmma.mma_async %d, %d, %c, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<s8>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
   func.return
 }
-// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike), not e4m3 and e5m2
+// CHECK: Operation does not verify: nvvm.wgmma.mma_async: supported operand types are f16, bf16, tf32, s8, e4m3, e5m2 (typeA and typeB alike, or two fp8 formats), not e4m3 and s8
 
 // -----
 

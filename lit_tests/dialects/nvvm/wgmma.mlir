@@ -12,6 +12,7 @@ func.func @forms(%f: !llvm.struct<(f32, f32, f32, f32)>, %i: !llvm.struct<(i32, 
   %3 = nvvm.wgmma.mma_async %da, %db, %i, <m = 64, n = 8, k = 32>, D[<s32>, <one>, <wrapped>], A[<s8>, <one>, <row>], B[<s8>, <one>, <col>] : !llvm.struct<(i32, i32, i32, i32)> -> !llvm.struct<(i32, i32, i32, i32)>
   %4 = nvvm.wgmma.mma_async %da, %db, %2, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
   %5 = nvvm.wgmma.mma_async %da, %db, %4, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e5m2>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  %6 = nvvm.wgmma.mma_async %da, %db, %5, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
   nvvm.wgmma.commit.group.sync.aligned
   nvvm.wgmma.wait.group.sync.aligned 1
   nvvm.wgmma.wait.group.sync.aligned 0
@@ -26,6 +27,7 @@ func.func @forms(%f: !llvm.struct<(f32, f32, f32, f32)>, %i: !llvm.struct<(i32, 
 // CHECK-NEXT:    %3 = nvvm.wgmma.mma_async %da, %db, %i, <m = 64, n = 8, k = 32>, D[<s32>, <one>, <wrapped>], A[<s8>, <one>, <row>], B[<s8>, <one>, <col>] : !llvm.struct<(i32, i32, i32, i32)> -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NEXT:    %4 = nvvm.wgmma.mma_async %da, %db, %2, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT:    %5 = nvvm.wgmma.mma_async %da, %db, %4, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e5m2>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NEXT:    %6 = nvvm.wgmma.mma_async %da, %db, %5, <m = 64, n = 8, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT:    nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0

@@ -73,11 +73,11 @@ func.func @rhs_type(%a: tensor<16x16xf32>, %b: tensor<16x16xf16>) {
 
 // -----
 
-func.func @fp8_pair(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf8E5M2>, %c: tensor<16x16xf32>) {
-  %d = tt.dot %a, %b, %c : tensor<16x16xf8E4M3FN> * tensor<16x16xf8E5M2> -> tensor<16x16xf32>
+func.func @fp8_and_f16(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  %d = tt.dot %a, %b, %c : tensor<16x16xf8E4M3FN> * tensor<16x16xf16> -> tensor<16x16xf32>
   func.return
 }
-// CHECK: Operation does not verify: tt.dot: operands must have one element type, got tensor<16x16xf8E4M3FN> and tensor<16x16xf8E5M2>
+// CHECK: Operation does not verify: tt.dot: operands must have one element type, got tensor<16x16xf8E4M3FN> and tensor<16x16xf16>
 
 // -----
 

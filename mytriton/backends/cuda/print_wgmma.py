@@ -59,7 +59,8 @@ def wgmma_asm_text(op: WgmmaMmaAsyncOp) -> str:
         tail += ["1", "1", "0", "1" if op.b_mn_major else "0"]
     elif not form.integer:  # tf32, e4m3, e5m2: the scales of A and B, no transposes
         tail += ["1", "1"]
-    instruction = f"{form.ptx(n)} {registers}, %{count}, %{count + 1}, {', '.join(tail)};"
+    operands = f"{registers}, %{count}, %{count + 1}, {', '.join(tail)}"
+    instruction = f"{form.ptx(n, op.b_type)} {operands};"
     return f"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{count + 2}, 0;\\n{instruction}\\n}}\\n"
 
 

@@ -60,6 +60,7 @@ from mytriton.dialects import tt_fp8
 from mytriton.dialects.ptx_wgmma import A_REGISTERS, WgmmaRegisterAOp
 from mytriton.dialects.tt_semantics import bfloat16_dtype
 from mytriton.dialects.upstream_wgmma import (
+    WGMMA_FORMS,
     WGMMA_M,
     FenceProxyOp,
     WgmmaCommitGroupSyncAlignedOp,
@@ -365,7 +366,7 @@ def _wgmma(op: Operation, c: Compiler) -> Step:
         a_at = a_addresses(form, start_a, sbo_a, row_a)
         a = read_operand(m, op, "A", form, a_at, groups, check)
         b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b, row_b)
-        b = read_operand(m, op, "B", form, b_at, groups, check)
+        b = read_operand(m, op, "B", WGMMA_FORMS[op.b_type], b_at, groups, check)
         m.env[out] = _accumulate(m, form, n, add_c, c_struct, a, b, groups, group_of)
 
     return step
@@ -412,7 +413,7 @@ def _wgmma_register_a(op: Operation, c: Compiler) -> Step:
         for e, half in enumerate(halves):
             a[:, rows, cols + e] = half.view(element).astype(np.float64)
         b_at = b_addresses(form, n, mn_major, start_b, lbo_b, sbo_b, row_b)
-        b = read_operand(m, op, "B", form, b_at, groups, check)
+        b = read_operand(m, op, "B", WGMMA_FORMS[op.b_type], b_at, groups, check)
         m.env[out] = _accumulate(m, form, n, add_c, c_struct, a, b, groups, group_of)
 
     return step

@@ -65,7 +65,7 @@ from mytriton.dialects.upstream_wgmma import (
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, shared_address
 from mytriton.passes.gpu_lowering.rules import lowers
-from mytriton.passes.mma_policy import WGMMA_M, mma_form
+from mytriton.passes.mma_policy import FP8_FORMS, WGMMA_M, mma_form
 
 WARPGROUP_WARPS = 4
 SWIZZLE_MODES = {128: 1, 64: 2}  # the descriptor's swizzle mode field (bits 62-63) per row width
@@ -93,6 +93,7 @@ def lower_wgmma_dot(
     form = wgmma_form(op)
     k_step = form.k
     operand = form.operand
+    b_operand = _b_type(op)
     assert layouts[0].span == 2 * wm and layouts[0].dim_order == (1, 0)
     b_mn_major = layouts[1].dim_order == (1, 0)
     assert form.transposable or not b_mn_major
@@ -129,7 +130,9 @@ def lower_wgmma_dot(
                 a_bytes = (i * groups * WGMMA_M) * a_row
                 a_bytes += _k_major_step(kk, m, a_row, size)
                 a_at = _plus(ctx, a_desc, a_bytes)
-                mma = WgmmaMmaAsyncOp(fragments[i], a_at, b_at, n, operand, b_mn_major)
+                mma = WgmmaMmaAsyncOp(
+                    fragments[i], a_at, b_at, n, operand, b_mn_major, b_operand=b_operand
+                )
             fragments[i] = ctx.value(mma)
     ctx.emit(WgmmaCommitGroupSyncAlignedOp())
     if is_async_dot(op):  # ``ttg.dot_wait`` waits and reads the fragments
@@ -147,6 +150,13 @@ def wgmma_form(op: tt.DotOp) -> WgmmaForm:
     form = mma_form(op)
     assert form is not None
     return WGMMA_FORMS[form.ptx_type]
+
+
+def _b_type(op: tt.DotOp) -> str | None:
+    """B's PTX type where it differs from A's: the other fp8 format."""
+    form = FP8_FORMS.get(element_type(op.b.type))
+    a_form = FP8_FORMS.get(element_type(op.a.type))
+    return form.ptx_type if form is not None and form != a_form else None
 
 
 def _a_fragments(
