@@ -144,7 +144,7 @@ class MmaTypeAttr(_Keyword):
     """``#nvvm.mma_type<f16>``: the PTX type of an operand's elements."""
 
     name = "nvvm.mma_type"
-    KEYWORDS = ("f16", "bf16", "tf32", "s8", "u8", "s32", "f32")
+    KEYWORDS = ("f16", "bf16", "tf32", "s8", "u8", "s32", "f32", "e4m3", "e5m2")  # upstream's
 
 
 @irdl_attr_definition
@@ -220,11 +220,10 @@ class MmaIntOverflowAttr(_Keyword):
     KEYWORDS = ("wrapped", "satfinite")
 
 
-@irdl_op_definition
-class MmaSyncOp(IRDLOperation):
-    """``nvvm.mma.sync``: one warp-wide tensor-core multiply-accumulate (see the module doc)."""
+class WarpMmaOp(IRDLOperation):
+    """The operands and properties of a warp-wide tensor-core MMA (``nvvm.mma.sync``, and
+    ``ptx.mma.sync`` of fp8 operands), and what they say."""
 
-    name = "nvvm.mma.sync"
     a_operands = var_operand_def()
     b_operands = var_operand_def()
     c_operands = var_operand_def()
@@ -261,6 +260,31 @@ class MmaSyncOp(IRDLOperation):
             result_types=[form.result],
             properties=properties,
         )
+
+    @property
+    def form(self) -> MmaForm:
+        """A's instruction form (the verifier guarantees there is one)."""
+        raise NotImplementedError
+
+    @property
+    def b_form(self) -> MmaForm:
+        """B's form: A's (``ptx.mma.sync``: either fp8 format)."""
+        return self.form
+
+    @property
+    def instruction(self) -> str:
+        """The PTX instruction, B's type as the op says (``ptx.mma.sync``: either fp8)."""
+        m, n, k = self.form.shape
+        acc = "s32" if self.form.integer else "f32"
+        a, b = self.multiplicandAPtxType.data, self.multiplicandBPtxType.data
+        return f"mma.sync.aligned.m{m}n{n}k{k}.row.col.{acc}.{a}.{b}.{acc}"
+
+
+@irdl_op_definition
+class MmaSyncOp(WarpMmaOp):
+    """``nvvm.mma.sync``: one warp-wide tensor-core multiply-accumulate (see the module doc)."""
+
+    name = "nvvm.mma.sync"
 
     @property
     def form(self) -> MmaForm:
