@@ -24,7 +24,7 @@ from xdsl.ir import SSAValue
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MmaForm, MmaTypeAttr, WarpMmaOp
+from mytriton.dialects.upstream_nvvm import MmaForm, MmaTypeAttr, WarpMmaOp
 
 FP8_MMA_FORMS = {
     "e4m3": MmaForm("e4m3", (16, 8, 32), i32, 4, 2, 4),
@@ -68,19 +68,6 @@ class Fp8MmaSyncOp(WarpMmaOp):
                 f"{what}: A and B must be e4m3 or e5m2 (nvvm.mma.sync has the other types), not "
                 f"{kinds[0]} and {kinds[1]}"
             )
-        form = self.form
-        if (self.layoutA.data, self.layoutB.data) != ("row", "col"):
-            raise VerifyException(f"{what}: only layoutA = row, layoutB = col is supported")
-        if self.shape.mnk != form.shape:
-            raise VerifyException(f"{what}: fp8 operands need shape m16n8k32")
-        for role, values, count, t in (
-            ("A", self.a_operands, form.a_registers, form.register),
-            ("B", self.b_operands, form.b_registers, form.register),
-            ("C", self.c_operands, ACCUMULATORS, form.accumulator),
-        ):
-            if len(values) != count or any(v.type != t for v in values):
-                raise VerifyException(f"{what}: fp8 needs {count} {role} operands of {t}")
-        if self.res.type != form.result:
-            raise VerifyException(f"{what}: the result must be {form.result}")
+        self.verify_fragments(self.form, "fp8")
         if self.intOverflowBehavior is not None:
             raise VerifyException(f"{what}: intOverflowBehavior is for integer forms only")

@@ -271,6 +271,25 @@ class WarpMmaOp(IRDLOperation):
         """B's form: A's (``ptx.mma.sync``: either fp8 format)."""
         return self.form
 
+    def verify_fragments(self, form: MmaForm, kind: str) -> None:
+        """What every form checks: the layouts, ``form``'s shape, its registers and result
+        (``kind``: the operand types, as the messages name them)."""
+        what = self.name
+        if (self.layoutA.data, self.layoutB.data) != ("row", "col"):
+            raise VerifyException(f"{what}: only layoutA = row, layoutB = col is supported")
+        if self.shape.mnk != form.shape:
+            m, n, k = form.shape
+            raise VerifyException(f"{what}: {kind} operands need shape m{m}n{n}k{k}")
+        for role, values, count, t in (
+            ("A", self.a_operands, form.a_registers, form.register),
+            ("B", self.b_operands, form.b_registers, form.register),
+            ("C", self.c_operands, ACCUMULATORS, form.accumulator),
+        ):
+            if len(values) != count or any(v.type != t for v in values):
+                raise VerifyException(f"{what}: {kind} needs {count} {role} operands of {t}")
+        if self.res.type != form.result:
+            raise VerifyException(f"{what}: the result must be {form.result}")
+
     @property
     def instruction(self) -> str:
         """The PTX instruction, B's type as the op says (``ptx.mma.sync``: either fp8)."""
@@ -298,20 +317,7 @@ class MmaSyncOp(WarpMmaOp):
             raise VerifyException(
                 f"nvvm.mma.sync: supported operand types are {', '.join(MMA_FORMS)} (A and B alike)"
             )
-        if (self.layoutA.data, self.layoutB.data) != ("row", "col"):
-            raise VerifyException("nvvm.mma.sync: only layoutA = row, layoutB = col is supported")
-        if self.shape.mnk != form.shape:
-            m, n, k = form.shape
-            raise VerifyException(f"nvvm.mma.sync: {kind} operands need shape m{m}n{n}k{k}")
-        for what, values, count, t in (
-            ("A", self.a_operands, form.a_registers, form.register),
-            ("B", self.b_operands, form.b_registers, form.register),
-            ("C", self.c_operands, ACCUMULATORS, form.accumulator),
-        ):
-            if len(values) != count or any(v.type != t for v in values):
-                raise VerifyException(f"nvvm.mma.sync: {kind} needs {count} {what} operands of {t}")
-        if self.res.type != form.result:
-            raise VerifyException(f"nvvm.mma.sync: the result must be {form.result}")
+        self.verify_fragments(form, kind)
         overflow = self.intOverflowBehavior
         if form.integer and (overflow is None or overflow.data != "wrapped"):
             raise VerifyException(
