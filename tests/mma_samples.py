@@ -1,6 +1,7 @@
 """Hand-built lowered kernels around one ``nvvm.mma.sync`` per warp, and their NumPy reference.
 
-Shared by the gpusim, CUDA printer and MLIR tests, so all three see the same IR: each warp loads
+Shared by the gpusim, CUDA printer and MLIR tests, so all three see the same IR (fp8 kinds:
+``ptx.mma.sync``, B of either format): each warp loads
 its lanes' fragment registers of one 16 x K tile of A (row-major), K x 8 tile of B (row-major)
 and 16 x 8 tile of C from global memory with the PTX ISA's fragment index formulas (lane
 ``4g + q``), builds the registers as the lowering does (``vector.broadcast``/``vector.insert``
@@ -16,24 +17,36 @@ from xdsl.dialects import arith, gpu, llvm
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, bf16, f16, f32, i8, i16, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
+from mytriton.dialects.ptx_mma import FP8_MMA_FORMS, Fp8MmaSyncOp
 from mytriton.dialects.tt_semantics import bfloat16_dtype
 from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MMA_FORMS, MmaSyncOp
 from tests.gpu_ir_samples import KernelBuilder, Ptr
 
 M, N = 16, 8
+# fp8 (``ptx.mma.sync``): their bytes; "e4m3.e5m2" is A e4m3 times B e5m2
 ELEMENTS: dict[str, Attribute] = {"f16": f16, "bf16": bf16, "tf32": f32, "s8": i8}
+FP8_KINDS = ("e4m3", "e5m2", "e4m3.e5m2")
+FP8_DTYPES = {"e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}  # ml_dtypes' names
+ALL_FORMS = {**MMA_FORMS, **FP8_MMA_FORMS}
+
+
+def operand_kinds(kind: str) -> tuple[str, str]:
+    """A's and B's PTX types."""
+    a, _, b = kind.partition(".")
+    return a, b or a
 
 
 def depth(kind: str) -> int:
     """K of the form's tile."""
-    return MMA_FORMS[kind].shape[2]
+    return ALL_FORMS[operand_kinds(kind)[0]].shape[2]
 
 
 def mma_module(kind: str, warps: int = 1, *, active: int | None = None) -> ModuleOp:
     """The kernel ``mma(a, b, c, d)``; ``active``: only threads below it multiply (in an
     ``scf.if``), which a warp-synchronous instruction allows of whole warps only."""
-    form = MMA_FORMS[kind]
-    element = ELEMENTS[kind]
+    a_kind, b_kind = operand_kinds(kind)
+    form = ALL_FORMS[a_kind]
+    element = ELEMENTS.get(kind, i8)
     k = depth(kind)
     b = KernelBuilder(
         "mma",
@@ -71,7 +84,7 @@ def mma_module(kind: str, warps: int = 1, *, active: int | None = None) -> Modul
             return b.op(arith.BitcastOp(xs[0], i32))
         if kind == "f16":
             return b.insert(xs[1], b.broadcast(xs[0], 2), 1)
-        if kind == "s8":  # four bytes, the lowest k in the low byte
+        if form.per_register == 4:  # s8, fp8: four bytes, the lowest k in the low byte
             word = b.op(arith.ExtUIOp(xs[0], i32))
             for h, x in enumerate(xs[1:], start=1):
                 byte = b.op(arith.ShLIOp(b.op(arith.ExtUIOp(x, i32)), c32(8 * h)))
@@ -113,7 +126,11 @@ def mma_module(kind: str, warps: int = 1, *, active: int | None = None) -> Modul
 
     def multiply() -> None:
         """The mma, and a store of each of its fields to D at the lane's fragment positions."""
-        mma = b.op(MmaSyncOp(form, a_regs, b_regs, accumulators), "acc")
+        if a_kind in FP8_MMA_FORMS:
+            b_form = FP8_MMA_FORMS[b_kind]
+            mma = b.op(Fp8MmaSyncOp(form, b_form, a_regs, b_regs, accumulators), "acc")
+        else:
+            mma = b.op(MmaSyncOp(form, a_regs, b_regs, accumulators), "acc")
         for i, (r, c) in enumerate(positions):
             field = b.op(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), mma, acc_type))
             b.store(field, b.gep(b["d"], offset(c_base, r, c, N), acc_type))
@@ -142,16 +159,21 @@ def mma_inputs(
         b = rng.integers(-128, 128, (tiles, k, N), dtype=np.int8)
         c = rng.integers(2**31 - 300_000, 2**31, (tiles, M, N), dtype=np.int64).astype(np.int32)
         return a, b, c
-    if kind == "tf32":
-        dtype: np.dtype = np.dtype(np.float32)
-    elif kind == "f16":
-        dtype = np.dtype(np.float16)
-    else:
-        dtype = bfloat16_dtype()
-    a = rng.standard_normal((tiles, M, k)).astype(dtype)
-    b = rng.standard_normal((tiles, k, N)).astype(dtype)
+    a_kind, b_kind = operand_kinds(kind)
+    a = rng.standard_normal((tiles, M, k)).astype(_dtype(a_kind))
+    b = rng.standard_normal((tiles, k, N)).astype(_dtype(b_kind))
     c = rng.standard_normal((tiles, M, N)).astype(np.float32)
     return a, b, c
+
+
+def _dtype(kind: str) -> np.dtype:
+    if kind in FP8_DTYPES:
+        import ml_dtypes
+
+        return np.dtype(getattr(ml_dtypes, FP8_DTYPES[kind]))
+    if kind == "tf32":
+        return np.dtype(np.float32)
+    return np.dtype(np.float16) if kind == "f16" else bfloat16_dtype()
 
 
 def tf32(x: np.ndarray) -> np.ndarray:

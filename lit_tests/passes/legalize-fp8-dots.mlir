@@ -1,11 +1,14 @@
 // RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=4}' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=4 capability=89}' | filecheck %s --check-prefix=SM89
 // RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=4 capability=80}' | filecheck %s --check-prefix=SM80
 // RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=4 tensor_cores=false}' | filecheck %s --check-prefix=SM80
 // RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=4}' --print-debuginfo | filecheck %s --check-prefix=LOC
 
-// An fp8 dot stays fp8 where warpgroup MMAs run it (sm_90, four warps along M = 64, N = 64,
-// K = 128 bytes, an f32 accumulator); every other one gets f16 operands (tt.cast, exact) just
-// before it, at its location. On sm_80, or without tensor cores, all of them do.
+// An fp8 dot stays fp8 where fp8 MMAs run it: warpgroup ones on sm_90 (four warps along M = 64,
+// N = 64, K = 128 bytes, an f32 accumulator), else warp ones (ptx.mma.sync, sm_89 on: M = 16),
+// unless f16 warpgroup MMAs take the tile widened (K = 32 fp8 is 64 bytes of f16). Every other
+// dot gets f16 operands (tt.cast, exact) just before it, at its location: the f16 accumulator
+// always; on sm_89 only it (no warpgroup MMAs there); on sm_80, or without tensor cores, all.
 func.func @dots(%a: tensor<64x128xf8E4M3FN>, %b: tensor<128x64xf8E4M3FN>, %c: tensor<64x64xf32>, %h: tensor<64x64xf16>, %a16: tensor<16x128xf8E5M2>, %b16: tensor<128x64xf8E5M2>, %c16: tensor<16x64xf32>, %a32: tensor<64x32xf8E4M3FN>, %b32: tensor<32x64xf8E4M3FN>) {
   %wgmma = tt.dot %a, %b, %c : tensor<64x128xf8E4M3FN> * tensor<128x64xf8E4M3FN> -> tensor<64x64xf32> loc("k.py":10:4)
   %f16_acc = tt.dot %a, %b, %h : tensor<64x128xf8E4M3FN> * tensor<128x64xf8E4M3FN> -> tensor<64x64xf16> loc("k.py":11:4)
@@ -18,13 +21,20 @@ func.func @dots(%a: tensor<64x128xf8E4M3FN>, %b: tensor<128x64xf8E4M3FN>, %c: te
 // CHECK-NEXT:    %0 = tt.cast %a : tensor<64x128xf8E4M3FN> -> tensor<64x128xf16>
 // CHECK-NEXT:    %1 = tt.cast %b : tensor<128x64xf8E4M3FN> -> tensor<128x64xf16>
 // CHECK-NEXT:    %f16_acc = tt.dot %0, %1, %h : tensor<64x128xf16> * tensor<128x64xf16> -> tensor<64x64xf16>
-// CHECK-NEXT:    %2 = tt.cast %a16 : tensor<16x128xf8E5M2> -> tensor<16x128xf16>
-// CHECK-NEXT:    %3 = tt.cast %b16 : tensor<128x64xf8E5M2> -> tensor<128x64xf16>
-// CHECK-NEXT:    %short_m = tt.dot %2, %3, %c16 : tensor<16x128xf16> * tensor<128x64xf16> -> tensor<16x64xf32>
-// CHECK-NEXT:    %4 = tt.cast %a32 : tensor<64x32xf8E4M3FN> -> tensor<64x32xf16>
-// CHECK-NEXT:    %5 = tt.cast %b32 : tensor<32x64xf8E4M3FN> -> tensor<32x64xf16>
-// CHECK-NEXT:    %short_k = tt.dot %4, %5, %c : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+// CHECK-NEXT:    %short_m = tt.dot %a16, %b16, %c16 : tensor<16x128xf8E5M2> * tensor<128x64xf8E5M2> -> tensor<16x64xf32>
+// CHECK-NEXT:    %2 = tt.cast %a32 : tensor<64x32xf8E4M3FN> -> tensor<64x32xf16>
+// CHECK-NEXT:    %3 = tt.cast %b32 : tensor<32x64xf8E4M3FN> -> tensor<32x64xf16>
+// CHECK-NEXT:    %short_k = tt.dot %2, %3, %c : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
 // CHECK-NEXT:    func.return
+
+// SM89-LABEL: func.func @dots(
+// SM89-NEXT:    %wgmma = tt.dot %a, %b, %c : tensor<64x128xf8E4M3FN> * tensor<128x64xf8E4M3FN> -> tensor<64x64xf32>
+// SM89-NEXT:    %0 = tt.cast %a
+// SM89-NEXT:    %1 = tt.cast %b
+// SM89-NEXT:    %f16_acc = tt.dot %0, %1, %h
+// SM89-NEXT:    %short_m = tt.dot %a16, %b16, %c16 : tensor<16x128xf8E5M2> * tensor<128x64xf8E5M2> -> tensor<16x64xf32>
+// SM89-NEXT:    %short_k = tt.dot %a32, %b32, %c : tensor<64x32xf8E4M3FN> * tensor<32x64xf8E4M3FN> -> tensor<64x64xf32>
+// SM89-NEXT:    func.return
 
 // SM80-LABEL: func.func @dots(
 // SM80-NEXT:    %0 = tt.cast %a : tensor<64x128xf8E4M3FN> -> tensor<64x128xf16>

@@ -144,7 +144,7 @@ class MmaTypeAttr(_Keyword):
     """``#nvvm.mma_type<f16>``: the PTX type of an operand's elements."""
 
     name = "nvvm.mma_type"
-    KEYWORDS = ("f16", "bf16", "tf32", "s8", "u8", "s32", "f32")
+    KEYWORDS = ("f16", "bf16", "tf32", "s8", "u8", "s32", "f32", "e4m3", "e5m2")  # upstream's
 
 
 @irdl_attr_definition
@@ -220,11 +220,10 @@ class MmaIntOverflowAttr(_Keyword):
     KEYWORDS = ("wrapped", "satfinite")
 
 
-@irdl_op_definition
-class MmaSyncOp(IRDLOperation):
-    """``nvvm.mma.sync``: one warp-wide tensor-core multiply-accumulate (see the module doc)."""
+class WarpMmaOp(IRDLOperation):
+    """The operands and properties of a warp-wide tensor-core MMA (``nvvm.mma.sync``, and
+    ``ptx.mma.sync`` of fp8 operands), and what they say."""
 
-    name = "nvvm.mma.sync"
     a_operands = var_operand_def()
     b_operands = var_operand_def()
     c_operands = var_operand_def()
@@ -264,6 +263,50 @@ class MmaSyncOp(IRDLOperation):
 
     @property
     def form(self) -> MmaForm:
+        """A's instruction form (the verifier guarantees there is one)."""
+        raise NotImplementedError
+
+    @property
+    def b_form(self) -> MmaForm:
+        """B's form: A's (``ptx.mma.sync``: either fp8 format)."""
+        return self.form
+
+    def verify_fragments(self, form: MmaForm, kind: str) -> None:
+        """What every form checks: the layouts, ``form``'s shape, its registers and result
+        (``kind``: the operand types, as the messages name them)."""
+        what = self.name
+        if (self.layoutA.data, self.layoutB.data) != ("row", "col"):
+            raise VerifyException(f"{what}: only layoutA = row, layoutB = col is supported")
+        if self.shape.mnk != form.shape:
+            m, n, k = form.shape
+            raise VerifyException(f"{what}: {kind} operands need shape m{m}n{n}k{k}")
+        for role, values, count, t in (
+            ("A", self.a_operands, form.a_registers, form.register),
+            ("B", self.b_operands, form.b_registers, form.register),
+            ("C", self.c_operands, ACCUMULATORS, form.accumulator),
+        ):
+            if len(values) != count or any(v.type != t for v in values):
+                raise VerifyException(f"{what}: {kind} needs {count} {role} operands of {t}")
+        if self.res.type != form.result:
+            raise VerifyException(f"{what}: the result must be {form.result}")
+
+    @property
+    def instruction(self) -> str:
+        """The PTX instruction, B's type as the op says (``ptx.mma.sync``: either fp8)."""
+        m, n, k = self.form.shape
+        acc = "s32" if self.form.integer else "f32"
+        a, b = self.multiplicandAPtxType.data, self.multiplicandBPtxType.data
+        return f"mma.sync.aligned.m{m}n{n}k{k}.row.col.{acc}.{a}.{b}.{acc}"
+
+
+@irdl_op_definition
+class MmaSyncOp(WarpMmaOp):
+    """``nvvm.mma.sync``: one warp-wide tensor-core multiply-accumulate (see the module doc)."""
+
+    name = "nvvm.mma.sync"
+
+    @property
+    def form(self) -> MmaForm:
         """The instruction form (the verifier guarantees there is one)."""
         return MMA_FORMS[self.multiplicandAPtxType.data]
 
@@ -274,20 +317,7 @@ class MmaSyncOp(IRDLOperation):
             raise VerifyException(
                 f"nvvm.mma.sync: supported operand types are {', '.join(MMA_FORMS)} (A and B alike)"
             )
-        if (self.layoutA.data, self.layoutB.data) != ("row", "col"):
-            raise VerifyException("nvvm.mma.sync: only layoutA = row, layoutB = col is supported")
-        if self.shape.mnk != form.shape:
-            m, n, k = form.shape
-            raise VerifyException(f"nvvm.mma.sync: {kind} operands need shape m{m}n{n}k{k}")
-        for what, values, count, t in (
-            ("A", self.a_operands, form.a_registers, form.register),
-            ("B", self.b_operands, form.b_registers, form.register),
-            ("C", self.c_operands, ACCUMULATORS, form.accumulator),
-        ):
-            if len(values) != count or any(v.type != t for v in values):
-                raise VerifyException(f"nvvm.mma.sync: {kind} needs {count} {what} operands of {t}")
-        if self.res.type != form.result:
-            raise VerifyException(f"nvvm.mma.sync: the result must be {form.result}")
+        self.verify_fragments(form, kind)
         overflow = self.intOverflowBehavior
         if form.integer and (overflow is None or overflow.data != "wrapped"):
             raise VerifyException(

@@ -85,7 +85,7 @@ def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None
     form = mma_form(op) if d.tensor_cores else None
     if form is not None:
         mma = wgmma_layout(op, d.num_warps, d.capability)
-        if mma is None and mma_sync(form):
+        if mma is None and mma_sync(form, d.capability):
             mma = mma_layout(shape, d.num_warps)
         if mma is not None:
             return mma

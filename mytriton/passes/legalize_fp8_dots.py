@@ -1,12 +1,13 @@
 """``tt-legalize-fp8-dots``: widen the operands of the fp8 dots no fp8 MMA runs to f16.
 
 The frontend keeps a ``tt.dot`` of fp8e4nv or fp8e5 blocks (either each) in fp8, as Triton does:
-on Hopper, where warpgroup MMAs run it (``mma_policy.fp8_wgmma_dot``: sm_90a, a tile of whole
-warpgroups, an f32 accumulator), the tensor cores read the bytes themselves, at twice the f16
-rate. Everywhere else (another chip, a tile of the wrong shape, an f16 accumulator, no tensor
-cores) the operands become f16 first: exact (every fp8e4nv and fp8e5 value is an f16), and the
-f16 dot runs on ``mma.sync`` where its tile allows. Layout assignment then meets only fp8 dots
-it lays out as warpgroup MMAs. The options are layout assignment's (the same decision).
+where fp8 MMAs run it (``mma_policy.native_fp8_dot``: warpgroup MMAs on sm_90a, warp ones,
+``ptx.mma.sync``, from sm_89 on; a tile they take, an f32 accumulator), the tensor cores read
+the bytes themselves, at twice the f16 rate. Everywhere else (an older chip, a tile of the
+wrong shape, an f16 accumulator, no tensor cores) the operands become f16 first: exact (every
+fp8e4nv and fp8e5 value is an f16), and the f16 dot runs on ``mma.sync`` where its tile
+allows. Layout assignment then meets only fp8 dots it lays out for fp8 MMAs. The options are
+layout assignment's (the same decision).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from mytriton.dialects.tt_elementwise import CastOp
 from mytriton.dialects.tt_fp8 import is_fp8
 from mytriton.dialects.tt_types import block_type, shape_of
 from mytriton.dialects.ttg import DEFAULT_CAPABILITY
-from mytriton.passes.mma_policy import fp8_wgmma_dot
+from mytriton.passes.mma_policy import native_fp8_dot
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class LegalizeFp8DotsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for dot in [d for d in op.walk() if isinstance(d, tt.DotOp) and is_fp8(d.a.type)]:
-            if self.tensor_cores and fp8_wgmma_dot(dot, self.num_warps, self.capability):
+            if self.tensor_cores and native_fp8_dot(dot, self.num_warps, self.capability):
                 continue
             a, b = (_widened(dot, v) for v in (dot.a, dot.b))
             new = tt.DotOp(a, b, dot.acc, dot.precision_setting)

@@ -4,8 +4,9 @@ A dot goes to tensor cores when its form exists (``mma_form``): rank 2, an f32 a
 with f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, or an i32
 accumulator with int8 operands, and M, N, K multiples of the instruction's tile (16 x 8 x 16;
 K 8 for tf32, 32 for int8), or an f32 accumulator with fp8e4nv or fp8e5 operands (either
-format each; K 32) where warpgroup MMAs run it (``FP8_FORMS``: no ``mma.sync`` form). Other
-dots (ieee f32, f64, f16 accumulators, batched) keep the CUDA-core FMA loop.
+format each; K 32: ``FP8_FORMS``, warpgroup MMAs, or from sm_89 on ``ptx.mma.sync``, where
+``tt-legalize-fp8-dots`` left them fp8). Other dots (ieee f32, f64, f16 accumulators,
+batched) keep the CUDA-core FMA loop.
 
 The accumulator layout is an ordinary blocked layout, ``sizePerThread = [1, 2],
 threadsPerWarp = [8, 4], warpsPerCTA = [wm, wn]``: lane ``4g + q`` owns columns ``2q, 2q + 1``
@@ -27,7 +28,7 @@ B K-contiguous (the only form the instruction has for them). An A laid out as th
 Otherwise operands are staged in shared memory and read with ``ldmatrix``: A K-contiguous
 (row-major, as it is loaded: each thread stores its consecutive elements as one vector); f16/bf16 B
 N-contiguous (as loaded), read transposed (``ldmatrix.trans``), unless loaded K-contiguous
-(``k_contiguous``), then staged so and read untransposed; tf32 and int8 B K-contiguous
+(``k_contiguous``), then staged so and read untransposed; tf32, int8 and fp8 B K-contiguous
 (``ldmatrix.trans`` moves 16-bit elements only, so B^T's rows are read untransposed). Each row
 is padded by 16 bytes, so the eight 16-byte rows one ``ldmatrix`` matrix reads (row strides
 of an odd number of 16-byte units) hit different banks.
@@ -41,6 +42,7 @@ from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, bf16, f16, f
 from xdsl.ir import Attribute
 
 from mytriton.dialects import tt
+from mytriton.dialects.ptx_mma import FP8_MMA_CAPABILITY, FP8_MMA_FORMS
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, SharedLayoutAttr, layout_of
 from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr, swizzle_for
@@ -53,11 +55,11 @@ WGMMA_CAPABILITY = 90  # sm_90a: wgmma is not forward compatible
 WGMMA_M = 64  # rows of one warpgroup MMA
 WGMMA_MAX_N = 256
 WGMMA_OPERANDS = ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8")  # mma_form kinds wgmma takes
-# fp8e4nv and fp8e5 operands (k = 32, like s8): warpgroup MMAs only (``nvvm.mma.sync`` has no
-# fp8 form upstream; ``tt-legalize-fp8-dots`` widens any other fp8 dot to f16)
+# fp8e4nv and fp8e5 operands (k = 32, like s8): warpgroup MMAs, or ``ptx.mma.sync`` (sm_89 on;
+# ``tt-legalize-fp8-dots`` widens any other fp8 dot to f16)
 FP8_FORMS: dict[Attribute, MmaForm] = {
-    Float8E4M3FNType(): MmaForm("e4m3", (16, 8, 32), i32, 4, 2, 4),
-    Float8E5M2Type(): MmaForm("e5m2", (16, 8, 32), i32, 4, 2, 4),
+    Float8E4M3FNType(): FP8_MMA_FORMS["e4m3"],
+    Float8E5M2Type(): FP8_MMA_FORMS["e5m2"],
 }
 WGMMA_N_TILE = 64  # N a multiple of one swizzled row of 16-bit elements (an N-major B's atom)
 
@@ -88,15 +90,23 @@ def mma_form(op: tt.DotOp) -> MmaForm | None:
     return form
 
 
-def mma_sync(form: MmaForm) -> bool:
-    """Whether ``form`` has an ``nvvm.mma.sync`` (fp8 runs as warpgroup MMAs only)."""
-    return form.ptx_type in MMA_FORMS
+def mma_sync(form: MmaForm, capability: int) -> bool:
+    """Whether a chip of ``capability`` has ``form``'s warp MMA (fp8: ``ptx.mma.sync``, sm_89
+    on)."""
+    return form.ptx_type in MMA_FORMS or capability >= FP8_MMA_CAPABILITY
 
 
-def fp8_wgmma_dot(op: tt.DotOp, num_warps: int, capability: int) -> bool:
-    """Whether ``op``, a dot of fp8 operands, runs as fp8 warpgroup MMAs (else
-    ``tt-legalize-fp8-dots`` widens its operands to f16)."""
-    return wgmma_layout(op, num_warps, capability) is not None
+def native_fp8_dot(op: tt.DotOp, num_warps: int, capability: int) -> bool:
+    """Whether ``op``, a dot of fp8 operands, runs as fp8 MMAs (else ``tt-legalize-fp8-dots``
+    widens its operands to f16): warpgroup ones where its tile allows them; else warp ones
+    (``ptx.mma.sync``, sm_89 on) where those fit, unless f16 warpgroup MMAs take the widened
+    tile (``K`` of 64 bytes as f16, 32 as fp8: Hopper's warp MMAs are the slower kind)."""
+    if wgmma_layout(op, num_warps, capability) is not None:
+        return True
+    form = mma_form(op)
+    if form is None or _wgmma_tile(op, byte_size(f16), num_warps, capability):
+        return False
+    return mma_sync(form, capability) and mma_layout(shape_of(op.acc.type), num_warps) is not None
 
 
 def mma_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr | None:
@@ -164,16 +174,24 @@ def wgmma_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayout
     (each warpgroup 64-row instructions: ``M`` a multiple of ``16 num_warps``), ``N`` a multiple
     of 64 up to one instruction's 256, ``K`` whole 128- or 64-byte swizzled rows (64 or 32
     f16/bf16 elements, 32 or 16 tf32, 128 or 64 int8 or fp8)."""
-    if capability != WGMMA_CAPABILITY or num_warps % 4:
-        return None
     form = mma_form(op)
     if form is None or form.ptx_type not in WGMMA_OPERANDS:
         return None
-    (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
-    k_bytes = k * byte_size(element_type(op.a.type))  # whole 128- or 64-byte swizzled rows
-    if m % (M_TILE * num_warps) or n % WGMMA_N_TILE or n > WGMMA_MAX_N or not swizzle_for(k_bytes):
+    if not _wgmma_tile(op, byte_size(element_type(op.a.type)), num_warps, capability):
         return None
     return BlockedLayoutAttr(MMA_SPT, MMA_TPW, (num_warps, 1), (1, 0))
+
+
+def _wgmma_tile(op: tt.DotOp, element_bytes: int, num_warps: int, capability: int) -> bool:
+    """Whether warpgroup MMAs take ``op``'s tile on a chip of ``capability`` with operands of
+    ``element_bytes`` (``wgmma_layout``)."""
+    if capability != WGMMA_CAPABILITY or num_warps % 4:
+        return False
+    (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
+    k_bytes = k * element_bytes  # whole 128- or 64-byte swizzled rows
+    return not (
+        m % (M_TILE * num_warps) or n % WGMMA_N_TILE or n > WGMMA_MAX_N or not swizzle_for(k_bytes)
+    )
 
 
 def k_major_copies(op: tt.DotOp, num_warps: int, capability: int) -> bool:

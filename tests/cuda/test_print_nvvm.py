@@ -36,10 +36,13 @@ from tests.cp_async_samples import (
 from tests.cuda.test_nvcc import assert_compiles
 from tests.cuda.test_printer_ops import CONTRACT
 from tests.ldmatrix_samples import ldmatrix_inputs, ldmatrix_module, ldmatrix_reference
-from tests.mma_samples import mma_inputs, mma_module, unwritten
+from tests.mma_samples import FP8_KINDS, mma_inputs, mma_module, unwritten
 
-KINDS = list(MMA_FORMS)
+KINDS = [*MMA_FORMS, *FP8_KINDS]  # fp8: ``ptx.mma.sync``
 INSTRUCTIONS = {
+    "e4m3": "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+    "e5m2": "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
+    "e4m3.e5m2": "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32",
     "f16": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
     "bf16": "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
     "tf32": "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
@@ -108,10 +111,13 @@ def test_printed_mma_on_a_gpu_matches_gpusim(cupy: Any, kind: str) -> None:
     a, b, c = mma_inputs(kind, warps * programs, np.random.default_rng(7))
     expected = unwritten(c)
     run_lowered(module, (programs, 1, 1), [a, b, c, expected])
-    device = [cupy.asarray(x.view(np.uint16) if x.dtype.itemsize == 2 else x) for x in (a, b, c)]
+    bits = {1: np.uint8, 2: np.uint16}  # CuPy has no bf16 or fp8 dtypes: their bits
+    device = [cupy.asarray(x.view(bits.get(x.dtype.itemsize, x.dtype))) for x in (a, b, c)]
     d = cupy.asarray(unwritten(c))
     launch(module, (programs, 1, 1), [*device, d])
-    np.testing.assert_allclose(d.get(), expected, rtol=1e-5, atol=1e-5)
+    # Hopper's fp8 MMAs add products with fewer bits than f32 (as its fp8 warpgroup MMAs do)
+    tol = 1e-3 if kind in FP8_KINDS else 1e-5
+    np.testing.assert_allclose(d.get(), expected, rtol=tol, atol=tol)
 
 
 LDMATRIX_CASES = [(num, t) for num in (1, 2, 4) for t in (False, True)]

@@ -1,9 +1,11 @@
-"""fp8 dots: two fp8e4nv or two fp8e5 operands run as fp8 warpgroup MMAs (``m64nNk32`` e4m3 /
-e5m2) where the tile allows them on an sm_90 (gpusim and the H200), both tiles K-major (a B
-loaded N-contiguous staged from registers by the dot, one loaded K-contiguous copied ahead by
-``cp.async``); every other fp8 dot (``tt-legalize-fp8-dots``: one warp, K tiles of 32 bytes, an
-f16 accumulator; the frontend: fp8e4b15, fp8e4b8, fp8e5b16) runs on f16 operands. Each against the exact
-product of the operands' values.
+"""fp8 dots: fp8e4nv and fp8e5 operands (either format each) run as fp8 warpgroup MMAs
+(``m64nNk32`` e4m3 / e5m2) where the tile allows them on an sm_90 (gpusim and the H200), both
+tiles K-major (a B loaded N-contiguous staged from registers by the dot, one loaded
+K-contiguous copied ahead by ``cp.async``), else as fp8 warp MMAs (``ptx.mma.sync`` m16n8k32)
+where those fit and f16 warpgroup MMAs do not take the tile widened; every other fp8 dot
+(``tt-legalize-fp8-dots``: K tiles of 32 bytes where f16 warpgroup MMAs run, an f16
+accumulator; the frontend: fp8e4b15, fp8e4b8, fp8e5b16) runs on f16 operands. Each against the
+exact product of the operands' values.
 
 The H200's fp8 tensor cores add each instruction's products into the accumulator with fewer
 than f32's bits (Triton's default, ``max_num_imprecise_acc`` unlimited, keeps it so): on the GPU
@@ -80,10 +82,13 @@ def _matmul(
 
 
 def _mma(run: Any, compiled: Any) -> str | None:
-    """What ran the dot: ``"fp8"`` (fp8 warpgroup MMAs), ``"f16"`` (f16 ones), ``"other"``."""
+    """What ran the dot: ``"fp8"`` (fp8 warpgroup MMAs), ``"f16"`` (f16 ones), ``"fp8-warp"``
+    (``ptx.mma.sync``), ``"other"``."""
     if run.backend == "interpreter":
         return None
     gpu = compiled.asm["gpu"]
+    if "ptx.mma.sync" in gpu:
+        return "fp8-warp"
     if "wgmma.mma_async" not in gpu:
         return "other"
     return "fp8" if ("wgmma_type<e4m3>" in gpu or "wgmma_type<e5m2>" in gpu) else "f16"
@@ -120,7 +125,6 @@ def test_two_warpgroups(run: Any) -> None:
 @pytest.mark.parametrize(
     ("why", "shape", "warps", "out", "expected"),
     [
-        ("one warp: no warpgroup", (32, 32, 96, 32, 32, 32), 1, tl.float32, "other"),
         ("32-byte rows: f16 MMAs in 64-byte ones", (64, 64, 96, 64, 64, 32), 4, tl.float32, "f16"),
         ("an f16 accumulator: CUDA cores", (64, 64, 64, 64, 64, 64), 4, tl.float16, "other"),
     ],
@@ -131,6 +135,30 @@ def test_widened_to_f16(
     """Where no fp8 MMA runs the dot its operands become f16 (exact) first."""
     compiled = _matmul(run, "e5m2", shape, 2, warps=warps, out=out)
     assert _mma(run, compiled) in (None, expected), why
+
+
+# (M, N, K, BM, BN, BK, warps): no warpgroup tile (one or two warps, or N of 32)
+WARP_SHAPES = [
+    (32, 32, 96, 32, 32, 32, 1),
+    (50, 70, 200, 32, 64, 64, 2),
+    (64, 64, 256, 64, 32, 64, 4),
+]
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+@pytest.mark.parametrize("b_k_major", [False, True], ids=["b_n_major", "b_k_major"])
+@pytest.mark.parametrize(("fmt", "b_fmt"), [("e4m3", "e4m3"), ("e5m2", "e5m2"), ("e4m3", "e5m2")])
+@pytest.mark.parametrize("shape", WARP_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_fp8_warp_mma(
+    run: Any, shape: tuple[int, ...], fmt: str, b_fmt: str, b_k_major: bool, stages: int
+) -> None:
+    """Tiles warpgroup MMAs cannot take run fp8 warp MMAs (``ptx.mma.sync``, sm_89 on): both
+    operands staged K-contiguous as bytes, read by ``ldmatrix`` as the s8 fragments."""
+    *tile, warps = shape
+    compiled = _matmul(run, fmt, tuple(tile), stages, warps=warps, b_fmt=b_fmt, b_k_major=b_k_major)
+    assert _mma(run, compiled) in (None, "fp8-warp")
+    if run.backend != "interpreter":
+        assert "nvvm.mma.sync" not in compiled.asm["gpu"]
 
 
 @pytest.mark.parametrize(("fmt", "b_fmt"), [("e4m3", "e5m2"), ("e5m2", "e4m3")])

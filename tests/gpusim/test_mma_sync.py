@@ -18,11 +18,23 @@ from mytriton.backends.gpusim import SimulationError, run_lowered
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.registry import RULES
 from mytriton.backends.gpusim.rules_nvvm import _elements, _fragments
+from mytriton.dialects.ptx_mma import FP8_MMA_FORMS
 from mytriton.dialects.upstream_nvvm import MMA_FORMS
 from mytriton.passes.gpu_lowering.abi import find_kernel
-from tests.mma_samples import M, N, depth, mma_inputs, mma_module, mma_reference, unwritten
+from tests.mma_samples import (
+    ALL_FORMS,
+    FP8_KINDS,
+    M,
+    N,
+    depth,
+    mma_inputs,
+    mma_module,
+    mma_reference,
+    operand_kinds,
+    unwritten,
+)
 
-KINDS = list(MMA_FORMS)
+KINDS = [*MMA_FORMS, *FP8_KINDS]
 
 
 def simulate(
@@ -62,7 +74,8 @@ def test_a_warp_skipping_the_mma_is_fine() -> None:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_partial_warp_is_rejected(kind: str) -> None:
-    with pytest.raises(SimulationError, match=r"nvvm.mma.sync with a full lane mask .* 16 lanes"):
+    op = "ptx.mma.sync" if kind in FP8_KINDS else "nvvm.mma.sync"
+    with pytest.raises(SimulationError, match=rf"{op} with a full lane mask .* 16 lanes"):
         simulate(kind, 1, 1, active=16)
 
 
@@ -124,13 +137,18 @@ def test_register_elements_lower_k_first() -> None:
     assert _elements(MMA_FORMS["tf32"], [bits]).tolist() == [[[1.0]], [[1.0]], [[1.0 + 2.0**-10]]]
     quad = np.array([0x80FF_0201], np.uint32).view(np.int32)  # bytes 1, 2, -1, -128
     assert _elements(MMA_FORMS["s8"], [quad]).tolist() == [[[1, 2, -1, -128]]]
+    # fp8: each byte decoded (e4m3 0x38 = 1.0, 0xC0 = -2.0; e5m2 0x3C = 1.0, 0x7C = inf)
+    e4m3 = np.array([0xC038_0100], np.uint32).view(np.int32)
+    assert _elements(FP8_MMA_FORMS["e4m3"], [e4m3]).tolist() == [[[0.0, 2.0**-9, 1.0, -2.0]]]
+    e5m2 = np.array([0x7C3C_0000], np.uint32).view(np.int32)
+    assert _elements(FP8_MMA_FORMS["e5m2"], [e5m2]).tolist() == [[[0.0, 0.0, 1.0, np.inf]]]
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_fragments_cover_each_element_once(kind: str) -> None:
     k = depth(kind)
     for (rows, cols), shape in zip(
-        _fragments(MMA_FORMS[kind]), [(M, k), (k, N), (M, N)], strict=True
+        _fragments(ALL_FORMS[operand_kinds(kind)[0]]), [(M, k), (k, N), (M, N)], strict=True
     ):
         seen = np.zeros(shape, int)
         np.add.at(seen, (rows, cols), 1)

@@ -12,7 +12,7 @@ from mytriton.dialects.upstream_nvvm import MMA_FORMS
 from tests.cuda.test_print_nvvm import INSTRUCTIONS, LDMATRIX_CASES, LDMATRIX_IDS
 from tests.ldmatrix_samples import ldmatrix_module
 from tests.mlir.conftest import requires_provider
-from tests.mma_samples import mma_module
+from tests.mma_samples import FP8_KINDS, mma_module
 
 KINDS = list(MMA_FORMS)
 
@@ -37,11 +37,26 @@ def test_emitted_mma_uses_upstream_names(kind: str) -> None:
 
 
 @requires_provider
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", [*KINDS, *FP8_KINDS])
 def test_mma_compiles_to_ptx(kind: str) -> None:
     ptx = mlir_to_ptx(emit_mlir(mma_module(kind, warps=2)), kernel="mma", chip="sm_90")
     assert INSTRUCTIONS[kind] in ptx
+    if kind in FP8_KINDS:  # the first PTX ISA with fp8 mma.sync
+        assert ".version 8.4" in ptx
     ptx_to_cubin(ptx, "sm_90", "mma")  # None without ptxas; raises if ptxas rejects it
+
+
+@pytest.mark.parametrize("kind", FP8_KINDS)
+def test_fp8_mma_is_inline_ptx(kind: str) -> None:
+    """Upstream's ``nvvm.mma.sync`` has no fp8 form: ``ptx.mma.sync`` is emitted as
+    ``llvm.inline_asm`` of the CUDA printer's PTX, four ``=f`` outputs, A and B's six words
+    ``r``, C's four ``f``."""
+    text = emit_mlir(mma_module(kind))
+    assert "ptx.mma.sync" not in text and "nvvm.mma.sync" not in text
+    (line,) = [line for line in text.splitlines() if "llvm.inline_asm" in line]
+    assert INSTRUCTIONS[kind] in line
+    assert '"=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"' in line
+    assert "-> !llvm.struct<(f32, f32, f32, f32)>" in line
 
 
 @pytest.mark.parametrize(("num", "transposed"), LDMATRIX_CASES, ids=LDMATRIX_IDS)

@@ -149,7 +149,7 @@ def test_real_mlir_opt_error_with_exit_code_zero(monkeypatch: pytest.MonkeyPatch
     result = opt.run(text, bad, tool_env(find_cuda_toolkit()))
     assert result.ok, "mlir-opt 22 exits 0 here"
     assert "error: Invalid format specified." in result.log
-    monkeypatch.setattr(pipeline, "pass_pipeline", lambda chip, fmt, tk: bad)
+    monkeypatch.setattr(pipeline, "pass_pipeline", lambda chip, fmt, tk, features=None: bad)
     with pytest.raises(BackendError, match="Invalid format specified"):
         compile_mlir(text, cubin=False)
 
@@ -221,7 +221,11 @@ def test_real_bindings_abort_is_contained(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv(PROVIDER_ENV_VAR, "python")
     text = emit_mlir(samples.add_kernel())
     real = pipeline.pass_pipeline
-    monkeypatch.setattr(pipeline, "pass_pipeline", lambda chip, fmt, tk: real(chip, "offlaod", tk))
+    monkeypatch.setattr(
+        pipeline,
+        "pass_pipeline",
+        lambda chip, fmt, tk, features=None: real(chip, "offlaod", tk, features),
+    )
     with pytest.raises(BackendError):
         compile_mlir(text, cubin=False)
     monkeypatch.setattr(pipeline, "pass_pipeline", real)

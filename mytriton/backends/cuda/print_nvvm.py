@@ -27,6 +27,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from mytriton.backends.cuda.c_types import int_width, packed_vector, vector_lanes
 from mytriton.backends.cuda.emitter import Emitter, prints
+from mytriton.dialects.ptx_mma import Fp8MmaSyncOp
 from mytriton.dialects.upstream_nvvm import (
     ACCUMULATORS,
     CpAsyncCommitGroupOp,
@@ -34,6 +35,7 @@ from mytriton.dialects.upstream_nvvm import (
     CpAsyncWaitGroupOp,
     LdMatrixOp,
     MmaSyncOp,
+    WarpMmaOp,
 )
 from mytriton.errors import BackendError
 
@@ -53,8 +55,8 @@ class NvvmPrinter(Emitter):
             raise BackendError(f"an mma register must be an i32 or a vector<2xf16>, not {t}")
         return self._unsigned(value)
 
-    @prints(MmaSyncOp, vectors=True)
-    def _print_mma_sync(self, op: MmaSyncOp) -> None:
+    @prints(MmaSyncOp, Fp8MmaSyncOp, vectors=True)
+    def _print_mma_sync(self, op: WarpMmaOp) -> None:
         integer = op.form.integer  # s32 accumulators: int variables, "r" registers
         for c in op.c_operands:
             if not isinstance(c.type, Float32Type) and not (integer and int_width(c.type) == 32):
@@ -71,7 +73,7 @@ class NvvmPrinter(Emitter):
         letter = "r" if integer else "f"
         ins += [f'"{letter}"({self._n(v)})' for v in op.c_operands]
         results = ", ".join(f'"={letter}"({o})' for o in outs)
-        text = f"{op.form.ptx} {', '.join(operands)};"
+        text = f"{op.instruction} {', '.join(operands)};"
         self._stmt(op, f'asm("{text}" : {results} : {", ".join(ins)});')
         self._set_fields(op.res, outs)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import VectorType, i32
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, VectorType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.backends.gpusim.compiler import Compiler
@@ -34,6 +34,7 @@ from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import WARP_SIZE, Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Ptr
+from mytriton.dialects.tt_fp8 import FORMATS, decode_bytes
 from mytriton.dialects.tt_semantics import bfloat16_dtype
 from mytriton.dialects.upstream_nvvm import (
     ACCUMULATORS,
@@ -42,7 +43,7 @@ from mytriton.dialects.upstream_nvvm import (
     CpAsyncWaitGroupOp,
     LdMatrixOp,
     MmaForm,
-    MmaSyncOp,
+    WarpMmaOp,
 )
 
 Array = np.ndarray
@@ -76,6 +77,12 @@ def _fragments(form: MmaForm) -> tuple[Positions, Positions, Positions]:
     return (a_rows, a_cols), (b_rows, b_cols), (c_rows, c_cols)
 
 
+FP8_OPERAND_FORMATS = {  # the fp8 formats of the e4m3 and e5m2 operand types
+    "e4m3": FORMATS[Float8E4M3FNType],
+    "e5m2": FORMATS[Float8E5M2Type],
+}
+
+
 def _elements(form: MmaForm, registers: list[Array]) -> Array:
     """Each lane's operand elements as float64 (int64 for s8): shape (lanes, registers,
     elements per register), element 0 of a register the lower k index (the low half of an
@@ -85,6 +92,10 @@ def _elements(form: MmaForm, registers: list[Array]) -> Array:
     if form.ptx_type == "s8":
         words = np.ascontiguousarray(np.stack(registers, axis=1).astype(np.int32))
         return words.view(np.int8).reshape(*words.shape, 4).astype(np.int64)
+    if form.ptx_type in FP8_OPERAND_FORMATS:  # four fp8 bytes a register, decoded
+        words = np.ascontiguousarray(np.stack(registers, axis=1).astype(np.int32))
+        raw = words.view(np.uint8).reshape(*words.shape, 4)
+        return decode_bytes(raw, FP8_OPERAND_FORMATS[form.ptx_type]).astype(np.float64)
     bits = np.stack(registers, axis=1).view(np.uint32)
     if form.ptx_type == "tf32":
         return (bits & TF32_MASK).view(np.float32).astype(np.float64)[..., None]
@@ -101,21 +112,21 @@ def _arrays(m: Machine, values: list[SSAValue]) -> list[Array]:
     return out
 
 
-@rule("nvvm.mma.sync", vectors=True)
+@rule("nvvm.mma.sync", "ptx.mma.sync", vectors=True)
 def _mma_sync(op: Operation, c: Compiler) -> Step:
-    assert isinstance(op, MmaSyncOp)
-    form = op.form
+    assert isinstance(op, WarpMmaOp)
+    form, b_form = op.form, op.b_form
     m_rows, n_cols, k_depth = form.shape
     (a_rows, a_cols), (b_rows, b_cols), (c_rows, c_cols) = _fragments(form)
     a_values, b_values, c_values = list(op.a_operands), list(op.b_operands), list(op.c_operands)
     out = op.res
 
     def step(m: Machine) -> None:
-        m.check_whole_warps(op, "nvvm.mma.sync")
+        m.check_whole_warps(op, op.name)
         warps = m.lanes // WARP_SIZE
         # (warps, lanes of a warp, registers, elements per register)
         a_elements = _elements(form, _arrays(m, a_values)).reshape(warps, *a_rows.shape)
-        b_elements = _elements(form, _arrays(m, b_values)).reshape(warps, *b_rows.shape)
+        b_elements = _elements(b_form, _arrays(m, b_values)).reshape(warps, *b_rows.shape)
         c_elements = np.stack(_arrays(m, c_values), axis=1).reshape(warps, *c_rows.shape)
         exact = np.int64 if form.integer else np.float64
         a = np.zeros((warps, m_rows, k_depth), exact)

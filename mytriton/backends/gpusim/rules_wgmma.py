@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type
 from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
@@ -47,7 +46,7 @@ from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
-from mytriton.backends.gpusim.rules_nvvm import TF32_MASK
+from mytriton.backends.gpusim.rules_nvvm import FP8_OPERAND_FORMATS, TF32_MASK
 from mytriton.backends.gpusim.warpgroups import (
     GROUP_FIELD,
     SETTLED,
@@ -191,10 +190,7 @@ def _operand_dtype(form: WgmmaForm) -> np.dtype:
     }[form.operand]
 
 
-FP8_OPERANDS = {  # the fp8 formats of wgmma's e4m3 and e5m2 operands
-    "e4m3": tt_fp8.FORMATS[Float8E4M3FNType],
-    "e5m2": tt_fp8.FORMATS[Float8E5M2Type],
-}
+FP8_OPERANDS = FP8_OPERAND_FORMATS  # wgmma's e4m3 and e5m2 operands
 
 
 def _exact(form: WgmmaForm, raw: Array) -> Array:

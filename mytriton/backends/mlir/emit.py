@@ -42,6 +42,7 @@ from xdsl.printer import Printer
 
 from mytriton.backends.mlir.access_hints import rewrite_hinted_access
 from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
+from mytriton.backends.mlir.inline_mma import inline_fp8_mma_sync
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
 from mytriton.errors import BackendError
 
@@ -132,4 +133,5 @@ _FIXES: dict[str, Callable[[Operation], None]] = {
     "llvm.load": rewrite_hinted_access,
     "llvm.store": rewrite_hinted_access,
     "ptx.wgmma.mma_async": inline_register_a_wgmma,
+    "ptx.mma.sync": inline_fp8_mma_sync,
 }

@@ -47,12 +47,26 @@ TOOLKIT_HINT = (
 )
 
 
-def pass_pipeline(chip: str, fmt: str, toolkit: CudaToolkit | None) -> str:
+# the PTX ISA of fp8 ``mma.sync`` (``ptx.mma.sync``'s inline asm): 8.4; ``nvvm-attach-target``
+# otherwise picks the chip's minimum (7.8 for sm_90)
+FP8_MMA_PTX = "+ptx84"
+FP8_MMA_TEXT = "mma.sync.aligned.m16n8k32.row.col.f32.e"  # an fp8 A: e4m3 or e5m2
+
+
+def ptx_features(text: str) -> str | None:
+    """The ``features`` the emitted MLIR ``text`` needs of ``nvvm-attach-target``."""
+    return FP8_MMA_PTX if FP8_MMA_TEXT in text else None
+
+
+def pass_pipeline(
+    chip: str, fmt: str, toolkit: CudaToolkit | None, features: str | None = None
+) -> str:
     """The upstream pass pipeline producing a ``gpu.binary`` of format ``isa`` or ``bin``."""
     binary = f"format={fmt}" + (f" toolkit={toolkit.root}" if toolkit is not None else "")
+    target = f"chip={chip} O=3" + (f" features={features}" if features else "")
     return (
         "builtin.module("
-        f"nvvm-attach-target{{chip={chip} O=3}},"
+        f"nvvm-attach-target{{{target}}},"
         "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64},"
         "convert-nvvm-to-llvm,canonicalize,cse),"
         "reconcile-unrealized-casts,"
@@ -112,7 +126,8 @@ def _ptx(
     provider: Provider, text: str, kernel: str, chip: str, toolkit: CudaToolkit | None
 ) -> tuple[str, str]:
     what = f"kernel `{kernel}` for {chip}"
-    isa = _run(provider, text, pass_pipeline(chip, "isa", toolkit), tool_env(toolkit), what)
+    passes = pass_pipeline(chip, "isa", toolkit, ptx_features(text))
+    isa = _run(provider, text, passes, tool_env(toolkit), what)
     ptx = _single_object(isa, "ptx", provider, what).decode()
     _check_libdevice(ptx, text, toolkit, kernel)
     return ptx, isa.log

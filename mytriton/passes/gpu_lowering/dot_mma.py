@@ -25,11 +25,13 @@ from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32, i64
 from xdsl.ir import Attribute, Block, SSAValue
 
 from mytriton.dialects import tt
+from mytriton.dialects.ptx_mma import Fp8MmaSyncOp
 from mytriton.dialects.tt_types import element_type, shape_of
 from mytriton.dialects.ttg import SharedLayoutAttr
 from mytriton.dialects.upstream_nvvm import SHARED_POINTER, LdMatrixOp, MmaForm, MmaSyncOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
-from mytriton.passes.mma_policy import M_TILE, N_TILE
+from mytriton.passes.gpu_lowering.fp8 import register_type
+from mytriton.passes.mma_policy import FP8_FORMS, M_TILE, N_TILE
 
 index = IndexType()
 
@@ -80,7 +82,8 @@ def lower_mma_dot(
         b_lane = _plus(ctx, _times(ctx, b_n, sb_n), _times(ctx, low_bit, half * sb_k))
     a_base, a_lane = _source(ctx, a_src, a_lane)
     b_base, b_lane = _source(ctx, b_src, b_lane)
-    element = element_type(op.a.type)
+    element = register_type(element_type(op.a.type))  # an fp8 as its byte
+    b_form = FP8_FORMS.get(element_type(op.b.type))  # fp8: ``ptx.mma.sync``, B either format
 
     acc = ctx.get(op.acc)
     body = Block(arg_types=[i32, *(v.type for v in acc)])
@@ -106,7 +109,12 @@ def lower_mma_dot(
                     for h in (0, 1)
                     for e in (0, 1)
                 ]
-                mma = ctx.value(MmaSyncOp(form, a_frag, b_frag, [updated[r] for r in regs]))
+                c = [updated[r] for r in regs]
+                mma = ctx.value(
+                    Fp8MmaSyncOp(form, b_form, a_frag, b_frag, c)
+                    if b_form is not None
+                    else MmaSyncOp(form, a_frag, b_frag, c)
+                )
                 for field, r in enumerate(regs):
                     updated[r] = ctx.value(
                         llvm.ExtractValueOp(
