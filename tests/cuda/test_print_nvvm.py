@@ -115,9 +115,7 @@ def test_printed_mma_on_a_gpu_matches_gpusim(cupy: Any, kind: str) -> None:
     device = [cupy.asarray(x.view(bits.get(x.dtype.itemsize, x.dtype))) for x in (a, b, c)]
     d = cupy.asarray(unwritten(c))
     launch(module, (programs, 1, 1), [*device, d])
-    # Hopper's fp8 MMAs add products with fewer bits than f32 (as its fp8 warpgroup MMAs do)
-    tol = 1e-3 if kind in FP8_KINDS else 1e-5
-    np.testing.assert_allclose(d.get(), expected, rtol=tol, atol=tol)
+    np.testing.assert_allclose(d.get(), expected, rtol=1e-5, atol=1e-5)
 
 
 LDMATRIX_CASES = [(num, t) for num in (1, 2, 4) for t in (False, True)]
