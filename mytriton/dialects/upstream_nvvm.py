@@ -193,14 +193,6 @@ class MmaForm:
         """The struct of the four accumulators an instruction returns."""
         return llvm.LLVMStructType.from_type_list([self.accumulator] * ACCUMULATORS)
 
-    @property
-    def ptx(self) -> str:
-        """The PTX instruction."""
-        m, n, k = self.shape
-        acc = "s32" if self.integer else "f32"
-        t = self.ptx_type
-        return f"mma.sync.aligned.m{m}n{n}k{k}.row.col.{acc}.{t}.{t}.{acc}"
-
 
 F16_PAIR = VectorType(f16, [2])
 MMA_FORMS = {

@@ -28,12 +28,11 @@ swizzle mode; the same in every thread of the warpgroup), C and D are the accumu
 
 The forms we support (``WGMMA_FORMS``): A and B both f16 or bf16 (k = 16), tf32 (k = 8; f32
 bits of which the tensor core reads the upper 19), e4m3 or e5m2 (k = 32; fp8 bytes; A and B
-may be different formats),
-accumulating f32; s8 (k = 32) accumulating s32, wrapping on overflow (``satfinite`` absent or
-``wrapped``). m = 64; n a multiple of 8 from 8 to 256 (s8: 8, 16, 24, then multiples of 16, as
-PTX allows). ``layoutA`` is ``row`` (A
-K-major); ``layoutB`` is ``col`` (B K-major) or, for f16 and bf16 only, ``row`` (B MN-major,
-PTX's "transposed" B). ``scaleA``/``scaleB`` are ``one``; ``scaleD`` is ``one`` (add C) or
+may be different formats), accumulating f32; s8 (k = 32) accumulating s32, wrapping on
+overflow (``satfinite`` absent or ``wrapped``). m = 64; n a multiple of 8 from 8 to 256 (s8:
+8, 16, 24, then multiples of 16, as PTX allows). ``layoutA`` is ``row`` (A K-major);
+``layoutB`` is ``col`` (B K-major) or, for f16 and bf16 only, ``row`` (B MN-major, PTX's
+"transposed" B). ``scaleA``/``scaleB`` are ``one``; ``scaleD`` is ``one`` (add C) or
 ``zero`` (ignore it).
 
 The results of a ``wgmma.mma_async`` are valid only once a wait retires its group: the

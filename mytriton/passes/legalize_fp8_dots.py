@@ -30,7 +30,7 @@ from mytriton.passes.mma_policy import native_fp8_dot
 
 @dataclass(frozen=True)
 class LegalizeFp8DotsPass(ModulePass):
-    """Cast the operands of every fp8 ``tt.dot`` that will not run as fp8 warpgroup MMAs (for
+    """Cast the operands of every fp8 ``tt.dot`` that will not run as fp8 MMAs (for
     ``num_warps`` warps on a chip of ``capability``; ``tensor_cores=false``: none does) to
     f16, at the dot's source location."""
 

@@ -179,24 +179,20 @@ def b_addresses(
 
 
 def _operand_dtype(form: WgmmaForm) -> np.dtype:
-    """The NumPy type of the operand's elements as stored (tf32: f32; fp8: their bytes)."""
+    """The NumPy type of the operand's elements as stored (tf32: f32; fp8: ``_exact`` decodes
+    their bytes)."""
     return {
         "f16": np.dtype(np.float16),
         "bf16": bfloat16_dtype(),
         "tf32": np.dtype(np.float32),
         "s8": np.dtype(np.int8),
-        "e4m3": np.dtype(np.uint8),
-        "e5m2": np.dtype(np.uint8),
     }[form.operand]
-
-
-FP8_OPERANDS = FP8_OPERAND_FORMATS  # wgmma's e4m3 and e5m2 operands
 
 
 def _exact(form: WgmmaForm, raw: Array) -> Array:
     """Operand elements (their bits in any dtype of their size) as the tensor core reads them:
     float64 (tf32: the upper 19 bits of the f32; fp8 decoded), int64 for s8."""
-    fp8 = FP8_OPERANDS.get(form.operand)
+    fp8 = FP8_OPERAND_FORMATS.get(form.operand)
     if fp8 is not None:
         return tt_fp8.decode_bytes(np.ascontiguousarray(raw).view(np.uint8), fp8).astype(np.float64)
     values = np.ascontiguousarray(raw).view(_operand_dtype(form))

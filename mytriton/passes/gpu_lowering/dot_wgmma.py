@@ -153,10 +153,9 @@ def wgmma_form(op: tt.DotOp) -> WgmmaForm:
 
 
 def _b_type(op: tt.DotOp) -> str | None:
-    """B's PTX type where it differs from A's: the other fp8 format."""
+    """B's PTX type where it may differ from A's (fp8: either format); None: A's."""
     form = FP8_FORMS.get(element_type(op.b.type))
-    a_form = FP8_FORMS.get(element_type(op.a.type))
-    return form.ptx_type if form is not None and form != a_form else None
+    return None if form is None else form.ptx_type
 
 
 def _a_fragments(
