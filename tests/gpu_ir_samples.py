@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ, flush_subnormals
 from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
 
 PTR = llvm.LLVMPointerType(IntAttr(1))
@@ -656,6 +657,12 @@ OP_CASES: list[OpCase] = [
             None if name in MATH_EXACT else 2e-6,
         )
         for name, (cls, ref) in MATH_UNARY.items()
+    ),
+    OpCase(
+        "ex2_approx_ftz",
+        lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(EX2_APPROX_FTZ.name, [a], [f32])),
+        lambda a, c, i, j: _f(flush_subnormals(np.exp2(a))),
+        2e-6,
     ),
     OpCase("pow", _fbin(math.PowFOp), lambda a, c, i, j: _f(np.power(a, c)), 1e-5),
     OpCase("atan2", _fbin(math.Atan2Op), lambda a, c, i, j: _f(np.arctan2(a, c)), 2e-6),

@@ -1,8 +1,9 @@
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // Float binary ops -> arith (the remainder is our arith.remf: C's fmodf), and the float unary
-// ops -> math (negation is arith.negf), on scalars and per register on blocks. maximum and
-// minimum are in maximum-minimum.mlir, casts in cast.mlir.
+// ops -> math (negation is arith.negf; exp2 is PTX's ex2.approx.ftz: approximate-math.mlir),
+// on scalars and per register on blocks. maximum and minimum are in maximum-minimum.mlir,
+// casts in cast.mlir.
 func.func @float_ops(%a: f32, %b: f32, %q: !tt.ptr<f32>) {
   %add = tt.add %a, %b : f32
   %sub = tt.sub %a, %b : f32
@@ -37,7 +38,7 @@ func.func @float_ops(%a: f32, %b: f32, %q: !tt.ptr<f32>) {
 // CHECK-NEXT:    %neg = arith.negf %a : f32
 // CHECK-NEXT:    %abs = math.absf %a : f32
 // CHECK-NEXT:    %exp = math.exp %a : f32
-// CHECK-NEXT:    %exp2 = math.exp2 %a : f32
+// CHECK-NEXT:    %exp2 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%a) : (f32) -> f32
 // CHECK-NEXT:    %log = math.log %a : f32
 // CHECK-NEXT:    %log2 = math.log2 %a : f32
 // CHECK-NEXT:    %sqrt = math.sqrt %a : f32

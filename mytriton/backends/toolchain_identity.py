@@ -25,8 +25,8 @@ def file_stamp(path: str | Path | None) -> str:
 
 
 def cuda_identity() -> str:
-    """CuPy, NVRTC and driver versions, the current GPU's architecture and the PTX target
-    compiled for (cuda backend)."""
+    """CuPy, NVRTC and driver versions, the ptxas that makes cubins, the current GPU's
+    architecture and the PTX target compiled for (cuda backend)."""
     try:
         import cupy
     except ImportError:
@@ -46,8 +46,15 @@ def cuda_identity() -> str:
         target = f", compute_{nvrtc_arch(nvrtc, arch)}"  # 90a on Hopper
     except Exception:  # CuPy without NVRTC: the ptx stage says why
         nvrtc_version, target = "unavailable", ""
+    from mytriton.backends.mlir.toolkit import find_cuda_toolkit
+
     driver = cupy.cuda.runtime.driverGetVersion()
-    return f"CuPy {cupy.__version__}, NVRTC {nvrtc_version}, driver {driver}, sm_{arch}{target}"
+    toolkit = find_cuda_toolkit()
+    ptxas = file_stamp(toolkit.ptxas if toolkit is not None else None)
+    return (
+        f"CuPy {cupy.__version__}, NVRTC {nvrtc_version}, driver {driver}, ptxas {ptxas}, "
+        f"sm_{arch}{target}"
+    )
 
 
 def mlir_identity() -> str:

@@ -12,6 +12,7 @@ from xdsl.dialects import arith, gpu, llvm, math, memref
 from xdsl.dialects.builtin import FloatAttr, f16, f32, f64, i1, i16, i32, i64
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
+from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ
 from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
 from mytriton.errors import BackendError
 from tests.gpu_ir_samples import KernelBuilder, Ptr, index
@@ -48,6 +49,10 @@ CASES: dict[str, tuple[Build, str]] = {
     "divf": (lambda b: b.op(arith.DivfOp(b["a"], b["c"])), "float v0 = a / c;"),
     "negf": (lambda b: b.op(arith.NegfOp(b["a"])), "float v0 = -a;"),
     "remf": (lambda b: b.op(RemFOp(b["a"], b["c"])), "float v0 = fmodf(a, c);"),
+    "ex2_approx_ftz": (
+        lambda b: b.op(llvm.CallIntrinsicOp(EX2_APPROX_FTZ.name, [b["a"]], [f32])),
+        'asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(v0) : "f"(a));',
+    ),
     "maxnumf": (lambda b: b.op(arith.MaxnumfOp(b["a"], b["c"])), "float v0 = fmaxf(a, c);"),
     "minnumf": (lambda b: b.op(arith.MinnumfOp(b["a"], b["c"])), "float v0 = fminf(a, c);"),
     "maximumf": (
@@ -320,6 +325,13 @@ def test_unknown_op_is_an_error_at_its_kernel_line() -> None:
     message = str(err.value)
     assert "/samples/kernels.py:5:1" in message
     assert "arith.ceildivsi" in message
+
+
+def test_unknown_intrinsic_is_an_error_at_its_kernel_line() -> None:
+    with pytest.raises(BackendError, match=r"kernels.py:5:1: .*llvm.nvvm.sin.approx.f has no CUDA"):
+        kernel_source(
+            lambda b: b.op(llvm.CallIntrinsicOp("llvm.nvvm.sin.approx.f", [b["a"]], [f32]))
+        )
 
 
 def test_shuffle_valid_result_is_rejected() -> None:

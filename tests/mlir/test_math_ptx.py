@@ -27,3 +27,18 @@ def test_math_kernel_lowers_to_ptx(mlir_backend: MlirBackend, dtype: Any) -> Non
     ptx = kernel.asm["ptx"]
     assert ".visible .entry all_math_kernel(" in ptx
     assert ".extern" not in ptx and "__nv_" not in ptx, "libdevice was not linked"
+
+
+@requires_provider
+@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=str)
+def test_exp2_is_ex2_approx_ftz(mlir_backend: MlirBackend, dtype: Any) -> None:
+    """``tl.exp2`` is one ``ex2.approx.ftz.f32`` an element, as in Triton's PTX (libdevice's
+    ``exp2f`` would be ``ex2.approx.f32``, which ptxas rescales for subnormal results)."""
+    from tests.execution.test_exp2_approx import exp2_kernel
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kernel = exp2_kernel.warmup(np.ones(128, dtype), np.ones(128, dtype), grid=(1,), BLOCK=128)
+    ptx = kernel.asm["ptx"]
+    assert ptx.count("ex2.approx.ftz.f32") == 1  # 128 elements, 128 threads
+    assert "ex2.approx.f32" not in ptx and "__nv_exp2" not in ptx

@@ -1,8 +1,10 @@
-"""The ``cuda`` backend: lowered IR -> CUDA C++ -> PTX (NVRTC) -> cubin (the driver) -> launch.
+"""The ``cuda`` backend: lowered IR -> CUDA C++ -> PTX (NVRTC) -> cubin (ptxas) -> launch.
 
 Its stages after ``gpu``: ``cuda`` (the C++, printed without CuPy or a GPU, so NumPy arguments
 still give the source: compile-only mode), ``ptx`` and ``cubin`` (for the current device's
-architecture, where CuPy and a GPU are present).
+architecture, where CuPy and a GPU are present). The cubin is the CUDA toolkit's ptxas's where
+one is found (``backends/ptxas.py`` says why), else the driver's: also where that ptxas rejects
+the PTX (one older than NVRTC does not know its ``.version``).
 """
 
 from __future__ import annotations
@@ -55,7 +57,18 @@ def _ptx(source: str, options: Any) -> str:
 
 
 def _cubin(ptx: str, options: Any) -> bytes:
-    return link_cubin(ptx, _device(), "kernel")
+    from mytriton.backends.mlir.toolkit import find_cuda_toolkit
+    from mytriton.backends.ptxas import ptx_target, run_ptxas
+    from mytriton.errors import BackendError
+
+    device = _device()
+    toolkit, chip = find_cuda_toolkit(), ptx_target(ptx)
+    if toolkit is not None and toolkit.ptxas is not None and chip is not None:
+        try:
+            return run_ptxas(toolkit.ptxas, ptx, chip, "kernel")
+        except BackendError:  # the driver compiles it, or says what is wrong with it
+            pass
+    return link_cubin(ptx, device, "kernel")
 
 
 CUDA_STAGES = (

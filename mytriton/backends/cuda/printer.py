@@ -32,6 +32,7 @@ from mytriton.backends.cuda.print_arith import ArithPrinter
 from mytriton.backends.cuda.print_atomic import AtomicPrinter
 from mytriton.backends.cuda.print_debug import DebugPrinter
 from mytriton.backends.cuda.print_gpu import GpuPrinter
+from mytriton.backends.cuda.print_intrinsics import IntrinsicPrinter
 from mytriton.backends.cuda.print_libdevice import LibdevicePrinter
 from mytriton.backends.cuda.print_math import MATH_CALLS, MathPrinter
 from mytriton.backends.cuda.print_memory import MemoryPrinter
@@ -79,6 +80,7 @@ class CudaPrinter(
     AtomicPrinter,
     MathPrinter,
     LibdevicePrinter,
+    IntrinsicPrinter,
     GpuPrinter,
     MemoryPrinter,
     ScfPrinter,

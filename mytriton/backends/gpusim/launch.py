@@ -15,6 +15,7 @@ from mytriton.backends.arrays import host_memory
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
 from mytriton.backends.gpusim import rules_atomic as _rules_atomic
 from mytriton.backends.gpusim import rules_debug as _rules_debug
+from mytriton.backends.gpusim import rules_intrinsics as _rules_intrinsics
 from mytriton.backends.gpusim import rules_libdevice as _rules_libdevice
 from mytriton.backends.gpusim import rules_memory as _rules_memory
 from mytriton.backends.gpusim import rules_nvvm as _rules_nvvm
@@ -36,6 +37,7 @@ from mytriton.backends.gpusim.values import Ptr, Value
 _RULES = (
     _rules_atomic,
     _rules_debug,
+    _rules_intrinsics,
     rules_arith,
     rules_control,
     rules_gpu,

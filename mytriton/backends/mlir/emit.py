@@ -19,6 +19,9 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
   ``atomic_fences``);
 * ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
   cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``);
+* a ``gpu.module`` using dynamic shared memory declares it as an external array, which NVPTX
+  prints as ``.extern .shared`` (upstream's own global takes a byte of static shared memory:
+  ``dynamic_shared``);
 * float multiplies, adds and subtracts get the ``contract`` fast-math flag when the launch
   fuses multiply-adds (``enable_fp_fusion``, Triton's default; the cuda backend's NVRTC fuses
   the same way), so LLVM emits FMAs instead of separately rounded ``mul.rn``/``add.rn``.
@@ -42,6 +45,7 @@ from xdsl.printer import Printer
 
 from mytriton.backends.mlir.access_hints import rewrite_hinted_access
 from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
+from mytriton.backends.mlir.dynamic_shared import declare_dynamic_shared
 from mytriton.backends.mlir.inline_mma import inline_fp8_mma_sync
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
 from mytriton.errors import BackendError
@@ -64,6 +68,7 @@ def emit_mlir(module: ModuleOp, *, locations: bool = True, fp_fusion: bool = Tru
     ``enable_fp_fusion``, on by default)."""
     copy = module.clone()
     _fix_container_module(copy)
+    declare_dynamic_shared(copy)
     for op in list(copy.walk()):  # a fix may replace its op
         fix = _FIXES.get(op.name)
         if fix is not None:

@@ -13,10 +13,7 @@ reject.
 from __future__ import annotations
 
 import re
-import subprocess
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from mytriton.backends.mlir.diagnostics import has_error, log_tail, report
 from mytriton.backends.mlir.providers import (
@@ -33,6 +30,7 @@ from mytriton.backends.mlir.toolkit import (
     select_chip,
     tool_env,
 )
+from mytriton.backends.ptxas import run_ptxas
 from mytriton.errors import BackendError, BackendUnavailableError
 
 _EXTERN_RE = re.compile(r"\.extern\s+\.func\s+(?:\([^)]*\)\s*)?(__nv_\w+)")
@@ -138,21 +136,7 @@ def ptx_to_cubin(ptx: str, chip: str | None = None, kernel: str = "kernel") -> b
     toolkit = find_cuda_toolkit()
     if toolkit is None or toolkit.ptxas is None:
         return None
-    chip = select_chip(chip)[0]
-    with tempfile.TemporaryDirectory(prefix="mytriton-ptxas-") as tmp:
-        src, out = Path(tmp) / f"{kernel}.ptx", Path(tmp) / f"{kernel}.cubin"
-        src.write_text(ptx)
-        done = subprocess.run(
-            [str(toolkit.ptxas), f"-arch={chip}", str(src), "-o", str(out)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            raise BackendError(
-                f"ptxas failed on kernel `{kernel}` for {chip}:\n{done.stderr or done.stdout}"
-            )
-        return out.read_bytes()
+    return run_ptxas(toolkit.ptxas, ptx, select_chip(chip)[0], kernel)
 
 
 def _run(provider: Provider, text: str, pipeline: str, env: dict[str, str], what: str) -> RunResult:

@@ -8,12 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, IntegerType, f32, i64
+from xdsl.dialects import arith, llvm, math
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float64Type,
+    IntegerType,
+    f32,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects import tt_math as tm
+from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ, Intrinsic
 from mytriton.dialects.tt_types import (
     element_type,
     is_bool,
@@ -92,6 +100,8 @@ _FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
     ew.AbsOp: math.AbsFOp,
     ew.NegOp: arith.NegfOp,
 }
+# ops Triton computes with an approximate PTX instruction, not the math library (f64 excepted)
+_APPROXIMATE: dict[type[Operation], Intrinsic] = {ew.Exp2Op: EX2_APPROX_FTZ}
 _INT_PREDICATES = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
 # unsigned integers, and booleans: false < true (as a signed i1, true is -1 and would sort first)
 _UNSIGNED_PREDICATES = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
@@ -164,6 +174,19 @@ def _in_f32(
     (one rounding: f32 has more than twice their precision plus two bits)."""
     wide = [ctx.value(arith.ExtFOp(a, f32)) for a in args]
     return ctx.value(arith.TruncFOp(ctx.value(make(*wide)), t))  # type: ignore[arg-type]
+
+
+def _approximate(
+    ctx: LoweringContext, t: Attribute, args: list[SSAValue], fn: Intrinsic
+) -> SSAValue:
+    """``fn`` (an f32 intrinsic: ``nvvm_intrinsics``); an f16 or bf16 through f32, rounded."""
+
+    def call(*operands: SSAValue) -> Operation:
+        return llvm.CallIntrinsicOp(fn.name, operands, [fn.result])
+
+    if _is_half(t):
+        return _in_f32(ctx, t, args, call)
+    return ctx.value(call(*args))
 
 
 def _trunc(ctx: LoweringContext, t: Attribute, v: SSAValue) -> SSAValue:
@@ -249,6 +272,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
             if _is_half(t):
                 return _in_f32(ctx, t, args, math.FmaOp)
             return ctx.value(math.FmaOp(args[0], args[1], args[2]))
+        if kind in _APPROXIMATE and not isinstance(t, Float64Type):
+            return _approximate(ctx, t, args, _APPROXIMATE[kind])
         if kind in _FLOAT_UNARY:
             if _is_half(t) and kind not in (ew.AbsOp, ew.NegOp):
                 return _in_f32(ctx, t, args, _FLOAT_UNARY[kind])

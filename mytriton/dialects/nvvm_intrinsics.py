@@ -1,0 +1,51 @@
+"""The NVVM intrinsics the lowering calls (``llvm.call_intrinsic``): PTX instructions that no
+upstream ``math``/``arith`` op means, with their NumPy semantics.
+
+Triton computes some functions with PTX's approximate instructions rather than CUDA's
+correctly rounded library functions: ``tl.exp2`` of f32 is ``ex2.approx.ftz.f32`` (its
+libdevice is linked with flush-to-zero on). We lower to the same instruction, so a kernel gets
+Triton's numbers and Triton's speed: the library's ``exp2f`` costs three more instructions per
+element (a compare and two multiplies that rescale subnormal results), which was a third of the
+attention benchmark's softmax. Each entry says what the intrinsic computes, for gpusim
+(``rules_intrinsics.py``), the PTX the CUDA printer writes (``print_intrinsics.py``) and the
+name LLVM's NVPTX backend selects that instruction from (the MLIR backend prints the op as is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import f32
+from xdsl.ir import Attribute
+
+F32_TINY = np.finfo(np.float32).tiny  # the smallest normal f32: below it, ``ftz`` flushes
+
+
+def flush_subnormals(x: np.ndarray) -> np.ndarray:
+    """``x`` with subnormal values replaced by zero of the same sign (PTX ``.ftz``)."""
+    return np.where(np.abs(x) < F32_TINY, np.copysign(np.zeros_like(x), x), x)
+
+
+def _ex2_ftz(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore", under="ignore"):
+        return flush_subnormals(np.exp2(flush_subnormals(x)))
+
+
+@dataclass(frozen=True)
+class Intrinsic:
+    """``llvm.call_intrinsic "name"(operands) : (operand types) -> result``."""
+
+    name: str  # LLVM's, e.g. "llvm.nvvm.ex2.approx.ftz.f"
+    ptx: str  # the instruction, e.g. "ex2.approx.ftz.f32"
+    operands: tuple[Attribute, ...]
+    result: Attribute
+    semantics: Callable[..., np.ndarray]  # NumPy arrays of the operand dtypes in, result out
+
+
+EX2_APPROX_FTZ = Intrinsic(
+    "llvm.nvvm.ex2.approx.ftz.f", "ex2.approx.ftz.f32", (f32,), f32, _ex2_ftz
+)
+
+INTRINSICS: dict[str, Intrinsic] = {i.name: i for i in (EX2_APPROX_FTZ,)}

@@ -1,0 +1,44 @@
+"""gpusim's rule for ``llvm.call_intrinsic`` (``rules_intrinsics.py``): each NVVM intrinsic the
+lowering calls computes its ``nvvm_intrinsics`` semantics; any other is an error, not a guess."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import f32
+from xdsl.ir import Block
+
+import mytriton.backends.gpusim.launch  # noqa: F401  (registers the rules)
+from mytriton.backends.gpusim import SimulationError
+from mytriton.backends.gpusim.compiler import Compiler
+from mytriton.backends.gpusim.registry import RULES
+from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ, flush_subnormals
+
+
+def _rule(name: str) -> tuple[llvm.CallIntrinsicOp, object]:
+    block = Block(arg_types=[f32])
+    op = llvm.CallIntrinsicOp(name, [block.args[0]], [f32])
+    factory = RULES.get(op)
+    assert factory is not None
+    return op, factory
+
+
+def test_unknown_intrinsics_are_unsupported() -> None:
+    op, factory = _rule("llvm.nvvm.sin.approx.f")
+    with pytest.raises(
+        SimulationError, match=r"llvm\.nvvm\.sin\.approx\.f is not one gpusim knows"
+    ):
+        factory(op, Compiler(set(), check_races=False))  # type: ignore[operator]
+
+
+def test_ex2_approx_ftz_flushes_subnormal_results() -> None:
+    x = np.array([-126.0, -126.5, -149.0, -1e30, 0.0, -0.0, 3.0, np.inf, np.nan], np.float32)
+    got = EX2_APPROX_FTZ.semantics(x)
+    tiny = np.finfo(np.float32).tiny
+    np.testing.assert_array_equal(got, [tiny, 0.0, 0.0, 0.0, 1.0, 1.0, 8.0, np.inf, np.nan])
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(
+        flush_subnormals(np.array([-tiny / 2, tiny / 2, -tiny], np.float32)), [-0.0, 0.0, -tiny]
+    )
+    assert np.signbit(flush_subnormals(np.array([-tiny / 2], np.float32)))[0]
