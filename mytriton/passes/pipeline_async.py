@@ -21,7 +21,13 @@ iteration's dot chains onto it, and a ``ttg.dot_wait {pendings = 1}`` after that
 the previous one before the copies are issued. Those copies may then overwrite only the tile
 of two iterations back (the previous dot, possibly still running in another warpgroup, reads
 the other), so such a loop has S + 1 tiles. Another warpgroup-MMA dot whose value only the next
-iteration reads starts before the copies and is waited for before the yield. A tensor-core dot
+iteration reads (its A copied too, or in registers: attention's P) starts before the copies
+and is waited for before the yield, unless the next iteration reads that value only after a
+synchronous warpgroup-MMA dot, whose wait retires every group (attention's P @ V, rescaled
+after the next Q @ K^T): then it stays in flight across the yield, a ``ttg.dot_wait`` of the
+carried value follows that dot, and a barrier precedes the copies, so that every warpgroup has
+retired the dots reading the tiles they rewrite (S tiles, as in Triton's attention loop,
+``_deferred_dots``). A tensor-core dot
 operand defined before the loop (attention's Q) is stored into its own tile once, before the loop
 (``ttg.local_alloc %q``), and read from there. The dot's lowering reads a
 ``ttg.local_load`` operand straight from its tile with ``ldmatrix``: the tile is laid out as the
@@ -49,7 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, func, scf
+from xdsl.dialects import arith, builtin, func, gpu, scf
 from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
@@ -80,7 +86,7 @@ from mytriton.dialects.ttg_shared import (
     SharedEncoding,
 )
 from mytriton.frontend.debug_builtins import VOLATILE_ATTR
-from mytriton.passes.mma_policy import tensor_core_dot
+from mytriton.passes.mma_policy import tensor_core_dot, wgmma_register_a
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline_loads import (
     NUM_STAGES_ATTR,
@@ -273,7 +279,8 @@ def _word(element: Attribute) -> bool:
 
 def _asynchronous_dots(staged: Sequence[_Staged], end: scf.YieldOp) -> list[tt.DotOp]:
     """The dots of the loop that may run asynchronously (``ttg_async_dot``): warpgroup MMAs
-    whose operands are both copied into tiles and whose value only the next iteration reads.
+    whose B is copied into tiles, and A too or taken from registers (attention's P), and whose
+    value only the next iteration reads.
     Their iteration's copies go after them, so the tensor cores work while they are issued;
     the tiles they write were read by the previous iteration's dots, which waited for theirs
     before the barrier that begins this iteration."""
@@ -282,9 +289,11 @@ def _asynchronous_dots(staged: Sequence[_Staged], end: scf.YieldOp) -> list[tt.D
     body = end.parent_block()
     assert body is not None
     for dot in body.ops:
-        if not isinstance(dot, tt.DotOp) or dot.a not in loads or dot.b not in loads:
+        if not isinstance(dot, tt.DotOp) or dot.b not in loads:
             continue
-        if not isinstance(dot.attributes.get(STAGED_OPERANDS[0]), NvmmaSharedLayoutAttr):
+        if dot.a not in loads and not wgmma_register_a(dot):
+            continue
+        if not _is_warpgroup_mma(dot):
             continue
         uses = list(dot.result.uses)
         if uses and all(u.operation is end for u in uses):
@@ -399,6 +408,8 @@ def _rewrite(
     # into a carried value stays in flight into the next iteration (``_in_flight``)
     asynchronous = _asynchronous_dots(staged, yielded)
     in_flight = bool(asynchronous) and all(_in_flight(d, old, yielded) for d in asynchronous)
+    # or waited for by the next iteration's first synchronous warpgroup MMA (``_retired_by``)
+    deferred = {} if in_flight else _deferred_dots(asynchronous, old, yielded)
     # in flight: the tile a dot read is rewritten two iterations later, so one more tile
     slots = stages + 1 if in_flight else stages
     buffers = [
@@ -466,6 +477,8 @@ def _rewrite(
     top = _Builder(body, first, loop)
     top.add(AsyncWaitOp(ahead - 1))
     copies = _Builder(body, yielded, loop) if asynchronous else top
+    if deferred:  # every warpgroup has retired the previous iteration's deferred dots
+        copies.add(gpu.BarrierOp())
     offset = top.value(MulOp(loop.step, top.const(ahead, iv_type)))
     it_ahead = top.value(AddOp(iv, offset))
     one, last = top.const(1, i32), top.const(slots - 1, i32)
@@ -501,12 +514,24 @@ def _rewrite(
             wait.location = dot.location
             body.insert_op_after(wait, dot)
             continue
+        retirer = deferred.get(dot)
+        if retirer is not None:  # the carried value is read after the next iteration's wait
+            arg = body.args[1 + list(yielded.operands).index(dot.result)]
+            wait = DotWaitOp(arg)
+            wait.location = dot.location
+            wait.result.name_hint = arg.name_hint
+            arg.replace_all_uses_with(wait.result)
+            body.insert_op_after(wait, retirer)
+            wait.operands = [arg]
+            continue
         wait = DotWaitOp(dot.result)
         wait.location = dot.location
         wait.result.name_hint = dot.result.name_hint
         body.insert_op_before(wait, yielded)
         yielded.operands = [wait.result if v is dot.result else v for v in yielded.operands]
-    carried_dots = [list(yielded.operands).index(d.result) for d in asynchronous if in_flight]
+    carried_dots = [
+        list(yielded.operands).index(d.result) for d in asynchronous if in_flight or d in deferred
+    ]
     staged_addresses = set(address_ops)  # the loads' own address ops, now unused
     for op in reversed(list(body.ops)):
         if op in staged_addresses and not any(r.uses for r in op.results):
@@ -556,6 +581,52 @@ def _rewrite(
     loop.detach()
     loop.erase()
     return new_loop
+
+
+def _deferred_dots(
+    asynchronous: Sequence[tt.DotOp], body: Block, end: scf.YieldOp
+) -> dict[tt.DotOp, tt.DotOp]:
+    """The asynchronous dots that may stay in flight into the next iteration although no dot
+    chains onto them (attention's P @ V, whose accumulator is rescaled first), each with the
+    dot that retires it there: a synchronous warpgroup MMA (its lowering waits for every group,
+    ``wgmma.wait_group 0``) before every read of the carried value (attention's Q @ K^T).
+    Triton's attention loop waits for both dots there in the same way. The copies then follow
+    a barrier, so every warpgroup has retired the dots that read the tiles being rewritten."""
+    found: dict[tt.DotOp, tt.DotOp] = {}
+    for dot in asynchronous:
+        uses = list(dot.result.uses)
+        if len(uses) != 1 or uses[0].operation is not end:
+            continue
+        retirer = _retired_by(body.args[1 + uses[0].index], body, asynchronous)
+        if retirer is not None and body.get_operation_index(retirer) < body.get_operation_index(
+            dot
+        ):
+            found[dot] = retirer
+    return found
+
+
+def _retired_by(
+    arg: BlockArgument, body: Block, asynchronous: Sequence[tt.DotOp]
+) -> tt.DotOp | None:
+    """The first synchronous warpgroup-MMA dot of ``body`` if every read of ``arg`` (in
+    ``body``'s order, a read inside a nested op counting at that op) comes after it."""
+    retirer = None
+    for op in body.ops:
+        if isinstance(op, tt.DotOp) and op not in asynchronous and _is_warpgroup_mma(op):
+            retirer = op
+            break
+    if retirer is None:
+        return None
+    at = body.get_operation_index(retirer)
+    for use in arg.uses:
+        owner = body.find_ancestor_op_in_block(use.operation)
+        if owner is None or body.get_operation_index(owner) <= at:
+            return None
+    return retirer
+
+
+def _is_warpgroup_mma(dot: tt.DotOp) -> bool:
+    return isinstance(dot.attributes.get(STAGED_OPERANDS[0]), NvmmaSharedLayoutAttr)
 
 
 def _in_flight(dot: tt.DotOp, body: Block, end: scf.YieldOp) -> bool:

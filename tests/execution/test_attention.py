@@ -77,7 +77,10 @@ def _reference(
     ("seq", "d", "num_warps", "bm"),
     # head dim 128 with 64 x 64 blocks: the two dots' staging (35 + 26 KiB) fits 48 KiB only
     # because they share one buffer (``dot.staging_buffer``)
-    [(100, 64, 4, 32), (64, 32, 1, 32), (128, 128, 4, 64)],
+    # 256 with 64 (4 warps) and 128 query rows (8 warps: two warpgroups): four and two K/V
+    # blocks a program, so P @ V stays in flight across the loop's back edge (``ttg-pipeline``'s
+    # deferred dots) in loops longer than its stages
+    [(100, 64, 4, 32), (64, 32, 1, 32), (128, 128, 4, 64), (256, 64, 4, 64), (256, 64, 8, 128)],
 )
 def test_attention_forward(
     run: Any, seq: int, d: int, num_warps: int, bm: int, causal: bool
@@ -102,6 +105,10 @@ def test_attention_forward(
         CAUSAL=causal,
     )
     np.testing.assert_allclose(o, _reference(q, k, v, scale, causal), rtol=0, atol=2e-3)
-    if run.backend != "interpreter":  # 64 x 64 blocks allow wgmma (sm_90), smaller mma.sync
+    if run.backend != "interpreter":  # 64-row blocks allow wgmma (sm_90), smaller mma.sync
         gpu = compiled.asm["gpu"]
-        assert gpu.count("nvvm.wgmma.mma_async" if bm == 64 else "nvvm.mma.sync") > 0
+        assert gpu.count("nvvm.wgmma.mma_async" if bm >= 64 else "nvvm.mma.sync") > 0
+        if bm >= 64:  # P @ V in flight across the back edge: its value waited for in the loop
+            ttg = compiled.asm["ttg"]
+            loop = ttg[ttg.index("scf.for") : ttg.index("scf.yield")]
+            assert -1 < loop.find("ttg.dot_wait") < loop.rfind("tt.dot ")  # before P @ V

@@ -99,6 +99,10 @@ class Emitter:
     def _error(op: Operation, message: str) -> LocatedError:
         return LocatedError(format_at(source_location(op), f"{op.name}: {message}"))
 
+    def _carried_in_flight(self, fields: Sequence[str], integer: bool) -> None:
+        """A loop carries ``fields`` of a struct, which may be accumulators in flight at the
+        top of its body (``WgmmaPrinter``'s override)."""
+
     def _stmt(self, op: Operation, text: str) -> None:
         self.out.line(text, py_line(op) or self._def_line)
 

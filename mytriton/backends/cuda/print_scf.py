@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import llvm, scf
+from xdsl.dialects.builtin import Float32Type
 from xdsl.ir import Block, SSAValue
 
 from mytriton.backends.cuda.emitter import Emitter, prints
@@ -40,6 +41,7 @@ class ScfPrinter(Emitter):
         body = op.body.block
         induction, carried = body.args[0], body.args[1:]
         targets = []
+        carried_structs: list[tuple[list[str], bool]] = []
         for result, arg, init in zip(op.res, carried, op.iter_args, strict=True):
             if isinstance(init.type, llvm.LLVMStructType):  # a variable per field
                 fields = [self.names.fresh(result.name_hint or "carried") for _ in init.type.types]
@@ -50,6 +52,8 @@ class ScfPrinter(Emitter):
                 self._set_fields(result, fields)
                 self._set_fields(arg, fields)
                 targets.append(("", result))
+                integer = not isinstance(init.type.types.data[0], Float32Type)
+                carried_structs.append((fields, integer))
                 continue
             name = self.names.fresh(result.name_hint or arg.name_hint)
             self.names.bind(result, name)
@@ -62,6 +66,8 @@ class ScfPrinter(Emitter):
         i = self.names.define(induction)
         lb, ub, step = self._n(op.lb), self._n(op.ub), self._n(op.step)
         self._stmt(op, f"for ({self._ctype(induction)} {i} = {lb}; {i} < {ub}; {i} += {step}) {{")
+        for fields, integer in carried_structs:
+            self._carried_in_flight(fields, integer)
         self._print_region_block(body, targets)
         self.out.line("}")
 

@@ -28,6 +28,8 @@ shared access moves across them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import llvm, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
@@ -103,8 +105,14 @@ class WgmmaPrinter(Emitter):
         owned: set[SSAValue] = getattr(self, "_wgmma_results", set())
         chained = isinstance(acc, OpResult) and acc in owned
         carried = isinstance(acc, BlockArgument) and isinstance(acc.owner.parent_op(), scf.ForOp)
+        loop_fields = self._yielded_fields(res)
         if (chained or carried) and acc.has_one_use() and _block_of(acc) is op.parent_block():
             outs = inputs
+        elif loop_fields is not None:  # in flight across the loop's back edge: in its variables
+            outs = loop_fields
+            for o, i in zip(outs, inputs, strict=True):
+                if o != i:
+                    self._stmt(op, f"{o} = {i};")
         else:
             ctype = "int" if integer else "float"
             outs = [self.names.fresh(res.name_hint or "acc") for _ in inputs]
@@ -119,6 +127,31 @@ class WgmmaPrinter(Emitter):
         self._wgmma_results.add(res)
         pending = self._in_flight()
         pending.update((o, letter) for o in outs)
+
+    def _yielded_fields(self, res: SSAValue) -> list[str] | None:
+        """The variables of the ``scf.for`` whose body yields ``res`` (directly, or as the
+        accumulator of later wgmmas chained onto it, each its only use) as what it carries:
+        a wgmma left in flight across the back edge must write those variables themselves
+        (C++ cannot copy registers the tensor cores still write)."""
+        value = res
+        while value.has_one_use():
+            use = next(iter(value.uses))
+            user = use.operation
+            if isinstance(user, WgmmaMmaAsyncOp | WgmmaRegisterAOp) and use.index == 0:
+                value = user.res
+                continue
+            loop = user.parent_op()
+            if isinstance(user, scf.YieldOp) and isinstance(loop, scf.ForOp):
+                if user.parent_block() is not res.owner.parent_block():  # type: ignore[union-attr]
+                    return None
+                return list(self._fields_of(loop.body.block.args[1 + use.index]))
+            return None
+        return None
+
+    def _carried_in_flight(self, fields: Sequence[str], integer: bool) -> None:
+        """At the top of a loop's body the struct it carries may still be written by the
+        previous iteration's wgmmas: the first wait names its variables too."""
+        self._in_flight().update((f, "r" if integer else "f") for f in fields)
 
     def _in_flight(self) -> dict[str, str]:
         """The variables wgmmas printed since the last wait write (and their constraint
