@@ -5,7 +5,7 @@ inline PTX (``asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));``)."""
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float32Type
+from xdsl.dialects.builtin import f32
 
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.dialects.nvvm_intrinsics import INTRINSICS
@@ -20,7 +20,8 @@ class IntrinsicPrinter(Emitter):
         fn = INTRINSICS.get(name)
         if fn is None or len(op.results) != 1:
             raise self._error(op, f"the intrinsic {name} has no CUDA C++ form here")
-        if not all(isinstance(v.type, Float32Type) for v in (*op.args, op.results[0])):
+        signature = ([v.type for v in op.args], op.results[0].type)
+        if signature != (list(fn.operands), fn.result) or fn.result != f32:
             raise self._error(op, f"{name} takes and gives f32 values")
         result = self.names.define(op.results[0])
         operands = ", ".join(f"%{i + 1}" for i in range(len(op.args)))

@@ -105,11 +105,10 @@ class WgmmaPrinter(Emitter):
         owned: set[SSAValue] = getattr(self, "_wgmma_results", set())
         chained = isinstance(acc, OpResult) and acc in owned
         carried = isinstance(acc, BlockArgument) and isinstance(acc.owner.parent_op(), scf.ForOp)
-        loop_fields = self._yielded_fields(res)
         if (chained or carried) and acc.has_one_use() and _block_of(acc) is op.parent_block():
             outs = inputs
-        elif loop_fields is not None:  # in flight across the loop's back edge: in its variables
-            outs = loop_fields
+        elif (loop_fields := self._yielded_fields(res)) is not None:
+            outs = loop_fields  # in flight across the loop's back edge: in its variables
             for o, i in zip(outs, inputs, strict=True):
                 if o != i:
                     self._stmt(op, f"{o} = {i};")
