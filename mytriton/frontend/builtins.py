@@ -604,10 +604,15 @@ class Builtins(
         out = self._dtype(out_dtype)
         result = self._dot_result_dtype(a.dtype, out)
         f32_precision = precision if a.dtype == core.float32 else None
+        # ``out_dtype=tl.float16``: the dot accumulates in f32 over its K and rounds once at
+        # its end, so the tensor cores take it (f32-accumulator MMAs) and how often the result
+        # rounds does not depend on the backend or the tile. Triton's f16-accumulator MMAs
+        # round after every 16 k, its CUDA-core loop after every k.
+        wide = core.float32 if result == core.float16 else result
         if acc is None:
-            zeros = self.zeros((*batch, m, n), result).handle
+            zeros = self.zeros((*batch, m, n), wide).handle
             dot = tt.DotOp(a.handle, b.handle, zeros, f32_precision)
-            return TensorValue(self.b.insert(dot).result)
+            return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
         c = self._tensor(acc, "tl.dot's acc")
         if c.shape != (*batch, m, n) or c.dtype != result or c.dtype != out:
             raise KernelTypeError(
@@ -617,8 +622,8 @@ class Builtins(
                 f"out_dtype {out}",
                 self.b.loc,
             )
-        dot = tt.DotOp(a.handle, b.handle, c.handle, f32_precision)
-        return TensorValue(self.b.insert(dot).result)
+        dot = tt.DotOp(a.handle, b.handle, self.sem.cast(c, wide).handle, f32_precision)
+        return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
 
     def _dot_precision(self, input_precision: Any, allow_tf32: Any) -> str:
         """The precision of an f32 dot, checked and defaulted like Triton: ``allow_tf32``

@@ -198,3 +198,49 @@ def test_int8_mma_dot(run: Any, shape: tuple[int, ...], num_warps: int) -> None:
     exact = a.astype(np.int64) @ b.astype(np.int64) + c
     assert (exact > np.iinfo(np.int32).max).any()
     np.testing.assert_array_equal(out, exact.astype(np.int32))
+
+
+# (M, N, K, BM, BN, BK, num_warps): mma.sync (BK = 16), warpgroup MMAs, masked edges
+F16_ACC_SHAPES = [
+    (64, 64, 64, 64, 64, 16, 4),
+    (128, 64, 128, 128, 64, 64, 4),
+    (50, 70, 40, 32, 64, 16, 2),
+]
+
+
+@pytest.mark.parametrize("shape", F16_ACC_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_f16_accumulator_on_tensor_cores(run: Any, shape: tuple[int, ...]) -> None:
+    """``out_dtype=tl.float16`` with an f16 ``acc``: each dot is f32-accumulator MMAs rounded
+    to f16 at its end (it was the CUDA-core loop, rounding after every k). Every partial sum
+    is a multiple of 2**-10 below 2**10, exact in f32, so the result is exactly the f16
+    accumulator rounded once per K block, whatever order the tensor cores add in."""
+    m, n, k, bm, bn, bk, num_warps = shape
+    rng = np.random.default_rng(m + n + k)
+    a = (rng.integers(-64, 65, (m, k)) / 32).astype(np.float16)
+    b = (rng.integers(-64, 65, (k, n)) / 32).astype(np.float16)
+    c = (rng.integers(-512, 513, (m, n)) / 8).astype(np.float16)
+    out = np.zeros((m, n), np.float16)
+    compiled = run(
+        matmul_kernel,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        a,
+        b,
+        c,
+        out,
+        m,
+        n,
+        k,
+        num_warps=num_warps,
+        OUT=tl.float16,
+        USE_ACC=True,
+        BM=bm,
+        BN=bn,
+        BK=bk,
+    )
+    if run.backend != "interpreter":
+        assert _on_tensor_cores(compiled), "the dot did not use tensor cores"
+    expected = c
+    for k0 in range(0, k, bk):
+        block = a[:, k0 : k0 + bk].astype(np.float64) @ b[k0 : k0 + bk].astype(np.float64)
+        expected = (expected.astype(np.float64) + block).astype(np.float16)
+    np.testing.assert_array_equal(out, expected)
