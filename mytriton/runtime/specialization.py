@@ -197,7 +197,7 @@ class SpecializationProxy:
             elif isinstance(spec, PointerArg):
                 self.signature[name] = "*" + _type_name(spec.dtype)
             elif isinstance(spec, DescriptorArg):
-                shape = ",".join(map(str, spec.block_shape))
-                self.signature[name] = f"tensordesc<{_type_name(spec.dtype)}[{shape}]>"
+                shape = list(spec.block_shape)
+                self.signature[name] = f"tensordesc<{_type_name(spec.dtype)}{shape}>"
             else:
                 self.signature[name] = _type_name(spec.dtype)

@@ -18,6 +18,7 @@ import pytest
 import mytriton as triton
 import mytriton.language as tl
 from mytriton.errors import LaunchError
+from mytriton.runtime.specialization import SpecializationProxy, specialize
 from mytriton.tools.tensor_descriptor import TensorDescriptor
 
 pytestmark = pytest.mark.execution
@@ -185,3 +186,14 @@ def test_shape_out_of_int32_is_refused() -> None:
     src.shape = [2**31, 16]
     with pytest.raises(LaunchError, match="does not fit in int32"):
         scale_kernel[(1, 1)](src, TensorDescriptor.from_tensor(x, [16, 8]), 1.0)
+
+
+def test_signature_names_the_descriptor() -> None:
+    """``@jit(repr=...)`` sees Triton's type for it: ``tensordesc<fp16[64, 32]>``."""
+    x = np.zeros((64, 64), np.float16)
+    specs, _, runtime, infos = specialize(
+        ["d", "n"], frozenset(), [TensorDescriptor.from_tensor(x, [64, 32]), 7]
+    )
+    assert SpecializationProxy(specs).signature == {"d": "tensordesc<fp16[64, 32]>", "n": "i32"}
+    assert runtime[0] is x and runtime[1:] == [64, 64, 64, 7]  # base, shape, stride 0, n
+    assert infos[0] is not None and infos[1:] == [None] * 4
