@@ -547,7 +547,8 @@ class DotOp(IRDLOperation):
 
     ``input_precision`` (f32 operands; Triton's ``inputPrecision``): ``"tf32"`` lets tensor cores
     read the operands as TF32; the others ask for (about) f32 accuracy, which the CUDA-core dot
-    gives. Absent: ieee."""
+    gives (``tt-legalize-tf32x3-dots`` makes a ``"tf32x3"`` one three tf32 dots where those
+    run on tensor cores). Absent: ieee."""
 
     name = "tt.dot"
     a = operand_def(TensorType)

@@ -110,6 +110,19 @@ def native_fp8_dot(op: tt.DotOp, num_warps: int, capability: int) -> bool:
     return mma_sync(form, capability) and mma_layout(shape_of(op.acc.type), num_warps) is not None
 
 
+def tensor_core_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayoutAttr | None:
+    """The accumulator layout of ``op`` on tensor cores (warpgroup MMAs where they take the
+    tile, else warp ones), or None where it stays on CUDA cores: what layout assignment
+    gives it."""
+    form = mma_form(op)
+    if form is None:
+        return None
+    mma = wgmma_layout(op, num_warps, capability)
+    if mma is None and mma_sync(form, capability):
+        mma = mma_layout(shape_of(op.acc.type), num_warps)
+    return mma
+
+
 def mma_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr | None:
     """The accumulator layout of an ``[M, N]`` tensor-core dot over ``num_warps`` warps, or None
     when the warps cannot each own whole instruction tiles. Warps split the larger per-warp
