@@ -572,10 +572,10 @@ class Builtins(
             # fp8 formats that no MMA takes: as float16 (exact), an f16 dot
             a, b = self.sem.cast(a, core.float16), self.sem.cast(b, core.float16)
         for v, what in ((a, "input"), (b, "other")):
-            if len(v.shape) not in (2, 3) or len(v.shape) != len(a.shape):
+            if len(v.shape) < 2 or len(v.shape) != len(a.shape):
                 raise KernelTypeError(
-                    f"tl.dot's {what} must be a rank-2 block (rank 3 for a batched dot, both "
-                    f"operands alike), got shape {list(v.shape)}",
+                    f"tl.dot's {what} must be a rank-2 block (a higher rank for a batched dot, "
+                    f"both operands alike), got shape {list(v.shape)}",
                     self.b.loc,
                 )
             if v.dtype not in _DOT_OPERAND_DTYPES:
@@ -600,6 +600,8 @@ class Builtins(
             raise KernelTypeError(
                 f"tl.dot: inner dimensions differ: [{m}, {k}] x [{k2}, {n}]", self.b.loc
             )
+        if len(batch) > 1:  # several batch dimensions: one batched dot over all of them
+            return self._multidim_dot(a, b, acc, input_precision, allow_tf32, out_dtype)
         precision = self._dot_precision(input_precision, allow_tf32)
         out = self._dtype(out_dtype)
         result = self._dot_result_dtype(a.dtype, out)
@@ -624,6 +626,38 @@ class Builtins(
             )
         dot = tt.DotOp(a.handle, b.handle, self.sem.cast(c, wide).handle, f32_precision)
         return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
+
+    def _multidim_dot(
+        self,
+        a: TensorValue,
+        b: TensorValue,
+        acc: Any,
+        input_precision: Any,
+        allow_tf32: Any,
+        out_dtype: Any,
+    ) -> TensorValue:
+        """``[*batch, M, K] @ [*batch, K, N]`` as the batched dot of ``[prod(batch), M, K]``
+        and ``[prod(batch), K, N]``, its result reshaped back (Triton's rank-4 and higher
+        dots)."""
+        (m, k), n = a.shape[-2:], b.shape[-1]
+        batch = a.shape[:-2]
+        flat = 1
+        for d in batch:
+            flat *= d
+        what = "tl.dot"
+        a3 = self._reshape(a, (flat, m, k), what)
+        b3 = self._reshape(b, (flat, k, n), what)
+        c3 = acc
+        if acc is not None:
+            c = self._tensor(acc, "tl.dot's acc")
+            if c.shape != (*batch, m, n):
+                raise KernelTypeError(
+                    f"tl.dot: acc must be a block of shape {[*batch, m, n]}, got {list(c.shape)}",
+                    self.b.loc,
+                )
+            c3 = self._reshape(c, (flat, m, n), what)
+        out = self.dot(a3, b3, c3, input_precision, allow_tf32, None, out_dtype)
+        return self._reshape(out, (*batch, m, n), what)
 
     def _dot_precision(self, input_precision: Any, allow_tf32: Any) -> str:
         """The precision of an f32 dot, checked and defaulted like Triton: ``allow_tf32``
