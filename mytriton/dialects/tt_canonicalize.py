@@ -172,6 +172,8 @@ class AddIntoDot(RewritePattern):
                 continue
             if uniform_constant(other) is not None:
                 continue  # `0 + dot`: nothing to accumulate into (and the rewrite would repeat)
+            if dot.promotion_interval is not None:
+                continue  # its partial sums go into a zero accumulator first (Triton's rule)
             _replace(rewriter, op, [tt.DotOp(dot.a, dot.b, other, dot.precision_setting)])
             return
 

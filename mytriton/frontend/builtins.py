@@ -603,8 +603,11 @@ class Builtins(
         if len(batch) > 1:  # several batch dimensions: one batched dot over all of them
             return self._multidim_dot(a, b, acc, input_precision, allow_tf32, out_dtype)
         precision = self._dot_precision(input_precision, allow_tf32)
+        interval = self._imprecise_acc(max_num_imprecise_acc, a, b, k)
         out = self._dtype(out_dtype)
         result = self._dot_result_dtype(a.dtype, out)
+        if result != core.float32:
+            interval = None  # the MMAs of f16 accumulators have no wider one to promote into
         f32_precision = precision if a.dtype == core.float32 else None
         # ``out_dtype=tl.float16``: the dot accumulates in f32 over its K and rounds once at
         # its end, so the tensor cores take it (f32-accumulator MMAs) and how often the result
@@ -613,7 +616,7 @@ class Builtins(
         wide = core.float32 if result == core.float16 else result
         if acc is None:
             zeros = self.zeros((*batch, m, n), wide).handle
-            dot = tt.DotOp(a.handle, b.handle, zeros, f32_precision)
+            dot = tt.DotOp(a.handle, b.handle, zeros, f32_precision, interval)
             return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
         c = self._tensor(acc, "tl.dot's acc")
         if c.shape != (*batch, m, n) or c.dtype != result or c.dtype != out:
@@ -624,7 +627,8 @@ class Builtins(
                 f"out_dtype {out}",
                 self.b.loc,
             )
-        dot = tt.DotOp(a.handle, b.handle, self.sem.cast(c, wide).handle, f32_precision)
+        c_wide = self.sem.cast(c, wide).handle
+        dot = tt.DotOp(a.handle, b.handle, c_wide, f32_precision, interval)
         return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
 
     def _multidim_dot(
@@ -658,6 +662,24 @@ class Builtins(
             c3 = self._reshape(c, (flat, m, n), what)
         out = self.dot(a3, b3, c3, input_precision, allow_tf32, None, out_dtype)
         return self._reshape(out, (*batch, m, n), what)
+
+    def _imprecise_acc(self, value: Any, a: TensorValue, b: TensorValue, k: int) -> int | None:
+        """``max_num_imprecise_acc``, checked as Triton does (at most K); kept for dots of fp8
+        operands, the only ones whose tensor cores sum with fewer bits than f32."""
+        n = self._constexpr(value, "tl.dot's max_num_imprecise_acc")
+        if n is None:
+            return None
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise KernelValueError(
+                f"tl.dot: max_num_imprecise_acc must be a non-negative int, got {n!r}",
+                self.b.loc,
+            )
+        fp8 = _mma_fp8(a) and _mma_fp8(b)
+        if fp8 and n > k:
+            raise KernelValueError(
+                f"tl.dot: max_num_imprecise_acc ({n}) must be <= K ({k})", self.b.loc
+            )
+        return max(n, 1) if fp8 else None  # 0: after every instruction, as 1
 
     def _dot_precision(self, input_precision: Any, allow_tf32: Any) -> str:
         """The precision of an f32 dot, checked and defaulted like Triton: ``allow_tf32``
