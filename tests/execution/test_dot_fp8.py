@@ -203,9 +203,9 @@ def promoted_matmul_kernel(
 
 @pytest.mark.parametrize("imprecise", [0, 32, 64, 128])
 def test_max_num_imprecise_acc(run: Any, imprecise: int) -> None:
-    """Every ``max_num_imprecise_acc`` products (at least one instruction's 32) the warpgroup
-    MMAs' partial sum is added into the f32 accumulator (Triton's promotion): one commit, wait
-    and ``arith.addf`` per chunk of a K block; the sums come out as exact as f32 allows."""
+    """Every ``max_num_imprecise_acc`` products (at least one instruction's 32, at most a K
+    block) the warpgroup MMAs' partial sum is added into the f32 accumulator (Triton's
+    promotion): one commit, wait and ``arith.addf`` per register per chunk of a K block."""
     m, n, k, bm, bn, bk = 128, 64, 512, 64, 64, 128
     rng = np.random.default_rng(imprecise)
     a = rng.standard_normal((m, k)).astype(FORMATS["e4m3"])
@@ -216,14 +216,15 @@ def test_max_num_imprecise_acc(run: Any, imprecise: int) -> None:
     compiled = run(
         promoted_matmul_kernel, grid, a, b_t, out, k, IMPRECISE=imprecise, BM=bm, BN=bn, BK=bk
     )
-    chunks = bk // max(imprecise, 32) if imprecise < bk else 1
+    chunks = bk // max(imprecise, 32)  # K = BK: once per dot, still into a zero accumulator
     if run.backend != "interpreter":
         gpu = compiled.asm["gpu"]
         assert _mma(run, compiled) == "fp8"
         assert gpu.count("nvvm.wgmma.commit.group.sync.aligned") == chunks
-        assert ("arith.addf" in gpu) == (imprecise < bk)
+        assert gpu.count("arith.addf") >= bm * bn // 128 * chunks  # every register, every chunk
     exact = a.astype(np.float64) @ b.astype(np.float64)
-    tol = 1e-5 if run.backend in CPU_BACKENDS or imprecise < bk else 1e-3
+    # the H200 sums even one instruction's 32 products with about 13 bits (~6e-4 of these sums)
+    tol = 1e-5 if run.backend in CPU_BACKENDS else 1e-3
     np.testing.assert_allclose(out, exact, rtol=tol, atol=tol * np.sqrt(k))
 
 

@@ -133,7 +133,7 @@ def lower_wgmma_dot(
         ctx.emit(WgmmaCommitGroupSyncAlignedOp())
 
     interval = op.promotion_interval
-    if interval is not None and interval < k:
+    if interval is not None:  # (at most K: once per dot at the least, as in Triton)
         _promoted(ctx, op, wm, issue, -(-interval // k_step) * k_step, k_step)
         if barrier:
             ctx.emit(gpu.BarrierOp())
