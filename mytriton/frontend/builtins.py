@@ -601,7 +601,8 @@ class Builtins(
                 f"tl.dot: inner dimensions differ: [{m}, {k}] x [{k2}, {n}]", self.b.loc
             )
         if len(batch) > 1:  # several batch dimensions: one batched dot over all of them
-            return self._multidim_dot(a, b, acc, input_precision, allow_tf32, out_dtype)
+            options = (input_precision, allow_tf32, max_num_imprecise_acc, out_dtype)
+            return self._multidim_dot(a, b, acc, *options)
         precision = self._dot_precision(input_precision, allow_tf32)
         interval = self._imprecise_acc(max_num_imprecise_acc, a, b, k)
         out = self._dtype(out_dtype)
@@ -638,6 +639,7 @@ class Builtins(
         acc: Any,
         input_precision: Any,
         allow_tf32: Any,
+        max_num_imprecise_acc: Any,
         out_dtype: Any,
     ) -> TensorValue:
         """``[*batch, M, K] @ [*batch, K, N]`` as the batched dot of ``[prod(batch), M, K]``
@@ -660,7 +662,7 @@ class Builtins(
                     self.b.loc,
                 )
             c3 = self._reshape(c, (flat, m, n), what)
-        out = self.dot(a3, b3, c3, input_precision, allow_tf32, None, out_dtype)
+        out = self.dot(a3, b3, c3, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype)
         return self._reshape(out, (*batch, m, n), what)
 
     def _imprecise_acc(self, value: Any, a: TensorValue, b: TensorValue, k: int) -> int | None:
