@@ -1,7 +1,8 @@
 """Tensor-core matmul: Triton's tutorial kernel under mytriton (both GPU backends) and Triton 3.6,
 with the same configs, beside torch (cuBLAS), on one GPU.
 
-For each dtype (float16, bfloat16, float32 at Triton's default tf32 precision, int8 into
+For each dtype (float16, bfloat16, float32 at Triton's default tf32 precision, float16acc:
+f16 operands into an f16 accumulator, int8 into
 int32, whose row counts TOPS and compares with ``torch._int_mm``, and float8_e4m3fn /
 float8_e5m2 as tutorial 03 runs fp8: B transposed, K-contiguous, beside ``torch._scaled_mm``)
 and size, every config in ``CONFIGS`` (fp8: ``FP8_CONFIGS``) runs under each implementation;
@@ -55,6 +56,7 @@ FP8_CONFIGS = [
     (64, 128, 64, 8, 4, 4),
 ]
 FP8 = ("float8_e4m3fn", "float8_e5m2")
+F16_ACC = "float16acc"  # f16 operands into an f16 accumulator (``out_dtype=tl.float16``)
 
 
 def sass_families(cubin: bytes) -> dict[str, int]:
@@ -96,7 +98,8 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     sass: dict[str, dict[str, int]] = {}
     for dname in args.dtypes.split(","):
-        dtype = getattr(torch, dname)
+        f16_acc = dname == F16_ACC  # f16 operands, out_dtype=tl.float16
+        dtype = torch.float16 if f16_acc else getattr(torch, dname)
         integer = dname == "int8"
         for s in map(int, args.sizes.split(",")):
             fp8 = dname in FP8
@@ -112,8 +115,10 @@ def main() -> None:
             ref = a.double() @ b.double()
             # fp8: Hopper's fp8 MMAs add products into the accumulator with fewer bits than f32
             # (Triton's default too); at K = 8192 that is up to ~2 off the exact sums
+            # f16 accumulators: Triton's round every 16 k (K / 16 roundings of ~64 at 4096)
             tol = 0.0 if integer else 2e-2 if dname == "float32" else 5e-2 if fp8 else 1e-2
-            out_dtype = torch.int32 if integer else torch.float32
+            tol = 5e-2 if f16_acc else tol
+            out_dtype = torch.int32 if integer else torch.float16 if f16_acc else torch.float32
             for impl, (mod, backend) in impls.items():
                 if backend is not None:
                     os.environ["MYTRITON_BACKEND"] = backend
@@ -126,6 +131,7 @@ def main() -> None:
                     def launch(mod: Any = mod, c: Any = c, grid: Any = grid, cfg: Any = cfg) -> Any:
                         bm, bn, bk, gm, warps, stages = cfg
                         acc = mod.tl.int32 if integer else mod.tl.float32
+                        acc = mod.tl.float16 if f16_acc else acc
                         return mod.matmul_kernel[grid](
                             a, b, c, s, s, s,
                             a.stride(0), a.stride(1), b.stride(0), b.stride(1),

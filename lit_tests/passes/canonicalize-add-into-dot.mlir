@@ -97,3 +97,15 @@ func.func @dot_with_two_uses(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: t
 // CHECK-NEXT:    %acc = tt.zeros : tensor<16x16xf32>
 // CHECK-NEXT:    %d = tt.dot %a, %b, %acc :
 // CHECK-NEXT:    %s = tt.add %d, %c : tensor<16x16xf32>
+
+// An fp8 dot with max_num_imprecise_acc adds its partial sums into a zero accumulator first:
+// `dot + c` stays (Triton's rule for float adds).
+func.func @promoted_dot_plus_c(%a: tensor<64x64xf8E4M3FN>, %b: tensor<64x64xf8E4M3FN>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %acc = tt.zeros : tensor<64x64xf32>
+  %d = tt.dot %a, %b, %acc {max_num_imprecise_acc = 32 : i32} : tensor<64x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+  %s = tt.add %d, %c : tensor<64x64xf32>
+  func.return %s : tensor<64x64xf32>
+}
+// CHECK-LABEL: func.func @promoted_dot_plus_c(
+// CHECK:         %d = tt.dot %a, %b, %{{.*}} {max_num_imprecise_acc = 32 : i32}
+// CHECK-NEXT:    %s = tt.add %d, %c

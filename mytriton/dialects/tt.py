@@ -547,7 +547,13 @@ class DotOp(IRDLOperation):
 
     ``input_precision`` (f32 operands; Triton's ``inputPrecision``): ``"tf32"`` lets tensor cores
     read the operands as TF32; the others ask for (about) f32 accuracy, which the CUDA-core dot
-    gives. Absent: ieee."""
+    gives (``tt-legalize-tf32x3-dots`` makes a ``"tf32x3"`` one three tf32 dots where those
+    run on tensor cores). Absent: ieee.
+
+    ``max_num_imprecise_acc`` (fp8 operands into f32; Triton's ``maxNumImpreciseAcc``): at most
+    that many products of a row and column, rounded up to whole instructions, are summed in
+    the tensor cores' accumulator (on Hopper, fewer bits than f32) before the partial sum is
+    added into the f32 accumulator. Absent: all of K, the accumulator included."""
 
     name = "tt.dot"
     a = operand_def(TensorType)
@@ -556,13 +562,23 @@ class DotOp(IRDLOperation):
     acc = operand_def(R)
     result = result_def(R)
     input_precision = opt_attr_def(StringAttr)
+    max_num_imprecise_acc = opt_attr_def(IntegerAttr)
     traits = traits_def(Pure())
     assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
 
-    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue, input_precision: str | None = None):
-        attributes = (
-            {} if input_precision is None else {"input_precision": StringAttr(input_precision)}
-        )
+    def __init__(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        acc: SSAValue,
+        input_precision: str | None = None,
+        max_num_imprecise_acc: int | None = None,
+    ):
+        attributes: dict[str, Attribute] = {}
+        if input_precision is not None:
+            attributes["input_precision"] = StringAttr(input_precision)
+        if max_num_imprecise_acc is not None:
+            attributes["max_num_imprecise_acc"] = IntegerAttr(max_num_imprecise_acc, i32)
         super().__init__(operands=[a, b, acc], result_types=[acc.type], attributes=attributes)
 
     def verify_(self) -> None:
@@ -609,11 +625,27 @@ class DotOp(IRDLOperation):
                 f"input_precision must be one of {', '.join(DOT_INPUT_PRECISIONS)}, got "
                 f"{precision!r}",
             )
+        interval = self.promotion_interval
+        if interval is not None:
+            if not fp8_pair or accumulator != f32:
+                raise verify_error(
+                    self, "max_num_imprecise_acc is for fp8 operands into an f32 accumulator"
+                )
+            if not 1 <= interval <= a[1]:
+                raise verify_error(
+                    self, f"max_num_imprecise_acc must be 1 to K ({a[1]}), got {interval}"
+                )
 
     @property
     def precision(self) -> str:
         """``input_precision``, ``"ieee"`` when absent."""
         return self.precision_setting or "ieee"
+
+    @property
+    def promotion_interval(self) -> int | None:
+        """``max_num_imprecise_acc`` (None when absent: the tensor cores sum all of K)."""
+        attr = self.max_num_imprecise_acc
+        return attr.value.data if attr is not None else None
 
     @property
     def precision_setting(self) -> str | None:

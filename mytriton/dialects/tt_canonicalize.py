@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import f32
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import uniform_constant
-from mytriton.dialects.tt_elementwise import AddOp, ElementwiseOp
-from mytriton.dialects.tt_types import is_block
+from mytriton.dialects.tt_elementwise import AddOp, ElementwiseOp, MulOp
+from mytriton.dialects.tt_types import block_type, element_type, is_block, shape_of
 
 _PATTERNS: dict[type[Operation], list[RewritePattern]] = {}
 
@@ -171,8 +172,54 @@ class AddIntoDot(RewritePattern):
                 continue
             if uniform_constant(other) is not None:
                 continue  # `0 + dot`: nothing to accumulate into (and the rewrite would repeat)
+            if dot.promotion_interval is not None:
+                continue  # its partial sums go into a zero accumulator first (Triton's rule)
             _replace(rewriter, op, [tt.DotOp(dot.a, dot.b, other, dot.precision_setting)])
             return
+
+
+@canonicalizes(tt.ReduceOp)
+class SumOfBroadcastProductIsDot(RewritePattern):
+    """``sum(x[:, :, None] * y[None, :, :], axis=1) -> dot(x, y)`` for f32 ``x [M, K]``, ``y
+    [K, N]``, ``K >= 16`` (Triton's combine pattern): the product block, ``K`` times the result,
+    would otherwise be built and reduced. The dot is ``ieee`` (each product and sum in f32, as
+    written, in another order and with fused multiply-adds; Triton makes it a tf32 dot)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tt.ReduceOp) or len(op.srcs) != 1 or op.axis.value.data != 1:
+            return
+        mul = op.srcs[0].owner
+        if not isinstance(mul, MulOp) or element_type(mul.result.type) != f32:
+            return
+        if not _is_sum(op.combine_block):
+            return
+        for lhs, rhs in ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs)):
+            x, y = _expanded(lhs, 2), _expanded(rhs, 0)
+            if x is None or y is None or shape_of(x.type)[1] < 16:
+                continue
+            (m, _), n = shape_of(x.type), shape_of(y.type)[1]
+            zeros = tt.ZerosOp(block_type(f32, (m, n)))
+            _replace(rewriter, op, [zeros, tt.DotOp(x, y, zeros.result, "ieee")])
+            return
+
+
+def _is_sum(block: Block) -> bool:
+    """Whether a combine region is ``return a + b`` of its two arguments."""
+    ops = list(block.ops)
+    if len(block.args) != 2 or len(ops) != 2 or not isinstance(ops[0], AddOp):
+        return False
+    return set(ops[0].operands) == set(block.args) and tuple(ops[1].operands) == ops[0].results
+
+
+def _expanded(v: SSAValue, axis: int) -> SSAValue | None:
+    """``x`` where ``v`` is ``broadcast(expand_dims(x, axis))`` of a rank-2 ``x``."""
+    broadcast = v.owner
+    if not isinstance(broadcast, tt.BroadcastOp):
+        return None
+    expand = broadcast.src.owner
+    if not isinstance(expand, tt.ExpandDimsOp) or expand.axis.value.data != axis:
+        return None
+    return expand.src if len(shape_of(expand.src.type)) == 2 else None
 
 
 @cache

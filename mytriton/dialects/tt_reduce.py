@@ -27,7 +27,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
 
-from mytriton.dialects.tt_traits import verify_error
+from mytriton.dialects.tt_traits import LazyPatterns, verify_error
 from mytriton.dialects.tt_types import (
     block_type,
     element_type,
@@ -102,8 +102,9 @@ class ReduceOp(IRDLOperation):
     results_ = var_result_def()
     combine_op = region_def("single_block")
     # the combine function sees only its arguments: passes that rebuild or merge values
-    # (layout assignment, CSE) must not reach into it from outside, nor it out
-    traits = traits_def(Pure(), IsolatedFromAbove())
+    # (layout assignment, CSE) must not reach into it from outside, nor it out; a sum of a
+    # broadcast product is a dot (tt_canonicalize.py)
+    traits = traits_def(Pure(), IsolatedFromAbove(), LazyPatterns())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$srcs attr-dict `:` type($srcs) `->` type($results_) $combine_op"
 

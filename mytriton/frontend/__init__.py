@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -15,15 +15,23 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     i32,
+    i64,
 )
 from xdsl.ir import Block, Region
 
 from mytriton.dialects.verify import verify_module
 from mytriton.errors import KernelTypeError, KernelValueError
+from mytriton.frontend.block_pointers import TensorDescriptor
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.codegen import CodeGenerator
 from mytriton.frontend.dtypes import to_ir
-from mytriton.frontend.signature import ArgSpec, ConstexprArg, PointerArg, ScalarArg
+from mytriton.frontend.signature import (
+    ArgSpec,
+    ConstexprArg,
+    DescriptorArg,
+    PointerArg,
+    ScalarArg,
+)
 from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import TensorValue
 from mytriton.language import core
@@ -31,6 +39,7 @@ from mytriton.language import core
 __all__ = [
     "ArgSpec",
     "ConstexprArg",
+    "DescriptorArg",
     "KernelSource",
     "PointerArg",
     "ScalarArg",
@@ -44,6 +53,7 @@ def compile_kernel(
     """Compile ``fn`` for one specialization: a ``builtin.module`` holding one ``func.func``.
 
     ``specs`` gives every parameter: pointers and scalars become function arguments (in order),
+    a host tensor descriptor its base, shape and strides but the last (``DescriptorArg``),
     constexprs are substituted. The result is verified; errors name the kernel's source line.
     ``debug`` compiles ``tl.device_assert`` (and runtime ``assert``) in; else they vanish.
     """
@@ -54,12 +64,22 @@ def compile_kernel(
     arg_names: list[str] = []
     arg_types = []
     arg_attrs: list[DictionaryAttr] = []
+    descriptors: dict[str, DescriptorArg] = {}
     for name in src.parameters():
         spec = specs.get(name)
         if spec is None:
             raise KernelValueError(f"no value for kernel parameter `{name}`", def_loc)
         if isinstance(spec, ConstexprArg):
             scope[name] = spec.value
+        elif isinstance(spec, DescriptorArg):
+            descriptors[name] = spec
+            pointer = to_ir(core.pointer_type(spec.dtype), def_loc)
+            types = [pointer] + [i32] * spec.rank + [i64] * (spec.rank - 1)
+            arg_types.extend(types)
+            arg_names.extend(f"{name}.{leaf}" for leaf in _descriptor_leaves(spec))
+            div = {"tt.divisibility": IntegerAttr(spec.divisibility, i32)}
+            arg_attrs.append(DictionaryAttr(div if spec.divisibility > 1 else {}))
+            arg_attrs.extend(DictionaryAttr({}) for _ in types[1:])
         elif isinstance(spec, (PointerArg, ScalarArg)):
             d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
             try:
@@ -81,6 +101,18 @@ def compile_kernel(
         scope[name] = TensorValue(arg)
     builder = IRBuilder(block)
     builder.debug = debug
+    for name, spec in descriptors.items():
+        leaves = [scope.pop(f"{name}.{leaf}") for leaf in _descriptor_leaves(spec)]
+        with builder.located(def_loc):
+            unit = builder.insert(arith.ConstantOp(IntegerAttr(1, i64))).result
+        r = spec.rank
+        scope[name] = TensorDescriptor(
+            base=leaves[0],
+            shape=tuple(leaves[1 : 1 + r]),
+            strides=(*leaves[1 + r :], TensorValue(unit)),
+            block_shape=spec.block_shape,
+            padding=spec.padding,
+        )
     gen = CodeGenerator(src, builder, scope)
     gen.compile_body(fdef.body, kernel=True)
     end_line = getattr(fdef, "end_lineno", None) or fdef.lineno
@@ -99,3 +131,9 @@ def compile_kernel(
     module = ModuleOp([kernel])
     verify_module(module)
     return module
+
+
+def _descriptor_leaves(spec: DescriptorArg) -> list[str]:
+    """The names of a host descriptor's function arguments (after its parameter's)."""
+    r = range(spec.rank)
+    return ["base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r[:-1])]

@@ -572,10 +572,10 @@ class Builtins(
             # fp8 formats that no MMA takes: as float16 (exact), an f16 dot
             a, b = self.sem.cast(a, core.float16), self.sem.cast(b, core.float16)
         for v, what in ((a, "input"), (b, "other")):
-            if len(v.shape) not in (2, 3) or len(v.shape) != len(a.shape):
+            if len(v.shape) < 2 or len(v.shape) != len(a.shape):
                 raise KernelTypeError(
-                    f"tl.dot's {what} must be a rank-2 block (rank 3 for a batched dot, both "
-                    f"operands alike), got shape {list(v.shape)}",
+                    f"tl.dot's {what} must be a rank-2 block (a higher rank for a batched dot, "
+                    f"both operands alike), got shape {list(v.shape)}",
                     self.b.loc,
                 )
             if v.dtype not in _DOT_OPERAND_DTYPES:
@@ -600,14 +600,25 @@ class Builtins(
             raise KernelTypeError(
                 f"tl.dot: inner dimensions differ: [{m}, {k}] x [{k2}, {n}]", self.b.loc
             )
+        if len(batch) > 1:  # several batch dimensions: one batched dot over all of them
+            options = (input_precision, allow_tf32, max_num_imprecise_acc, out_dtype)
+            return self._multidim_dot(a, b, acc, *options)
         precision = self._dot_precision(input_precision, allow_tf32)
+        interval = self._imprecise_acc(max_num_imprecise_acc, a, b, k)
         out = self._dtype(out_dtype)
         result = self._dot_result_dtype(a.dtype, out)
+        if result != core.float32:
+            interval = None  # the MMAs of f16 accumulators have no wider one to promote into
         f32_precision = precision if a.dtype == core.float32 else None
+        # ``out_dtype=tl.float16``: the dot accumulates in f32 over its K and rounds once at
+        # its end, so the tensor cores take it (f32-accumulator MMAs) and how often the result
+        # rounds does not depend on the backend or the tile. Triton's f16-accumulator MMAs
+        # round after every 16 k, its CUDA-core loop after every k.
+        wide = core.float32 if result == core.float16 else result
         if acc is None:
-            zeros = self.zeros((*batch, m, n), result).handle
-            dot = tt.DotOp(a.handle, b.handle, zeros, f32_precision)
-            return TensorValue(self.b.insert(dot).result)
+            zeros = self.zeros((*batch, m, n), wide).handle
+            dot = tt.DotOp(a.handle, b.handle, zeros, f32_precision, interval)
+            return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
         c = self._tensor(acc, "tl.dot's acc")
         if c.shape != (*batch, m, n) or c.dtype != result or c.dtype != out:
             raise KernelTypeError(
@@ -617,8 +628,60 @@ class Builtins(
                 f"out_dtype {out}",
                 self.b.loc,
             )
-        dot = tt.DotOp(a.handle, b.handle, c.handle, f32_precision)
-        return TensorValue(self.b.insert(dot).result)
+        c_wide = self.sem.cast(c, wide).handle
+        dot = tt.DotOp(a.handle, b.handle, c_wide, f32_precision, interval)
+        return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
+
+    def _multidim_dot(
+        self,
+        a: TensorValue,
+        b: TensorValue,
+        acc: Any,
+        input_precision: Any,
+        allow_tf32: Any,
+        max_num_imprecise_acc: Any,
+        out_dtype: Any,
+    ) -> TensorValue:
+        """``[*batch, M, K] @ [*batch, K, N]`` as the batched dot of ``[prod(batch), M, K]``
+        and ``[prod(batch), K, N]``, its result reshaped back (Triton's rank-4 and higher
+        dots)."""
+        (m, k), n = a.shape[-2:], b.shape[-1]
+        batch = a.shape[:-2]
+        flat = 1
+        for d in batch:
+            flat *= d
+        what = "tl.dot"
+        a3 = self._reshape(a, (flat, m, k), what)
+        b3 = self._reshape(b, (flat, k, n), what)
+        c3 = acc
+        if acc is not None:
+            c = self._tensor(acc, "tl.dot's acc")
+            if c.shape != (*batch, m, n):
+                raise KernelTypeError(
+                    f"tl.dot: acc must be a block of shape {[*batch, m, n]}, got {list(c.shape)}",
+                    self.b.loc,
+                )
+            c3 = self._reshape(c, (flat, m, n), what)
+        out = self.dot(a3, b3, c3, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype)
+        return self._reshape(out, (*batch, m, n), what)
+
+    def _imprecise_acc(self, value: Any, a: TensorValue, b: TensorValue, k: int) -> int | None:
+        """``max_num_imprecise_acc``, checked as Triton does (at most K); kept for dots of fp8
+        operands, the only ones whose tensor cores sum with fewer bits than f32."""
+        n = self._constexpr(value, "tl.dot's max_num_imprecise_acc")
+        if n is None:
+            return None
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise KernelValueError(
+                f"tl.dot: max_num_imprecise_acc must be a non-negative int, got {n!r}",
+                self.b.loc,
+            )
+        fp8 = _mma_fp8(a) and _mma_fp8(b)
+        if fp8 and n > k:
+            raise KernelValueError(
+                f"tl.dot: max_num_imprecise_acc ({n}) must be <= K ({k})", self.b.loc
+            )
+        return max(n, 1) if fp8 else None  # 0: after every instruction, as 1
 
     def _dot_precision(self, input_precision: Any, allow_tf32: Any) -> str:
         """The precision of an f32 dot, checked and defaulted like Triton: ``allow_tf32``

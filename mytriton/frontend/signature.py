@@ -37,4 +37,21 @@ class ConstexprArg:
     value: Any
 
 
-ArgSpec = PointerArg | ScalarArg | ConstexprArg
+@dataclass(frozen=True)
+class DescriptorArg:
+    """A host-side tensor descriptor (``triton.tools.tensor_descriptor.TensorDescriptor``):
+    passed as its base pointer (``divisibility`` as a ``PointerArg``'s), its int32 shape and
+    its int64 strides but the last (1, compiled in); ``block_shape`` and ``padding`` are part
+    of the specialization."""
+
+    dtype: dtype
+    block_shape: tuple[int, ...]
+    padding: str
+    divisibility: int = 1
+
+    @property
+    def rank(self) -> int:
+        return len(self.block_shape)
+
+
+ArgSpec = PointerArg | ScalarArg | ConstexprArg | DescriptorArg

@@ -29,7 +29,7 @@ from mytriton.dialects.ttg import (
 )
 from mytriton.op_rules import OpRules
 from mytriton.passes.layout_policy import default_blocked, dot_layout
-from mytriton.passes.mma_policy import mma_form, mma_layout, mma_sync, wgmma_layout
+from mytriton.passes.mma_policy import tensor_core_layout
 from mytriton.passes.shape_layouts import paired, reshaped, unpaired
 
 LayoutOf = Callable[[SSAValue], Layout | None]
@@ -81,15 +81,9 @@ def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None
     """A tensor-core accumulator layout when the dot has an MMA form (``mma_policy``); else the
     accumulator's layout, else a register tile."""
     assert isinstance(op, tt.DotOp)
-    shape = shape_of(op.acc.type)
-    form = mma_form(op) if d.tensor_cores else None
-    if form is not None:
-        mma = wgmma_layout(op, d.num_warps, d.capability)
-        if mma is None and mma_sync(form, d.capability):
-            mma = mma_layout(shape, d.num_warps)
-        if mma is not None:
-            return mma
-    return layout_of(op.acc) or dot_layout(shape, d.num_warps)
+    if d.tensor_cores and (mma := tensor_core_layout(op, d.num_warps, d.capability)):
+        return mma
+    return layout_of(op.acc) or dot_layout(shape_of(op.acc.type), d.num_warps)
 
 
 @RESULT_LAYOUT.register(tt.ReduceOp)

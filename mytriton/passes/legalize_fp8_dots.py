@@ -4,10 +4,10 @@ The frontend keeps a ``tt.dot`` of fp8e4nv or fp8e5 blocks (either each) in fp8,
 where fp8 MMAs run it (``mma_policy.native_fp8_dot``: warpgroup MMAs on sm_90a, warp ones,
 ``ptx.mma.sync``, from sm_89 on; a tile they take, an f32 accumulator), the tensor cores read
 the bytes themselves, at twice the f16 rate. Everywhere else (an older chip, a tile of the
-wrong shape, an f16 accumulator, no tensor cores) the operands become f16 first: exact (every
-fp8e4nv and fp8e5 value is an f16), and the f16 dot runs on ``mma.sync`` where its tile
-allows. Layout assignment then meets only fp8 dots it lays out for fp8 MMAs. The options are
-layout assignment's (the same decision).
+wrong shape, an f16 accumulator in hand-written ``tt``, no tensor cores) the operands become
+f16 first: exact (every fp8e4nv and fp8e5 value is an f16), and the f16 dot runs on
+``mma.sync`` where its tile allows. Layout assignment then meets only fp8 dots it lays out
+for fp8 MMAs. The options are layout assignment's (the same decision).
 """
 
 from __future__ import annotations

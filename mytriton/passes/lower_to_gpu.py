@@ -21,11 +21,13 @@ from mytriton.passes.gpu_lowering.driver import Lowering
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline import run_pipeline
 
-# fp8 dots widened where no fp8 MMA runs them, layouts, then the clean-up of the layout
-# conversions it inserted (merged clones, hoisting), then the K loops' tensor-core operands
-# copied into shared memory num_stages - 1 iterations ahead
+# fp8 dots widened where no fp8 MMA runs them, tf32x3 dots split into tf32 ones where those
+# run on tensor cores, layouts, then the clean-up of the layout conversions it inserted (merged
+# clones, hoisting), then the K loops' tensor-core operands copied into shared memory
+# num_stages - 1 iterations ahead
 TTG_PIPELINE = (
     "tt-legalize-fp8-dots{{num_warps={num_warps} capability={capability}}},"
+    "tt-legalize-tf32x3-dots{{num_warps={num_warps} capability={capability}}},"
     "tt-assign-layouts{{num_warps={num_warps} capability={capability}}},cse,licm,"
     "ttg-pipeline{{num_stages={num_stages}}}"
 )

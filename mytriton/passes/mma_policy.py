@@ -5,8 +5,9 @@ with f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, or
 accumulator with int8 operands, and M, N, K multiples of the instruction's tile (16 x 8 x 16;
 K 8 for tf32, 32 for int8), or an f32 accumulator with fp8e4nv or fp8e5 operands (either
 format each; K 32: ``FP8_FORMS``, warpgroup MMAs, or from sm_89 on ``ptx.mma.sync``, where
-``tt-legalize-fp8-dots`` left them fp8). Other dots (ieee f32, f64, f16 accumulators,
-batched) keep the CUDA-core FMA loop.
+``tt-legalize-fp8-dots`` left them fp8). Other dots (ieee f32, f64, f16 accumulators, which
+the frontend makes only in hand-written ``tt``: ``out_dtype=tl.float16`` is an f32 dot and a
+cast, batched) keep the CUDA-core FMA loop.
 
 The accumulator layout is an ordinary blocked layout, ``sizePerThread = [1, 2],
 threadsPerWarp = [8, 4], warpsPerCTA = [wm, wn]``: lane ``4g + q`` owns columns ``2q, 2q + 1``
@@ -107,6 +108,19 @@ def native_fp8_dot(op: tt.DotOp, num_warps: int, capability: int) -> bool:
     if form is None or _wgmma_tile(op, byte_size(f16), num_warps, capability):
         return False
     return mma_sync(form, capability) and mma_layout(shape_of(op.acc.type), num_warps) is not None
+
+
+def tensor_core_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayoutAttr | None:
+    """The accumulator layout of ``op`` on tensor cores (warpgroup MMAs where they take the
+    tile, else warp ones), or None where it stays on CUDA cores: what layout assignment
+    gives it."""
+    form = mma_form(op)
+    if form is None:
+        return None
+    mma = wgmma_layout(op, num_warps, capability)
+    if mma is None and mma_sync(form, capability):
+        mma = mma_layout(shape_of(op.acc.type), num_warps)
+    return mma
 
 
 def mma_layout(shape: Sequence[int], num_warps: int) -> BlockedLayoutAttr | None:

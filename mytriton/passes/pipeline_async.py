@@ -293,8 +293,8 @@ def _asynchronous_dots(staged: Sequence[_Staged], end: scf.YieldOp) -> list[tt.D
             continue
         if dot.a not in loads and not wgmma_register_a(dot):
             continue
-        if not _is_warpgroup_mma(dot):
-            continue
+        if not _is_warpgroup_mma(dot) or dot.promotion_interval is not None:
+            continue  # (promoted: it waits for its MMAs to add their partial sums)
         uses = list(dot.result.uses)
         if uses and all(u.operation is end for u in uses):
             found.append(dot)

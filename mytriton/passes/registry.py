@@ -80,6 +80,12 @@ def _tt_legalize_fp8_dots() -> type[ModulePass]:
     return LegalizeFp8DotsPass
 
 
+def _tt_legalize_tf32x3_dots() -> type[ModulePass]:
+    from mytriton.passes.legalize_tf32x3_dots import LegalizeTf32x3DotsPass
+
+    return LegalizeTf32x3DotsPass
+
+
 def _tt_assign_layouts() -> type[ModulePass]:
     from mytriton.passes.assign_layouts import AssignLayoutsPass
 
@@ -108,6 +114,7 @@ def builtin_passes() -> dict[str, PassFactory]:
         "tt-simplify": _tt_simplify,
         "tt-pipeline": _tt_pipeline,
         "tt-legalize-fp8-dots": _tt_legalize_fp8_dots,
+        "tt-legalize-tf32x3-dots": _tt_legalize_tf32x3_dots,
         "tt-assign-layouts": _tt_assign_layouts,
         "ttg-pipeline": _ttg_pipeline,
         "tt-lower-to-gpu": _tt_lower_to_gpu,

@@ -26,7 +26,7 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
 from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
-from mytriton.frontend.signature import ConstexprArg
+from mytriton.frontend.signature import ConstexprArg, DescriptorArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.binder import Unsure, make_binder, options_key
@@ -289,7 +289,7 @@ class JITFunction(Generic[T]):
         values, raw_options = self._bind(args, dict(kwargs))
         backend = get_backend(selected_backend_name())
         options = self._options(raw_options)
-        specs, key, _, infos = self._specialize(values)
+        specs, key, runtime, infos = self._specialize(values)
         # arrays of two frameworks, host and GPU, or two devices: refused before compiling
         execute = can_execute(backend, infos)
         # A GPU kernel is compiled for the architecture of its arrays' device, with that device
@@ -319,6 +319,12 @@ class JITFunction(Generic[T]):
             infos,
             execute,
         )
+        if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
+            # a host tensor descriptor is several runtime arguments, these launch's own (the
+            # binder cannot describe one, so every launch comes here: no fast path)
+            flat = tuple(runtime)
+            plan.runtime = lambda _values: flat
+            plan.fast_tried = True
         return plan, values
 
     def _compile(
@@ -402,8 +408,8 @@ class JITFunction(Generic[T]):
         """The values a launch with these arguments passes to the compiled kernel, in order
         (constexprs and integers specialized to 1 are compiled in, so they are left out)."""
         values, _ = self._bind(args, dict(kwargs))
-        specs, _, _, _ = self._specialize(values)
-        return [values[i] for i in self._runtime_indices(specs)]
+        _, _, runtime, _ = self._specialize(values)
+        return runtime
 
     def _specialize(
         self, values: list[Any]

@@ -17,9 +17,10 @@ import numpy as np
 
 from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
 from mytriton.errors import ArgumentOverflowError, LaunchError
-from mytriton.frontend import ArgSpec, ConstexprArg, PointerArg, ScalarArg
+from mytriton.frontend import ArgSpec, ConstexprArg, DescriptorArg, PointerArg, ScalarArg
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
+from mytriton.tools.tensor_descriptor import as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 
@@ -118,6 +119,20 @@ def specialize(
                     ) from None
             specs[name] = ConstexprArg(v)
             key.append(("c", constexpr_key(v)))
+        elif (desc := as_descriptor(value)) is not None:
+            value = desc
+            info = describe_array(value.base, f"argument `{name}`'s base")
+            aligned = name not in no_value and name not in no_alignment
+            div = DIVISIBILITY if aligned and info.address % DIVISIBILITY == 0 else 1
+            spec = DescriptorArg(info.dtype, tuple(value.block_shape), value.padding, div)
+            specs[name] = spec
+            key.append(("d", info.dtype.name, spec.block_shape, spec.padding, div))
+            scalars = [
+                *(_descriptor_int(name, "shape", v, core.int32) for v in value.shape),
+                *(_descriptor_int(name, "strides", v, core.int64) for v in value.strides[:-1]),
+            ]
+            runtime.extend([value.base, *scalars])
+            infos.extend([info, *(None for _ in scalars)])
         elif is_array(value):
             # any strides: the kernel indexes with the strides it is passed, as in Triton
             info = describe_array(value, f"argument `{name}`")
@@ -146,6 +161,17 @@ def specialize(
     return specs, tuple(key), runtime, infos
 
 
+def _descriptor_int(name: str, what: str, value: Any, d: core.dtype) -> int:
+    """One shape (int32) or stride (int64) entry of descriptor ``name``, checked."""
+    v = int(value)
+    bits = d.primitive_bitwidth
+    if not -(2 ** (bits - 1)) <= v < 2 ** (bits - 1):
+        raise ArgumentOverflowError(
+            f"argument `{name}`: TensorDescriptor {what} entry {v} does not fit in {d}"
+        )
+    return v
+
+
 def _type_name(d: core.dtype) -> str:
     """Triton's short name of a scalar type in a signature: ``i32``, ``u64``, ``fp32``..."""
     name = d.name
@@ -170,5 +196,8 @@ class SpecializationProxy:
                 self.constants[name] = spec.value
             elif isinstance(spec, PointerArg):
                 self.signature[name] = "*" + _type_name(spec.dtype)
+            elif isinstance(spec, DescriptorArg):
+                shape = list(spec.block_shape)
+                self.signature[name] = f"tensordesc<{_type_name(spec.dtype)}{shape}>"
             else:
                 self.signature[name] = _type_name(spec.dtype)

@@ -9,6 +9,7 @@ import pytest
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     FileLineColLoc,
+    Float8E4M3FNType,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -532,3 +533,23 @@ def test_unlocated_failure_has_no_location():
         verify_module(kernel_module(bad))
     assert info.value.loc is None
     assert str(info.value) == "tt.make_range: range size end - start = 12 must be a power of two"
+
+
+def test_dot_max_num_imprecise_acc():
+    """Only fp8 operands into f32 take it, from 1 to K."""
+    e4 = Float8E4M3FNType()
+    a, b, c = args(T(e4, 64, 64), T(e4, 64, 64), T(f32, 64, 64))
+    ok(tt.DotOp(a, b, c, max_num_imprecise_acc=32))
+    ok(tt.DotOp(a, b, c, max_num_imprecise_acc=64))
+    assert "max_num_imprecise_acc must be 1 to K (64), got 65" in error_of(
+        tt.DotOp(a, b, c, max_num_imprecise_acc=65)
+    )
+    assert "must be 1 to K (64), got 0" in error_of(tt.DotOp(a, b, c, max_num_imprecise_acc=0))
+    h, hb, hc = args(T(f16, 64, 64), T(f16, 64, 64), T(f32, 64, 64))
+    assert "max_num_imprecise_acc is for fp8 operands into an f32 accumulator" in error_of(
+        tt.DotOp(h, hb, hc, max_num_imprecise_acc=32)
+    )
+    (h16,) = args(T(f16, 64, 64))
+    assert "for fp8 operands into an f32 accumulator" in error_of(
+        tt.DotOp(a, b, h16, max_num_imprecise_acc=32)
+    )

@@ -16,6 +16,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.tools.tensor_descriptor import TensorDescriptor
 from tests.gpu_required import require_gpu
 
 BACKENDS = [
@@ -66,6 +67,9 @@ class Runner:
         """``a`` as a view of the device copy of its owner's bytes (made once per owner)."""
         if isinstance(a, triton.TensorWrapper):
             return triton.reinterpret(self._to_device(a.base, blocks), a.dtype)
+        if isinstance(a, TensorDescriptor):  # the same descriptor of the base's device copy
+            base = self._to_device(a.base, blocks)
+            return TensorDescriptor(base, a.shape, a.strides, a.block_shape, a.padding)
         if not isinstance(a, np.ndarray):
             return a
         owner = a

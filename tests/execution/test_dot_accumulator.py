@@ -84,3 +84,37 @@ def test_runtime_accumulator_is_kept(run: Any, fill: float) -> None:
     a, b, c, out = _inputs(8)
     run(dot_runtime_acc_plus_kernel, (1,), a, b, c, out, fill, BM=BM, BN=BN, BK=BK)
     np.testing.assert_allclose(out, _reference(a, b, c, fill), **f32_dot_tol(run.backend, BK))
+
+
+@triton.jit
+def broadcast_product_kernel(
+    z, x, y, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, BM: tl.constexpr,
+    BN: tl.constexpr, BK: tl.constexpr,
+):  # fmt: skip
+    """Triton's ``test_dot_mulbroadcasted``: a matmul written as a sum of a broadcast product."""
+    pidm = tl.program_id(0)
+    pidn = tl.program_id(1)
+    offm = tl.arange(0, BM)[:, None]
+    offn = tl.arange(0, BN)[None, :]
+    offak = tl.arange(0, BK)[None, :]
+    offbk = tl.arange(0, BK)[:, None]
+    acc = tl.full((BM, BN), 0.0, tl.float32)
+    for k in range(0, K // BK):
+        a = tl.load(x + pidm * K * BM + offm * K + k * BK + offak)
+        b = tl.load(y + pidn * BN + offbk * N + k * N * BK + offn)
+        acc = tl.sum(tl.expand_dims(a, axis=2) * tl.expand_dims(b, axis=0), axis=1) + acc
+    tl.store(z + pidm * BM * N + pidn * BN + offm * N + offn, acc)
+
+
+def test_sum_of_broadcast_product_is_a_dot(run: Any) -> None:
+    """The 128 x 32 x 32 product block would need 512 KiB of shared memory to reduce; as the
+    dot it is (f32, ieee) the kernel compiles and computes the matmul to f32 accuracy."""
+    m, n, k, bm, bn, bk = 256, 192, 160, 128, 32, 32
+    rng = np.random.default_rng(17)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    out = np.zeros((m, n), np.float32)
+    compiled = run(broadcast_product_kernel, (m // bm, n // bn), out, a, b, m, n, k, bm, bn, bk)
+    assert "tt.dot" in compiled.asm["tt-opt"] and "tt.reduce" not in compiled.asm["tt-opt"]
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(out, exact, rtol=1e-5, atol=1e-4)

@@ -72,7 +72,7 @@ def _matmul(
         BK=bk,
     )
     exact = a.astype(np.float64) @ b.astype(np.float64)
-    if out == tl.float16:  # rounded to f16 after every product (the CUDA-core loop)
+    if out == tl.float16:  # rounded to f16 after every BK of the K loop
         np.testing.assert_allclose(result, exact, rtol=2e-2, atol=2e-2 * np.sqrt(k))
     elif run.backend in CPU_BACKENDS:
         np.testing.assert_allclose(result, exact, rtol=1e-5, atol=1e-4 * np.sqrt(k))
@@ -126,7 +126,6 @@ def test_two_warpgroups(run: Any) -> None:
     ("why", "shape", "warps", "out", "expected"),
     [
         ("32-byte rows: f16 MMAs in 64-byte ones", (64, 64, 96, 64, 64, 32), 4, tl.float32, "f16"),
-        ("an f16 accumulator: CUDA cores", (64, 64, 64, 64, 64, 64), 4, tl.float16, "other"),
     ],
 )
 def test_widened_to_f16(
@@ -135,6 +134,13 @@ def test_widened_to_f16(
     """Where no fp8 MMA runs the dot its operands become f16 (exact) first."""
     compiled = _matmul(run, "e5m2", shape, 2, warps=warps, out=out)
     assert _mma(run, compiled) in (None, expected), why
+
+
+def test_f16_accumulator(run: Any) -> None:
+    """``out_dtype=tl.float16`` is an f32 dot rounded at its end: fp8 MMAs run it (before, an
+    f16 accumulator kept it on CUDA cores)."""
+    compiled = _matmul(run, "e5m2", (64, 64, 192, 64, 64, 64), 2, out=tl.float16)
+    assert _mma(run, compiled) in (None, "fp8")
 
 
 # (M, N, K, BM, BN, BK, warps): no warpgroup tile (one or two warps, or N of 32)
@@ -175,3 +181,64 @@ def test_two_formats(run: Any, fmt: str, b_fmt: str, b_k_major: bool) -> None:
         )
     compiled = _matmul(run, fmt, (64, 64, 128, 64, 64, 32), 2, b_fmt=b_fmt)
     assert _mma(run, compiled) in (None, "f16")
+
+
+@triton.jit
+def promoted_matmul_kernel(
+    a, b_t, out, K, IMPRECISE: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+    BK: tl.constexpr,
+):  # fmt: skip
+    """One BM x BN tile per program over a K loop; B stored transposed (K-contiguous) and
+    ``max_num_imprecise_acc=IMPRECISE`` on the fp8 dot."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(0, K, BK):
+        x = tl.load(a + rm[:, None] * K + (k0 + rk)[None, :])
+        y = tl.load(b_t + rn[None, :] * K + (k0 + rk)[:, None])
+        acc = tl.dot(x, y, acc, max_num_imprecise_acc=IMPRECISE)
+    tl.store(out + rm[:, None] * (BN * tl.num_programs(1)) + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("imprecise", [0, 32, 64, 128])
+def test_max_num_imprecise_acc(run: Any, imprecise: int) -> None:
+    """Every ``max_num_imprecise_acc`` products (at least one instruction's 32, at most a K
+    block) the warpgroup MMAs' partial sum is added into the f32 accumulator (Triton's
+    promotion): one commit, wait and ``arith.addf`` per register per chunk of a K block."""
+    m, n, k, bm, bn, bk = 128, 64, 512, 64, 64, 128
+    rng = np.random.default_rng(imprecise)
+    a = rng.standard_normal((m, k)).astype(FORMATS["e4m3"])
+    b = rng.standard_normal((k, n)).astype(FORMATS["e4m3"])
+    out = np.zeros((m, n), np.float32)
+    b_t = np.ascontiguousarray(b.T)
+    grid = (m // bm, n // bn)
+    compiled = run(
+        promoted_matmul_kernel, grid, a, b_t, out, k, IMPRECISE=imprecise, BM=bm, BN=bn, BK=bk
+    )
+    chunks = bk // max(imprecise, 32)  # K = BK: once per dot, still into a zero accumulator
+    if run.backend != "interpreter":
+        gpu = compiled.asm["gpu"]
+        assert _mma(run, compiled) == "fp8"
+        assert gpu.count("nvvm.wgmma.commit.group.sync.aligned") == chunks
+        assert gpu.count("arith.addf") >= bm * bn // 128 * chunks  # every register, every chunk
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    # the H200 sums even one instruction's 32 products with about 13 bits (~6e-4 of these sums)
+    tol = 1e-5 if run.backend in CPU_BACKENDS else 1e-3
+    np.testing.assert_allclose(out, exact, rtol=tol, atol=tol * np.sqrt(k))
+
+
+@triton.jit
+def imprecise_too_large_kernel(a, out):
+    x = tl.load(a + tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    tl.store(out + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :],
+             tl.dot(x, tl.trans(x), max_num_imprecise_acc=64))  # fmt: skip
+
+
+def test_max_num_imprecise_acc_above_k() -> None:
+    """More than K is Triton's ValueError, here a typed error at the dot's line."""
+    a = np.zeros((64, 32), FORMATS["e5m2"])
+    with pytest.raises(
+        triton.CompilationError, match=r"max_num_imprecise_acc \(64\) must be <= K \(32\)"
+    ):
+        imprecise_too_large_kernel.warmup(a, np.zeros((64, 64), np.float32), grid=(1,))

@@ -126,9 +126,10 @@ def test_mma_dot(run: Any, kind: str, shape: tuple[int, ...], num_warps: int) ->
 
 
 @pytest.mark.parametrize("precision", ["ieee", "tf32x3"])
-def test_f32_accurate_precisions_stay_on_cuda_cores(run: Any, precision: str) -> None:
-    """``ieee`` and ``tf32x3`` ask for f32 accuracy: no tensor cores (their TF32 error would
-    be ~1e-3), so products of operands with low mantissa bits set come out exact."""
+def test_f32_accurate_precisions(run: Any, precision: str) -> None:
+    """``ieee`` and ``tf32x3`` ask for f32 accuracy, which one tf32 MMA (~1e-3) misses for
+    operands with low mantissa bits set: ``ieee`` stays on CUDA cores, ``tf32x3`` runs three
+    tf32 MMAs of the operands' upper 19 bits and the rest (``tt-legalize-tf32x3-dots``)."""
     m = n = k = 32
     rng = np.random.default_rng(5)
     a = (1 + rng.integers(1, 2**12, (m, k)) * 2.0**-23).astype(np.float32)  # below tf32's bits
@@ -154,7 +155,7 @@ def test_f32_accurate_precisions_stay_on_cuda_cores(run: Any, precision: str) ->
         BK=k,
     )
     if run.backend != "interpreter":
-        assert not _on_tensor_cores(compiled)
+        assert _on_tensor_cores(compiled) == (precision == "tf32x3")
     ref = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
     assert not np.allclose(_tf32(a).astype(np.float64) @ b, ref, rtol=1e-5, atol=1e-5)
@@ -198,3 +199,91 @@ def test_int8_mma_dot(run: Any, shape: tuple[int, ...], num_warps: int) -> None:
     exact = a.astype(np.int64) @ b.astype(np.int64) + c
     assert (exact > np.iinfo(np.int32).max).any()
     np.testing.assert_array_equal(out, exact.astype(np.int32))
+
+
+# (M, N, K, BM, BN, BK, num_warps): mma.sync (BK = 16), warpgroup MMAs, masked edges
+F16_ACC_SHAPES = [
+    (64, 64, 64, 64, 64, 16, 4),
+    (128, 64, 128, 128, 64, 64, 4),
+    (50, 70, 40, 32, 64, 16, 2),
+]
+
+
+@pytest.mark.parametrize("shape", F16_ACC_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_f16_accumulator_on_tensor_cores(run: Any, shape: tuple[int, ...]) -> None:
+    """``out_dtype=tl.float16`` with an f16 ``acc``: each dot is f32-accumulator MMAs rounded
+    to f16 at its end (it was the CUDA-core loop, rounding after every k). Every partial sum
+    is a multiple of 2**-10 below 2**10, exact in f32, so the result is exactly the f16
+    accumulator rounded once per K block, whatever order the tensor cores add in."""
+    m, n, k, bm, bn, bk, num_warps = shape
+    rng = np.random.default_rng(m + n + k)
+    a = (rng.integers(-64, 65, (m, k)) / 32).astype(np.float16)
+    b = (rng.integers(-64, 65, (k, n)) / 32).astype(np.float16)
+    c = (rng.integers(-512, 513, (m, n)) / 8).astype(np.float16)
+    out = np.zeros((m, n), np.float16)
+    compiled = run(
+        matmul_kernel,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        a,
+        b,
+        c,
+        out,
+        m,
+        n,
+        k,
+        num_warps=num_warps,
+        OUT=tl.float16,
+        USE_ACC=True,
+        BM=bm,
+        BN=bn,
+        BK=bk,
+    )
+    if run.backend != "interpreter":
+        assert _on_tensor_cores(compiled), "the dot did not use tensor cores"
+    expected = c
+    for k0 in range(0, k, bk):
+        block = a[:, k0 : k0 + bk].astype(np.float64) @ b[k0 : k0 + bk].astype(np.float64)
+        expected = (expected.astype(np.float64) + block).astype(np.float16)
+    np.testing.assert_array_equal(out, expected)
+
+
+# (M, N, K, BM, BN, BK, num_warps): warpgroup MMAs over a K loop, mma.sync with masked edges
+TF32X3_SHAPES = [(128, 64, 128, 64, 64, 32, 4), (50, 70, 40, 32, 64, 16, 2)]
+
+
+@pytest.mark.parametrize("shape", TF32X3_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_tf32x3_matmul(run: Any, shape: tuple[int, ...]) -> None:
+    """``tf32x3`` on tensor cores is within a few f32 roundings of the exact product, where
+    one tf32 MMA (what ``"tf32"`` gives) is ~1e-3 off."""
+    m, n, k, bm, bn, bk, num_warps = shape
+    rng = np.random.default_rng(m * n + k)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b_t = rng.standard_normal((n, k)).astype(np.float32)
+    c = rng.standard_normal((m, n)).astype(np.float32)
+    out = np.full((m, n), 77, np.float32)
+    compiled = run(
+        mma_kernel,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        a,
+        b_t,
+        c,
+        out,
+        m,
+        n,
+        k,
+        1,
+        k,
+        num_warps=num_warps,
+        USE_ACC=True,
+        PRECISION="tf32x3",
+        BM=bm,
+        BN=bn,
+        BK=bk,
+    )
+    if run.backend != "interpreter":
+        assert _on_tensor_cores(compiled), "the dot did not use tensor cores"
+    ref = a.astype(np.float64) @ b_t.T.astype(np.float64) + c
+    scale = np.abs(a).astype(np.float64) @ np.abs(b_t.T) + np.abs(c)  # error bounds scale so
+    assert (np.abs(out - ref) <= 2e-6 * scale).all()
+    one_tf32 = _tf32(a).astype(np.float64) @ _tf32(np.ascontiguousarray(b_t.T)) + c
+    assert not (np.abs(one_tf32 - ref) <= 2e-6 * scale).all()

@@ -363,6 +363,40 @@ def test_dot3d(run: Any, dtype: Any, acc_dtype: Any) -> None:
     np.testing.assert_array_equal(out, ref.astype(acc_dtype))
 
 
+@triton.jit
+def multidim_dot_kernel(
+    a, b, c, out, RANK: tl.constexpr, TRANS_A: tl.constexpr, TRANS_B: tl.constexpr
+):
+    """Triton's rank-2 to rank-6 dot test: 2 x ... x 2 batches of 16 x 16 blocks, operands
+    transposed (their last two dimensions) or not, an accumulator."""
+    n: tl.constexpr = 64 << RANK
+    shape: tl.constexpr = [2] * (RANK - 2) + [16, 16]
+    x = tl.load(a + tl.arange(0, n)).reshape(shape)
+    y = tl.load(b + tl.arange(0, n)).reshape(shape)
+    if TRANS_A:
+        x = tl.trans(x)
+    if TRANS_B:
+        y = tl.trans(y)
+    acc = tl.load(c + tl.arange(0, n)).reshape(shape)
+    tl.store(out + tl.arange(0, n), tl.dot(x, y, acc).reshape([n]))
+
+
+@pytest.mark.parametrize(("rank", "trans_a", "trans_b"), [(4, False, True), (5, True, False)])
+def test_multidim_dot(run: Any, rank: int, trans_a: bool, trans_b: bool) -> None:
+    """Several batch dimensions: one batched dot over all of them (rank 3 was the most)."""
+    rng = _rng(rank)
+    shape = (2,) * (rank - 2) + (16, 16)
+    a = rng.integers(-4, 5, shape).astype(np.float16)
+    b = rng.integers(-4, 5, shape).astype(np.float16)
+    c = rng.integers(-4, 5, shape).astype(np.float32)
+    out = np.zeros(c.size, np.float32)
+    run(multidim_dot_kernel, (1,), a, b, c, out, RANK=rank, TRANS_A=trans_a, TRANS_B=trans_b)
+    x = np.swapaxes(a, -1, -2) if trans_a else a
+    y = np.swapaxes(b, -1, -2) if trans_b else b
+    ref = np.matmul(x.astype(np.float64), y.astype(np.float64)) + c
+    np.testing.assert_array_equal(out.reshape(shape), ref)
+
+
 def shape_warmups() -> list[Any]:
     """The kernels above compiled once each (compile-only: tests/cuda and tests/mlir check the
     C++ and the PTX)."""

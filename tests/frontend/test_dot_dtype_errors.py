@@ -144,10 +144,14 @@ def fp8_dots_kernel(x, out, n, BLOCK: tl.constexpr):
 
 def test_fp8_dots_keep_fp8_operands_of_mma_formats():
     """fp8e4nv and fp8e5 blocks (either format each) stay fp8 in ``tt.dot`` (the layout passes
-    decide where they run); fp8e4b15 becomes f16 (exact) first."""
+    decide where they run); fp8e4b15 becomes f16 (exact) first. ``out_dtype=tl.float16`` is an
+    f32 dot rounded to f16."""
     tt = fp8_dots_kernel.warmup(*ARGS, grid=(1,), **KW).asm["tt"]
     dots = [line for line in tt.splitlines() if "tt.dot" in line]
     assert len(dots) == 3
     assert "tensor<16x32xf8E4M3FN> * tensor<32x16xf8E4M3FN> -> tensor<16x16xf32>" in dots[0]
-    assert "tensor<16x32xf8E4M3FN> * tensor<32x16xf8E5M2> -> tensor<16x16xf16>" in dots[1]
+    assert "tensor<16x32xf8E4M3FN> * tensor<32x16xf8E5M2> -> tensor<16x16xf32>" in dots[1]
+    lines = tt.splitlines()
+    rounded = lines[lines.index(dots[1]) + 1]
+    assert "tt.cast" in rounded and "tensor<16x16xf32> -> tensor<16x16xf16>" in rounded
     assert "tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf32>" in dots[2]

@@ -154,7 +154,9 @@ def dot(ex: Executor, op: tt.DotOp) -> Sequence[Value]:
 def _dot_values(a: np.ndarray, b: np.ndarray, acc: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """``a @ b + acc`` as the GPU lowering computes it: integers exactly with i32 wrap-around,
     f32 and f64 in their own type, f16 operands in f32 with an f16 accumulator rounded after
-    every k step (the CUDA-core FMA loop's rounding); fp8 operands as their (exact) values."""
+    every k step (the CUDA-core FMA loop's rounding; only hand-written ``tt`` has one: the
+    frontend's ``out_dtype=tl.float16`` is an f32 dot and a cast); fp8 operands as their
+    (exact) values."""
     a, b = (tt_fp8.decode(x) if tt_fp8.format_of_dtype(x.dtype) else x for x in (a, b))
     if dtype.kind == "i":
         wide = np.matmul(a.astype(np.int64), b.astype(np.int64)) + acc.astype(np.int64)

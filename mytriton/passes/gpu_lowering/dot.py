@@ -10,8 +10,9 @@ operand comes from the ``ttg.lhs_shared``/``ttg.rhs_shared`` layouts chosen by l
 
 Operands are staged in the type the loop multiplies in: i8 widened to i32 (wrapping i32
 multiply-adds, exact like Triton's int8 dot), f16 widened to f32, f32 and f64 as they are. An f16
-accumulator is carried as f16 and each step is an f32 FMA rounded back to f16, as Triton's FMA dot
-on f16 accumulates (its tensor-core dot rounds to f16 once per MMA instruction instead).
+accumulator (hand-written ``tt`` only: the frontend's ``out_dtype=tl.float16`` is an f32 dot
+rounded once) is carried as f16 and each step is an f32 FMA rounded back to f16, as Triton's FMA
+dot on f16 accumulates.
 """
 
 from __future__ import annotations

@@ -41,10 +41,10 @@ and ``ttg.dot_wait`` waits and takes the registers out of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, gpu, llvm, vector
-from xdsl.dialects.builtin import DenseArrayBase, VectorType, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, VectorType, f32, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
@@ -108,6 +108,36 @@ def lower_wgmma_dot(
     b_desc = _descriptor(ctx, b_src, size, layouts[1], b_leading, None)
 
     m_blocks = m // (WGMMA_M * groups)
+    a_words = None if a_desc is not None else _a_fragments(ctx, op, wm, m_blocks, k, k_step)
+
+    def issue(fragments: list[SSAValue], ks: range) -> None:
+        """The MMAs of K steps ``ks``, chained onto ``fragments`` (updated in place)."""
+        ctx.emit(WgmmaFenceAlignedOp())  # after the accumulators' (and A's) last writes
+        for kk in ks:
+            b_bytes = kk * b_row if b_mn_major else _k_major_step(kk, n, b_row, size)
+            b_at = _plus(ctx, b_desc, b_bytes)
+            for i in range(m_blocks):
+                mma: Operation
+                if a_words is not None:
+                    words = a_words[(i, kk)]
+                    mma = WgmmaRegisterAOp(fragments[i], words, b_at, n, operand, b_mn_major)
+                else:
+                    assert a_desc is not None
+                    a_bytes = (i * groups * WGMMA_M) * a_row
+                    a_bytes += _k_major_step(kk, m, a_row, size)
+                    a_at = _plus(ctx, a_desc, a_bytes)
+                    mma = WgmmaMmaAsyncOp(
+                        fragments[i], a_at, b_at, n, operand, b_mn_major, b_operand=b_operand
+                    )
+                fragments[i] = ctx.value(mma)
+        ctx.emit(WgmmaCommitGroupSyncAlignedOp())
+
+    interval = op.promotion_interval
+    if interval is not None:  # (at most K: once per dot at the least, as in Triton)
+        _promoted(ctx, op, wm, issue, -(-interval // k_step) * k_step, k_step)
+        if barrier:
+            ctx.emit(gpu.BarrierOp())
+        return
     if op.acc in ctx.async_dots:  # in flight: chain onto the earlier dot's structs
         regs, acc = ctx.async_dots[op.acc]
         fragments = list(ctx.get(op.acc))
@@ -115,26 +145,7 @@ def lower_wgmma_dot(
         acc = list(ctx.get(op.acc))
         regs = fragment_fields(ctx, op, wm)
         fragments = pack_fragments(ctx, regs, acc)
-    a_words = None if a_desc is not None else _a_fragments(ctx, op, wm, m_blocks, k, k_step)
-    ctx.emit(WgmmaFenceAlignedOp())  # after the accumulators' (and A's) last writes
-    for kk in range(0, k, k_step):
-        b_bytes = kk * b_row if b_mn_major else _k_major_step(kk, n, b_row, size)
-        b_at = _plus(ctx, b_desc, b_bytes)
-        for i in range(m_blocks):
-            mma: Operation
-            if a_words is not None:
-                words = a_words[(i, kk)]
-                mma = WgmmaRegisterAOp(fragments[i], words, b_at, n, operand, b_mn_major)
-            else:
-                assert a_desc is not None
-                a_bytes = (i * groups * WGMMA_M) * a_row
-                a_bytes += _k_major_step(kk, m, a_row, size)
-                a_at = _plus(ctx, a_desc, a_bytes)
-                mma = WgmmaMmaAsyncOp(
-                    fragments[i], a_at, b_at, n, operand, b_mn_major, b_operand=b_operand
-                )
-            fragments[i] = ctx.value(mma)
-    ctx.emit(WgmmaCommitGroupSyncAlignedOp())
+    issue(fragments, range(0, k, k_step))
     if is_async_dot(op):  # ``ttg.dot_wait`` waits and reads the fragments
         assert not barrier
         ctx.set(op.result, fragments)
@@ -143,6 +154,28 @@ def lower_wgmma_dot(
     ctx.set(op.result, _wait(ctx, 0, fragments, regs, acc))
     if barrier:
         ctx.emit(gpu.BarrierOp())
+
+
+def _promoted(
+    ctx: LoweringContext,
+    op: tt.DotOp,
+    wm: int,
+    issue: Callable[[list[SSAValue], range], None],
+    chunk: int,
+    k_step: int,
+) -> None:
+    """``op`` with ``max_num_imprecise_acc``: the MMAs of each ``chunk`` of K sum into a zero
+    accumulator, waited for and added into the f32 one (Triton's promotion: ``add.f32``)."""
+    k = shape_of(op.a.type)[1]
+    acc = list(ctx.get(op.acc))
+    regs = fragment_fields(ctx, op, wm)
+    zero = ctx.value(arith.ConstantOp(FloatAttr(0.0, f32)))
+    for start in range(0, k, chunk):
+        fragments = pack_fragments(ctx, regs, [zero] * len(acc))
+        issue(fragments, range(start, min(start + chunk, k), k_step))
+        partial = _wait(ctx, 0, fragments, regs, [zero] * len(acc))
+        acc = [ctx.value(arith.AddfOp(total, p)) for total, p in zip(acc, partial, strict=True)]
+    ctx.set(op.result, acc)
 
 
 def wgmma_form(op: tt.DotOp) -> WgmmaForm:
