@@ -222,6 +222,8 @@ def test_max_num_imprecise_acc(run: Any, imprecise: int) -> None:
         assert _mma(run, compiled) == "fp8"
         assert gpu.count("nvvm.wgmma.commit.group.sync.aligned") == chunks
         assert gpu.count("arith.addf") >= bm * bn // 128 * chunks  # every register, every chunk
+        ttg = compiled.asm["ttg"]  # copied ahead, but the dot waits for its MMAs itself
+        assert "ttg.async_copy_global_to_local" in ttg and "ttg.dot_wait" not in ttg
     exact = a.astype(np.float64) @ b.astype(np.float64)
     # the H200 sums even one instruction's 32 products with about 13 bits (~6e-4 of these sums)
     tol = 1e-5 if run.backend in CPU_BACKENDS else 1e-3

@@ -167,6 +167,8 @@ def _promoted(
     """``op`` with ``max_num_imprecise_acc``: the MMAs of each ``chunk`` of K sum into a zero
     accumulator, waited for and added into the f32 one (Triton's promotion: ``add.f32``)."""
     k = shape_of(op.a.type)[1]
+    # ttg-pipeline leaves no promoted dot in flight, nor one chained onto an in-flight value
+    assert op.acc not in ctx.async_dots and not is_async_dot(op)
     acc = list(ctx.get(op.acc))
     regs = fragment_fields(ctx, op, wm)
     zero = ctx.value(arith.ConstantOp(FloatAttr(0.0, f32)))
