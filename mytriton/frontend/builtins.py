@@ -7,6 +7,7 @@ are ``TensorValue``s (runtime) or plain Python values (compile time).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from mytriton import knobs
@@ -602,7 +603,7 @@ class Builtins(
             )
         if len(batch) > 1:  # several batch dimensions: one batched dot over all of them
             options = (input_precision, allow_tf32, max_num_imprecise_acc, out_dtype)
-            return self._multidim_dot(a, b, acc, *options)
+            return self._multidim_dot(a, b, acc, options)
         precision = self._dot_precision(input_precision, allow_tf32)
         interval = self._imprecise_acc(max_num_imprecise_acc, a, b, k)
         out = self._dtype(out_dtype)
@@ -633,23 +634,14 @@ class Builtins(
         return self.sem.cast(TensorValue(self.b.insert(dot).result), result)
 
     def _multidim_dot(
-        self,
-        a: TensorValue,
-        b: TensorValue,
-        acc: Any,
-        input_precision: Any,
-        allow_tf32: Any,
-        max_num_imprecise_acc: Any,
-        out_dtype: Any,
+        self, a: TensorValue, b: TensorValue, acc: Any, options: tuple[Any, ...]
     ) -> TensorValue:
         """``[*batch, M, K] @ [*batch, K, N]`` as the batched dot of ``[prod(batch), M, K]``
         and ``[prod(batch), K, N]``, its result reshaped back (Triton's rank-4 and higher
         dots)."""
         (m, k), n = a.shape[-2:], b.shape[-1]
         batch = a.shape[:-2]
-        flat = 1
-        for d in batch:
-            flat *= d
+        flat = math.prod(batch)
         what = "tl.dot"
         a3 = self._reshape(a, (flat, m, k), what)
         b3 = self._reshape(b, (flat, k, n), what)
@@ -662,7 +654,7 @@ class Builtins(
                     self.b.loc,
                 )
             c3 = self._reshape(c, (flat, m, n), what)
-        out = self.dot(a3, b3, c3, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype)
+        out = self.dot(a3, b3, c3, *options)  # the other tl.dot arguments, in order
         return self._reshape(out, (*batch, m, n), what)
 
     def _imprecise_acc(self, value: Any, a: TensorValue, b: TensorValue, k: int) -> int | None:

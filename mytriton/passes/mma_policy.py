@@ -104,10 +104,9 @@ def native_fp8_dot(op: tt.DotOp, num_warps: int, capability: int) -> bool:
     tile (``K`` of 64 bytes as f16, 32 as fp8: Hopper's warp MMAs are the slower kind)."""
     if wgmma_layout(op, num_warps, capability) is not None:
         return True
-    form = mma_form(op)
-    if form is None or _wgmma_tile(op, byte_size(f16), num_warps, capability):
+    if _wgmma_tile(op, byte_size(f16), num_warps, capability):
         return False
-    return mma_sync(form, capability) and mma_layout(shape_of(op.acc.type), num_warps) is not None
+    return tensor_core_layout(op, num_warps, capability) is not None
 
 
 def tensor_core_layout(op: tt.DotOp, num_warps: int, capability: int) -> BlockedLayoutAttr | None:

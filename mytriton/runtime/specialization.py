@@ -119,20 +119,6 @@ def specialize(
                     ) from None
             specs[name] = ConstexprArg(v)
             key.append(("c", constexpr_key(v)))
-        elif (desc := as_descriptor(value)) is not None:
-            value = desc
-            info = describe_array(value.base, f"argument `{name}`'s base")
-            aligned = name not in no_value and name not in no_alignment
-            div = DIVISIBILITY if aligned and info.address % DIVISIBILITY == 0 else 1
-            spec = DescriptorArg(info.dtype, tuple(value.block_shape), value.padding, div)
-            specs[name] = spec
-            key.append(("d", info.dtype.name, spec.block_shape, spec.padding, div))
-            scalars = [
-                *(_descriptor_int(name, "shape", v, core.int32) for v in value.shape),
-                *(_descriptor_int(name, "strides", v, core.int64) for v in value.strides[:-1]),
-            ]
-            runtime.extend([value.base, *scalars])
-            infos.extend([info, *(None for _ in scalars)])
         elif is_array(value):
             # any strides: the kernel indexes with the strides it is passed, as in Triton
             info = describe_array(value, f"argument `{name}`")
@@ -146,6 +132,20 @@ def specialize(
             # Triton's rule: an integer equal to 1 (a unit stride) is compiled in as a constant
             specs[name] = ConstexprArg(1)
             key.append(("c", "int", 1))
+        elif (desc := as_descriptor(value)) is not None:
+            info = desc.validate()  # its fields may have changed since it was made
+            # validate() refused a base not 16-byte aligned
+            aligned = name not in no_value and name not in no_alignment
+            div = DIVISIBILITY if aligned else 1
+            spec = DescriptorArg(info.dtype, tuple(desc.block_shape), desc.padding, div)
+            specs[name] = spec
+            key.append(("d", info.dtype.name, spec.block_shape, spec.padding, div))
+            scalars = [
+                *(_descriptor_int(name, "shape", v, core.int32) for v in desc.shape),
+                *(_descriptor_int(name, "strides", v, core.int64) for v in desc.strides[:-1]),
+            ]
+            runtime.extend([desc.base, *scalars])
+            infos.extend([info, *(None for _ in scalars)])
         else:
             d = scalar_dtype(name, value)
             aligned = name not in no_value and name not in no_alignment

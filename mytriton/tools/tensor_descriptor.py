@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mytriton.backends.arrays import describe_array, is_array
+from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
 from mytriton.errors import LaunchError
 
 MAX_RANK = 5
@@ -40,8 +40,9 @@ class TensorDescriptor:
         self.block_shape = list(self.block_shape)
         self.validate()
 
-    def validate(self) -> None:
-        """Triton's checks; the launch repeats them (``block_shape`` may have changed)."""
+    def validate(self) -> ArrayInfo:
+        """Triton's checks (the launch repeats them: ``block_shape`` may have changed); the
+        base's metadata."""
         rank = len(self.shape)
         if not 1 <= rank <= MAX_RANK:
             raise LaunchError(f"TensorDescriptor: rank must be 1 to {MAX_RANK}, got {rank}")
@@ -84,6 +85,7 @@ class TensorDescriptor:
             )
         if self.padding == "nan" and info.dtype.kind != "float":
             raise LaunchError(f"TensorDescriptor: padding 'nan' needs floats, not {info.dtype}")
+        return info
 
     @staticmethod
     def from_tensor(
@@ -97,9 +99,8 @@ class TensorDescriptor:
 
 def as_descriptor(value: Any) -> TensorDescriptor | None:
     """``value`` as a host descriptor: itself, or one of Triton's own class (its module is
-    ``triton.tools.tensor_descriptor``) copied and checked; None for anything else."""
+    ``triton.tools.tensor_descriptor``) copied; None for anything else."""
     if isinstance(value, TensorDescriptor):
-        value.validate()  # its fields may have changed since it was made
         return value
     t = type(value)
     if t.__name__ == "TensorDescriptor" and t.__module__ == "triton.tools.tensor_descriptor":

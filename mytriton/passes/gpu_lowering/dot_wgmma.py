@@ -171,11 +171,11 @@ def _promoted(
     assert op.acc not in ctx.async_dots and not is_async_dot(op)
     acc = list(ctx.get(op.acc))
     regs = fragment_fields(ctx, op, wm)
-    zero = ctx.value(arith.ConstantOp(FloatAttr(0.0, f32)))
+    zeros = [ctx.value(arith.ConstantOp(FloatAttr(0.0, f32)))] * len(acc)
     for start in range(0, k, chunk):
-        fragments = pack_fragments(ctx, regs, [zero] * len(acc))
+        fragments = pack_fragments(ctx, regs, zeros)
         issue(fragments, range(start, min(start + chunk, k), k_step))
-        partial = _wait(ctx, 0, fragments, regs, [zero] * len(acc))
+        partial = _wait(ctx, 0, fragments, regs, zeros)
         acc = [ctx.value(arith.AddfOp(total, p)) for total, p in zip(acc, partial, strict=True)]
     ctx.set(op.result, acc)
 
