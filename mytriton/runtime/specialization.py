@@ -20,6 +20,7 @@ from mytriton.errors import ArgumentOverflowError, LaunchError
 from mytriton.frontend import ArgSpec, ConstexprArg, DescriptorArg, PointerArg, ScalarArg
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
+from mytriton.runtime.tensor_maps import unread_map
 from mytriton.tools.tensor_descriptor import as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
@@ -144,8 +145,11 @@ def specialize(
                 *(_descriptor_int(name, "shape", v, core.int32) for v in desc.shape),
                 *(_descriptor_int(name, "strides", v, core.int64) for v in desc.strides[:-1]),
             ]
-            runtime.extend([desc.base, *scalars])
-            infos.extend([info, *(None for _ in scalars)])
+            # the tensor map's place holds the base's bytes until the launch knows the kernel
+            # reads the map (``tensor_maps.fill_tensor_maps``)
+            unread = unread_map(info)
+            runtime.extend([desc.base, *scalars, unread])
+            infos.extend([info, *(None for _ in scalars), describe_array(unread, name)])
         else:
             d = scalar_dtype(name, value)
             aligned = name not in no_value and name not in no_alignment

@@ -195,5 +195,7 @@ def test_signature_names_the_descriptor() -> None:
         ["d", "n"], frozenset(), [TensorDescriptor.from_tensor(x, [64, 32]), 7]
     )
     assert SpecializationProxy(specs).signature == {"d": "tensordesc<fp16[64, 32]>", "n": "i32"}
-    assert runtime[0] is x and runtime[1:] == [64, 64, 64, 7]  # base, shape, stride 0, n
-    assert infos[0] is not None and infos[1:] == [None] * 4
+    # base, shape, stride 0, the tensor map's place (the launch fills it: test_tma_copies), n
+    assert runtime[0] is x and runtime[1:4] == [64, 64, 64] and runtime[5] == 7
+    assert infos[0] is not None and infos[1:4] == [None] * 3 and infos[5] is None
+    assert infos[4] is not None and infos[4].dtype == tl.int8
