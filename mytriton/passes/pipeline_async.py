@@ -98,6 +98,7 @@ from mytriton.dialects.ttg_tma import (
     tile_bytes,
 )
 from mytriton.frontend.debug_builtins import VOLATILE_ATTR
+from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.mma_policy import tensor_core_dot, wgmma_register_a
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline_loads import (
@@ -109,6 +110,7 @@ from mytriton.passes.pipeline_loads import (
 )
 
 STAGED_OPERANDS = {0: "ttg.lhs_shared", 1: "ttg.rhs_shared"}
+TMA_ALIGNMENT = 16  # bytes: where a TMA copy's innermost coordinate must start
 
 
 @dataclass(frozen=True)
@@ -236,12 +238,14 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     kernel = loop.parent_op()
     while kernel is not None and not isinstance(kernel, func.FuncOp):
         kernel = kernel.parent_op()
+    module = kernel.parent_op() if kernel is not None else None
+    axis = AxisAnalysis(module) if isinstance(module, builtin.ModuleOp) else None
     for op in body.ops:
         tile = _staged_tile(op)
         if tile is None:
             continue
         assert isinstance(op, tt.LoadOp)
-        tma = _tma_copy(op, tile, kernel)
+        tma = _tma_copy(op, tile, kernel, axis)
         own = list(op.coords) if tma else [op.ptr, *([op.mask] if op.mask is not None else [])]
         if pure_slice(own, body) is None:
             continue
@@ -260,16 +264,21 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
 
 
 def _tma_copy(
-    load: tt.LoadOp, tile: MemDescType, kernel: func.FuncOp | None
+    load: tt.LoadOp, tile: MemDescType, kernel: func.FuncOp | None, axis: AxisAnalysis | None
 ) -> tuple[tuple[int, int], int] | None:
     """The box and swizzle of the TMA copies that may fill ``tile`` with ``load``'s block: a
     host descriptor's block (its tensor map a kernel argument) whose tile the copy engine can
-    write (``ttg_tma.tensor_map_box``), through a map the kernel reads with no other box."""
+    write (``ttg_tma.tensor_map_box``), through a map the kernel reads with no other box, at an
+    innermost coordinate known to be a multiple of 16 bytes (the H200 stops with an illegal
+    instruction at another: ``test_tma_copies``'s unaligned case stays a ``cp.async`` copy)."""
     found = tensor_map_box(tile)
     m = load.tensor_map
-    if found is None or kernel is None or not isinstance(m, BlockArgument):
+    if found is None or kernel is None or axis is None or not isinstance(m, BlockArgument):
         return None
     if m.block is not kernel.body.block:
+        return None
+    inner = axis[load.coords[-1]].element_divisibility(0) * byte_size(tile.element)
+    if inner % TMA_ALIGNMENT:
         return None
     box, swizzle = found
     known = tensor_maps(kernel).get(m.index)

@@ -155,3 +155,51 @@ def test_device_descriptors_use_cp_async(run: Any) -> None:
         assert "tensor_maps" not in compiled.metadata
     ref = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)
+
+
+@triton.jit
+def shifted_matmul(
+    a_desc, b_desc, c_ptr, shift, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
+):
+    """``c = a[:, shift:shift + K] @ b``: A's blocks start ``shift`` columns in."""
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([0, shift + k * BK])
+        b = b_desc.load([k * BK, 0])
+        acc = tl.dot(a, b, acc)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("shift", [4, 16])
+def test_unaligned_inner_coordinate(run: Any, shift: int) -> None:
+    """A block whose innermost coordinate is not known to be a multiple of 16 bytes (4 f16
+    elements: 8 bytes) is not copied by TMA: the H200 stops at such a copy with an illegal
+    instruction. 16 elements (32 bytes; the launch specializes the shift as a multiple of 16)
+    are."""
+    m, n, k = 64, 64, 128
+    rng = np.random.default_rng(shift)
+    wide = rng.standard_normal((m, k + 16)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    compiled = run(
+        shifted_matmul,
+        (1, 1),
+        TensorDescriptor.from_tensor(wide, [64, 64]),
+        TensorDescriptor.from_tensor(b, [64, 64]),
+        c,
+        shift,
+        m,
+        n,
+        k,
+        BM=64,
+        BN=64,
+        BK=64,
+    )
+    if run.backend != "interpreter":
+        maps = compiled.metadata.get("tensor_maps", {})
+        assert len(maps) == (2 if shift == 16 else 1)  # B's always
+    a = wide[:, shift : shift + k].astype(np.float64)
+    ref = a @ b.astype(np.float64)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)

@@ -81,10 +81,10 @@ CASES = [  # (element, swizzle, inner elements: the box's 16-byte multiple, with
     ("f16", 0, 64),
     ("f32", 0, 8),
 ]
-PLACES = {  # box origin (x0 innermost, x1) -> what it covers
+PLACES = {  # box origin (x0 innermost, a multiple of 16 bytes; x1) -> what it covers
     "inside": (8, 4),
-    "past_the_end": (60, 30),  # columns 60..123 and rows 30..45: partly outside
-    "negative": (-3, -5),
+    "past_the_end": (56, 30),  # columns 56..119 and rows 30..45: partly outside
+    "negative": (-8, -5),
     "outside": (200, 100),
 }
 
@@ -93,6 +93,8 @@ PLACES = {  # box origin (x0 innermost, x1) -> what it covers
 @pytest.mark.parametrize(("element", "swizzle", "inner"), CASES)
 def test_tile_lands_swizzled(element: str, swizzle: int, inner: int, place: str) -> None:
     x0, x1 = PLACES[place]
+    if place == "negative" and element == "f32":
+        x0 = -4  # 16 bytes before the rows (an 8-column box at -8 would miss the tensor)
     full, out = _run(element, inner, _map(element, inner, swizzle), x0, x1)
     box = _box(full, x0, x1, inner)
     tensor = np.ascontiguousarray(full[:, :COLUMNS])
@@ -122,6 +124,16 @@ def test_swizzle_addresses_match_the_bit_definitions() -> None:
         assert (swizzle_addresses(a, swizzle) == expected).all()
         # a permutation of each 1024-byte block
         assert sorted(swizzle_addresses(a[:1024], swizzle).tolist()) == list(range(1024))
+
+
+@pytest.mark.parametrize(("element", "x0"), [("f16", 60), ("f16", -3), ("f32", 2)])
+def test_unaligned_innermost_coordinate_fails(element: str, x0: int) -> None:
+    """The H200 stops a copy whose innermost coordinate is not a multiple of 16 bytes with an
+    illegal instruction (checked with the cuda printer's kernel, ``CUtensorMap`` from the
+    driver): so does gpusim."""
+    inner = 64 if element == "f16" else 32
+    with pytest.raises(SimulationError, match=r"not a multiple of 16: the H200 stops"):
+        _run(element, inner, _map(element, inner, 128), x0, 4)
 
 
 def test_uninitialised_barrier_fails() -> None:

@@ -321,6 +321,10 @@ def _check_free(
             )
 
 
+#: bytes: where a copy's innermost coordinate must start (checked on the H200, 2026-12-03)
+INNER_ALIGNMENT = 16
+
+
 @rule("nvvm.cp.async.bulk.tensor.shared.cluster.global")
 def _bulk_tensor(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, CpAsyncBulkTensorGlobalToSharedClusterOp)
@@ -342,6 +346,15 @@ def _bulk_tensor(op: Operation, c: Compiler) -> Step:
                 m.fail(
                     op,
                     f"a copy of {rank} coordinates through a rank-{tm.rank} tensor map",
+                    m.lane_mask(lane),
+                )
+            inner = int(coords[0][lane]) * tm.element_bytes
+            if inner % INNER_ALIGNMENT:
+                m.fail(
+                    op,
+                    f"the innermost coordinate {int(coords[0][lane])} starts {inner} bytes into "
+                    f"the rows, not a multiple of {INNER_ALIGNMENT}: the H200 stops such a copy "
+                    "with an illegal instruction",
                     m.lane_mask(lane),
                 )
             raw = _read_box(m, op, lane, tm, [int(x[lane]) for x in coords])
