@@ -430,7 +430,8 @@ class LoadOp(IRDLOperation):
         vals = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
         tensor_map = None if map_name is None else parser.resolve_operand(map_name, TENSOR_MAP_TYPE)
         coords = [parser.resolve_operand(n, i32) for n in coord_names]
-        op = cls(*vals, tensor_map=tensor_map, coords=coords)  # type: ignore[misc]
+        mask, other = (*vals[1:], None, None)[:2]
+        op = cls(vals[0], mask, other, tensor_map, coords)
         op.attributes |= attrs
         return op
 

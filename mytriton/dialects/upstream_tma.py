@@ -1,8 +1,9 @@
 """The ops of Hopper's tensor memory accelerator (TMA) and the mbarriers its copies complete on,
 which xDSL 0.74 lacks: ``nvvm.mbarrier.init``, ``nvvm.mbarrier.inval``,
-``nvvm.fence.mbarrier.init``, ``nvvm.mbarrier.arrive.expect_tx``, ``nvvm.cp.async.bulk.tensor.shared.cluster.global``,
-``nvvm.mbarrier.try_wait.parity``, and ``llvm.addrspacecast`` (the copy's destination is a
-``shared::cluster`` pointer, its tensor map a generic one).
+``nvvm.fence.mbarrier.init``, ``nvvm.mbarrier.arrive.expect_tx``,
+``nvvm.cp.async.bulk.tensor.shared.cluster.global``, ``nvvm.mbarrier.try_wait.parity``, and
+``llvm.addrspacecast`` (the copy's destination is a ``shared::cluster`` pointer, its tensor map
+a generic one).
 
 Names, operands, properties and custom syntax match upstream MLIR 22 exactly (``mlir-opt-22``
 parses what we print, either form, and ``convert-nvvm-to-llvm`` lowers it); the CUDA printer

@@ -463,8 +463,8 @@ def _rewrite(
     # TMA copies: a barrier a tile, freshly initialised (its phases start at 0) for this loop
     by_tma = [s for s in staged if s.tma is not None]
     replaced_pointers: set[Operation] = set()  # the pointers a TMA copy replaces
-    for s in by_tma:
-        own = [s.load.ptr, *([s.load.mask] if s.load.mask is not None else [])]
+    for t in by_tma:
+        own = [t.load.ptr, *([t.load.mask] if t.load.mask is not None else [])]
         replaced_pointers.update(pure_slice(own, old) or [])
     barriers = out.value(LocalAllocOp(barrier_type(slots))) if by_tma else None
     if barriers is not None:
@@ -472,14 +472,14 @@ def _rewrite(
         while not isinstance(kernel, func.FuncOp):
             assert kernel is not None
             kernel = kernel.parent_op()
-        for s in by_tma:
-            assert s.tma is not None and isinstance(s.load.tensor_map, BlockArgument)
-            recorded = record_tensor_map(kernel, s.load.tensor_map.index, *s.tma)
+        for t in by_tma:
+            assert t.tma is not None and isinstance(t.load.tensor_map, BlockArgument)
+            recorded = record_tensor_map(kernel, t.load.tensor_map.index, *t.tma)
             assert recorded, "_tma_copy checked the box"
         for k in range(slots):
             out.add(InitBarrierOp(out.value(MemDescIndexOp(barriers, out.const(k, i32)))))
         out.add(gpu.BarrierOp())  # every thread sees the barriers initialised
-    expected = sum(tile_bytes(s.tile) for s in by_tma)
+    expected = sum(tile_bytes(t.tile) for t in by_tma)
 
     def issue(b: _Builder, mapping: dict[SSAValue, SSAValue], it: SSAValue, slot: SSAValue) -> None:
         """The copies of iteration ``it`` (addresses from ``mapping``) into tile ``slot``."""
@@ -532,7 +532,8 @@ def _rewrite(
 
     # the new body: old args, then the state `ahead` iterations on, then the tile to read
     extra = [state[old.args[1 + j]].type for j in carried]
-    counters = [i32, i32] if barriers is not None else [i32]  # the tile to read (its phase)
+    # the tile to read (and its barrier's phase)
+    counters: list[Attribute] = [i32, i32] if barriers is not None else [i32]
     body = Block(arg_types=[a.type for a in old.args] + extra + counters)
     for a, b in zip(old.args, body.args[: len(old.args)], strict=True):
         b.name_hint = a.name_hint
@@ -657,10 +658,11 @@ def _rewrite(
     drain.location = loop.location
     parent.insert_op_after(drain, new_loop)
     if barriers is not None:  # done with: the next run of the loop initialises them again
-        done = _Builder(parent, drain.next_op, loop) if drain.next_op is not None else None
-        assert done is not None  # (the function's return follows, at least)
+        follows = drain.next_op
+        assert follows is not None  # (the function's return, at least)
+        after = _Builder(parent, follows, loop)
         for k in range(slots):
-            done.add(InvalBarrierOp(done.value(MemDescIndexOp(barriers, done.const(k, i32)))))
+            after.add(InvalBarrierOp(after.value(MemDescIndexOp(barriers, after.const(k, i32)))))
     for j in carried_dots:  # the last iteration's dot, waited for after the loop
         result = new_loop.results[kept.index(j)]
         done = DotWaitOp(result)
