@@ -13,12 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +21,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from compare import bench_gpu, load_kernels, triton_cdiv  # noqa: E402  (beside this script)
-from matmul_tc import ratio_cells  # noqa: E402
+from matmul_tc import ratio_cells, sass_families  # noqa: E402
 
+# TMA loads, warpgroup MMAs, cp.async copies, mbarrier operations
+FAMILIES = ("UTMALDG", "HGMMA", "LDGSTS", "SYNCS")
 # (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): tutorial 09's configs for f16
 CONFIGS = [
     (128, 256, 64, 8, 8, 3),
@@ -36,19 +33,6 @@ CONFIGS = [
     (128, 256, 64, 8, 8, 4),
     (64, 256, 64, 8, 4, 4),
 ]
-
-
-def sass_families(cubin: bytes) -> dict[str, int]:
-    tool = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
-    if not Path(tool).exists():
-        return {}
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-        f.write(cubin)
-        f.flush()
-        out = subprocess.run(
-            [tool, "--dump-sass", f.name], capture_output=True, text=True, timeout=120
-        ).stdout
-    return dict(Counter(re.findall(r"\b(UTMALDG|HGMMA|LDGSTS|SYNCS)\b", out)))
 
 
 def main() -> None:
@@ -117,7 +101,7 @@ def main() -> None:
                     if backend is not None and getattr(compiled, "asm", None):
                         cubin = compiled.asm.get("cubin")
                         if isinstance(cubin, bytes):
-                            sass[f"{impl} {s} {cfg}"] = sass_families(cubin)
+                            sass[f"{impl} {s} {cfg}"] = sass_families(cubin, FAMILIES)
             if best is None:
                 continue
             ms, cfg = best

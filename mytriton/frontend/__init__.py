@@ -79,9 +79,16 @@ def compile_kernel(
             types = [pointer] + [i32] * spec.rank + [i64] * (spec.rank - 1) + [tensor_map]
             arg_types.extend(types)
             arg_names.extend(f"{name}.{leaf}" for leaf in _descriptor_leaves(spec))
-            div = {"tt.divisibility": IntegerAttr(spec.divisibility, i32)}
-            arg_attrs.append(DictionaryAttr(div if spec.divisibility > 1 else {}))
-            arg_attrs.extend(DictionaryAttr({}) for _ in types[1:])
+            leaf_divisibility = [
+                spec.divisibility,
+                *(spec.shape_divisibility or [1] * spec.rank),
+                *(spec.stride_divisibility or [1] * (spec.rank - 1)),
+                1,  # the tensor map
+            ]
+            arg_attrs.extend(
+                DictionaryAttr({"tt.divisibility": IntegerAttr(d, i32)} if d > 1 else {})
+                for d in leaf_divisibility
+            )
         elif isinstance(spec, (PointerArg, ScalarArg)):
             d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
             try:
