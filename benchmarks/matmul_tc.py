@@ -59,9 +59,12 @@ FP8 = ("float8_e4m3fn", "float8_e5m2")
 F16_ACC = "float16acc"  # f16 operands into an f16 accumulator (``out_dtype=tl.float16``)
 
 
-def sass_families(cubin: bytes) -> dict[str, int]:
-    """How many HGMMA / QGMMA (fp8) / IGMMA (int8) warpgroup MMAs, HMMA / IMMA (int8 mma.sync)
-    and FFMA instructions the cubin's SASS holds."""
+MMA_FAMILIES = ("HGMMA", "QGMMA", "IGMMA", "HMMA", "IMMA", "FFMA")
+
+
+def sass_families(cubin: bytes, families: tuple[str, ...] = MMA_FAMILIES) -> dict[str, int]:
+    """How many instructions of each of ``families`` the cubin's SASS holds (by default HGMMA /
+    QGMMA (fp8) / IGMMA (int8) warpgroup MMAs, HMMA / IMMA (int8 mma.sync) and FFMA)."""
     tool = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
     if not Path(tool).exists():
         return {}
@@ -71,7 +74,7 @@ def sass_families(cubin: bytes) -> dict[str, int]:
         out = subprocess.run(
             [tool, "--dump-sass", f.name], capture_output=True, text=True, timeout=120
         ).stdout
-    counts = Counter(re.findall(r"\b(HGMMA|QGMMA|IGMMA|HMMA|IMMA|FFMA)\b", out))
+    counts = Counter(re.findall(rf"\b({'|'.join(families)})\b", out))
     return dict(counts)
 
 

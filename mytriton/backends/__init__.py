@@ -17,7 +17,8 @@ from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_launcher import LaunchCode
 from mytriton.backends.stages import Stage
-from mytriton.errors import BackendUnavailableError
+from mytriton.backends.tensor_maps import TensorMapRequest
+from mytriton.errors import BackendError, BackendUnavailableError
 
 DEFAULT_BACKEND = "cuda"
 
@@ -80,6 +81,12 @@ class Backend(ABC):
             self.launch(kernel, (x, y, z), args, arrays, options)
 
         return launch
+
+    def tensor_map(self, request: TensorMapRequest) -> Any:
+        """The array to pass as the tensor map ``request`` describes, in the form this
+        backend's TMA copies read (``tensor_maps.py``); only backends that run the ``ttg``
+        pipeline are asked."""
+        raise BackendError(f"the {self.name} backend copies no blocks by TMA")
 
     def launch_code(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions

@@ -18,7 +18,9 @@ from mytriton.backends.cuda_driver import (
     device_launcher,
     load_device_kernel,
 )
+from mytriton.backends.cuda_tensor_map import device_tensor_map
 from mytriton.backends.device_launcher import FastLaunch, LaunchCode
+from mytriton.backends.tensor_maps import TensorMapRequest
 
 
 class DeviceBackend(Backend):
@@ -57,6 +59,9 @@ class DeviceBackend(Backend):
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
     ) -> FastLaunch:
         return device_launcher(kernel, arrays)
+
+    def tensor_map(self, request: TensorMapRequest) -> Any:
+        return device_tensor_map(request)
 
     def launch_code(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions

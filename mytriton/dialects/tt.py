@@ -50,6 +50,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -81,6 +82,9 @@ from mytriton.dialects.tt_types import (
     type_str,
     with_element_type,
 )
+
+#: a host tensor descriptor's tensor map (what a TMA copy reads): bytes in global memory
+TENSOR_MAP_TYPE = PointerType(i8)
 
 # --------------------------------------------------------------------------------------------
 # Attributes
@@ -330,20 +334,41 @@ def _parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
 class LoadOp(IRDLOperation):
     """``tl.load(ptr, mask, other)``: masked-off lanes are never read and take ``other``.
 
-    Syntax (Triton's): ``tt.load %ptr[, %mask[, %other]] : <pointer type>``.
+    A load of a host tensor descriptor's block also names the descriptor's tensor map and the
+    block's coordinates (i32, outermost first): the same load, which software pipelining may
+    turn into one copy by the tensor memory accelerator (TMA) on sm_90; everything else ignores
+    them.
+
+    Syntax (Triton's): ``tt.load %ptr[, %mask[, %other]] [tensor_map %map[%c0, ...]] : <pointer
+    type>``.
     """
 
     name = "tt.load"
     ptr = operand_def()
     mask = opt_operand_def()
     other = opt_operand_def()
+    tensor_map = opt_operand_def(TENSOR_MAP_TYPE)
+    coords = var_operand_def(i32)
     result = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect(), LazyPatterns())
 
-    def __init__(self, ptr: SSAValue, mask: SSAValue | None = None, other: SSAValue | None = None):
+    def __init__(
+        self,
+        ptr: SSAValue,
+        mask: SSAValue | None = None,
+        other: SSAValue | None = None,
+        tensor_map: SSAValue | None = None,
+        coords: Sequence[SSAValue] = (),
+    ):
         super().__init__(
-            operands=[ptr, [mask] if mask else [], [other] if other else []],
+            operands=[
+                ptr,
+                [mask] if mask else [],
+                [other] if other else [],
+                [tensor_map] if tensor_map else [],
+                list(coords),
+            ],
             result_types=[_pointee_block(ptr.type)],
         )
 
@@ -361,6 +386,13 @@ class LoadOp(IRDLOperation):
                 raise verify_error(
                     self, f"'other' must be {type_str(expected)}, got {type_str(self.other.type)}"
                 )
+        if self.tensor_map is None:
+            if self.coords:
+                raise verify_error(self, "coordinates need a tensor map")
+        elif len(self.coords) != len(shape_of(expected)):
+            raise verify_error(
+                self, f"a {len(shape_of(expected))}-d block needs as many coordinates"
+            )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -368,6 +400,12 @@ class LoadOp(IRDLOperation):
             [v for v in (self.ptr, self.mask, self.other) if v is not None],
             printer.print_ssa_value,
         )
+        if self.tensor_map is not None:
+            printer.print_string(" tensor_map ")
+            printer.print_ssa_value(self.tensor_map)
+            printer.print_string("[")
+            printer.print_list(self.coords, printer.print_ssa_value)
+            printer.print_string("]")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
@@ -376,6 +414,13 @@ class LoadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         names = _parse_operand_list(parser)
+        map_name: UnresolvedOperand | None = None
+        coord_names: list[UnresolvedOperand] = []
+        if parser.parse_optional_keyword("tensor_map"):
+            map_name = parser.parse_unresolved_operand()
+            coord_names = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+            )
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
@@ -383,7 +428,10 @@ class LoadOp(IRDLOperation):
             parser.raise_error("expected 'tt.load %ptr[, %mask[, %other]] : <pointer type>'", pos)
         types = [ptr_type, _mask_type(ptr_type), _pointee_block(ptr_type)][: len(names)]
         vals = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
-        op = cls(*vals)
+        tensor_map = None if map_name is None else parser.resolve_operand(map_name, TENSOR_MAP_TYPE)
+        coords = [parser.resolve_operand(n, i32) for n in coord_names]
+        mask, other = (*vals[1:], None, None)[:2]
+        op = cls(vals[0], mask, other, tensor_map, coords)
         op.attributes |= attrs
         return op
 

@@ -1,11 +1,11 @@
 """The ``ttg`` dialect object: layouts and conversions (``ttg``) with shared-memory blocks and
-their asynchronous copies (``ttg_shared``)."""
+their asynchronous copies (``ttg_shared``, ``ttg_tma``)."""
 
 from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from mytriton.dialects import ttg_shared
+from mytriton.dialects import ttg_shared, ttg_tma
 from mytriton.dialects.ttg import (
     BlockedLayoutAttr,
     ConvertLayoutOp,
@@ -17,7 +17,7 @@ from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
 
 TTG = Dialect(
     "ttg",
-    [ConvertLayoutOp, *ttg_shared.OPS, DotWaitOp],
+    [ConvertLayoutOp, *ttg_shared.OPS, *ttg_tma.OPS, DotWaitOp],
     [
         BlockedLayoutAttr,
         SliceLayoutAttr,

@@ -45,6 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from mytriton.dialects.upstream_atomic import LLVM_ATOMIC_OPS
+from mytriton.dialects.upstream_tma import LLVM_TMA_OPS
 
 
 class ShuffleMode(StrEnum):
@@ -209,7 +210,7 @@ def _extend(base: Dialect, ops: list[type[IRDLOperation]], attrs: list[type[Attr
 GPU = _extend(
     xgpu.GPU, [ShuffleOp, PrintfOp, DynamicSharedMemoryOp], [ShuffleModeAttr, AddressSpaceAttr]
 )
-LLVM = _extend(xllvm.LLVM, [TrapOp, AssumeOp, *LLVM_ATOMIC_OPS], [])
+LLVM = _extend(xllvm.LLVM, [TrapOp, AssumeOp, *LLVM_ATOMIC_OPS, *LLVM_TMA_OPS], [])
 ARITH = _extend(xarith.Arith, [RemFOp], [])
 
 

@@ -85,6 +85,7 @@ from mytriton.dialects.upstream_nvvm import (
     MmaShapeAttr,
     _Keyword,
 )
+from mytriton.dialects.upstream_tma import TMA_ATTRS, TMA_OPS
 
 
 @irdl_attr_definition
@@ -521,9 +522,9 @@ WGMMA_ATTRS: list[type[Attribute]] = [
 ]
 
 #: the ``nvvm`` dialect as our IR stages use it: ``upstream_nvvm``'s ops and attributes (tensor
-#: cores before Hopper, asynchronous copies) and the ``wgmma`` ones
+#: cores before Hopper, asynchronous copies), the ``wgmma`` ones and TMA's (``upstream_tma``)
 NVVM = Dialect(
     "nvvm",
-    [*upstream_nvvm.NVVM.operations, *WGMMA_OPS],
-    [*upstream_nvvm.NVVM.attributes, *WGMMA_ATTRS],
+    [*upstream_nvvm.NVVM.operations, *WGMMA_OPS, *TMA_OPS],
+    [*upstream_nvvm.NVVM.attributes, *WGMMA_ATTRS, *TMA_ATTRS],
 )

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Region
 
+from mytriton.dialects import tt
 from mytriton.dialects.verify import verify_module
 from mytriton.errors import KernelTypeError, KernelValueError
 from mytriton.frontend.block_pointers import TensorDescriptor
@@ -74,12 +75,20 @@ def compile_kernel(
         elif isinstance(spec, DescriptorArg):
             descriptors[name] = spec
             pointer = to_ir(core.pointer_type(spec.dtype), def_loc)
-            types = [pointer] + [i32] * spec.rank + [i64] * (spec.rank - 1)
+            tensor_map = tt.TENSOR_MAP_TYPE
+            types = [pointer] + [i32] * spec.rank + [i64] * (spec.rank - 1) + [tensor_map]
             arg_types.extend(types)
             arg_names.extend(f"{name}.{leaf}" for leaf in _descriptor_leaves(spec))
-            div = {"tt.divisibility": IntegerAttr(spec.divisibility, i32)}
-            arg_attrs.append(DictionaryAttr(div if spec.divisibility > 1 else {}))
-            arg_attrs.extend(DictionaryAttr({}) for _ in types[1:])
+            leaf_divisibility = [
+                spec.divisibility,
+                *(spec.shape_divisibility or [1] * spec.rank),
+                *(spec.stride_divisibility or [1] * (spec.rank - 1)),
+                1,  # the tensor map
+            ]
+            arg_attrs.extend(
+                DictionaryAttr({"tt.divisibility": IntegerAttr(d, i32)} if d > 1 else {})
+                for d in leaf_divisibility
+            )
         elif isinstance(spec, (PointerArg, ScalarArg)):
             d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
             try:
@@ -109,9 +118,10 @@ def compile_kernel(
         scope[name] = TensorDescriptor(
             base=leaves[0],
             shape=tuple(leaves[1 : 1 + r]),
-            strides=(*leaves[1 + r :], TensorValue(unit)),
+            strides=(*leaves[1 + r : 2 * r], TensorValue(unit)),
             block_shape=spec.block_shape,
             padding=spec.padding,
+            tensor_map=leaves[2 * r],
         )
     gen = CodeGenerator(src, builder, scope)
     gen.compile_body(fdef.body, kernel=True)
@@ -134,6 +144,8 @@ def compile_kernel(
 
 
 def _descriptor_leaves(spec: DescriptorArg) -> list[str]:
-    """The names of a host descriptor's function arguments (after its parameter's)."""
+    """The names of a host descriptor's function arguments (after its parameter's): its base,
+    shape, strides but the last, and the tensor map the runtime makes where the compiled kernel
+    copies blocks by TMA (``tensor_maps``; else any pointer, never read)."""
     r = range(spec.rank)
-    return ["base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r[:-1])]
+    return ["base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r[:-1]), "tensor_map"]

@@ -23,7 +23,7 @@ from typing import Any
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
@@ -98,17 +98,21 @@ class TensorDescriptor(CompositeValue):
     strides: tuple[TensorValue, ...]  # int64
     block_shape: tuple[int, ...]
     padding: str  # "zero" or "nan"
+    # a host descriptor's tensor map (TMA copies may read its blocks); None for one made here
+    tensor_map: TensorValue | None = None
 
     @property
     def element_dtype(self) -> core.dtype:
         return self.base.dtype.element_ty  # type: ignore[attr-defined,no-any-return]
 
     def leaves(self) -> tuple[TensorValue, ...]:
-        return (self.base, *self.shape, *self.strides)
+        mapped = () if self.tensor_map is None else (self.tensor_map,)
+        return (self.base, *self.shape, *self.strides, *mapped)
 
     def leaf_names(self) -> tuple[str, ...]:
         r = range(len(self.block_shape))
-        return ("base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r))
+        mapped = () if self.tensor_map is None else ("tensor_map",)
+        return ("base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r), *mapped)
 
     def with_leaves(self, leaves: Sequence[TensorValue]) -> TensorDescriptor:
         n = len(self.block_shape)
@@ -117,10 +121,11 @@ class TensorDescriptor(CompositeValue):
             base=leaves[0],
             shape=tuple(leaves[1 : 1 + n]),
             strides=tuple(leaves[1 + n : 1 + 2 * n]),
+            tensor_map=None if self.tensor_map is None else leaves[1 + 2 * n],
         )
 
     def static_key(self) -> tuple[Any, ...]:
-        return (self.block_shape, self.padding)
+        return (self.block_shape, self.padding, self.tensor_map is not None)
 
     def describe(self) -> str:
         return f"a tensor descriptor of {self.element_dtype}{list(self.block_shape)}"
@@ -394,11 +399,19 @@ class BlockPointerBuiltins:
         return TensorValue(self.sem.b.insert(tt.MakeRangeOp(0, size)).result)
 
     def _masked_load(
-        self, pointers: TensorValue, mask: TensorValue | None, padding: str, options: Options
+        self,
+        pointers: TensorValue,
+        mask: TensorValue | None,
+        padding: str,
+        options: Options,
+        mapped: tuple[SSAValue, Sequence[SSAValue]] | None = None,
     ) -> TensorValue:
+        """The load of ``pointers`` where ``mask`` (else ``padding``); ``mapped``: the tensor
+        map and coordinates of a host descriptor's block (``tt.load``'s doc)."""
         pointee = pointers.dtype.element_ty  # type: ignore[attr-defined]
+        tensor_map, coords = mapped if mapped is not None else (None, ())
         if mask is None:
-            op = self.sem.b.insert(tt.LoadOp(pointers.handle))
+            op = self.sem.b.insert(tt.LoadOp(pointers.handle, tensor_map=tensor_map, coords=coords))
         else:
             fill = (
                 self.sem.constant(float("nan"), pointee)
@@ -406,7 +419,9 @@ class BlockPointerBuiltins:
                 else self.sem.constant(0, pointee)
             )
             other = self.sem.splat_to(fill, pointers.shape)
-            op = self.sem.b.insert(tt.LoadOp(pointers.handle, mask.handle, other.handle))
+            op = self.sem.b.insert(
+                tt.LoadOp(pointers.handle, mask.handle, other.handle, tensor_map, coords)
+            )
         options(op)
         return TensorValue(op.result)
 
@@ -568,7 +583,16 @@ class BlockPointerBuiltins:
         what = "tensor descriptor load"
         d = self._descriptor(desc, what)
         pointers, in_bounds = self._descriptor_window(d, offsets, what)
-        return self._masked_load(pointers, in_bounds, d.padding, _no_options)
+        if d.tensor_map is None:
+            return self._masked_load(pointers, in_bounds, d.padding, _no_options)
+        # the block's coordinates, for a copy through the tensor map (``tt.load``'s doc)
+        coords = [
+            self._index(s, f"{what}: offsets", core.int32).handle
+            for s in self._list(offsets, f"{what}: offsets")
+        ]
+        return self._masked_load(
+            pointers, in_bounds, d.padding, _no_options, (d.tensor_map.handle, coords)
+        )
 
     def store_tensor_descriptor(self, desc: Any, offsets: Any, value: Any) -> None:
         what = "tensor descriptor store"

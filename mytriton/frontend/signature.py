@@ -42,12 +42,16 @@ class DescriptorArg:
     """A host-side tensor descriptor (``triton.tools.tensor_descriptor.TensorDescriptor``):
     passed as its base pointer (``divisibility`` as a ``PointerArg``'s), its int32 shape and
     its int64 strides but the last (1, compiled in); ``block_shape`` and ``padding`` are part
-    of the specialization."""
+    of the specialization, and so is the power of two (up to 16) each shape entry and stride
+    is a multiple of (``shape_divisibility``, ``stride_divisibility``), as for integer
+    arguments: the bounds masks and row addresses of its blocks then move 16 bytes at a time."""
 
     dtype: dtype
     block_shape: tuple[int, ...]
     padding: str
     divisibility: int = 1
+    shape_divisibility: tuple[int, ...] = ()
+    stride_divisibility: tuple[int, ...] = ()
 
     @property
     def rank(self) -> int:

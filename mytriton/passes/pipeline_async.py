@@ -85,7 +85,20 @@ from mytriton.dialects.ttg_shared import (
     MemDescType,
     SharedEncoding,
 )
+from mytriton.dialects.ttg_tma import (
+    AsyncTMACopyGlobalToLocalOp,
+    BarrierExpectOp,
+    InitBarrierOp,
+    InvalBarrierOp,
+    WaitBarrierOp,
+    barrier_type,
+    record_tensor_map,
+    tensor_map_box,
+    tensor_maps,
+    tile_bytes,
+)
 from mytriton.frontend.debug_builtins import VOLATILE_ATTR
+from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.mma_policy import tensor_core_dot, wgmma_register_a
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline_loads import (
@@ -97,6 +110,7 @@ from mytriton.passes.pipeline_loads import (
 )
 
 STAGED_OPERANDS = {0: "ttg.lhs_shared", 1: "ttg.rhs_shared"}
+TMA_ALIGNMENT = 16  # bytes: where a TMA copy's innermost coordinate must start
 
 
 @dataclass(frozen=True)
@@ -206,6 +220,8 @@ def _fits_shared_memory(module: builtin.ModuleOp) -> bool:
 class _Staged:
     load: tt.LoadOp
     tile: MemDescType
+    #: the box and swizzle of its TMA copies (a host descriptor's block on sm_90), else None
+    tma: tuple[tuple[int, int], int] | None = None
 
 
 def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
@@ -219,15 +235,21 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     assert isinstance(yielded, scf.YieldOp)
     staged: list[_Staged] = []
     roots: list[SSAValue] = []
+    kernel = loop.parent_op()
+    while kernel is not None and not isinstance(kernel, func.FuncOp):
+        kernel = kernel.parent_op()
+    module = kernel.parent_op() if kernel is not None else None
+    axis = AxisAnalysis(module) if isinstance(module, builtin.ModuleOp) else None
     for op in body.ops:
         tile = _staged_tile(op)
         if tile is None:
             continue
         assert isinstance(op, tt.LoadOp)
-        own = [op.ptr, *([op.mask] if op.mask is not None else [])]
+        tma = _tma_copy(op, tile, kernel, axis)
+        own = list(op.coords) if tma else [op.ptr, *([op.mask] if op.mask is not None else [])]
         if pure_slice(own, body) is None:
             continue
-        staged.append(_Staged(op, tile))
+        staged.append(_Staged(op, tile, tma))
         roots += own
     if not staged:
         return None
@@ -239,6 +261,28 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     if advance_ops is None:
         return None
     return _rewrite(loop, staged, address_ops, carried, advance_ops, stages)
+
+
+def _tma_copy(
+    load: tt.LoadOp, tile: MemDescType, kernel: func.FuncOp | None, axis: AxisAnalysis | None
+) -> tuple[tuple[int, int], int] | None:
+    """The box and swizzle of the TMA copies that may fill ``tile`` with ``load``'s block: a
+    host descriptor's block (its tensor map a kernel argument) whose tile the copy engine can
+    write (``ttg_tma.tensor_map_box``), through a map the kernel reads with no other box, at an
+    innermost coordinate known to be a multiple of 16 bytes (the H200 stops with an illegal
+    instruction at another: ``test_tma_copies``'s unaligned case stays a ``cp.async`` copy)."""
+    found = tensor_map_box(tile)
+    m = load.tensor_map
+    if found is None or kernel is None or axis is None or not isinstance(m, BlockArgument):
+        return None
+    if m.block is not kernel.body.block:
+        return None
+    inner = axis[load.coords[-1]].element_divisibility(0) * byte_size(tile.element)
+    if inner % TMA_ALIGNMENT:
+        return None
+    box, swizzle = found
+    known = tensor_maps(kernel).get(m.index)
+    return found if known is None or known == (box, swizzle) else None
 
 
 def _staged_tile(op: Operation) -> MemDescType | None:
@@ -416,13 +460,44 @@ def _rewrite(
         out.value(LocalAllocOp(MemDescType((slots, *s.tile.shape), s.tile.element, s.tile.layout)))
         for s in staged
     ]
+    # TMA copies: a barrier a tile, freshly initialised (its phases start at 0) for this loop
+    by_tma = [s for s in staged if s.tma is not None]
+    replaced_pointers: set[Operation] = set()  # the pointers a TMA copy replaces
+    for t in by_tma:
+        own = [t.load.ptr, *([t.load.mask] if t.load.mask is not None else [])]
+        replaced_pointers.update(pure_slice(own, old) or [])
+    barriers = out.value(LocalAllocOp(barrier_type(slots))) if by_tma else None
+    if barriers is not None:
+        kernel = loop.parent_op()
+        while not isinstance(kernel, func.FuncOp):
+            assert kernel is not None
+            kernel = kernel.parent_op()
+        for t in by_tma:
+            assert t.tma is not None and isinstance(t.load.tensor_map, BlockArgument)
+            recorded = record_tensor_map(kernel, t.load.tensor_map.index, *t.tma)
+            assert recorded, "_tma_copy checked the box"
+        for k in range(slots):
+            out.add(InitBarrierOp(out.value(MemDescIndexOp(barriers, out.const(k, i32)))))
+        out.add(gpu.BarrierOp())  # every thread sees the barriers initialised
+    expected = sum(tile_bytes(t.tile) for t in by_tma)
 
     def issue(b: _Builder, mapping: dict[SSAValue, SSAValue], it: SSAValue, slot: SSAValue) -> None:
         """The copies of iteration ``it`` (addresses from ``mapping``) into tile ``slot``."""
         mapping = dict(mapping)
         b.clone(address_ops, mapping)
         in_range = b.value(CmpOp("lt", it, loop.ub))
+        if barriers is not None:
+            bar = b.value(MemDescIndexOp(barriers, slot))
+            b.add(BarrierExpectOp(bar, expected, in_range))
         for s, buf in zip(staged, buffers, strict=True):
+            if s.tma is not None:
+                assert s.load.tensor_map is not None and barriers is not None
+                view = b.value(MemDescIndexOp(buf, slot))
+                coords = [mapping.get(c, c) for c in s.load.coords]
+                tma = AsyncTMACopyGlobalToLocalOp(s.load.tensor_map, coords, view, bar, in_range)
+                tma.location = s.load.location
+                b.add(tma)
+                continue
             lanes_t = with_layout(TensorType(i1, s.tile.shape), layout_of(s.load.ptr.type))
             mask = b.value(tt.SplatOp(in_range, lanes_t))
             if s.load.mask is not None:
@@ -457,7 +532,9 @@ def _rewrite(
 
     # the new body: old args, then the state `ahead` iterations on, then the tile to read
     extra = [state[old.args[1 + j]].type for j in carried]
-    body = Block(arg_types=[a.type for a in old.args] + extra + [i32])
+    # the tile to read (and its barrier's phase)
+    counters: list[Attribute] = [i32, i32] if barriers is not None else [i32]
+    body = Block(arg_types=[a.type for a in old.args] + extra + counters)
     for a, b in zip(old.args, body.args[: len(old.args)], strict=True):
         b.name_hint = a.name_hint
         a.replace_all_uses_with(b)
@@ -465,16 +542,21 @@ def _rewrite(
         op.detach()
         body.add_op(op)
     iv = body.args[0]
-    slot = body.args[-1]
+    slot = body.args[len(body.args) - len(counters)]
     slot.name_hint = "stage"
+    phase = body.args[-1] if barriers is not None else None
+    if phase is not None:
+        phase.name_hint = "phase"
     carried_now = body.args[1 : len(old.args)]
-    state_args = body.args[len(old.args) : -1]
+    state_args = body.args[len(old.args) : len(body.args) - len(counters)]
     for j, arg in zip(carried, state_args, strict=True):
         if old.args[1 + j].name_hint:
             arg.name_hint = f"{old.args[1 + j].name_hint}_ahead"
     first = body.first_op
     assert first is not None
     top = _Builder(body, first, loop)
+    if barriers is not None and phase is not None:  # this iteration's TMA copies landed
+        top.add(WaitBarrierOp(top.value(MemDescIndexOp(barriers, slot)), phase))
     top.add(AsyncWaitOp(ahead - 1))
     copies = _Builder(body, yielded, loop) if asynchronous else top
     if deferred:  # every warpgroup has retired the previous iteration's deferred dots
@@ -496,6 +578,10 @@ def _rewrite(
     next_state = [advanced[carried_now[j]] for j in carried]
     at_end = top.value(CmpOp("eq", slot, last))
     next_slot = top.value(SelectOp(at_end, top.const(0, i32), top.value(AddOp(slot, one))))
+    next_counters = [next_slot]
+    if phase is not None:  # the phase flips as the tiles wrap around
+        flipped = top.value(SubOp(one, phase))
+        next_counters.append(top.value(SelectOp(at_end, flipped, phase)))
     # each staged load becomes a read of its tile
     for tile, buf in zip(staged, buffers, strict=True):
         view = MemDescIndexOp(buf, slot)
@@ -533,6 +619,7 @@ def _rewrite(
         list(yielded.operands).index(d.result) for d in asynchronous if in_flight or d in deferred
     ]
     staged_addresses = set(address_ops)  # the loads' own address ops, now unused
+    staged_addresses.update(replaced_pointers)
     for op in reversed(list(body.ops)):
         if op in staged_addresses and not any(r.uses for r in op.results):
             op.detach()
@@ -542,7 +629,7 @@ def _rewrite(
     # a carried address that only fed the rewritten loads now only computes its own next value
     dead = {j: ops for j in carried if (ops := _dead_cycle(loop, body, end, j)) is not None}
     kept = [j for j in range(len(loop.iter_args)) if j not in dead]
-    new_yield = scf.YieldOp(*(end.operands[j] for j in kept), *next_state, next_slot)
+    new_yield = scf.YieldOp(*(end.operands[j] for j in kept), *next_state, *next_counters)
     new_yield.location = end.location
     body.insert_op_before(new_yield, end)
     end.detach()
@@ -558,7 +645,7 @@ def _rewrite(
     inits = [
         *(loop.iter_args[j] for j in kept),
         *(state[old.args[1 + j]] for j in carried),
-        out.const(0, i32),
+        *(out.const(0, i32) for _ in counters),
     ]
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, inits, Region(body))
     new_loop.attributes.update(loop.attributes)
@@ -570,6 +657,12 @@ def _rewrite(
     drain = AsyncWaitOp(0)
     drain.location = loop.location
     parent.insert_op_after(drain, new_loop)
+    if barriers is not None:  # done with: the next run of the loop initialises them again
+        follows = drain.next_op
+        assert follows is not None  # (the function's return, at least)
+        after = _Builder(parent, follows, loop)
+        for k in range(slots):
+            after.add(InvalBarrierOp(after.value(MemDescIndexOp(barriers, after.const(k, i32)))))
     for j in carried_dots:  # the last iteration's dot, waited for after the loop
         result = new_loop.results[kept.index(j)]
         done = DotWaitOp(result)

@@ -34,6 +34,7 @@ from mytriton.backends.stages import (
     parse_module,
     print_module,
 )
+from mytriton.dialects.ttg_tma import kernel_tensor_maps
 from mytriton.errors import MyTritonError
 from mytriton.frontend import ArgSpec, compile_kernel
 from mytriton.passes.pipeline import run_pipeline
@@ -177,6 +178,8 @@ def run_stages(
             _write(dumps / kernel.hash / f"{kernel.name}{stage.suffix}", text)
     if "tt-opt" in artifacts:
         kernel.module = artifacts["tt-opt"]
+    if "ttg" in artifacts and (maps := kernel_tensor_maps(artifacts["ttg"])):
+        kernel.metadata["tensor_maps"] = maps  # what the runtime encodes at each launch
     kernel.metadata.update(name=kernel.name, num_warps=options.num_warps)
     backend.load(kernel, artifacts, options)
     if os.environ.get("MYTRITON_DUMP", "") not in ("", "0"):

@@ -42,6 +42,7 @@ from mytriton.runtime.launch import (
 )
 from mytriton.runtime.native_fast_path import make_native_fast_path
 from mytriton.runtime.specialization import SpecializationProxy, specialize
+from mytriton.runtime.tensor_maps import fill_tensor_maps
 
 T = TypeVar("T")
 
@@ -322,6 +323,10 @@ class JITFunction(Generic[T]):
         if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
             # a host tensor descriptor is several runtime arguments, these launch's own (the
             # binder cannot describe one, so every launch comes here: no fast path)
+            maps = kernel.metadata.get("tensor_maps") if execute else None
+            if maps:  # the tensor maps its TMA copies read
+                runtime = list(runtime)
+                fill_tensor_maps(maps, backend, runtime, infos)
             flat = tuple(runtime)
             plan.runtime = lambda _values: flat
             plan.fast_tried = True

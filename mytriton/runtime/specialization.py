@@ -20,6 +20,7 @@ from mytriton.errors import ArgumentOverflowError, LaunchError
 from mytriton.frontend import ArgSpec, ConstexprArg, DescriptorArg, PointerArg, ScalarArg
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
+from mytriton.runtime.tensor_maps import unread_map
 from mytriton.tools.tensor_descriptor import as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
@@ -137,15 +138,34 @@ def specialize(
             # validate() refused a base not 16-byte aligned
             aligned = name not in no_value and name not in no_alignment
             div = DIVISIBILITY if aligned else 1
-            spec = DescriptorArg(info.dtype, tuple(desc.block_shape), desc.padding, div)
+            shape = [_descriptor_int(name, "shape", v, core.int32) for v in desc.shape]
+            strides = [_descriptor_int(name, "strides", v, core.int64) for v in desc.strides[:-1]]
+            spec = DescriptorArg(
+                info.dtype,
+                tuple(desc.block_shape),
+                desc.padding,
+                div,
+                tuple(_power_of_two_dividing(v) for v in shape) if aligned else (),
+                tuple(_power_of_two_dividing(v) for v in strides) if aligned else (),
+            )
             specs[name] = spec
-            key.append(("d", info.dtype.name, spec.block_shape, spec.padding, div))
-            scalars = [
-                *(_descriptor_int(name, "shape", v, core.int32) for v in desc.shape),
-                *(_descriptor_int(name, "strides", v, core.int64) for v in desc.strides[:-1]),
-            ]
-            runtime.extend([desc.base, *scalars])
-            infos.extend([info, *(None for _ in scalars)])
+            key.append(
+                (
+                    "d",
+                    info.dtype.name,
+                    spec.block_shape,
+                    spec.padding,
+                    div,
+                    spec.shape_divisibility,
+                    spec.stride_divisibility,
+                )
+            )
+            scalars = [*shape, *strides]
+            # the tensor map's place holds the base's bytes until the launch knows the kernel
+            # reads the map (``tensor_maps.fill_tensor_maps``)
+            unread = unread_map(info)
+            runtime.extend([desc.base, *scalars, unread])
+            infos.extend([info, *(None for _ in scalars), describe_array(unread, name)])
         else:
             d = scalar_dtype(name, value)
             aligned = name not in no_value and name not in no_alignment
@@ -159,6 +179,12 @@ def specialize(
             runtime.append(value)
             infos.append(None)
     return specs, tuple(key), runtime, infos
+
+
+def _power_of_two_dividing(v: int) -> int:
+    """The largest power of two up to ``DIVISIBILITY`` dividing ``v`` (a descriptor's shape
+    entry or stride: ``DescriptorArg``)."""
+    return DIVISIBILITY if v == 0 else min(abs(v) & -abs(v), DIVISIBILITY)
 
 
 def _descriptor_int(name: str, what: str, value: Any, d: core.dtype) -> int:

@@ -195,5 +195,36 @@ def test_signature_names_the_descriptor() -> None:
         ["d", "n"], frozenset(), [TensorDescriptor.from_tensor(x, [64, 32]), 7]
     )
     assert SpecializationProxy(specs).signature == {"d": "tensordesc<fp16[64, 32]>", "n": "i32"}
-    assert runtime[0] is x and runtime[1:] == [64, 64, 64, 7]  # base, shape, stride 0, n
-    assert infos[0] is not None and infos[1:] == [None] * 4
+    # base, shape, stride 0, the tensor map's place (the launch fills it: test_tma_copies), n
+    assert runtime[0] is x and runtime[1:4] == [64, 64, 64] and runtime[5] == 7
+    assert infos[0] is not None and infos[1:4] == [None] * 3 and infos[5] is None
+    assert infos[4] is not None and infos[4].dtype == tl.int8
+
+
+def test_shape_and_strides_specialize_divisibility() -> None:
+    """A descriptor's shape entries and strides are specialized on the power of two (up to 16)
+    they are multiples of, as integer arguments are: a 64 x 64 f16 tensor's blocks then move
+    16 bytes a thread (before, their bounds masks cut the accesses to single elements), and a
+    37 x 40 one compiles a kernel of its own."""
+    x = np.zeros((64, 64), np.float16)
+    specs, key, _, _ = specialize(["d"], frozenset(), [TensorDescriptor.from_tensor(x, [16, 16])])
+    spec = specs["d"]
+    assert spec.shape_divisibility == (16, 16) and spec.stride_divisibility == (16,)
+    y = np.zeros((37, 40), np.float16)
+    other, other_key, _, _ = specialize(
+        ["d"], frozenset(), [TensorDescriptor.from_tensor(y, [16, 16])]
+    )
+    assert other["d"].shape_divisibility == (1, 8) and other["d"].stride_divisibility == (8,)
+    assert key != other_key
+
+
+@pytest.mark.parametrize("rows", [64, 37])
+def test_aligned_shapes_move_16_bytes(monkeypatch: pytest.MonkeyPatch, rows: int) -> None:
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    x = (np.arange(rows * 64) % 113).reshape(rows, 64).astype(np.float16)
+    out = np.zeros((rows, 64), np.float16)
+    compiled = scale_kernel[(triton.cdiv(rows, 32), 1)](
+        TensorDescriptor.from_tensor(x, [32, 64]), TensorDescriptor.from_tensor(out, [32, 64]), 2.0
+    )
+    np.testing.assert_array_equal(out, x * 2)
+    assert "vector<8xf16>" in compiled.asm["gpu"]  # the rows' bounds do not split a vector

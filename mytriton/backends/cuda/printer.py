@@ -8,7 +8,8 @@ the Python line it came from, so NVRTC diagnostics point into the kernel's sourc
 
 ``emitter`` holds the dispatch table and the shared helpers; ``print_arith``, ``print_math``,
 ``print_gpu``, ``print_memory``, ``print_scf``, ``print_vector``, ``print_nvvm`` (tensor-core
-``mma.sync``) and ``print_wgmma`` (Hopper's ``wgmma``) hold the op printers of each dialect;
+``mma.sync``), ``print_wgmma`` (Hopper's ``wgmma``) and ``print_tma`` (Hopper's TMA tile loads
+and mbarriers) hold the op printers of each dialect;
 this module prints the kernel around them (signature, shared arrays, pointer element types).
 """
 
@@ -38,6 +39,7 @@ from mytriton.backends.cuda.print_math import MATH_CALLS, MathPrinter
 from mytriton.backends.cuda.print_memory import MemoryPrinter
 from mytriton.backends.cuda.print_nvvm import NvvmPrinter
 from mytriton.backends.cuda.print_scf import ScfPrinter
+from mytriton.backends.cuda.print_tma import TmaPrinter
 from mytriton.backends.cuda.print_vector import VectorPrinter
 from mytriton.backends.cuda.print_wgmma import WgmmaPrinter
 from mytriton.backends.cuda.writer import LineDirectives
@@ -88,6 +90,7 @@ class CudaPrinter(
     DebugPrinter,
     NvvmPrinter,
     WgmmaPrinter,
+    TmaPrinter,
 ):
     """Prints the one kernel of a lowered module; one instance per print."""
 

@@ -9,7 +9,9 @@ from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo, host_arrays
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.gpusim.launch import SimKernel
+from mytriton.backends.gpusim.tensor_maps import encode_gpusim_tensor_map
 from mytriton.backends.lowering_stages import LOWERING_STAGES
+from mytriton.backends.tensor_maps import TensorMapRequest
 
 
 class GpuSimBackend(Backend):
@@ -23,6 +25,19 @@ class GpuSimBackend(Backend):
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
     ) -> None:
         kernel.binary = SimKernel(artifacts["gpu"])
+
+    def tensor_map(self, request: TensorMapRequest) -> Any:
+        """gpusim's own map (``gpusim/tensor_maps.py``): the base as its kernel parameter."""
+        size = request.element_bytes
+        return encode_gpusim_tensor_map(
+            request.base_param,
+            0,
+            size,
+            tuple(reversed(request.shape)),
+            tuple(s * size for s in reversed(request.strides)),
+            tuple(reversed(request.box)),
+            request.swizzle,
+        )
 
     def launch(
         self,

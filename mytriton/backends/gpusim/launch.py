@@ -19,6 +19,7 @@ from mytriton.backends.gpusim import rules_intrinsics as _rules_intrinsics
 from mytriton.backends.gpusim import rules_libdevice as _rules_libdevice
 from mytriton.backends.gpusim import rules_memory as _rules_memory
 from mytriton.backends.gpusim import rules_nvvm as _rules_nvvm
+from mytriton.backends.gpusim import rules_tma as _rules_tma
 from mytriton.backends.gpusim import rules_vector as _rules_vector
 from mytriton.backends.gpusim import rules_wgmma as _rules_wgmma
 from mytriton.backends.gpusim.compiler import Compiler
@@ -45,6 +46,7 @@ _RULES = (
     _rules_libdevice,
     _rules_memory,
     _rules_nvvm,
+    _rules_tma,
     _rules_vector,
     _rules_wgmma,
 )
@@ -197,6 +199,7 @@ class SimKernel:
         m.run_block(self.body, m.mask)
         m.async_copies.check_finished(m)  # no cp.async may land after the kernel
         m.wgmma.check_finished(m)  # nor a wgmma read shared memory
+        m.mbarriers.check_finished(m)  # nor a TMA copy write it
 
 
 def run_lowered(

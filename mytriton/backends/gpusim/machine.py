@@ -16,6 +16,7 @@ from xdsl.ir import Operation, SSAValue
 
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory
+from mytriton.backends.gpusim.mbarriers import MBarriers
 from mytriton.backends.gpusim.shared_memory import AsyncCopies, SharedMemory
 from mytriton.backends.gpusim.values import Value
 from mytriton.backends.gpusim.warpgroups import WgmmaGroups
@@ -35,7 +36,8 @@ class CompiledBlock:
 
 class Machine:
     """The state of one batch: SSA values per lane, the active-lane mask, memories (and the
-    asynchronous copies in flight to shared memory, the wgmma groups in flight)."""
+    asynchronous copies in flight to shared memory, the wgmma groups in flight, the mbarriers
+    and the TMA copies completing on them)."""
 
     def __init__(
         self,
@@ -65,6 +67,7 @@ class Machine:
         self.shared = shared
         self.async_copies = AsyncCopies(self.lanes)  # each thread's cp.async copies in flight
         self.wgmma = WgmmaGroups(self.lanes)  # each thread's wgmma groups in flight
+        self.mbarriers = MBarriers()  # each program's mbarriers and the TMA copies on them
 
     # ---- execution ----
 

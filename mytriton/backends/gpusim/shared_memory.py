@@ -15,6 +15,9 @@ thread reads only what it wrote itself; stores by others write the value already
 Reading an element no thread has written is an error too: shared memory is uninitialised on a
 GPU (the simulator's copy starts zeroed).
 
+TMA copies (``nvvm.cp.async.bulk.tensor``, ``mbarriers``) are in flight the same way until a
+wait on their mbarrier lands them.
+
 Asynchronous copies (``nvvm.cp.async.shared.global``, ``AsyncCopies``) read global memory when
 issued but write shared memory only when a ``nvvm.cp.async.wait.group`` of the issuing thread
 completes their group, as late as the GPU may. Until then the destination is *in flight*: any
@@ -66,6 +69,8 @@ class SharedBuffer:
         self.pending_thread = np.full((programs, size), -1, np.int32)
         # in-flight wgmma ops reading each element (``warpgroups``): it must not change
         self.wgmma_reads = np.zeros((programs, size), np.int32)
+        # TMA copies in flight to each element (``mbarriers``): it may change at any moment
+        self.tma_pending = np.zeros((programs, size), np.int32)
 
     @property
     def nbytes(self) -> int:
@@ -143,7 +148,18 @@ class SharedBuffer:
         active: np.ndarray,
     ) -> None:
         """No ``cp.async`` copy is in flight to the elements: it may write them at any moment
-        until the ``nvvm.cp.async.wait.group`` that completes it."""
+        until the ``nvvm.cp.async.wait.group`` that completes it; nor a TMA copy, until a wait
+        on its mbarrier (``mbarriers``)."""
+        tma = self.tma_pending[rows, cols] > 0
+        if tma.any():
+            i = int(np.argmax(tma))
+            m.fail(
+                op,
+                f"{verb} {self.name}[{int(cols[i])}] while a TMA copy to it "
+                "(nvvm.cp.async.bulk.tensor) is in flight (no nvvm.mbarrier.try_wait.parity on "
+                "its mbarrier has completed it yet, so the element may change at any moment)",
+                m.lane_mask(active[i]),
+            )
         busy = self.pending[rows, cols] > 0
         if busy.any():
             i = int(np.argmax(busy))

@@ -34,6 +34,7 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     scan,
     shape,
     shared_tiles,
+    tma,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dynamic_shared import use_dynamic_shared_memory

@@ -1,0 +1,132 @@
+"""TMA matmul: tutorial 09's ``matmul_kernel_tma`` (host tensor descriptors; B ``[K, N]``) under
+mytriton (both GPU backends) and Triton 3.6, the same configs, beside torch (cuBLAS), f16.
+
+Each implementation's best config per size is kept. Prints a JSON line per row, a table of
+TFLOP/s with mytriton's ratio to Triton, and the SASS instruction families of mytriton's best
+kernels (``UTMALDG``: TMA loads; ``HGMMA``: warpgroup MMAs; ``LDGSTS``: ``cp.async``).
+
+    python3 benchmarks/matmul_tma.py [--sizes 2048,4096,8192] [--out results.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from compare import bench_gpu, load_kernels, triton_cdiv  # noqa: E402  (beside this script)
+from matmul_tc import ratio_cells, sass_families  # noqa: E402
+
+# TMA loads, warpgroup MMAs, cp.async copies, mbarrier operations
+FAMILIES = ("UTMALDG", "HGMMA", "LDGSTS", "SYNCS")
+# (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): tutorial 09's configs for f16
+CONFIGS = [
+    (128, 256, 64, 8, 8, 3),
+    (128, 128, 64, 8, 8, 3),
+    (128, 128, 64, 8, 4, 4),
+    (128, 256, 64, 8, 8, 4),
+    (64, 256, 64, 8, 4, 4),
+]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="2048,4096,8192")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+
+    import torch
+    import triton
+    import triton.language as tl
+    from triton.tools.tensor_descriptor import TensorDescriptor as TritonDescriptor
+
+    import mytriton
+    import mytriton.language as my_tl
+    from mytriton.tools.tensor_descriptor import TensorDescriptor as MyDescriptor
+
+    mine = load_kernels("tma_mytriton", mytriton, my_tl, "matmul_tma_src.py")
+    impls = {
+        "triton": (load_kernels("tma_triton", triton, tl, "matmul_tma_src.py"), None),
+        "mytriton-cuda": (mine, "cuda"),
+        "mytriton-mlir": (mine, "mlir"),
+    }
+    rows: list[dict[str, Any]] = []
+    sass: dict[str, dict[str, int]] = {}
+    for s in map(int, args.sizes.split(",")):
+        a = torch.randn(s, s, device="cuda").to(torch.float16)
+        b = torch.randn(s, s, device="cuda").to(torch.float16)
+        ref = (a.double() @ b.double()).to(torch.float16)
+        for impl, (mod, backend) in impls.items():
+            desc = TritonDescriptor if backend is None else MyDescriptor
+            if backend is not None:
+                os.environ["MYTRITON_BACKEND"] = backend
+            best: tuple[float, tuple[int, ...]] | None = None
+            for cfg in CONFIGS:
+                bm, bn, bk = cfg[:3]
+                c = torch.empty(s, s, device="cuda", dtype=torch.float16)
+                descs = (
+                    desc.from_tensor(a, [bm, bk]),
+                    desc.from_tensor(b, [bk, bn]),
+                    desc.from_tensor(c, [bm, bn]),
+                )
+                grid = (triton_cdiv(s, bm) * triton_cdiv(s, bn),)
+
+                def launch(mod: Any = mod, descs: Any = descs, grid: Any = grid, cfg: Any = cfg):
+                    bm, bn, bk, gm, warps, stages = cfg
+                    return mod.matmul_kernel_tma[grid](
+                        *descs, s, s, s,
+                        BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=gm,
+                        num_warps=warps, num_stages=stages,
+                    )  # fmt: skip
+
+                try:
+                    compiled = launch()
+                    torch.cuda.synchronize()
+                    torch.testing.assert_close(
+                        c.double(), ref.double(), atol=0.05 * s**0.5, rtol=1e-2
+                    )
+                    ms = bench_gpu(launch, warmup=3, rep=20)
+                except Exception as e:  # a config that does not compile or is wrong
+                    failed = {"impl": impl, "size": s, "config": cfg, "error": str(e)[:300]}
+                    print(json.dumps(failed), flush=True)
+                    continue
+                if best is None or ms < best[0]:
+                    best = (ms, cfg)
+                    if backend is not None and getattr(compiled, "asm", None):
+                        cubin = compiled.asm.get("cubin")
+                        if isinstance(cubin, bytes):
+                            sass[f"{impl} {s} {cfg}"] = sass_families(cubin, FAMILIES)
+            if best is None:
+                continue
+            ms, cfg = best
+            row = {"bench": "matmul_tma", "dtype": "float16", "size": s, "impl": impl}
+            row.update({"config": cfg, "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9})
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        ms = bench_gpu(lambda a=a, b=b: a @ b, warmup=3, rep=20)
+        row = {"bench": "matmul_tma", "dtype": "float16", "size": s, "impl": "torch",
+               "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9}  # fmt: skip
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+
+    print("\nTFLOP/s (best config each; vs Triton: mytriton's TFLOP/s over Triton's)")
+    head = ("triton", "cuda", "x", "mlir", "x", "torch")
+    print(f"{'size':>5} " + " ".join(f"{h:>8}" for h in head))
+    for s in map(int, args.sizes.split(",")):
+        got = {r["impl"]: r["TFLOP/s"] for r in rows if r["size"] == s}
+        print(f"{s:>5} " + ratio_cells(got))
+    print("\nSASS of mytriton's best kernels:")
+    for k, v in sass.items():
+        print(f"  {k}: {v}")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"rows": rows, "sass": sass}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""TMA copies: a pipelined K loop whose dot operands are host tensor descriptors' blocks copies
+them by the tensor memory accelerator on sm_90 (``ttg_tma``; gpusim's default target), one
+thread a stage, completing on mbarriers; the kernel records the tensor maps it reads
+(``metadata["tensor_maps"]``), which the runtime encodes for each launch. Every backend gives
+the interpreter's answer, masked edges included (the copy engine fills zeros outside the
+tensor)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import mytriton as triton
+import mytriton.language as tl
+from mytriton.tools.tensor_descriptor import TensorDescriptor
+
+pytestmark = pytest.mark.execution
+
+
+@triton.jit
+def descriptor_matmul(
+    a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
+):
+    """Tutorial 09's matmul through host descriptors: c = a @ b, f32 accumulation."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([pid_m * BM, k * BK])
+        b = b_desc.load([k * BK, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=mask)
+
+
+@triton.jit
+def device_descriptor_matmul(
+    a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
+):
+    """The same with descriptors made in the kernel (no tensor map: ``cp.async`` copies)."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BK, BN])
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([tl.program_id(0) * BM, k * BK])
+        b = b_desc.load([k * BK, tl.program_id(1) * BN])
+        acc = tl.dot(a, b, acc)
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=mask)
+
+
+def _rows_of_16_bytes(rng: np.random.Generator, rows: int, cols: int, dtype: Any) -> np.ndarray:
+    """A random ``rows x cols`` view whose rows start 16 bytes apart at least (a tensor map's
+    strides are multiples of 16 bytes), of a wider array where ``cols`` is not enough."""
+    wide = -(-cols // 8) * 8
+    return rng.standard_normal((rows, wide)).astype(dtype)[:, :cols]
+
+
+def _copied_by_tma(compiled: Any) -> bool:
+    return "ttg.async_tma_copy_global_to_local" in compiled.asm["ttg"]
+
+
+# (M, N, K, BM, BN, BK, num_warps): whole tiles; masked edges in M, N and K; 64-byte swizzled
+# rows (BK = 32 of f16); 8 warps (A's rows rotated over 16 groups); B four atoms wide
+SHAPES = [
+    (64, 64, 192, 64, 64, 64, 4),
+    (100, 90, 200, 64, 64, 64, 4),
+    (64, 128, 96, 64, 64, 32, 4),
+    (128, 64, 128, 128, 64, 64, 8),
+    (64, 256, 128, 64, 256, 64, 4),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_descriptor_matmul(run: Any, shape: tuple[int, ...], dtype: Any) -> None:
+    m, n, k, bm, bn, bk, num_warps = shape
+    rng = np.random.default_rng(m + n + k)
+    a = _rows_of_16_bytes(rng, m, k, dtype)
+    b = _rows_of_16_bytes(rng, k, n, dtype)
+    c = np.full((m, n), 7, np.float32)
+    compiled = run(
+        descriptor_matmul,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        TensorDescriptor.from_tensor(a, [bm, bk]),
+        TensorDescriptor.from_tensor(b, [bk, bn]),
+        c,
+        m,
+        n,
+        k,
+        BM=bm,
+        BN=bn,
+        BK=bk,
+        num_warps=num_warps,
+    )
+    if run.backend != "interpreter":
+        assert _copied_by_tma(compiled), "the operands were not copied by TMA"
+        maps = compiled.metadata["tensor_maps"]
+        a_rows = 8  # A's 8-row groups move (ttg_nvmma's rotate): an 8-row box a group
+        swizzle = min(128, bk * 2)
+        assert sorted(maps.values()) == sorted(
+            [[[a_rows, swizzle // 2], swizzle], [[bk, min(bn, 64)], min(128, bn * 2)]]
+        )
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-4 * np.sqrt(k))
+
+
+def test_tensor_maps_follow_the_descriptors(run: Any) -> None:
+    """Two launches over different tensors of one shape: each reads its own (the maps are
+    cached by base address, not by kernel)."""
+    m, n, k = 64, 64, 128
+    outs = []
+    for seed in (1, 2):
+        rng = np.random.default_rng(seed)
+        a = rng.standard_normal((m, k)).astype(np.float16)
+        b = rng.standard_normal((k, n)).astype(np.float16)
+        c = np.zeros((m, n), np.float32)
+        run(
+            descriptor_matmul,
+            (1, 1),
+            TensorDescriptor.from_tensor(a, [64, 64]),
+            TensorDescriptor.from_tensor(b, [64, 64]),
+            c,
+            m,
+            n,
+            k,
+            BM=64,
+            BN=64,
+            BK=64,
+        )
+        ref = a.astype(np.float64) @ b.astype(np.float64)
+        np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)
+        outs.append(c)
+    assert not np.array_equal(outs[0], outs[1])
+
+
+def test_device_descriptors_use_cp_async(run: Any) -> None:
+    """Descriptors made in the kernel have no tensor map: their blocks are ``cp.async``
+    copies (a limitation: Triton makes maps on the device)."""
+    m, n, k = 64, 64, 128
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    compiled = run(device_descriptor_matmul, (1, 1), a, b, c, m, n, k, BM=64, BN=64, BK=64)
+    if run.backend != "interpreter":
+        assert not _copied_by_tma(compiled)
+        assert "tensor_maps" not in compiled.metadata
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)
+
+
+@triton.jit
+def shifted_matmul(
+    a_desc, b_desc, c_ptr, shift, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
+):
+    """``c = a[:, shift:shift + K] @ b``: A's blocks start ``shift`` columns in."""
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([0, shift + k * BK])
+        b = b_desc.load([k * BK, 0])
+        acc = tl.dot(a, b, acc)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("shift", [4, 16])
+def test_unaligned_inner_coordinate(run: Any, shift: int) -> None:
+    """A block whose innermost coordinate is not known to be a multiple of 16 bytes (4 f16
+    elements: 8 bytes) is not copied by TMA: the H200 stops at such a copy with an illegal
+    instruction. 16 elements (32 bytes; the launch specializes the shift as a multiple of 16)
+    are."""
+    m, n, k = 64, 64, 128
+    rng = np.random.default_rng(shift)
+    wide = rng.standard_normal((m, k + 16)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    compiled = run(
+        shifted_matmul,
+        (1, 1),
+        TensorDescriptor.from_tensor(wide, [64, 64]),
+        TensorDescriptor.from_tensor(b, [64, 64]),
+        c,
+        shift,
+        m,
+        n,
+        k,
+        BM=64,
+        BN=64,
+        BK=64,
+    )
+    if run.backend != "interpreter":
+        maps = compiled.metadata.get("tensor_maps", {})
+        assert len(maps) == (2 if shift == 16 else 1)  # B's always
+    a = wide[:, shift : shift + k].astype(np.float64)
+    ref = a @ b.astype(np.float64)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)
