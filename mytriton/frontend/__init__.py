@@ -75,8 +75,7 @@ def compile_kernel(
         elif isinstance(spec, DescriptorArg):
             descriptors[name] = spec
             pointer = to_ir(core.pointer_type(spec.dtype), def_loc)
-            tensor_map = tt.TENSOR_MAP_TYPE
-            types = [pointer] + [i32] * spec.rank + [i64] * (spec.rank - 1) + [tensor_map]
+            types = [pointer, *[i32] * spec.rank, *[i64] * (spec.rank - 1), tt.TENSOR_MAP_TYPE]
             arg_types.extend(types)
             arg_names.extend(f"{name}.{leaf}" for leaf in _descriptor_leaves(spec))
             leaf_divisibility = [

@@ -235,16 +235,16 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     assert isinstance(yielded, scf.YieldOp)
     staged: list[_Staged] = []
     roots: list[SSAValue] = []
-    kernel = loop.parent_op()
-    while kernel is not None and not isinstance(kernel, func.FuncOp):
-        kernel = kernel.parent_op()
-    module = kernel.parent_op() if kernel is not None else None
-    axis = AxisAnalysis(module) if isinstance(module, builtin.ModuleOp) else None
+    kernel = _kernel_of(loop)
+    axis: AxisAnalysis | None = None  # made for the first load through a tensor map
     for op in body.ops:
         tile = _staged_tile(op)
         if tile is None:
             continue
         assert isinstance(op, tt.LoadOp)
+        if op.tensor_map is not None and axis is None and kernel is not None:
+            module = kernel.parent_op()
+            axis = AxisAnalysis(module) if isinstance(module, builtin.ModuleOp) else None
         tma = _tma_copy(op, tile, kernel, axis)
         own = list(op.coords) if tma else [op.ptr, *([op.mask] if op.mask is not None else [])]
         if pure_slice(own, body) is None:
@@ -261,6 +261,14 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     if advance_ops is None:
         return None
     return _rewrite(loop, staged, address_ops, carried, advance_ops, stages)
+
+
+def _kernel_of(op: Operation) -> func.FuncOp | None:
+    """The function ``op`` is in."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent
 
 
 def _tma_copy(
@@ -468,10 +476,8 @@ def _rewrite(
         replaced_pointers.update(pure_slice(own, old) or [])
     barriers = out.value(LocalAllocOp(barrier_type(slots))) if by_tma else None
     if barriers is not None:
-        kernel = loop.parent_op()
-        while not isinstance(kernel, func.FuncOp):
-            assert kernel is not None
-            kernel = kernel.parent_op()
+        kernel = _kernel_of(loop)
+        assert kernel is not None  # (_tma_copy found it)
         for t in by_tma:
             assert t.tma is not None and isinstance(t.load.tensor_map, BlockArgument)
             recorded = record_tensor_map(kernel, t.load.tensor_map.index, *t.tma)

@@ -325,7 +325,6 @@ class JITFunction(Generic[T]):
             # binder cannot describe one, so every launch comes here: no fast path)
             maps = kernel.metadata.get("tensor_maps") if execute else None
             if maps:  # the tensor maps its TMA copies read
-                runtime = list(runtime)
                 fill_tensor_maps(maps, backend, runtime, infos)
             flat = tuple(runtime)
             plan.runtime = lambda _values: flat

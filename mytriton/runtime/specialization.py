@@ -20,6 +20,7 @@ from mytriton.errors import ArgumentOverflowError, LaunchError
 from mytriton.frontend import ArgSpec, ConstexprArg, DescriptorArg, PointerArg, ScalarArg
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
+from mytriton.passes.axis_info import pow2_dividing
 from mytriton.runtime.tensor_maps import unread_map
 from mytriton.tools.tensor_descriptor import as_descriptor
 
@@ -145,8 +146,8 @@ def specialize(
                 tuple(desc.block_shape),
                 desc.padding,
                 div,
-                tuple(_power_of_two_dividing(v) for v in shape) if aligned else (),
-                tuple(_power_of_two_dividing(v) for v in strides) if aligned else (),
+                tuple(min(pow2_dividing(v), DIVISIBILITY) for v in shape) if aligned else (),
+                tuple(min(pow2_dividing(v), DIVISIBILITY) for v in strides) if aligned else (),
             )
             specs[name] = spec
             key.append(
@@ -161,11 +162,11 @@ def specialize(
                 )
             )
             scalars = [*shape, *strides]
-            # the tensor map's place holds the base's bytes until the launch knows the kernel
+            # the tensor map's place holds a placeholder until the launch knows the kernel
             # reads the map (``tensor_maps.fill_tensor_maps``)
-            unread = unread_map(info)
+            unread, unread_info = unread_map(info)
             runtime.extend([desc.base, *scalars, unread])
-            infos.extend([info, *(None for _ in scalars), describe_array(unread, name)])
+            infos.extend([info, *(None for _ in scalars), unread_info])
         else:
             d = scalar_dtype(name, value)
             aligned = name not in no_value and name not in no_alignment
@@ -179,12 +180,6 @@ def specialize(
             runtime.append(value)
             infos.append(None)
     return specs, tuple(key), runtime, infos
-
-
-def _power_of_two_dividing(v: int) -> int:
-    """The largest power of two up to ``DIVISIBILITY`` dividing ``v`` (a descriptor's shape
-    entry or stride: ``DescriptorArg``)."""
-    return DIVISIBILITY if v == 0 else min(abs(v) & -abs(v), DIVISIBILITY)
 
 
 def _descriptor_int(name: str, what: str, value: Any, d: core.dtype) -> int:

@@ -1,6 +1,6 @@
 """The tensor maps of a launch: for each tensor-map argument a compiled kernel reads (its TMA
 copies, ``kernel.metadata["tensor_maps"]``), the backend's map of that launch's descriptor, in
-place of the placeholder the specialization passed (the descriptor's base).
+place of the placeholder the specialization passed (``unread_map``).
 
 Maps are kept per backend and request (``TensorMapRequest.key``: base address, shape, strides,
 box...), so launches over the same tensors encode and copy each map once; the oldest go first
@@ -61,26 +61,27 @@ def _tensor_map(backend: Backend, request: TensorMapRequest) -> tuple[Any, Array
     return found
 
 
-_unread: dict[tuple[str, int | None], Any] = {}
+_unread: dict[tuple[str, int | None], tuple[Any, ArrayInfo]] = {}
 
 
-def unread_map(info: ArrayInfo) -> Any:
-    """What a launch passes for a tensor map until it knows the kernel reads it: one int8 of
-    memory of the base's framework and device (made once), never read."""
+def unread_map(info: ArrayInfo) -> tuple[Any, ArrayInfo]:
+    """What a launch passes for a tensor map until it knows the kernel reads it, with its
+    metadata: one int8 of memory of the base's framework and device (made once), never read."""
     key = (info.framework, info.device)
     found = _unread.get(key)
     if found is None:
+        array: Any
         if info.framework == "torch":
             import torch
 
             where = "cpu" if info.device is None else f"cuda:{info.device}"
-            found = torch.zeros(1, dtype=torch.int8, device=where)
+            array = torch.zeros(1, dtype=torch.int8, device=where)
         elif info.device is not None:
             import cupy
 
             with cupy.cuda.Device(info.device):
-                found = cupy.zeros(1, np.int8)
+                array = cupy.zeros(1, np.int8)
         else:
-            found = np.zeros(1, np.int8)
-        _unread[key] = found
+            array = np.zeros(1, np.int8)
+        found = _unread[key] = (array, describe_array(array, "a tensor map's placeholder"))
     return found
