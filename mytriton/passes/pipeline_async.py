@@ -669,12 +669,14 @@ def _rewrite(
         after = _Builder(parent, follows, loop)
         for k in range(slots):
             after.add(InvalBarrierOp(after.value(MemDescIndexOp(barriers, after.const(k, i32)))))
-    for j in carried_dots:  # the last iteration's dot, waited for after the loop
+    # the last iteration's dot, waited for first thing after the loop (the CUDA printer puts
+    # that wait on the loop's exit edge: ``print_scf``'s ``_print_for_retiring``)
+    for j in carried_dots:
         result = new_loop.results[kept.index(j)]
         done = DotWaitOp(result)
         done.location = loop.location
         done.result.name_hint = result.name_hint
-        parent.insert_op_after(done, drain)
+        parent.insert_op_after(done, new_loop)
         result.replace_all_uses_with(done.result)
         done.operands = [result]
     loop.detach()

@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 
 from mytriton.frontend.signature import DIVISIBILITY
-from mytriton.runtime.specialization import constexpr_key, int_kind
+from mytriton.passes.axis_info import pow2_dividing
+from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, int_kind
+from mytriton.tools.tensor_descriptor import TensorDescriptor
 
 Binder = Callable[..., tuple[tuple[Any, ...], dict[str, Any], tuple[Any, ...]]]
 
@@ -58,6 +60,32 @@ def _unsure(v: Any) -> Any:
     raise Unsure
 
 
+def _descriptor(v: Any) -> Any:
+    """A host descriptor (ours or Triton's class): what its specialization holds (the base's
+    description, block shape, padding, the powers of two dividing its shape and strides) and
+    what Triton's checks of it read, so that a plan found by this key is one whose checks
+    passed; anything unusual (ranks that disagree, a last stride not 1, entries out of the
+    int32 / int64 range) goes the slow way, which reports it."""
+    shape, strides, block = v.shape, v.strides, v.block_shape
+    rank = len(shape)
+    if not rank or len(strides) != rank or len(block) != rank or strides[-1] != 1:
+        raise Unsure
+    sizes = [int(x) for x in shape]
+    steps = [int(x) for x in strides[:-1]]
+    if not all(I32_MIN <= x <= I32_MAX for x in sizes) or not all(
+        -(2**63) <= x < 2**63 for x in steps
+    ):
+        raise Unsure
+    return (
+        type(v),
+        describe(v.base),
+        tuple(block),
+        v.padding,
+        tuple([min(pow2_dividing(x), DIVISIBILITY) for x in sizes]),
+        tuple([min(pow2_dividing(x), DIVISIBILITY) for x in steps]),
+    )
+
+
 _DESCRIBERS: dict[type, Callable[[Any], Any]] = {
     int: _int,
     float: _itself,
@@ -76,6 +104,10 @@ def describer(t: type) -> Callable[[Any], Any]:
             found = _torch
         elif module.startswith("cupy") and hasattr(t, "data"):
             found = _cupy
+        elif t is TensorDescriptor or (
+            t.__name__ == "TensorDescriptor" and module == "triton.tools.tensor_descriptor"
+        ):
+            found = _descriptor
         else:
             found = _unsure
         _DESCRIBERS[t] = found
