@@ -19,8 +19,14 @@ from typing import Any
 import numpy as np
 
 from mytriton.frontend.signature import DIVISIBILITY
-from mytriton.passes.axis_info import pow2_dividing
-from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, int_kind
+from mytriton.runtime.specialization import (
+    I32_MAX,
+    I32_MIN,
+    I64_MAX,
+    I64_MIN,
+    constexpr_key,
+    int_kind,
+)
 from mytriton.tools.tensor_descriptor import TensorDescriptor
 
 Binder = Callable[..., tuple[tuple[Any, ...], dict[str, Any], tuple[Any, ...]]]
@@ -71,19 +77,22 @@ def _descriptor(v: Any) -> Any:
     if not rank or len(strides) != rank or len(block) != rank or strides[-1] != 1:
         raise Unsure
     sizes = [int(x) for x in shape]
-    steps = [int(x) for x in strides[:-1]]
-    if not all(I32_MIN <= x <= I32_MAX for x in sizes) or not all(
-        -(2**63) <= x < 2**63 for x in steps
-    ):
+    steps = [int(x) for x in strides]
+    if min(sizes) < I32_MIN or max(sizes) > I32_MAX or min(steps) < I64_MIN or max(steps) > I64_MAX:
         raise Unsure
     return (
         type(v),
         describe(v.base),
         tuple(block),
         v.padding,
-        tuple([min(pow2_dividing(x), DIVISIBILITY) for x in sizes]),
-        tuple([min(pow2_dividing(x), DIVISIBILITY) for x in steps]),
+        tuple([_pow2_dividing(x) for x in sizes]),
+        tuple([_pow2_dividing(x) for x in steps]),
     )
+
+
+def _pow2_dividing(x: int) -> int:
+    """``min(axis_info.pow2_dividing(x), DIVISIBILITY)``, as the specialization marks it."""
+    return DIVISIBILITY if x % DIVISIBILITY == 0 else x & -x
 
 
 _DESCRIBERS: dict[type, Callable[[Any], Any]] = {

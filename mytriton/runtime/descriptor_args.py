@@ -12,11 +12,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mytriton.backends import Backend
-from mytriton.backends.arrays import ArrayInfo, describe_array
+from mytriton.backends.arrays import ArrayInfo
 from mytriton.errors import ArgumentOverflowError
 from mytriton.frontend import ConstexprArg, DescriptorArg
 from mytriton.language import core
-from mytriton.runtime.tensor_maps import fill_tensor_maps, unread_map
+from mytriton.runtime.tensor_maps import LaunchMaps, unread_map
 
 
 def descriptor_scalars(name: str, desc: Any) -> tuple[list[int], list[int]]:
@@ -39,38 +39,51 @@ def descriptor_leaves(
 def descriptor_runtime(
     specs: Mapping[str, Any],
     names: Sequence[str],
+    runtime: Sequence[Any],
+    infos: Sequence[ArrayInfo | None],
     maps: Mapping[str, Any] | None,
     backend: Backend,
 ) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
     """A plan's ``runtime``: a launch's runtime arguments out of its parameters' values (those
-    of a plan whose specialization has descriptors), the tensor maps the kernel reads filled in.
-    The plan's key (``binder._descriptor``) already holds what the specialization checked."""
-    picks: list[tuple[int, str | None]] = []  # (parameter, its name where a descriptor)
+    of a plan whose specialization has descriptors, made from ``runtime`` and ``infos``, its
+    first launch's), the tensor maps the kernel reads filled in. The plan's key
+    (``binder._descriptor``) holds what the specialization checked: the ranges of shapes and
+    strides, the base's framework, device and element type, so a map the kernel does not read
+    keeps the plan's placeholder."""
+    picks: list[tuple[int, int]] = []  # (parameter, its rank where a descriptor, else 0)
+    unread: list[Any] = []  # per descriptor, the plan's argument in its tensor map's place
+    at = 0
     for i, n in enumerate(names):
         spec = specs[n]
-        if not isinstance(spec, ConstexprArg):
-            picks.append((i, n if isinstance(spec, DescriptorArg) else None))
+        if isinstance(spec, ConstexprArg):
+            continue
+        if isinstance(spec, DescriptorArg):
+            picks.append((i, spec.rank))
+            at += 2 * spec.rank
+            unread.append(runtime[at])
+        else:
+            picks.append((i, 0))
+        at += 1
+    launch_maps = LaunchMaps(maps, backend, infos) if maps else None
 
-    def runtime(values: Sequence[Any]) -> tuple[Any, ...]:
+    def launch_runtime(values: Sequence[Any]) -> tuple[Any, ...]:
         flat: list[Any] = []
-        infos: list[ArrayInfo | None] = []
-        for i, name in picks:
+        placeholders = iter(unread)
+        for i, rank in picks:
             v = values[i]
-            if name is None:
+            if not rank:
                 flat.append(v)
-                infos.append(None)
                 continue
             # ours or Triton's class (the same fields), as the plan's key described it
-            shape, strides = descriptor_scalars(name, v)
-            info = describe_array(v.base, "TensorDescriptor's base")
-            leaves, leaf_infos = descriptor_leaves(v, info, [*shape, *strides])
-            flat.extend(leaves)
-            infos.extend(leaf_infos)
-        if maps:
-            fill_tensor_maps(maps, backend, flat, infos)
+            flat.append(v.base)
+            flat.extend([int(x) for x in v.shape])
+            flat.extend([int(x) for x in v.strides[:-1]])
+            flat.append(next(placeholders))
+        if launch_maps is not None:
+            launch_maps.fill(flat)
         return tuple(flat)
 
-    return runtime
+    return launch_runtime
 
 
 def _checked(name: str, what: str, value: Any, d: core.dtype) -> int:

@@ -327,7 +327,7 @@ class JITFunction(Generic[T]):
             maps = kernel.metadata.get("tensor_maps") if execute else None
             if maps:  # the tensor maps its TMA copies read (their infos are the plan's)
                 fill_tensor_maps(maps, backend, runtime, infos)
-            plan.runtime = descriptor_runtime(specs, self.arg_names, maps, backend)
+            plan.runtime = descriptor_runtime(specs, self.arg_names, runtime, infos, maps, backend)
             plan.fast_tried = True
         return plan, values
 

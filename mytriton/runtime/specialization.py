@@ -25,6 +25,7 @@ from mytriton.runtime.descriptor_args import descriptor_leaves, descriptor_scala
 from mytriton.tools.tensor_descriptor import as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 
 _NP_SCALARS: dict[type, core.dtype] = {
     np.float32: core.float32,

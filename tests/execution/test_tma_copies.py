@@ -67,13 +67,16 @@ def _copied_by_tma(compiled: Any) -> bool:
     return "ttg.async_tma_copy_global_to_local" in compiled.asm["ttg"]
 
 
-# (M, N, K, BM, BN, BK, num_warps): whole tiles; masked edges in M, N and K; 64-byte swizzled
-# rows (BK = 32 of f16); 8 warps (A's rows rotated over 16 groups); B four atoms wide
+# (M, N, K, BM, BN, BK, num_warps): whole tiles; masked edges in M, N and K (A's last row of
+# tiles crosses the tensor's edge: 8-row boxes, the others one span map copy); 64-byte swizzled
+# rows (BK = 32 of f16); 8 warps (A's rows rotated over 16 groups), with a crossing tile too;
+# B four atoms wide
 SHAPES = [
     (64, 64, 192, 64, 64, 64, 4),
     (100, 90, 200, 64, 64, 64, 4),
     (64, 128, 96, 64, 64, 32, 4),
     (128, 64, 128, 128, 64, 64, 8),
+    (200, 64, 128, 128, 64, 64, 8),
     (64, 256, 128, 64, 256, 64, 4),
 ]
 
@@ -104,9 +107,13 @@ def test_descriptor_matmul(run: Any, shape: tuple[int, ...], dtype: Any) -> None
         assert _copied_by_tma(compiled), "the operands were not copied by TMA"
         maps = compiled.metadata["tensor_maps"]
         a_rows = 8  # A's 8-row groups move (ttg_nvmma's rotate): an 8-row box a group
+        span = bm // 8  # ... over the whole tile here: one span map copy inside the tensor
         swizzle = min(128, bk * 2)
         assert sorted(maps.values()) == sorted(
-            [[[a_rows, swizzle // 2], swizzle], [[bk, min(bn, 64)], min(128, bn * 2)]]
+            [
+                [[a_rows, swizzle // 2], swizzle, span],
+                [[bk, min(bn, 64)], min(128, bn * 2), 0],
+            ]
         )
     ref = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-4 * np.sqrt(k))
