@@ -68,6 +68,24 @@ def bench_gpu(fn: Callable[[], Any], warmup: int = 10, rep: int = 50) -> float:
     return statistics.median(times)
 
 
+def bench_gpu_batched(fn: Callable[[], Any], warmup: int = 3, n: int = 20) -> float:
+    """GPU time of ``fn`` in milliseconds, CUDA events around ``n`` calls made back to back:
+    the kernel's own time where it outlasts the host's launch (``bench_gpu`` times each call
+    from an idle GPU, so the host's time to launch counts too)."""
+    import torch
+
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(n):
+        fn()
+    e.record()
+    torch.cuda.synchronize()
+    return s.elapsed_time(e) / n
+
+
 def bench_host(fn: Callable[[], Any], n: int = 2000) -> float:
     """Host time per call in microseconds (launch overhead: tiny kernels, no sync inside)."""
     import torch

@@ -3,11 +3,14 @@
 // TMA copies lowered (gpu_lowering/tma.py): thread 0 initialises each stage's mbarrier (and
 // fences the inits for the copy engine) before a barrier of every thread; per iteration it
 // arms the stage's barrier with both tiles' 16384 bytes and issues the copies through the
-// tensor maps (generic pointers), into shared::cluster addresses: A's tile in 8 boxes of 8 rows
-// (8-row group g at coordinates (col, row + 8 g), placed where the rotation puts it: group 1 at
-// the third group, 16 rows of 64 elements in), B's in one box; every thread waits on the barrier's
-// phase; after the loop thread 0 invalidates the barriers.
-func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.ptr<i8>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bmap: !tt.ptr<i8>, %c: !tt.ptr<f32>, %k: i32, %row: i32) {
+// tensor maps (generic pointers), into shared::cluster addresses. A's rows rotate over one span
+// of 8 groups (64 rows): where the span lies inside the tensor (0 <= row <= rows - 64, rows
+// being A's descriptor's shape0, %am) one 5-d copy through the span map 128 bytes after A's
+// map, at (col, 0, 0, 0, row); else 8 boxes of 8 rows (8-row group g at coordinates
+// (col, row + 8 g), placed where the rotation puts it: group 1 at the third group, 16 rows of
+// 64 elements in). B's tile is one box; every thread waits on the barrier's phase; after the
+// loop thread 0 invalidates the barriers.
+func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak: i32, %as: i64, %amap: !tt.ptr<i8>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bk: i32, %bn: i32, %bs: i64, %bmap: !tt.ptr<i8>, %c: !tt.ptr<f32>, %k: i32, %row: i32) {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %acc0 = tt.zeros : tensor<64x64xf32>
@@ -32,16 +35,28 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.pt
 // CHECK:       "gpu.barrier"() : () -> ()
 // CHECK:       "scf.if"(%{{.*}}) ({
 // CHECK-NEXT:    "nvvm.mbarrier.arrive.expect_tx"(%{{.*}}, %[[BYTES]]) : (!llvm.ptr<3>, i32) -> ()
+// CHECK:       %[[TILE:.*]] = "llvm.getelementptr"(%{{.*}}, %{{.*}}) <{{.*}}elem_type = f16{{.*}}}>
 // CHECK:       "scf.if"(%{{.*}}) ({
 // CHECK-NEXT:    %[[AMAP:.*]] = "llvm.addrspacecast"(%amap) : (!llvm.ptr<1>) -> !llvm.ptr
-// CHECK-NEXT:    %[[D0:.*]] = "llvm.addrspacecast"(%[[TILE:.*]]) : (!llvm.ptr<3>) -> !llvm.ptr<7>
-// CHECK-NEXT:    "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%[[D0]], %[[AMAP]], %c0, %row, %{{.*}})
-// CHECK-NEXT:    %[[ROW1:.*]] = "arith.addi"(%row, %[[EIGHT]])
-// CHECK-NEXT:    %[[AT1:.*]] = "llvm.getelementptr"(%[[TILE]], %[[GROUP1]])
-// CHECK-NEXT:    %[[D1:.*]] = "llvm.addrspacecast"(%[[AT1]]) : (!llvm.ptr<3>) -> !llvm.ptr<7>
-// CHECK-NEXT:    "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%[[D1]], %[[AMAP]], %c0, %[[ROW1]], %{{.*}})
-// CHECK-COUNT-6: "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}, %[[AMAP]], %c0, %{{.*}}, %{{.*}})
-// CHECK-NOT:     "nvvm.cp.async.bulk.tensor.shared.cluster.global"
+// CHECK-NEXT:    %[[AT:.*]] = "llvm.getelementptr"(%amap) <{rawConstantIndices = array<i32: 128>, elem_type = i8{{.*}}}> : (!llvm.ptr<1>) -> !llvm.ptr<1>
+// CHECK-NEXT:    %[[SPANS:.*]] = "llvm.addrspacecast"(%[[AT]]) : (!llvm.ptr<1>) -> !llvm.ptr
+// CHECK-NEXT:    %[[LAST:.*]] = "arith.subi"(%am, %c64)
+// CHECK-NEXT:    %[[LO:.*]] = "arith.cmpi"(%row, %c0) <{predicate = 5 : i64}>
+// CHECK-NEXT:    %[[HI:.*]] = "arith.cmpi"(%row, %[[LAST]]) <{predicate = 3 : i64}>
+// CHECK-NEXT:    %[[INSIDE:.*]] = "arith.andi"(%[[LO]], %[[HI]])
+// CHECK-NEXT:    "scf.if"(%[[INSIDE]]) ({
+// CHECK-NEXT:      %[[S0:.*]] = "llvm.addrspacecast"(%[[TILE]]) : (!llvm.ptr<3>) -> !llvm.ptr<7>
+// CHECK-NEXT:      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%[[S0]], %[[SPANS]], %c0, %c0, %c0, %c0, %row, %{{.*}})
+// CHECK-NEXT:      "scf.yield"
+// CHECK-NEXT:    }, {
+// CHECK-NEXT:      %[[D0:.*]] = "llvm.addrspacecast"(%[[TILE]]) : (!llvm.ptr<3>) -> !llvm.ptr<7>
+// CHECK-NEXT:      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%[[D0]], %[[AMAP]], %c0, %row, %{{.*}})
+// CHECK-NEXT:      %[[ROW1:.*]] = "arith.addi"(%row, %[[EIGHT]])
+// CHECK-NEXT:      %[[AT1:.*]] = "llvm.getelementptr"(%[[TILE]], %[[GROUP1]])
+// CHECK-NEXT:      %[[D1:.*]] = "llvm.addrspacecast"(%[[AT1]]) : (!llvm.ptr<3>) -> !llvm.ptr<7>
+// CHECK-NEXT:      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%[[D1]], %[[AMAP]], %c0, %[[ROW1]], %{{.*}})
+// CHECK-COUNT-6:   "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%{{.*}}, %[[AMAP]], %c0, %{{.*}}, %{{.*}})
+// CHECK-NOT:       "nvvm.cp.async.bulk.tensor.shared.cluster.global"
 // CHECK:       "scf.if"(%{{.*}}) ({
 // CHECK-NEXT:    %[[BMAP:.*]] = "llvm.addrspacecast"(%bmap) : (!llvm.ptr<1>) -> !llvm.ptr
 // CHECK-NEXT:    "llvm.addrspacecast"

@@ -54,8 +54,9 @@ func.func @attention(%q: !tt.ptr<f16>, %k: !tt.ptr<f16>, %v: !tt.ptr<f16>, %o: !
 // CHECK:         ttg.async_commit_group
 // CHECK-NOT:     ttg.dot_wait
 // CHECK:         scf.yield %[[D]],
-// CHECK:       ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT:  }
 // CHECK-NEXT:  %[[R:.*]] = ttg.dot_wait %[[RES]] {pendings = 0 : i32}
+// CHECK-NEXT:  ttg.async_wait {num = 0 : i32}
 // CHECK:       tt.store %{{.*}}, %[[R]]
 
 // The same loop reading the carried value before Q @ K^T: P @ V still starts before the copies

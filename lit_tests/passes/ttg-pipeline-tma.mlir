@@ -6,8 +6,10 @@
 // ahead, masked off past the end), a wait on this iteration's barrier (its phase flips as the
 // tiles wrap around) before the cp.async wait that synchronises the threads, and the barriers
 // invalidated after the loop. The kernel records each map's box (A's 8-row groups move: an
-// 8-row box a group) and swizzle for the runtime.
-func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.ptr<i8>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bmap: !tt.ptr<i8>, %c: !tt.ptr<f32>, %k: i32, %row: i32) {
+// 8-row box a group), swizzle and span of rotated groups (A's 8: its span map) for the
+// runtime; A's copies take the tensor's rows (its descriptor's shape0, %am), which say where a
+// span may be copied through the span map.
+func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak: i32, %as: i64, %amap: !tt.ptr<i8>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bk: i32, %bn: i32, %bs: i64, %bmap: !tt.ptr<i8>, %c: !tt.ptr<f32>, %k: i32, %row: i32) {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %acc0 = tt.zeros : tensor<64x64xf32>
@@ -24,13 +26,13 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.pt
   func.return
 }
 // CHECK-LABEL: func.func @tma_loop
-// CHECK-SAME:    attributes {ttg.tensor_maps = {"1" = array<i64: 8, 64, 128>, "3" = array<i64: 64, 64, 128>}}
+// CHECK-SAME:    attributes {ttg.tensor_maps = {"4" = array<i64: 8, 64, 128, 8>, "9" = array<i64: 64, 64, 128, 0>}}
 // CHECK:         %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x1xi64
 // CHECK-COUNT-4: ttg.init_barrier %{{.*}}, 1
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         ttg.barrier_expect %{{.*}}, 16384, %{{.*}}
 // CHECK-NEXT:    ttg.memdesc_index
-// CHECK-NEXT:    ttg.async_tma_copy_global_to_local %amap[%row, %{{.*}}] %{{.*}}, %{{.*}}, %{{.*}} : !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>>
+// CHECK-NEXT:    ttg.async_tma_copy_global_to_local %amap[%row, %{{.*}}] %{{.*}}, %{{.*}}, %{{.*}} rows %am : !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>>
 // CHECK-NEXT:    ttg.memdesc_index
 // CHECK-NEXT:    ttg.async_tma_copy_global_to_local %bmap[%{{.*}}, %c0] %{{.*}}, %{{.*}}, %{{.*}} : !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 0}>>
 // CHECK-NOT:     ttg.async_copy_global_to_local
@@ -40,7 +42,7 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.pt
 // CHECK-NEXT:      ttg.async_wait {num = 1 : i32}
 // CHECK-NOT:       tt.load
 // CHECK:           ttg.barrier_expect
-// CHECK:           ttg.async_tma_copy_global_to_local %amap
+// CHECK:           ttg.async_tma_copy_global_to_local %amap[{{.*}}] {{.*}} rows %am :
 // CHECK:           ttg.async_tma_copy_global_to_local %bmap
 // CHECK:           scf.yield
 // CHECK:         ttg.async_wait {num = 0 : i32}
@@ -49,7 +51,7 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.pt
 
 // An innermost coordinate not known to be a multiple of 16 bytes (here of 2 bytes: %row may be
 // odd) stays a cp.async copy (the copy engine refuses it); B's map is still used.
-func.func @unaligned(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.ptr<i8>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bmap: !tt.ptr<i8>, %c: !tt.ptr<f32>, %k: i32, %row: i32) {
+func.func @unaligned(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak: i32, %as: i64, %amap: !tt.ptr<i8>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bk: i32, %bn: i32, %bs: i64, %bmap: !tt.ptr<i8>, %c: !tt.ptr<f32>, %k: i32, %row: i32) {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %acc0 = tt.zeros : tensor<64x64xf32>
@@ -67,7 +69,7 @@ func.func @unaligned(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %amap: !tt.p
   func.return
 }
 // CHECK-LABEL: func.func @unaligned
-// CHECK-SAME:    attributes {ttg.tensor_maps = {"3" = array<i64: 64, 64, 128>}}
+// CHECK-SAME:    attributes {ttg.tensor_maps = {"9" = array<i64: 64, 64, 128, 0>}}
 // CHECK:         ttg.barrier_expect %{{.*}}, 8192, %{{.*}}
 // CHECK:         ttg.async_copy_global_to_local
 // CHECK:         ttg.async_tma_copy_global_to_local %bmap

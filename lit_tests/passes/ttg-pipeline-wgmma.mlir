@@ -38,8 +38,9 @@ func.func @k_loop(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %k: i32)
 // CHECK:         ttg.async_commit_group
 // CHECK-NOT:     ttg.dot_wait
 // CHECK:         scf.yield %[[D]],
-// CHECK:       ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT:  }
 // CHECK-NEXT:  %[[W:.*]] = ttg.dot_wait %[[RES]] {pendings = 0 : i32}
+// CHECK-NEXT:  ttg.async_wait {num = 0 : i32}
 // CHECK:       tt.store %{{.*}}, %[[W]]
 // SM80:        scf.for
 // SM80:          ttg.async_wait {num = 1 : i32}

@@ -117,6 +117,18 @@ def describe_array(x: Any, what: str) -> ArrayInfo:
     raise LaunchError(f"{what}: unsupported array type {type(x).__module__}.{type(x).__name__}")
 
 
+def array_address(x: Any) -> int:
+    """The address of the first element of an array ``describe_array`` described (its
+    ``address``, without the rest of the description)."""
+    while isinstance(x, TensorWrapper):
+        x = x.base
+    if isinstance(x, np.ndarray):
+        return int(x.ctypes.data)
+    if type(x).__module__.startswith("torch"):
+        return int(x.data_ptr())
+    return int(x.data.ptr)
+
+
 def _describe_wrapper(x: TensorWrapper, what: str) -> ArrayInfo:
     """A ``mytriton.reinterpret`` array: its base's memory, elements of the wrapper's dtype."""
     d = x.dtype

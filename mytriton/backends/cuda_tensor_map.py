@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from mytriton.backends.tensor_maps import TensorMapRequest
+from mytriton.dialects.ttg_tma import SPAN_MAP_OFFSET
 from mytriton.errors import BackendError
 
-MAP_BYTES = 128  # sizeof(CUtensorMap), 64-byte aligned
+MAP_BYTES = SPAN_MAP_OFFSET  # sizeof(CUtensorMap), 64-byte aligned: a span map follows
 
 # CUtensorMapDataType by element bytes: the copy moves bits, so one unsigned type a size
 _DATA_TYPE = {1: 0, 2: 1, 4: 2, 8: 4}  # UINT8, UINT16, UINT32, UINT64
@@ -53,14 +54,27 @@ def _encode_tiled() -> Any:
 
 
 def encode_tensor_map(request: TensorMapRequest) -> bytes:
-    """The 128 bytes of the ``CUtensorMap`` ``request`` describes."""
+    """The bytes of the ``CUtensorMap`` ``request`` describes, then its span map's where it
+    has one (at ``SPAN_MAP_OFFSET``)."""
+    raw = _encode(request, request.shape, request.strides, request.box)
+    if request.span:
+        raw += _encode(request, *request.span_view())
+    return raw
+
+
+def _encode(
+    request: TensorMapRequest,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    box: tuple[int, ...],
+) -> bytes:
+    """One map of ``request``'s base and element type over ``shape``, ``strides`` (elements)
+    and ``box``, outermost first."""
     size = request.element_bytes
-    rank = len(request.shape)
-    dims = (ctypes.c_uint64 * rank)(*reversed(request.shape))
-    strides = (ctypes.c_uint64 * max(rank - 1, 1))(
-        *(s * size for s in reversed(request.strides[:-1]))
-    )
-    box = (ctypes.c_uint32 * rank)(*reversed(request.box))
+    rank = len(shape)
+    dims = (ctypes.c_uint64 * rank)(*reversed(shape))
+    byte_strides = (ctypes.c_uint64 * max(rank - 1, 1))(*(s * size for s in reversed(strides[:-1])))
+    boxes = (ctypes.c_uint32 * rank)(*reversed(box))
     ones = (ctypes.c_uint32 * rank)(*([1] * rank))
     raw = np.zeros(MAP_BYTES // 8, np.uint64)  # 8-byte aligned; the device copy is 64-aligned
     status = _encode_tiled()(
@@ -69,8 +83,8 @@ def encode_tensor_map(request: TensorMapRequest) -> bytes:
         rank,
         request.info.address,
         dims,
-        strides,
-        box,
+        byte_strides,
+        boxes,
         ones,
         _INTERLEAVE_NONE,
         _SWIZZLE[request.swizzle],
@@ -80,8 +94,8 @@ def encode_tensor_map(request: TensorMapRequest) -> bytes:
     if status != 0:
         raise BackendError(
             f"cuTensorMapEncodeTiled failed (CUresult {status}) for a tensor of shape "
-            f"{list(request.shape)}, strides {list(request.strides)} ({size}-byte elements) "
-            f"at 0x{request.info.address:x}, box {list(request.box)}, swizzle {request.swizzle}"
+            f"{list(shape)}, strides {list(strides)} ({size}-byte elements) "
+            f"at 0x{request.info.address:x}, box {list(box)}, swizzle {request.swizzle}"
         )
     return raw.tobytes()
 

@@ -11,9 +11,11 @@ follow Triton's (``ttng.init_barrier``, ``ttng.barrier_expect``, ...):
 * ``ttg.inval_barrier %bar``: the barrier is done with (before it is initialised again).
 * ``ttg.barrier_expect %bar, BYTES, %pred``: where ``%pred``, the program arrives on the
   barrier once and expects ``BYTES`` more bytes of copies before the phase completes.
-* ``ttg.async_tma_copy_global_to_local %map[%c0, %c1] %tile, %bar, %pred``: where ``%pred``,
-  start copying the block at the coordinates (outermost first) of the tensor behind ``%map``
-  into ``%tile`` (zeros outside the tensor); its bytes complete on ``%bar``.
+* ``ttg.async_tma_copy_global_to_local %map[%c0, %c1] %tile, %bar, %pred [rows %m]``: where
+  ``%pred``, start copying the block at the coordinates (outermost first) of the tensor behind
+  ``%map`` into ``%tile`` (zeros outside the tensor); its bytes complete on ``%bar``. ``rows``,
+  the tensor's extent along its dimension 0, is there exactly when the tile's layout rotates
+  its 8-row groups (below).
 * ``ttg.wait_barrier %bar, %phase``: every thread waits until the barrier's phase of parity
   ``%phase`` has completed (so the copies counted on it have landed).
 
@@ -26,6 +28,16 @@ elements) each, one a swizzle column, or (8, one swizzle row) where the layout r
 tile's 8-row groups (a warpgroup MMA's A: each group where the rotation puts it;
 ``tensor_map_box``); the kernel's function records the box of each tensor map it reads
 (``TENSOR_MAPS_ATTR``), which the runtime encodes.
+
+Where the rows rotate over a span of ``S`` groups, the runtime's map of that descriptor is two
+maps, 128 bytes apart (``backends/tensor_maps.py``): the 2-d one, and a 5-d *span map* of the
+same tensor whose one box is a whole span in rotated order, dims (innermost first) columns,
+row in group, ``h``, ``l``, first row (strides 1 row, ``S/2`` groups, 1 group, 1 row): source
+group ``h S/2 + l`` lands at ``2 l + h``, ``rotate_rows``' place for it. A span that lies
+inside the tensor's rows (``0 <= row`` and ``row + 8 S <= rows``) is one copy through the span
+map; one that crosses the tensor's edge takes its ``S`` boxes of 8 rows, whose rows outside
+the tensor read as zeros (the span map cannot zero part of a span: its bounds are per
+dimension).
 
 No interpreter rule: like the rest of ``ttg_shared`` they exist only on the way to the GPU.
 """
@@ -47,10 +59,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     prop_def,
     traits_def,
     var_operand_def,
@@ -68,6 +82,8 @@ from mytriton.dialects.ttg_shared import MemDescType
 TENSOR_MAPS_ATTR = "ttg.tensor_maps"
 BARRIER_BYTES = 8
 MAX_BOX = 256  # the copy engine's largest box dimension
+#: where a tensor map's span map starts (the module doc): the byte after a ``CUtensorMap``
+SPAN_MAP_OFFSET = 128
 
 
 def barrier_type(count: int) -> MemDescType:
@@ -103,6 +119,15 @@ def tensor_map_box(tile: MemDescType) -> tuple[tuple[int, int], int] | None:
 def rotated(layout: NvmmaSharedLayoutAttr) -> bool:
     """Whether the layout moves 8-row groups (a span of 2 leaves every group in place)."""
     return layout.span > 2
+
+
+def rotated_span(tile: MemDescType) -> int:
+    """The 8-row groups over which ``tile``'s layout rotates its rows (the span map's ``S``),
+    0 where it does not."""
+    layout = tile.layout
+    if isinstance(layout, NvmmaSharedLayoutAttr) and rotated(layout):
+        return layout.span
+    return 0
 
 
 def tile_bytes(tile: MemDescType) -> int:
@@ -183,10 +208,13 @@ class AsyncTMACopyGlobalToLocalOp(IRDLOperation):
     result = operand_def(MemDescType)
     barrier = operand_def(MemDescType)
     pred = operand_def(i1)
+    #: the tensor's extent along dimension 0, where the tile's rows rotate (the module doc)
+    rows = opt_operand_def(i32)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
-        "$tensor_map `[` $coords `]` $result `,` $barrier `,` $pred attr-dict `:` "
-        "type($result) `,` type($barrier)"
+        "$tensor_map `[` $coords `]` $result `,` $barrier `,` $pred (`rows` $rows^)? attr-dict "
+        "`:` type($result) `,` type($barrier)"
     )
 
     def __init__(
@@ -196,8 +224,11 @@ class AsyncTMACopyGlobalToLocalOp(IRDLOperation):
         result: SSAValue,
         barrier: SSAValue,
         pred: SSAValue,
+        rows: SSAValue | None = None,
     ):
-        super().__init__(operands=[tensor_map, list(coords), result, barrier, pred])
+        super().__init__(
+            operands=[tensor_map, list(coords), result, barrier, pred, [rows] if rows else []]
+        )
 
     @property
     def tile(self) -> MemDescType:
@@ -218,6 +249,12 @@ class AsyncTMACopyGlobalToLocalOp(IRDLOperation):
                 "(it needs a #ttg.nvmma_shared tile contiguous along its last dimension, of at "
                 f"most {MAX_BOX} rows unless its rows are rotated)"
             )
+        if rotated_span(t) and self.rows is None:
+            raise VerifyException(
+                f"{self.name}: a tile whose 8-row groups rotate needs the tensor's `rows`"
+            )
+        if not rotated_span(t) and self.rows is not None:
+            raise VerifyException(f"{self.name}: `rows` only goes with a tile whose rows rotate")
 
 
 @irdl_op_definition
@@ -246,38 +283,41 @@ OPS: list[type[IRDLOperation]] = [
 ]
 
 
-def tensor_maps(kernel: func.FuncOp) -> dict[int, tuple[tuple[int, ...], int]]:
-    """The tensor maps ``kernel`` reads: argument index -> (box outermost first, swizzle)."""
+def tensor_maps(kernel: func.FuncOp) -> dict[int, tuple[tuple[int, ...], int, int]]:
+    """The tensor maps ``kernel`` reads: argument index -> (box outermost first, swizzle, span
+    of the rotated rows whose span map follows the map, 0 for none)."""
     found = kernel.attributes.get(TENSOR_MAPS_ATTR)
     if not isinstance(found, DictionaryAttr):
         return {}
     maps = {}
     for key, value in found.data.items():
         assert isinstance(value, DenseArrayBase)
-        *box, swizzle = value.get_values()
-        maps[int(key)] = (tuple(int(b) for b in box), int(swizzle))
+        *box, swizzle, span = value.get_values()
+        maps[int(key)] = (tuple(int(b) for b in box), int(swizzle), int(span))
     return maps
 
 
-def record_tensor_map(kernel: func.FuncOp, arg: int, box: Sequence[int], swizzle: int) -> bool:
-    """Record that ``kernel`` copies boxes ``box`` with ``swizzle`` through its tensor-map
-    argument ``arg``; False where it already reads that map with another box (one map, one box:
-    the second use stays a load)."""
+def record_tensor_map(
+    kernel: func.FuncOp, arg: int, box: Sequence[int], swizzle: int, span: int
+) -> bool:
+    """Record that ``kernel`` copies boxes ``box`` with ``swizzle`` (and spans of ``span``
+    rotated groups, 0 for none) through its tensor-map argument ``arg``; False where it already
+    reads that map otherwise (one map, one box: the second use stays a load)."""
     maps = tensor_maps(kernel)
-    want = (tuple(box), swizzle)
+    want = (tuple(box), swizzle, span)
     if arg in maps:
         return maps[arg] == want
     maps[arg] = want
     kernel.attributes[TENSOR_MAPS_ATTR] = DictionaryAttr(
-        {str(k): DenseArrayBase.from_list(i64, [*b, s]) for k, (b, s) in sorted(maps.items())}
+        {str(k): DenseArrayBase.from_list(i64, [*b, s, r]) for k, (b, s, r) in sorted(maps.items())}
     )
     return True
 
 
 def kernel_tensor_maps(module: Operation) -> dict[str, list[Any]]:
     """The tensor maps the kernel of ``module`` reads, as its metadata holds them (JSON):
-    argument index -> [box outermost first, swizzle]."""
+    argument index -> [box outermost first, swizzle, span]."""
     for op in module.walk():
         if isinstance(op, func.FuncOp):
-            return {str(k): [list(box), sw] for k, (box, sw) in tensor_maps(op).items()}
+            return {str(k): [list(box), sw, r] for k, (box, sw, r) in tensor_maps(op).items()}
     return {}

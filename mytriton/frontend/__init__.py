@@ -32,6 +32,7 @@ from mytriton.frontend.signature import (
     DescriptorArg,
     PointerArg,
     ScalarArg,
+    descriptor_leaves,
 )
 from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import TensorValue
@@ -77,7 +78,7 @@ def compile_kernel(
             pointer = to_ir(core.pointer_type(spec.dtype), def_loc)
             types = [pointer, *[i32] * spec.rank, *[i64] * (spec.rank - 1), tt.TENSOR_MAP_TYPE]
             arg_types.extend(types)
-            arg_names.extend(f"{name}.{leaf}" for leaf in _descriptor_leaves(spec))
+            arg_names.extend(f"{name}.{leaf}" for leaf in descriptor_leaves(spec.rank))
             leaf_divisibility = [
                 spec.divisibility,
                 *(spec.shape_divisibility or [1] * spec.rank),
@@ -110,7 +111,7 @@ def compile_kernel(
     builder = IRBuilder(block)
     builder.debug = debug
     for name, spec in descriptors.items():
-        leaves = [scope.pop(f"{name}.{leaf}") for leaf in _descriptor_leaves(spec)]
+        leaves = [scope.pop(f"{name}.{leaf}") for leaf in descriptor_leaves(spec.rank)]
         with builder.located(def_loc):
             unit = builder.insert(arith.ConstantOp(IntegerAttr(1, i64))).result
         r = spec.rank
@@ -140,11 +141,3 @@ def compile_kernel(
     module = ModuleOp([kernel])
     verify_module(module)
     return module
-
-
-def _descriptor_leaves(spec: DescriptorArg) -> list[str]:
-    """The names of a host descriptor's function arguments (after its parameter's): its base,
-    shape, strides but the last, and the tensor map the runtime makes where the compiled kernel
-    copies blocks by TMA (``tensor_maps``; else any pointer, never read)."""
-    r = range(spec.rank)
-    return ["base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r[:-1]), "tensor_map"]

@@ -93,11 +93,13 @@ from mytriton.dialects.ttg_tma import (
     WaitBarrierOp,
     barrier_type,
     record_tensor_map,
+    rotated_span,
     tensor_map_box,
     tensor_maps,
     tile_bytes,
 )
 from mytriton.frontend.debug_builtins import VOLATILE_ATTR
+from mytriton.frontend.signature import descriptor_leaves
 from mytriton.passes.axis_info import AxisAnalysis
 from mytriton.passes.mma_policy import tensor_core_dot, wgmma_register_a
 from mytriton.passes.module_body import replace_body
@@ -288,9 +290,24 @@ def _tma_copy(
     inner = axis[load.coords[-1]].element_divisibility(0) * byte_size(tile.element)
     if inner % TMA_ALIGNMENT:
         return None
+    if rotated_span(tile) and _descriptor_rows(load) is None:
+        return None  # (a test's kernel whose map is not a descriptor's)
     box, swizzle = found
     known = tensor_maps(kernel).get(m.index)
-    return found if known is None or known == (box, swizzle) else None
+    return found if known is None or known == (box, swizzle, rotated_span(tile)) else None
+
+
+def _descriptor_rows(load: tt.LoadOp) -> SSAValue | None:
+    """The extent along dimension 0 of the host descriptor whose tensor map ``load`` reads:
+    the i32 kernel argument ``signature.descriptor_leaves`` puts before the map (None where
+    the arguments are not a descriptor's)."""
+    m = load.tensor_map
+    if not isinstance(m, BlockArgument):
+        return None
+    leaves = descriptor_leaves(len(load.coords))
+    at = m.index - leaves.index("tensor_map") + leaves.index("shape0")
+    found = m.block.args[at] if at >= 0 else None
+    return found if found is not None and found.type == i32 else None
 
 
 def _staged_tile(op: Operation) -> MemDescType | None:
@@ -480,7 +497,8 @@ def _rewrite(
         assert kernel is not None  # (_tma_copy found it)
         for t in by_tma:
             assert t.tma is not None and isinstance(t.load.tensor_map, BlockArgument)
-            recorded = record_tensor_map(kernel, t.load.tensor_map.index, *t.tma)
+            span = rotated_span(t.tile)
+            recorded = record_tensor_map(kernel, t.load.tensor_map.index, *t.tma, span)
             assert recorded, "_tma_copy checked the box"
         for k in range(slots):
             out.add(InitBarrierOp(out.value(MemDescIndexOp(barriers, out.const(k, i32)))))
@@ -500,7 +518,10 @@ def _rewrite(
                 assert s.load.tensor_map is not None and barriers is not None
                 view = b.value(MemDescIndexOp(buf, slot))
                 coords = [mapping.get(c, c) for c in s.load.coords]
-                tma = AsyncTMACopyGlobalToLocalOp(s.load.tensor_map, coords, view, bar, in_range)
+                rows = _descriptor_rows(s.load) if rotated_span(s.tile) else None
+                tma = AsyncTMACopyGlobalToLocalOp(
+                    s.load.tensor_map, coords, view, bar, in_range, rows
+                )
                 tma.location = s.load.location
                 b.add(tma)
                 continue
@@ -669,12 +690,14 @@ def _rewrite(
         after = _Builder(parent, follows, loop)
         for k in range(slots):
             after.add(InvalBarrierOp(after.value(MemDescIndexOp(barriers, after.const(k, i32)))))
-    for j in carried_dots:  # the last iteration's dot, waited for after the loop
+    # the last iteration's dot, waited for first thing after the loop (the CUDA printer puts
+    # that wait on the loop's exit edge: ``print_scf``'s ``_print_for_retiring``)
+    for j in carried_dots:
         result = new_loop.results[kept.index(j)]
         done = DotWaitOp(result)
         done.location = loop.location
         done.result.name_hint = result.name_hint
-        parent.insert_op_after(done, drain)
+        parent.insert_op_after(done, new_loop)
         result.replace_all_uses_with(done.result)
         done.operands = [result]
     loop.detach()

@@ -19,7 +19,15 @@ from typing import Any
 import numpy as np
 
 from mytriton.frontend.signature import DIVISIBILITY
-from mytriton.runtime.specialization import constexpr_key, int_kind
+from mytriton.runtime.specialization import (
+    I32_MAX,
+    I32_MIN,
+    I64_MAX,
+    I64_MIN,
+    constexpr_key,
+    int_kind,
+)
+from mytriton.tools.tensor_descriptor import TensorDescriptor
 
 Binder = Callable[..., tuple[tuple[Any, ...], dict[str, Any], tuple[Any, ...]]]
 
@@ -58,6 +66,35 @@ def _unsure(v: Any) -> Any:
     raise Unsure
 
 
+def _descriptor(v: Any) -> Any:
+    """A host descriptor (ours or Triton's class): what its specialization holds (the base's
+    description, block shape, padding, the powers of two dividing its shape and strides) and
+    what Triton's checks of it read, so that a plan found by this key is one whose checks
+    passed; anything unusual (ranks that disagree, a last stride not 1, entries out of the
+    int32 / int64 range) goes the slow way, which reports it."""
+    shape, strides, block = v.shape, v.strides, v.block_shape
+    rank = len(shape)
+    if not rank or len(strides) != rank or len(block) != rank or strides[-1] != 1:
+        raise Unsure
+    sizes = [int(x) for x in shape]
+    steps = [int(x) for x in strides]
+    if min(sizes) < I32_MIN or max(sizes) > I32_MAX or min(steps) < I64_MIN or max(steps) > I64_MAX:
+        raise Unsure
+    return (
+        type(v),
+        describe(v.base),
+        tuple(block),
+        v.padding,
+        tuple([_pow2_dividing(x) for x in sizes]),
+        tuple([_pow2_dividing(x) for x in steps]),
+    )
+
+
+def _pow2_dividing(x: int) -> int:
+    """``min(axis_info.pow2_dividing(x), DIVISIBILITY)``, as the specialization marks it."""
+    return DIVISIBILITY if x % DIVISIBILITY == 0 else x & -x
+
+
 _DESCRIBERS: dict[type, Callable[[Any], Any]] = {
     int: _int,
     float: _itself,
@@ -76,6 +113,10 @@ def describer(t: type) -> Callable[[Any], Any]:
             found = _torch
         elif module.startswith("cupy") and hasattr(t, "data"):
             found = _cupy
+        elif t is TensorDescriptor or (
+            t.__name__ == "TensorDescriptor" and module == "triton.tools.tensor_descriptor"
+        ):
+            found = _descriptor
         else:
             found = _unsure
         _DESCRIBERS[t] = found

@@ -31,6 +31,7 @@ from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
+from mytriton.runtime.descriptor_args import descriptor_runtime
 from mytriton.runtime.fast_path import FastPath, make_fast_path
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.launch import (
@@ -321,13 +322,12 @@ class JITFunction(Generic[T]):
             execute,
         )
         if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
-            # a host tensor descriptor is several runtime arguments, these launch's own (the
-            # binder cannot describe one, so every launch comes here: no fast path)
+            # a host tensor descriptor is several runtime arguments, made again at each launch
+            # of this plan (``descriptor_runtime``); no generated or native fast path
             maps = kernel.metadata.get("tensor_maps") if execute else None
-            if maps:  # the tensor maps its TMA copies read
+            if maps:  # the tensor maps its TMA copies read (their infos are the plan's)
                 fill_tensor_maps(maps, backend, runtime, infos)
-            flat = tuple(runtime)
-            plan.runtime = lambda _values: flat
+            plan.runtime = descriptor_runtime(specs, self.arg_names, runtime, infos, maps, backend)
             plan.fast_tried = True
         return plan, values
 

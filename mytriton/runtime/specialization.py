@@ -21,10 +21,11 @@ from mytriton.frontend import ArgSpec, ConstexprArg, DescriptorArg, PointerArg, 
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
 from mytriton.passes.axis_info import pow2_dividing
-from mytriton.runtime.tensor_maps import unread_map
+from mytriton.runtime.descriptor_args import descriptor_leaves, descriptor_scalars
 from mytriton.tools.tensor_descriptor import as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 
 _NP_SCALARS: dict[type, core.dtype] = {
     np.float32: core.float32,
@@ -139,8 +140,7 @@ def specialize(
             # validate() refused a base not 16-byte aligned
             aligned = name not in no_value and name not in no_alignment
             div = DIVISIBILITY if aligned else 1
-            shape = [_descriptor_int(name, "shape", v, core.int32) for v in desc.shape]
-            strides = [_descriptor_int(name, "strides", v, core.int64) for v in desc.strides[:-1]]
+            shape, strides = descriptor_scalars(name, desc)
             spec = DescriptorArg(
                 info.dtype,
                 tuple(desc.block_shape),
@@ -161,12 +161,9 @@ def specialize(
                     spec.stride_divisibility,
                 )
             )
-            scalars = [*shape, *strides]
-            # the tensor map's place holds a placeholder until the launch knows the kernel
-            # reads the map (``tensor_maps.fill_tensor_maps``)
-            unread, unread_info = unread_map(info)
-            runtime.extend([desc.base, *scalars, unread])
-            infos.extend([info, *(None for _ in scalars), unread_info])
+            leaves, leaf_infos = descriptor_leaves(desc, info, [*shape, *strides])
+            runtime.extend(leaves)
+            infos.extend(leaf_infos)
         else:
             d = scalar_dtype(name, value)
             aligned = name not in no_value and name not in no_alignment
@@ -180,17 +177,6 @@ def specialize(
             runtime.append(value)
             infos.append(None)
     return specs, tuple(key), runtime, infos
-
-
-def _descriptor_int(name: str, what: str, value: Any, d: core.dtype) -> int:
-    """One shape (int32) or stride (int64) entry of descriptor ``name``, checked."""
-    v = int(value)
-    bits = d.primitive_bitwidth
-    if not -(2 ** (bits - 1)) <= v < 2 ** (bits - 1):
-        raise ArgumentOverflowError(
-            f"argument `{name}`: TensorDescriptor {what} entry {v} does not fit in {d}"
-        )
-    return v
 
 
 def _type_name(d: core.dtype) -> str:

@@ -10,14 +10,15 @@ past ``CACHED_MAPS``.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from mytriton.backends import Backend
-from mytriton.backends.arrays import ArrayInfo, describe_array
-from mytriton.backends.tensor_maps import TensorMapRequest
+from mytriton.backends.arrays import ArrayInfo, array_address, describe_array
+from mytriton.backends.tensor_maps import TensorMapRequest, map_key
 
 CACHED_MAPS = 256
 
@@ -30,21 +31,81 @@ def fill_tensor_maps(
     runtime: list[Any],
     infos: list[ArrayInfo | None],
 ) -> None:
-    """Put the map of each entry of ``maps`` (argument index -> [box, swizzle]) into
+    """Put the map of each entry of ``maps`` (argument index -> [box, swizzle, span]) into
     ``runtime`` and its metadata into ``infos``. A descriptor's arguments are its base, its
-    shape, its strides but the last, then the map (``frontend._descriptor_leaves``)."""
-    for key, (box, swizzle) in maps.items():
+    shape, its strides but the last, then the map (``signature.descriptor_leaves``)."""
+    for entry in _entries(maps, infos):
+        request = entry.request(runtime, infos[entry.first])
+        runtime[entry.at], infos[entry.at] = _tensor_map(backend, request)
+
+
+class LaunchMaps:
+    """The tensor maps of each launch of one plan: its bases keep the framework, device and
+    element type the plan was made for (``binder._descriptor``), so a launch's map is found
+    from the base's address, shape and strides; only a map not made yet needs the base
+    described."""
+
+    def __init__(
+        self, maps: Mapping[str, Any], backend: Backend, infos: Sequence[ArrayInfo | None]
+    ):
+        self.backend = backend
+        self.entries = _entries(maps, infos)
+
+    def fill(self, runtime: list[Any]) -> None:
+        """Put each map into ``runtime`` (a launch's arguments, the plan's layout)."""
+        for e in self.entries:
+            shape, strides = e.shape_strides(runtime)
+            base = runtime[e.first]
+            key = (
+                self.backend.name,
+                *map_key(
+                    e.info, array_address(base), e.first, shape, strides, e.box, e.swizzle, e.span
+                ),
+            )
+            found = _cache.get(key)
+            if found is None:
+                info = describe_array(base, "TensorDescriptor's base")
+                found = _tensor_map(self.backend, e.request(runtime, info))
+            else:
+                _cache.move_to_end(key)
+            runtime[e.at] = found[0]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A tensor map the kernel reads: at argument ``at``, of the descriptor whose base is
+    argument ``first`` (described by ``info`` at planning)."""
+
+    at: int
+    first: int
+    box: tuple[int, ...]
+    swizzle: int
+    span: int
+    info: ArrayInfo
+
+    def shape_strides(self, runtime: Sequence[Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        rank = len(self.box)
+        shape = tuple([int(v) for v in runtime[self.first + 1 : self.first + 1 + rank]])
+        return shape, (*(int(v) for v in runtime[self.first + 1 + rank : self.at]), 1)
+
+    def request(self, runtime: Sequence[Any], info: ArrayInfo | None) -> TensorMapRequest:
+        assert info is not None, "a descriptor's base is an array"
+        shape, strides = self.shape_strides(runtime)
+        base = runtime[self.first]
+        return TensorMapRequest(
+            base, info, self.first, shape, strides, self.box, self.swizzle, self.span
+        )
+
+
+def _entries(maps: Mapping[str, Any], infos: Sequence[ArrayInfo | None]) -> list[_Entry]:
+    found = []
+    for key, (box, swizzle, span) in maps.items():
         at = int(key)
-        rank = len(box)
-        first = at - 2 * rank
+        first = at - 2 * len(box)
         info = infos[first]
         assert info is not None, "a descriptor's base is an array"
-        shape = tuple(int(v) for v in runtime[first + 1 : first + 1 + rank])
-        strides = (*(int(v) for v in runtime[first + 1 + rank : at]), 1)
-        request = TensorMapRequest(
-            runtime[first], info, first, shape, strides, tuple(box), int(swizzle)
-        )
-        runtime[at], infos[at] = _tensor_map(backend, request)
+        found.append(_Entry(at, first, tuple(box), int(swizzle), int(span), info))
+    return found
 
 
 def _tensor_map(backend: Backend, request: TensorMapRequest) -> tuple[Any, ArrayInfo]:

@@ -34,8 +34,8 @@ def _registers(statement: str) -> list[str]:
 
 def test_deferred_wgmma_writes_the_loop_variables(cuda_backend: object) -> None:
     source = _source()
-    loop = source[source.index("for (") :]
-    body, after = loop[: loop.index("\n    }\n")], loop[loop.index("\n    }\n") :]
+    loop = source[source.index("do {") :]  # (the loop retires its wgmmas on its exit edge)
+    body, after = loop[: loop.index("} while")], loop[loop.index("} while") :]
     waits = [line for line in body.splitlines() if "wgmma.wait_group.sync.aligned 0" in line]
     mmas = [line for line in body.splitlines() if "wgmma.mma_async" in line]
     p_v = _registers(mmas[-1])  # P @ V's last k step: the value the loop carries
@@ -45,7 +45,7 @@ def test_deferred_wgmma_writes_the_loop_variables(cuda_backend: object) -> None:
     for mma in mmas[len(mmas) // 2 :]:  # every k step of P @ V updates them in place
         assert set(_registers(mma)) == carried
     for name in carried:  # declared before the loop, assigned the rescaled values in it
-        assert re.search(rf"^ +float {name} = ", source[: source.index("for (")], re.M)
+        assert re.search(rf"^ +float {name} = ", source[: source.index("do {")], re.M)
         assert re.search(rf"^ +{name} = \w+;$", body, re.M)
     final = [line for line in after.splitlines() if "wgmma.wait_group.sync.aligned 0" in line]
     assert carried <= set(_registers(final[0]))

@@ -180,6 +180,47 @@ def test_changed_into_invalid_is_caught_at_launch() -> None:
         scale_kernel[(1, 1)](src, dst, 1.0)
 
 
+def test_later_launches_reuse_the_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Launches whose descriptors specialize alike reuse the first one's launch plan (no
+    binding through ``inspect``, no specialization: about 200 us a launch on the H200 before),
+    and each passes its own descriptors' bases, shapes and strides."""
+    import mytriton.runtime.jit as jit_module
+
+    monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
+    specialized = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        specialized.append(1)
+        return specialize(*args, **kwargs)
+
+    monkeypatch.setattr(jit_module, "specialize", counting)
+    scale_kernel.clear_cache()
+    for n, factor in ((32, 2.0), (48, 3.0), (32, 4.0)):
+        x = np.arange(n * n, dtype=np.float32).reshape(n, n)
+        out = np.zeros_like(x)
+        src, dst = (TensorDescriptor.from_tensor(a, [16, 16]) for a in (x, out))
+        scale_kernel[(n // 16, n // 16)](src, dst, factor)
+        np.testing.assert_array_equal(out, factor * x)
+    assert len(specialized) == 1  # 32 and 48: the same powers of two divide shape and strides
+    x = np.zeros((40, 40), np.float32)  # 40 = 8 x 5: another specialization
+    scale_kernel[(3, 3)](*(TensorDescriptor.from_tensor(x, [16, 16]) for _ in range(2)), 1.0)
+    assert len(specialized) == 2
+
+
+def test_planned_descriptor_changed_into_invalid_is_caught() -> None:
+    """A descriptor launched once, then changed into one Triton refuses, is refused at the next
+    launch (its plan's key no longer matches, so the launch checks it again)."""
+    x = np.zeros((32, 32), np.float32)
+    src, dst = TensorDescriptor.from_tensor(x, [16, 8]), TensorDescriptor.from_tensor(x, [16, 8])
+    scale_kernel[(2, 4)](src, dst, 1.0)
+    src.strides = [18, 1]
+    with pytest.raises(LaunchError, match="multiples of 16 bytes"):
+        scale_kernel[(2, 4)](src, dst, 1.0)
+    src.strides, src.block_shape = [32, 1], [16, 3]
+    with pytest.raises(LaunchError, match="powers of two"):
+        scale_kernel[(2, 4)](src, dst, 1.0)
+
+
 def test_shape_out_of_int32_is_refused() -> None:
     x = np.zeros((16, 16), np.float32)
     src = TensorDescriptor.from_tensor(x, [16, 8])

@@ -67,13 +67,17 @@ def _copied_by_tma(compiled: Any) -> bool:
     return "ttg.async_tma_copy_global_to_local" in compiled.asm["ttg"]
 
 
-# (M, N, K, BM, BN, BK, num_warps): whole tiles; masked edges in M, N and K; 64-byte swizzled
-# rows (BK = 32 of f16); 8 warps (A's rows rotated over 16 groups); B four atoms wide
+# (M, N, K, BM, BN, BK, num_warps): whole tiles; masked edges in M, N and K (A's last row of
+# tiles crosses the tensor's edge: 8-row boxes, the others one span map copy); 64-byte swizzled
+# rows (BK = 32 of f16); 8 warps (A's rows rotated over 16 groups), with a crossing tile too,
+# and A two atoms wide (BK = 128); B four atoms wide
 SHAPES = [
     (64, 64, 192, 64, 64, 64, 4),
     (100, 90, 200, 64, 64, 64, 4),
     (64, 128, 96, 64, 64, 32, 4),
     (128, 64, 128, 128, 64, 64, 8),
+    (200, 64, 128, 128, 64, 64, 8),
+    (200, 64, 256, 128, 64, 128, 8),
     (64, 256, 128, 64, 256, 64, 4),
 ]
 
@@ -104,12 +108,49 @@ def test_descriptor_matmul(run: Any, shape: tuple[int, ...], dtype: Any) -> None
         assert _copied_by_tma(compiled), "the operands were not copied by TMA"
         maps = compiled.metadata["tensor_maps"]
         a_rows = 8  # A's 8-row groups move (ttg_nvmma's rotate): an 8-row box a group
+        span = bm // 8  # ... over the whole tile here: one span map copy inside the tensor
         swizzle = min(128, bk * 2)
         assert sorted(maps.values()) == sorted(
-            [[[a_rows, swizzle // 2], swizzle], [[bk, min(bn, 64)], min(128, bn * 2)]]
+            [
+                [[a_rows, swizzle // 2], swizzle, span],
+                [[bk, min(bn, 64)], min(128, bn * 2), 0],
+            ]
         )
     ref = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-4 * np.sqrt(k))
+
+
+@pytest.mark.parametrize("shape", [(200, 64, 96, 128, 64, 32, 8), (64, 64, 64, 64, 64, 32, 4)])
+def test_tf32_descriptor_matmul(run: Any, shape: tuple[int, ...]) -> None:
+    """f32 blocks (tf32 MMAs, 4-byte elements: 32 a swizzled row) copied by TMA, A's rotated
+    spans through the span map and, past row 128 of 200, as 8-row boxes. The tolerance admits
+    tf32's rounding (10-bit mantissas), not a row or column out of place."""
+    m, n, k, bm, bn, bk, num_warps = shape
+    rng = np.random.default_rng(m + k)
+    a = _rows_of_16_bytes(rng, m, k, np.float32)
+    b = _rows_of_16_bytes(rng, k, n, np.float32)
+    c = np.full((m, n), 7, np.float32)
+    compiled = run(
+        descriptor_matmul,
+        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
+        TensorDescriptor.from_tensor(a, [bm, bk]),
+        TensorDescriptor.from_tensor(b, [bk, bn]),
+        c,
+        m,
+        n,
+        k,
+        BM=bm,
+        BN=bn,
+        BK=bk,
+        num_warps=num_warps,
+    )
+    if run.backend != "interpreter":
+        assert _copied_by_tma(compiled), "the operands were not copied by TMA"
+        a_map = compiled.metadata["tensor_maps"]["4"]
+        assert a_map == [[8, 32], 128, bm // 8]
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    scale = np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64)
+    assert np.all(np.abs(c - ref) <= 2.0**-9 * scale + 1e-5)
 
 
 def test_tensor_maps_follow_the_descriptors(run: Any) -> None:

@@ -69,10 +69,13 @@ class Emitter:
         self._struct_fields: dict[SSAValue, list[str]] = {}
         # ops the lowering made without a Python location belong to the kernel as a whole
         self._def_line = py_line(self.kernel)
+        # ops a printer printed out of order (a loop's exit wait, ``print_scf``): skipped later
+        self._printed_ahead: set[Operation] = set()
 
     def _print_block(self, block: Block) -> None:
         for op in block.ops:
-            self._print_op(op)
+            if op not in self._printed_ahead:
+                self._print_op(op)
 
     def _print_op(self, op: Operation) -> None:
         printer = OP_PRINTERS.get(op)
@@ -102,6 +105,18 @@ class Emitter:
     def _carried_in_flight(self, fields: Sequence[str], integer: bool) -> None:
         """A loop carries ``fields`` of a struct, which may be accumulators in flight at the
         top of its body (``WgmmaPrinter``'s override)."""
+
+    def _exit_wait(self, loop: Operation) -> Operation | None:
+        """The op after ``loop`` that retires what its last iteration left in flight, to be
+        printed on the loop's exit edge (``WgmmaPrinter``'s override); None when there is none."""
+        return None
+
+    def _in_flight_state(self) -> dict[str, str]:
+        """What is in flight now, to restore with ``_set_in_flight`` (``WgmmaPrinter``)."""
+        return {}
+
+    def _set_in_flight(self, state: dict[str, str]) -> None:
+        """Make ``state`` (from ``_in_flight_state``) what is in flight (``WgmmaPrinter``)."""
 
     def _stmt(self, op: Operation, text: str) -> None:
         self.out.line(text, py_line(op) or self._def_line)

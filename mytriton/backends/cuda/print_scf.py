@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import Float32Type
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.errors import BackendError
@@ -65,10 +65,48 @@ class ScfPrinter(Emitter):
             targets.append((name, result))
         i = self.names.define(induction)
         lb, ub, step = self._n(op.lb), self._n(op.ub), self._n(op.step)
+        wait = self._exit_wait(op)
+        if wait is not None:
+            self._print_for_retiring(op, wait, targets, carried_structs)
+            return
         self._stmt(op, f"for ({self._ctype(induction)} {i} = {lb}; {i} < {ub}; {i} += {step}) {{")
         for fields, integer in carried_structs:
             self._carried_in_flight(fields, integer)
         self._print_region_block(body, targets)
+        self.out.line("}")
+
+    def _print_for_retiring(
+        self,
+        op: scf.ForOp,
+        wait: Operation,
+        targets: Sequence[tuple[str, SSAValue]],
+        carried_structs: Sequence[tuple[list[str], bool]],
+    ) -> None:
+        """A loop whose last iteration leaves wgmmas in flight, followed by the wait that
+        retires them, as ``if (lb < ub) { do { body } while ((i += step) < ub); wait; }``: the
+        wait is the first instruction on the loop's exit edge. Else nvcc may compute the code
+        after the loop before the wait, and ptxas then serializes every wgmma of the kernel
+        (its C7514 "wgmma.mma_async instructions are serialized"). Where the loop does not
+        run, the wait retires what was in flight before it (if anything)."""
+        induction = op.body.block.args[0]
+        i = self._n(induction)
+        lb, ub, step = self._n(op.lb), self._n(op.ub), self._n(op.step)
+        before = self._in_flight_state()
+        self._printed_ahead.add(wait)
+        self._stmt(op, f"if ({lb} < {ub}) {{")
+        with self.out.indented():
+            self._stmt(op, f"{self._ctype(induction)} {i} = {lb};")
+            self._stmt(op, "do {")
+            for fields, integer in carried_structs:
+                self._carried_in_flight(fields, integer)
+            self._print_region_block(op.body.block, targets)
+            self._stmt(op, f"}} while (({i} += {step}) < {ub});")
+            self._print_op(wait)
+        if before:
+            self.out.line("} else {")
+            self._set_in_flight(before)
+            with self.out.indented():
+                self._print_op(wait)
         self.out.line("}")
 
     @prints(scf.WhileOp, vectors=True)

@@ -152,6 +152,24 @@ class WgmmaPrinter(Emitter):
         previous iteration's wgmmas: the first wait names its variables too."""
         self._in_flight().update((f, "r" if integer else "f") for f in fields)
 
+    def _exit_wait(self, loop: Operation) -> Operation | None:
+        """A wait for every group right after a loop carrying a struct (accumulators the last
+        iteration's wgmmas may still write)."""
+        wait = loop.next_op
+        if not isinstance(wait, WgmmaWaitGroupSyncAlignedOp) or wait.pending != 0:
+            return None
+        if not any(isinstance(r.type, llvm.LLVMStructType) for r in loop.results):
+            return None
+        return wait
+
+    def _in_flight_state(self) -> dict[str, str]:
+        return dict(self._in_flight())
+
+    def _set_in_flight(self, state: dict[str, str]) -> None:
+        pending = self._in_flight()
+        pending.clear()
+        pending.update(state)
+
     def _in_flight(self) -> dict[str, str]:
         """The variables wgmmas printed since the last wait write (and their constraint
         letter), in order."""

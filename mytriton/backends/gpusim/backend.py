@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo, host_arrays
 from mytriton.backends.compiled import CompiledKernel
@@ -12,6 +14,7 @@ from mytriton.backends.gpusim.launch import SimKernel
 from mytriton.backends.gpusim.tensor_maps import encode_gpusim_tensor_map
 from mytriton.backends.lowering_stages import LOWERING_STAGES
 from mytriton.backends.tensor_maps import TensorMapRequest
+from mytriton.dialects.ttg_tma import SPAN_MAP_OFFSET
 
 
 class GpuSimBackend(Backend):
@@ -27,17 +30,13 @@ class GpuSimBackend(Backend):
         kernel.binary = SimKernel(artifacts["gpu"])
 
     def tensor_map(self, request: TensorMapRequest) -> Any:
-        """gpusim's own map (``gpusim/tensor_maps.py``): the base as its kernel parameter."""
-        size = request.element_bytes
-        return encode_gpusim_tensor_map(
-            request.base_param,
-            0,
-            size,
-            tuple(reversed(request.shape)),
-            tuple(s * size for s in reversed(request.strides)),
-            tuple(reversed(request.box)),
-            request.swizzle,
-        )
+        """gpusim's own map (``gpusim/tensor_maps.py``): the base as its kernel parameter; a
+        span map follows at ``SPAN_MAP_OFFSET`` bytes where the request has one."""
+        words = _map(request, request.shape, request.strides, request.box)
+        if not request.span:
+            return words
+        gap = np.zeros(SPAN_MAP_OFFSET // 8 - words.size, np.int64)
+        return np.concatenate([words, gap, _map(request, *request.span_view())])
 
     def launch(
         self,
@@ -50,3 +49,21 @@ class GpuSimBackend(Backend):
         assert isinstance(kernel.binary, SimKernel)
         with host_arrays(args, arrays) as host:
             kernel.binary.run(grid, host)
+
+
+def _map(
+    request: TensorMapRequest,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    box: tuple[int, ...],
+) -> np.ndarray:
+    size = request.element_bytes
+    return encode_gpusim_tensor_map(
+        request.base_param,
+        0,
+        size,
+        tuple(reversed(shape)),
+        tuple(st * size for st in reversed(strides)),
+        tuple(reversed(box)),
+        request.swizzle,
+    )

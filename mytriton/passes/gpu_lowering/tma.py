@@ -9,27 +9,33 @@ completed). A tile of ``R`` rows and ``C`` columns swizzled over ``S`` bytes is 
 ``C / E`` copies of boxes ``E x R`` (``E``: the elements of ``S`` bytes), copy ``j`` at
 coordinates ``(col + j E, row)`` (innermost first, as the tensor map orders them) into the
 tile's ``j``-th column of swizzle atoms, ``j R S`` bytes on (``ttg_nvmma``'s layout, which is
-what the copy engine writes); a tile whose 8-row groups the layout rotates (a warpgroup MMA's
-A) by ``R / 8`` times as many copies of ``E x 8`` boxes, each at its group's place.
+what the copy engine writes). A tile whose 8-row groups the layout rotates over spans of
+``S`` groups (a warpgroup MMA's A) is copied a span at a time: a span inside the tensor's rows
+(the op's ``rows``) in one copy through the span map 128 bytes after the tensor map (``ttg_tma``,
+coordinates ``(col, 0, 0, 0, row)``), one that crosses its edge in ``S`` copies of ``E x 8``
+boxes, each at its group's place (rows outside the tensor read as zeros).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, llvm, scf
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects.tt_types import byte_size
-from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg_nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
 from mytriton.dialects.ttg_shared import MemDescType
 from mytriton.dialects.ttg_tma import (
+    SPAN_MAP_OFFSET,
     AsyncTMACopyGlobalToLocalOp,
     BarrierExpectOp,
     InitBarrierOp,
     InvalBarrierOp,
     WaitBarrierOp,
+    rotated_span,
     tensor_map_box,
 )
-from mytriton.dialects.upstream_nvvm import SHARED_POINTER
+from mytriton.dialects.upstream_nvvm import GLOBAL_POINTER, SHARED_POINTER
 from mytriton.dialects.upstream_tma import (
     GENERIC_POINTER,
     SHARED_CLUSTER_POINTER,
@@ -109,43 +115,93 @@ class LowerBarrierExpect:
 class LowerAsyncTMACopy:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, AsyncTMACopyGlobalToLocalOp)
+        copy = _TileCopy(ctx, op)
+        then = Block()
+        with ctx.inside(then):
+            copy.emit()
+            ctx.emit(scf.YieldOp())
+        ctx.emit(scf.IfOp(_thread_zero(ctx, ctx.scalar(op.pred)), [], [then]))
+
+
+class _TileCopy:
+    """The copies one thread issues for ``op``'s tile (the module doc)."""
+
+    def __init__(self, ctx: LoweringContext, op: AsyncTMACopyGlobalToLocalOp):
         t = op.tile
         layout = t.layout
         found = tensor_map_box(t)
         assert found is not None and isinstance(layout, NvmmaSharedLayoutAttr), "verified"
-        (box_rows, columns), _ = found
-        rows, cols = layout.rows_cols(t.tile_shape)
-        size = byte_size(t.element)
-        element = register_type(t.element)
-        bar = _address(ctx, op.barrier)
-        dst = _address(ctx, op.result)
-        row, col = (ctx.scalar(c) for c in op.coords)
-        then = Block()
-        with ctx.inside(then):
-            tensor_map = ctx.value(AddrSpaceCastOp(ctx.scalar(op.tensor_map), GENERIC_POINTER))
-            for r in range(0, rows, box_rows):
-                y = row if not r else ctx.value(arith.AddiOp(row, ctx.i32(r)))
-                for c in range(0, cols, columns):
-                    # the box's first element: row r (where the layout puts it), column c
-                    step = layout.offset((r, c), t.tile_shape, size)
-                    at = dst
-                    if step:
-                        at = ctx.value(
-                            llvm.GEPOp(
-                                dst,
-                                [llvm.GEP_USE_SSA_VAL],
-                                element,
-                                [ctx.i32(step)],
-                                SHARED_POINTER,
-                            )
-                        )
-                    into = ctx.value(AddrSpaceCastOp(at, SHARED_CLUSTER_POINTER))
-                    x = col if not c else ctx.value(arith.AddiOp(col, ctx.i32(c)))
-                    ctx.emit(
-                        CpAsyncBulkTensorGlobalToSharedClusterOp(into, tensor_map, bar, [x, y])
+        (self.box_rows, self.columns), _ = found
+        self.ctx, self.op, self.layout = ctx, op, layout
+        self.rows, self.cols = layout.rows_cols(t.tile_shape)
+        self.bar = _address(ctx, op.barrier)
+        self.dst = _address(ctx, op.result)
+        self.row, self.col = (ctx.scalar(c) for c in op.coords)
+
+    def emit(self) -> None:
+        ctx, span = self.ctx, rotated_span(self.op.tile)
+        tensor_map = ctx.value(AddrSpaceCastOp(ctx.scalar(self.op.tensor_map), GENERIC_POINTER))
+        if not span:
+            self._boxes(tensor_map, range(0, self.rows, self.box_rows))
+            return
+        assert self.op.rows is not None, "verified"
+        span_rows = span * ATOM_ROWS
+        span_map = ctx.value(
+            AddrSpaceCastOp(
+                ctx.value(
+                    llvm.GEPOp(
+                        ctx.scalar(self.op.tensor_map),
+                        [SPAN_MAP_OFFSET],
+                        IntegerType(8),
+                        result_type=GLOBAL_POINTER,
                     )
-            ctx.emit(scf.YieldOp())
-        ctx.emit(scf.IfOp(_thread_zero(ctx, ctx.scalar(op.pred)), [], [then]))
+                ),
+                GENERIC_POINTER,
+            )
+        )
+        # the last first row of a span inside the tensor
+        last = ctx.value(arith.SubiOp(ctx.scalar(self.op.rows), ctx.i32(span_rows)))
+        for first in range(0, self.rows, span_rows):
+            y = self._offset(self.row, first)
+            lower = ctx.value(arith.CmpiOp(y, ctx.i32(0), "sge"))
+            upper = ctx.value(arith.CmpiOp(y, last, "sle"))
+            inside, crossing = Block(), Block()
+            with ctx.inside(inside):
+                zero = ctx.i32(0)
+                for c in range(0, self.cols, self.columns):
+                    x = self._offset(self.col, c)
+                    self._copy(span_map, first, c, [x, zero, zero, zero, y])
+                ctx.emit(scf.YieldOp())
+            with ctx.inside(crossing):
+                self._boxes(tensor_map, range(first, first + span_rows, self.box_rows))
+                ctx.emit(scf.YieldOp())
+            ctx.emit(scf.IfOp(ctx.value(arith.AndIOp(lower, upper)), [], [inside], [crossing]))
+
+    def _boxes(self, tensor_map: SSAValue, rows: range) -> None:
+        """The 2-d boxes at the tile's ``rows`` (each where the layout puts it)."""
+        for r in rows:
+            y = self._offset(self.row, r)
+            for c in range(0, self.cols, self.columns):
+                self._copy(tensor_map, r, c, [self._offset(self.col, c), y])
+
+    def _offset(self, base: SSAValue, by: int) -> SSAValue:
+        return base if not by else self.ctx.value(arith.AddiOp(base, self.ctx.i32(by)))
+
+    def _copy(self, tensor_map: SSAValue, r: int, c: int, coordinates: list[SSAValue]) -> None:
+        """A box copied to where the tile's row ``r``, column ``c`` is (the box's first element;
+        ``coordinates`` innermost first)."""
+        ctx, t = self.ctx, self.op.tile
+        step = self.layout.offset((r, c), t.tile_shape, byte_size(t.element))
+        at = self.dst
+        if step:
+            element = register_type(t.element)
+            at = ctx.value(
+                llvm.GEPOp(
+                    self.dst, [llvm.GEP_USE_SSA_VAL], element, [ctx.i32(step)], SHARED_POINTER
+                )
+            )
+        into = ctx.value(AddrSpaceCastOp(at, SHARED_CLUSTER_POINTER))
+        ctx.emit(CpAsyncBulkTensorGlobalToSharedClusterOp(into, tensor_map, self.bar, coordinates))
 
 
 @lowers(WaitBarrierOp)
