@@ -7,7 +7,9 @@ int32, whose row counts TOPS and compares with ``torch._int_mm``, and float8_e4m
 float8_e5m2 as tutorial 03 runs fp8: B transposed, K-contiguous, beside ``torch._scaled_mm``)
 and size, every config in ``CONFIGS`` (fp8: ``FP8_CONFIGS``) runs under each implementation;
 the row keeps each one's best config (Triton's autotuner would pick among the same ones).
-Prints a JSON line per row and a table of TFLOP/s with mytriton's ratio to Triton, and the
+Every config is compiled and checked first, then timed in ``ROUNDS`` rounds that interleave
+the implementations (``interleaved_times``): timed one after the other, the later ones ran on
+a warmer, slower GPU. Prints a JSON line per row and a table of TFLOP/s with mytriton's ratio to Triton, and the
 SASS instruction families of mytriton's kernels (``cuobjdump --dump-sass``: HGMMA, QGMMA (fp8),
 IGMMA, HMMA, IMMA, FFMA counts).
 
@@ -21,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,6 +39,8 @@ from compare import bench_gpu, load_kernels, triton_cdiv  # noqa: E402  (beside 
 # (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): tutorial 03's CUDA configs
 # (those of 2 warps and 32-wide tiles left out: never the best at these sizes), and 128 x 128 x 64
 # over 8 and over 4 warps (whole 64-element K atoms: warpgroup MMAs on sm_90)
+#: timing rounds (``interleaved_times``): each (implementation, config)'s time is their median
+ROUNDS = 2
 CONFIGS = [
     (128, 256, 64, 8, 8, 3),
     (64, 256, 32, 8, 4, 4),
@@ -122,10 +127,13 @@ def main() -> None:
             tol = 0.0 if integer else 2e-2 if dname == "float32" else 5e-2 if fp8 else 1e-2
             tol = 5e-2 if f16_acc else tol
             out_dtype = torch.int32 if integer else torch.float16 if f16_acc else torch.float32
+            # every config of every implementation compiled and checked first; then timed in
+            # rounds that interleave the implementations (each config's order rotates), so a
+            # GPU that warms up through the run slows them alike
+            launches: dict[str, dict[tuple[int, ...], Any]] = {impl: {} for impl in impls}
             for impl, (mod, backend) in impls.items():
                 if backend is not None:
                     os.environ["MYTRITON_BACKEND"] = backend
-                best: tuple[float, tuple[int, ...]] | None = None
                 for cfg in FP8_CONFIGS if fp8 else CONFIGS:
                     bm, bn = cfg[:2]
                     c = torch.empty(s, s, device="cuda", dtype=out_dtype)
@@ -148,20 +156,23 @@ def main() -> None:
                         compiled = launch()
                         torch.cuda.synchronize()
                         torch.testing.assert_close(c.double(), ref, atol=tol * s**0.5, rtol=tol)
-                        ms = bench_gpu(launch, warmup=3, rep=20)
                     except Exception as e:  # a config that does not compile or is wrong
                         failed = {"impl": impl, "dtype": dname, "size": s, "config": cfg}
                         print(json.dumps({**failed, "error": str(e)[:300]}), flush=True)
                         continue
-                    if best is None or ms < best[0]:
-                        best = (ms, cfg)
-                        if backend is not None and getattr(compiled, "asm", None):
-                            cubin = compiled.asm.get("cubin")
-                            if isinstance(cubin, bytes):
-                                sass[f"{impl} {dname} {cfg}"] = sass_families(cubin)
-                if best is None:
+                    launches[impl][cfg] = (launch, compiled)
+            times = interleaved_times(impls, launches, ROUNDS)
+            for impl, (_mod, backend) in impls.items():
+                mine_times = {cfg: t for (i, cfg), t in times.items() if i == impl}
+                if not mine_times:
                     continue
-                ms, cfg = best
+                cfg = min(mine_times, key=lambda k: mine_times[k])
+                ms = mine_times[cfg]
+                compiled = launches[impl][cfg][1]
+                if backend is not None and getattr(compiled, "asm", None):
+                    cubin = compiled.asm.get("cubin")
+                    if isinstance(cubin, bytes):
+                        sass[f"{impl} {dname} {cfg}"] = sass_families(cubin)
                 row = {"bench": "matmul_tc", "dtype": dname, "size": s, "impl": impl}
                 row.update({"config": cfg, "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9})
                 rows.append(row)
@@ -195,6 +206,31 @@ def main() -> None:
             got = {r["impl"]: r["TFLOP/s"] for r in rows if r["dtype"] == dname and r["size"] == s}
             print(f"{dname:<9} {s:>5} " + ratio_cells(got))
     report_sass_and_save(rows, sass, args.out)
+
+
+def interleaved_times(
+    impls: dict[str, tuple[Any, str | None]],
+    launches: dict[str, dict[tuple[int, ...], Any]],
+    rounds: int,
+) -> dict[tuple[str, tuple[int, ...]], float]:
+    """The median over ``rounds`` of each (implementation, config)'s ``bench_gpu`` time, the
+    implementations taking turns config by config, in an order that rotates with the config
+    and the round."""
+    names = list(impls)
+    samples: dict[tuple[str, tuple[int, ...]], list[float]] = {}
+    configs = list(dict.fromkeys(cfg for found in launches.values() for cfg in found))
+    for r in range(rounds):
+        for j, cfg in enumerate(configs):
+            k = (j + r) % len(names)
+            for impl in names[k:] + names[:k]:
+                if cfg not in launches[impl]:
+                    continue
+                backend = impls[impl][1]
+                if backend is not None:
+                    os.environ["MYTRITON_BACKEND"] = backend
+                launch = launches[impl][cfg][0]
+                samples.setdefault((impl, cfg), []).append(bench_gpu(launch, warmup=3, rep=20))
+    return {key: statistics.median(ts) for key, ts in samples.items()}
 
 
 def ratio_cells(got: dict[str, float]) -> str:
