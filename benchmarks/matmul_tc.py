@@ -9,9 +9,9 @@ and size, every config in ``CONFIGS`` (fp8: ``FP8_CONFIGS``) runs under each imp
 the row keeps each one's best config (Triton's autotuner would pick among the same ones).
 Every config is compiled and checked first, then timed in ``ROUNDS`` rounds that interleave
 the implementations (``interleaved_times``): timed one after the other, the later ones ran on
-a warmer, slower GPU. Prints a JSON line per row and a table of TFLOP/s with mytriton's ratio to Triton, and the
-SASS instruction families of mytriton's kernels (``cuobjdump --dump-sass``: HGMMA, QGMMA (fp8),
-IGMMA, HMMA, IMMA, FFMA counts).
+a warmer, slower GPU. Prints a JSON line per row and a table of TFLOP/s with mytriton's ratio
+to Triton, and the SASS instruction families of mytriton's kernels (``cuobjdump
+--dump-sass``: HGMMA, QGMMA (fp8), IGMMA, HMMA, IMMA, FFMA counts).
 
     python3 benchmarks/matmul_tc.py [--sizes 1024,2048,4096] [--dtypes float16,bfloat16,float32]
 """
@@ -212,10 +212,12 @@ def interleaved_times(
     impls: dict[str, tuple[Any, str | None]],
     launches: dict[str, dict[tuple[int, ...], Any]],
     rounds: int,
+    timer: Any = None,
 ) -> dict[tuple[str, tuple[int, ...]], float]:
-    """The median over ``rounds`` of each (implementation, config)'s ``bench_gpu`` time, the
-    implementations taking turns config by config, in an order that rotates with the config
-    and the round."""
+    """The median over ``rounds`` of each (implementation, config)'s time (``timer`` of its
+    launch; ``bench_gpu`` by default), the implementations taking turns config by config, in
+    an order that rotates with the config and the round. ``launches[impl][cfg]`` is a pair
+    whose first item is the launch."""
     names = list(impls)
     samples: dict[tuple[str, tuple[int, ...]], list[float]] = {}
     configs = list(dict.fromkeys(cfg for found in launches.values() for cfg in found))
@@ -229,7 +231,8 @@ def interleaved_times(
                 if backend is not None:
                     os.environ["MYTRITON_BACKEND"] = backend
                 launch = launches[impl][cfg][0]
-                samples.setdefault((impl, cfg), []).append(bench_gpu(launch, warmup=3, rep=20))
+                took = timer(launch) if timer else bench_gpu(launch, warmup=3, rep=20)
+                samples.setdefault((impl, cfg), []).append(took)
     return {key: statistics.median(ts) for key, ts in samples.items()}
 
 

@@ -3,7 +3,9 @@ mytriton (both GPU backends) and Triton 3.6, the same configs, beside torch (cuB
 
 Each implementation's best config per size is kept. Prints a JSON line per row, a table of
 TFLOP/s with mytriton's ratio to Triton, and the SASS instruction families of mytriton's best
-kernels (``UTMALDG``: TMA loads; ``HGMMA``: warpgroup MMAs; ``LDGSTS``: ``cp.async``). Each
+kernels (``UTMALDG``: TMA loads; ``HGMMA``: warpgroup MMAs; ``LDGSTS``: ``cp.async``). Every
+config is compiled and checked first, then the implementations are timed interleaved
+(``matmul_tc.interleaved_times``: a GPU warming through the run slows them alike). Each
 call is timed from an idle GPU (``compare.bench_gpu``: the host's time to launch counts); a
 second table times the best configs' calls back to back (``bench_gpu_batched``: the kernels'
 own time), whose difference is the launch's host time.
@@ -29,7 +31,7 @@ from compare import (  # noqa: E402  (beside this script)
     load_kernels,
     triton_cdiv,
 )
-from matmul_tc import ratio_cells, sass_families  # noqa: E402
+from matmul_tc import ROUNDS, interleaved_times, ratio_cells, sass_families  # noqa: E402
 
 # TMA loads, warpgroup MMAs, cp.async copies, mbarrier operations
 FAMILIES = ("UTMALDG", "HGMMA", "LDGSTS", "SYNCS")
@@ -70,12 +72,12 @@ def main() -> None:
         a = torch.randn(s, s, device="cuda").to(torch.float16)
         b = torch.randn(s, s, device="cuda").to(torch.float16)
         ref = (a.double() @ b.double()).to(torch.float16)
+        # every config compiled and checked first, then timed interleaved (``matmul_tc``)
+        launches: dict[str, dict[tuple[int, ...], Any]] = {impl: {} for impl in impls}
         for impl, (mod, backend) in impls.items():
             desc = TritonDescriptor if backend is None else MyDescriptor
             if backend is not None:
                 os.environ["MYTRITON_BACKEND"] = backend
-            best: tuple[float, tuple[int, ...]] | None = None
-            launches: dict[tuple[int, ...], Any] = {}
             for cfg in CONFIGS:
                 bm, bn, bk = cfg[:3]
                 c = torch.empty(s, s, device="cuda", dtype=torch.float16)
@@ -100,25 +102,31 @@ def main() -> None:
                     torch.testing.assert_close(
                         c.double(), ref.double(), atol=0.05 * s**0.5, rtol=1e-2
                     )
-                    ms = bench_gpu(launch, warmup=3, rep=20)
                 except Exception as e:  # a config that does not compile or is wrong
                     failed = {"impl": impl, "size": s, "config": cfg, "error": str(e)[:300]}
                     print(json.dumps(failed), flush=True)
                     continue
-                launches[cfg] = launch
-                if best is None or ms < best[0]:
-                    best = (ms, cfg)
-                    if backend is not None and getattr(compiled, "asm", None):
-                        cubin = compiled.asm.get("cubin")
-                        if isinstance(cubin, bytes):
-                            sass[f"{impl} {s} {cfg}"] = sass_families(cubin, FAMILIES)
-            if best is None:
+                launches[impl][cfg] = (launch, compiled)
+        times = interleaved_times(impls, launches, ROUNDS)
+        bests: dict[str, dict[tuple[int, ...], Any]] = {}
+        for impl in impls:
+            mine_times = {cfg: t for (i, cfg), t in times.items() if i == impl}
+            if mine_times:
+                cfg = min(mine_times, key=lambda k: mine_times[k])
+                bests[impl] = {cfg: launches[impl][cfg]}
+        batched = interleaved_times(impls, bests, ROUNDS, bench_gpu_batched)
+        for impl, (_mod, backend) in impls.items():
+            if impl not in bests:
                 continue
-            ms, cfg = best
-            batched = bench_gpu_batched(launches[cfg])
+            ((cfg, (_launch, compiled)),) = bests[impl].items()
+            ms, ms_batched = times[(impl, cfg)], batched[(impl, cfg)]
+            if backend is not None and getattr(compiled, "asm", None):
+                cubin = compiled.asm.get("cubin")
+                if isinstance(cubin, bytes):
+                    sass[f"{impl} {s} {cfg}"] = sass_families(cubin, FAMILIES)
             row = {"bench": "matmul_tma", "dtype": "float16", "size": s, "impl": impl}
             row.update({"config": cfg, "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9})
-            row.update({"ms batched": batched, "TFLOP/s batched": 2 * s**3 / batched / 1e9})
+            row.update({"ms batched": ms_batched, "TFLOP/s batched": 2 * s**3 / ms_batched / 1e9})
             rows.append(row)
             print(json.dumps(row), flush=True)
         ms = bench_gpu(lambda a=a, b=b: a @ b, warmup=3, rep=20)
