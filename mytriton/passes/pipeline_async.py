@@ -291,7 +291,7 @@ def _tma_copy(
     if inner % TMA_ALIGNMENT:
         return None
     if rotated_span(tile) and _descriptor_rows(load) is None:
-        return None  # (a test's kernel whose map is not a descriptor's)
+        return None  # a map argument that is not a host descriptor's: no extent to guard
     box, swizzle = found
     known = tensor_maps(kernel).get(m.index)
     return found if known is None or known == (box, swizzle, rotated_span(tile)) else None

@@ -27,7 +27,7 @@ def descriptor_scalars(name: str, desc: Any) -> tuple[list[int], list[int]]:
     return shape, strides
 
 
-def descriptor_leaves(
+def descriptor_arguments(
     desc: Any, info: ArrayInfo, scalars: Sequence[int]
 ) -> tuple[list[Any], list[ArrayInfo | None]]:
     """The runtime arguments of one descriptor and their array infos; the tensor map's place

@@ -21,7 +21,7 @@ from mytriton.frontend import ArgSpec, ConstexprArg, DescriptorArg, PointerArg, 
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
 from mytriton.passes.axis_info import pow2_dividing
-from mytriton.runtime.descriptor_args import descriptor_leaves, descriptor_scalars
+from mytriton.runtime.descriptor_args import descriptor_arguments, descriptor_scalars
 from mytriton.tools.tensor_descriptor import as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
@@ -161,7 +161,7 @@ def specialize(
                     spec.stride_divisibility,
                 )
             )
-            leaves, leaf_infos = descriptor_leaves(desc, info, [*shape, *strides])
+            leaves, leaf_infos = descriptor_arguments(desc, info, [*shape, *strides])
             runtime.extend(leaves)
             infos.extend(leaf_infos)
         else:

@@ -10,8 +10,9 @@ past ``CACHED_MAPS``.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -56,19 +57,9 @@ class LaunchMaps:
         for e in self.entries:
             shape, strides = e.shape_strides(runtime)
             base = runtime[e.first]
-            key = (
-                self.backend.name,
-                *map_key(
-                    e.info, array_address(base), e.first, shape, strides, e.box, e.swizzle, e.span
-                ),
-            )
-            found = _cache.get(key)
-            if found is None:
-                info = describe_array(base, "TensorDescriptor's base")
-                found = _tensor_map(self.backend, e.request(runtime, info))
-            else:
-                _cache.move_to_end(key)
-            runtime[e.at] = found[0]
+            address = array_address(base)
+            key = map_key(e.info, address, e.first, shape, strides, e.box, e.swizzle, e.span)
+            runtime[e.at] = _cached_map(self.backend, key, partial(e.launch_request, runtime))[0]
 
 
 @dataclass(frozen=True)
@@ -87,6 +78,10 @@ class _Entry:
         rank = len(self.box)
         shape = tuple([int(v) for v in runtime[self.first + 1 : self.first + 1 + rank]])
         return shape, (*(int(v) for v in runtime[self.first + 1 + rank : self.at]), 1)
+
+    def launch_request(self, runtime: Sequence[Any]) -> TensorMapRequest:
+        """The request of a launch's arguments, its base described anew."""
+        return self.request(runtime, describe_array(runtime[self.first], "TensorDescriptor's base"))
 
     def request(self, runtime: Sequence[Any], info: ArrayInfo | None) -> TensorMapRequest:
         assert info is not None, "a descriptor's base is an array"
@@ -109,12 +104,20 @@ def _entries(maps: Mapping[str, Any], infos: Sequence[ArrayInfo | None]) -> list
 
 
 def _tensor_map(backend: Backend, request: TensorMapRequest) -> tuple[Any, ArrayInfo]:
-    key = (backend.name, *request.key())
+    return _cached_map(backend, request.key(), lambda: request)
+
+
+def _cached_map(
+    backend: Backend, key: tuple[Any, ...], request: Callable[[], TensorMapRequest]
+) -> tuple[Any, ArrayInfo]:
+    """The backend's map of ``key`` (``TensorMapRequest.key``) and its metadata, made from
+    ``request()`` where the cache does not hold it."""
+    key = (backend.name, *key)
     found = _cache.get(key)
     if found is not None:
         _cache.move_to_end(key)
         return found
-    made = backend.tensor_map(request)
+    made = backend.tensor_map(request())
     found = (made, describe_array(made, "a tensor map"))
     _cache[key] = found
     while len(_cache) > CACHED_MAPS:

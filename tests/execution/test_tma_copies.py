@@ -82,13 +82,10 @@ SHAPES = [
 ]
 
 
-@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
-@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
-def test_descriptor_matmul(run: Any, shape: tuple[int, ...], dtype: Any) -> None:
+def _launch_matmul(run: Any, a: Any, b: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """``descriptor_matmul`` of ``a`` and ``b`` through host descriptors, ``shape`` being
+    (M, N, K, BM, BN, BK, num_warps): the result (7 where nothing was stored) and the kernel."""
     m, n, k, bm, bn, bk, num_warps = shape
-    rng = np.random.default_rng(m + n + k)
-    a = _rows_of_16_bytes(rng, m, k, dtype)
-    b = _rows_of_16_bytes(rng, k, n, dtype)
     c = np.full((m, n), 7, np.float32)
     compiled = run(
         descriptor_matmul,
@@ -104,6 +101,17 @@ def test_descriptor_matmul(run: Any, shape: tuple[int, ...], dtype: Any) -> None
         BK=bk,
         num_warps=num_warps,
     )
+    return c, compiled
+
+
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_descriptor_matmul(run: Any, shape: tuple[int, ...], dtype: Any) -> None:
+    m, n, k, bm, bn, bk, _ = shape
+    rng = np.random.default_rng(m + n + k)
+    a = _rows_of_16_bytes(rng, m, k, dtype)
+    b = _rows_of_16_bytes(rng, k, n, dtype)
+    c, compiled = _launch_matmul(run, a, b, shape)
     if run.backend != "interpreter":
         assert _copied_by_tma(compiled), "the operands were not copied by TMA"
         maps = compiled.metadata["tensor_maps"]
@@ -125,25 +133,11 @@ def test_tf32_descriptor_matmul(run: Any, shape: tuple[int, ...]) -> None:
     """f32 blocks (tf32 MMAs, 4-byte elements: 32 a swizzled row) copied by TMA, A's rotated
     spans through the span map and, past row 128 of 200, as 8-row boxes. The tolerance admits
     tf32's rounding (10-bit mantissas), not a row or column out of place."""
-    m, n, k, bm, bn, bk, num_warps = shape
+    m, n, k, bm = shape[:4]
     rng = np.random.default_rng(m + k)
     a = _rows_of_16_bytes(rng, m, k, np.float32)
     b = _rows_of_16_bytes(rng, k, n, np.float32)
-    c = np.full((m, n), 7, np.float32)
-    compiled = run(
-        descriptor_matmul,
-        (triton.cdiv(m, bm), triton.cdiv(n, bn)),
-        TensorDescriptor.from_tensor(a, [bm, bk]),
-        TensorDescriptor.from_tensor(b, [bk, bn]),
-        c,
-        m,
-        n,
-        k,
-        BM=bm,
-        BN=bn,
-        BK=bk,
-        num_warps=num_warps,
-    )
+    c, compiled = _launch_matmul(run, a, b, shape)
     if run.backend != "interpreter":
         assert _copied_by_tma(compiled), "the operands were not copied by TMA"
         a_map = compiled.metadata["tensor_maps"]["4"]
