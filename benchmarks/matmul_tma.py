@@ -1,5 +1,7 @@
 """TMA matmul: tutorial 09's ``matmul_kernel_tma`` (host tensor descriptors; B ``[K, N]``) under
-mytriton (both GPU backends) and Triton 3.6, the same configs, beside torch (cuBLAS), f16.
+mytriton (both GPU backends) and Triton 3.6, the same configs, beside torch (cuBLAS), f16;
+``--descriptors device``: the same kernel with its descriptors made in the kernel
+(``matmul_kernel_device_tma``, whose tensor maps are written on the device).
 
 Each implementation's best config per size is kept. Prints a JSON line per row, a table of
 TFLOP/s with mytriton's ratio to Triton, and the SASS instruction families of mytriton's best
@@ -10,7 +12,8 @@ call is timed from an idle GPU (``compare.bench_gpu``: the host's time to launch
 second table times the best configs' calls back to back (``bench_gpu_batched``: the kernels'
 own time), whose difference is the launch's host time.
 
-    python3 benchmarks/matmul_tma.py [--sizes 2048,4096,8192] [--out results.json]
+    python3 benchmarks/matmul_tma.py [--sizes 2048,4096,8192] [--descriptors host|device]
+        [--out results.json]
 """
 
 from __future__ import annotations
@@ -49,7 +52,15 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="2048,4096,8192")
     ap.add_argument("--out", default="")
+    ap.add_argument(
+        "--descriptors",
+        choices=("host", "device"),
+        default="host",
+        help="descriptors made on the host (matmul_kernel_tma) or in the kernel "
+        "(matmul_kernel_device_tma: tensor maps written on the device)",
+    )
     args = ap.parse_args()
+    device = args.descriptors == "device"
 
     import torch
     import triton
@@ -61,6 +72,13 @@ def main() -> None:
     from mytriton.tools.tensor_descriptor import TensorDescriptor as MyDescriptor
 
     mine = load_kernels("tma_mytriton", mytriton, my_tl, "matmul_tma_src.py")
+    if device:  # the global scratch of the maps both write, as tutorial 09 allocates it
+
+        def alloc(size: int, alignment: int, stream: Any) -> Any:
+            return torch.empty(size, device="cuda", dtype=torch.int8)
+
+        triton.set_allocator(alloc)
+        mytriton.set_allocator(alloc)
     impls = {
         "triton": (load_kernels("tma_triton", triton, tl, "matmul_tma_src.py"), None),
         "mytriton-cuda": (mine, "cuda"),
@@ -81,16 +99,21 @@ def main() -> None:
             for cfg in CONFIGS:
                 bm, bn, bk = cfg[:3]
                 c = torch.empty(s, s, device="cuda", dtype=torch.float16)
-                descs = (
-                    desc.from_tensor(a, [bm, bk]),
-                    desc.from_tensor(b, [bk, bn]),
-                    desc.from_tensor(c, [bm, bn]),
-                )
+                descs: tuple[Any, ...] = (a, b, c)
+                if not device:
+                    descs = (
+                        desc.from_tensor(a, [bm, bk]),
+                        desc.from_tensor(b, [bk, bn]),
+                        desc.from_tensor(c, [bm, bn]),
+                    )
                 grid = (triton_cdiv(s, bm) * triton_cdiv(s, bn),)
+                kernel = mod.matmul_kernel_device_tma if device else mod.matmul_kernel_tma
 
-                def launch(mod: Any = mod, descs: Any = descs, grid: Any = grid, cfg: Any = cfg):
+                def launch(
+                    kernel: Any = kernel, descs: Any = descs, grid: Any = grid, cfg: Any = cfg
+                ):
                     bm, bn, bk, gm, warps, stages = cfg
-                    return mod.matmul_kernel_tma[grid](
+                    return kernel[grid](
                         *descs, s, s, s,
                         BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=gm,
                         num_warps=warps, num_stages=stages,
@@ -125,6 +148,7 @@ def main() -> None:
                 if isinstance(cubin, bytes):
                     sass[f"{impl} {s} {cfg}"] = sass_families(cubin, FAMILIES)
             row = {"bench": "matmul_tma", "dtype": "float16", "size": s, "impl": impl}
+            row["descriptors"] = args.descriptors
             row.update({"config": cfg, "ms": ms, "TFLOP/s": 2 * s**3 / ms / 1e9})
             row.update({"ms batched": ms_batched, "TFLOP/s batched": 2 * s**3 / ms_batched / 1e9})
             rows.append(row)

@@ -38,3 +38,26 @@ def matmul_kernel_tma(
         b = b_desc.load([offs_k, offs_bn])
         accumulator = tl.dot(a, b, accumulator)
     c_desc.store([offs_am, offs_bn], accumulator.to(tl.float16))
+
+
+@triton.jit
+def matmul_kernel_device_tma(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    BLOCK_SIZE_M: tl.constexpr,
+    BLOCK_SIZE_N: tl.constexpr,
+    BLOCK_SIZE_K: tl.constexpr,
+    GROUP_SIZE_M: tl.constexpr,
+):
+    """The same with the descriptors made in the kernel (tutorial 09's device descriptors):
+    their tensor maps are written on the device."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BLOCK_SIZE_M, BLOCK_SIZE_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BLOCK_SIZE_K, BLOCK_SIZE_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [N, 1], [BLOCK_SIZE_M, BLOCK_SIZE_N])
+    matmul_kernel_tma(
+        a_desc, b_desc, c_desc, M, N, K, BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M
+    )

@@ -15,12 +15,21 @@ from mytriton.dialects.tt_elementwise import (
 )
 from mytriton.dialects.tt_math import TT_MATH_OPS
 from mytriton.dialects.tt_shape import SHAPE_OPS
+from mytriton.dialects.tt_tensor_map import TT_TENSOR_MAP_OPS
 from mytriton.dialects.tt_traits import TTConstantMaterialization
 from mytriton.dialects.tt_types import PointerType
 
 TT = Dialect(
     "tt",
-    [*TT_CORE_OPS, *TT_ELEMENTWISE_OPS, *TT_MATH_OPS, *SHAPE_OPS, *TT_DEBUG_OPS, *TT_ATOMIC_OPS],
+    [
+        *TT_CORE_OPS,
+        *TT_ELEMENTWISE_OPS,
+        *TT_MATH_OPS,
+        *SHAPE_OPS,
+        *TT_DEBUG_OPS,
+        *TT_ATOMIC_OPS,
+        *TT_TENSOR_MAP_OPS,
+    ],
     [PointerType, ProgramAxisAttr, CmpPredicateAttr, PropagateNanAttr, *TT_ATOMIC_ATTRS],
     [TTConstantMaterialization()],
 )

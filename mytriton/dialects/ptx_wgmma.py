@@ -41,6 +41,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.ptx_mma import Fp8MmaSyncOp
+from mytriton.dialects.ptx_tensormap import TENSORMAP_OPS
 from mytriton.dialects.upstream_nvvm import MmaLayoutAttr, MmaShapeAttr
 from mytriton.dialects.upstream_wgmma import (
     WGMMA_FORMS,
@@ -134,4 +135,4 @@ def register_a_ptx(op: WgmmaRegisterAOp, numbered: str = "%", tied: bool = False
     return f"{{\n.reg .pred p;\nsetp.ne.b32 p, {scale}, 0;\n{instruction}\n}}\n"
 
 
-PTX = Dialect("ptx", [WgmmaRegisterAOp, Fp8MmaSyncOp], [])
+PTX = Dialect("ptx", [WgmmaRegisterAOp, Fp8MmaSyncOp, *TENSORMAP_OPS], [])

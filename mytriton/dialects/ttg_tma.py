@@ -1,10 +1,12 @@
 """Copies by Hopper's tensor memory accelerator (TMA), completing on ``mbarrier``s.
 
-Software pipelining (``ttg-pipeline``) writes these for a host tensor descriptor's loads that
-feed warpgroup MMAs: one thread of the program asks the copy engine for a whole block, which
-lands in the swizzled tile (``#ttg.nvmma_shared``) the MMA reads, and counts its bytes on the
-stage's barrier; every thread waits on that barrier before reading the tile. Names and meaning
-follow Triton's (``ttng.init_barrier``, ``ttng.barrier_expect``, ...):
+Software pipelining (``ttg-pipeline``) writes these for a tensor descriptor's loads that feed
+warpgroup MMAs (a host descriptor's, whose tensor map is a kernel argument, or one made in the
+kernel, whose map a ``tt.make_tensor_map`` writes: ``tt_tensor_map``): one thread of the
+program asks the copy engine for a whole block, which lands in the swizzled tile
+(``#ttg.nvmma_shared``) the MMA reads, and counts its bytes on the stage's barrier; every
+thread waits on that barrier before reading the tile. Names and meaning follow Triton's
+(``ttng.init_barrier``, ``ttng.barrier_expect``, ...):
 
 * ``!ttg.memdesc<3x1xi64, #ttg.shared<{order = [0]}>>``: one 8-byte mbarrier a stage.
 * ``ttg.init_barrier %bar, 1``: a fresh barrier expecting one arrival a phase, phase 0.

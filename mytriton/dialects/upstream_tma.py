@@ -87,6 +87,14 @@ class MemScopeAttr(_Keyword):
 
 
 @irdl_attr_definition
+class ProxyKindAttr(_Keyword):
+    """``#nvvm.proxy_kind<async.shared>``: the memory proxy a ``fence.proxy`` orders."""
+
+    name = "nvvm.proxy_kind"
+    KEYWORDS = ("alias", "async", "async.global", "async.shared", "tensormap", "generic")
+
+
+@irdl_attr_definition
 class TmaLoadModeAttr(_Keyword):
     """``#nvvm.tma_load_mode<tile>``: how a bulk tensor copy reads the tensor."""
 

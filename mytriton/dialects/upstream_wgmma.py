@@ -85,7 +85,8 @@ from mytriton.dialects.upstream_nvvm import (
     MmaShapeAttr,
     _Keyword,
 )
-from mytriton.dialects.upstream_tma import TMA_ATTRS, TMA_OPS
+from mytriton.dialects.upstream_tensormap import TENSORMAP_FENCE_OPS
+from mytriton.dialects.upstream_tma import TMA_ATTRS, TMA_OPS, ProxyKindAttr
 
 
 @irdl_attr_definition
@@ -111,14 +112,6 @@ class WgmmaScaleOutAttr(_Keyword):
 
     name = "nvvm.wgmma_scale_out"
     KEYWORDS = ("zero", "one")
-
-
-@irdl_attr_definition
-class ProxyKindAttr(_Keyword):
-    """``#nvvm.proxy_kind<async.shared>``: the memory proxy a ``fence.proxy`` orders."""
-
-    name = "nvvm.proxy_kind"
-    KEYWORDS = ("alias", "async", "async.global", "async.shared", "tensormap", "generic")
 
 
 @irdl_attr_definition
@@ -525,6 +518,6 @@ WGMMA_ATTRS: list[type[Attribute]] = [
 #: cores before Hopper, asynchronous copies), the ``wgmma`` ones and TMA's (``upstream_tma``)
 NVVM = Dialect(
     "nvvm",
-    [*upstream_nvvm.NVVM.operations, *WGMMA_OPS, *TMA_OPS],
+    [*upstream_nvvm.NVVM.operations, *WGMMA_OPS, *TMA_OPS, *TENSORMAP_FENCE_OPS],
     [*upstream_nvvm.NVVM.attributes, *WGMMA_ATTRS, *TMA_ATTRS],
 )

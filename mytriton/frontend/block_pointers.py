@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
+from mytriton.dialects.tt_tensor_map import MakeTensorMapOp
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import BoundMethod, CompositeValue, TensorValue, unwrap_constexpr
@@ -98,7 +99,8 @@ class TensorDescriptor(CompositeValue):
     strides: tuple[TensorValue, ...]  # int64
     block_shape: tuple[int, ...]
     padding: str  # "zero" or "nan"
-    # a host descriptor's tensor map (TMA copies may read its blocks); None for one made here
+    # the tensor map TMA copies of its blocks may read: a host descriptor's argument, or the
+    # ``tt.make_tensor_map`` of a 2-d one made in the kernel; None for other ranks
     tensor_map: TensorValue | None = None
 
     @property
@@ -551,12 +553,21 @@ class BlockPointerBuiltins:
             raise self._value_error(
                 f"{what}: padding_option 'nan' is not supported for {element} blocks"
             )
+        shape_values = tuple(self._index(s, f"{what}: shape", core.int32) for s in shapes)
+        stride_values = tuple(self._index(s, f"{what}: strides", core.int64) for s in stride_list)
+        tensor_map = None
+        if ndim == 2:  # its blocks may be TMA copies, as a host descriptor's (tt_tensor_map)
+            made = MakeTensorMapOp(
+                ptr.handle, [v.handle for v in shape_values], [v.handle for v in stride_values]
+            )
+            tensor_map = TensorValue(self.sem.b.insert(made).result)
         return TensorDescriptor(
             base=ptr,
-            shape=tuple(self._index(s, f"{what}: shape", core.int32) for s in shapes),
-            strides=tuple(self._index(s, f"{what}: strides", core.int64) for s in stride_list),
+            shape=shape_values,
+            strides=stride_values,
             block_shape=dims,
             padding=padding,
+            tensor_map=tensor_map,
         )
 
     def _descriptor(self, desc: Any, what: str) -> TensorDescriptor:

@@ -63,7 +63,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import get_effects
 from xdsl.utils.exceptions import VerifyException
@@ -71,6 +71,7 @@ from xdsl.utils.exceptions import VerifyException
 from mytriton.dialects import tt
 from mytriton.dialects.tt_constants import uniform_constant
 from mytriton.dialects.tt_elementwise import AddOp, AndOp, CmpOp, MulOp, SelectOp, SubOp
+from mytriton.dialects.tt_tensor_map import MakeTensorMapOp
 from mytriton.dialects.tt_types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of, with_layout
 from mytriton.dialects.ttg_async_dot import DotWaitOp, mark_async
@@ -101,6 +102,7 @@ from mytriton.dialects.ttg_tma import (
 from mytriton.frontend.debug_builtins import VOLATILE_ATTR
 from mytriton.frontend.signature import descriptor_leaves
 from mytriton.passes.axis_info import AxisAnalysis
+from mytriton.passes.device_tensor_maps import aligned_for_tma, made_map, record_device_map
 from mytriton.passes.mma_policy import tensor_core_dot, wgmma_register_a
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline_loads import (
@@ -222,7 +224,7 @@ def _fits_shared_memory(module: builtin.ModuleOp) -> bool:
 class _Staged:
     load: tt.LoadOp
     tile: MemDescType
-    #: the box and swizzle of its TMA copies (a host descriptor's block on sm_90), else None
+    #: the box and swizzle of its TMA copies (a descriptor's block on sm_90), else None
     tma: tuple[tuple[int, int], int] | None = None
 
 
@@ -277,15 +279,17 @@ def _tma_copy(
     load: tt.LoadOp, tile: MemDescType, kernel: func.FuncOp | None, axis: AxisAnalysis | None
 ) -> tuple[tuple[int, int], int] | None:
     """The box and swizzle of the TMA copies that may fill ``tile`` with ``load``'s block: a
-    host descriptor's block (its tensor map a kernel argument) whose tile the copy engine can
+    descriptor's block whose tensor map is a kernel argument (a host descriptor's) or a
+    qualifying map the kernel writes (``device_tensor_maps``), whose tile the copy engine can
     write (``ttg_tma.tensor_map_box``), through a map the kernel reads with no other box, at an
     innermost coordinate known to be a multiple of 16 bytes (the H200 stops with an illegal
     instruction at another: ``test_tma_copies``'s unaligned case stays a ``cp.async`` copy)."""
     found = tensor_map_box(tile)
     m = load.tensor_map
-    if found is None or kernel is None or axis is None or not isinstance(m, BlockArgument):
+    if found is None or kernel is None or axis is None or m is None:
         return None
-    if m.block is not kernel.body.block:
+    made = made_map(m, kernel)
+    if made is None and not (isinstance(m, BlockArgument) and m.block is kernel.body.block):
         return None
     inner = axis[load.coords[-1]].element_divisibility(0) * byte_size(tile.element)
     if inner % TMA_ALIGNMENT:
@@ -293,15 +297,25 @@ def _tma_copy(
     if rotated_span(tile) and _descriptor_rows(load) is None:
         return None  # a map argument that is not a host descriptor's: no extent to guard
     box, swizzle = found
-    known = tensor_maps(kernel).get(m.index)
-    return found if known is None or known == (box, swizzle, rotated_span(tile)) else None
+    want = (box, swizzle, rotated_span(tile))
+    if made is not None:  # a map the kernel writes (``device_tensor_maps``)
+        known = made.copies()
+        if not aligned_for_tma(made, axis):
+            return None
+        return found if known is None or known[:3] == want else None
+    assert isinstance(m, BlockArgument)
+    known_host = tensor_maps(kernel).get(m.index)
+    return found if known_host is None or known_host == want else None
 
 
 def _descriptor_rows(load: tt.LoadOp) -> SSAValue | None:
-    """The extent along dimension 0 of the host descriptor whose tensor map ``load`` reads:
-    the i32 kernel argument ``signature.descriptor_leaves`` puts before the map (None where
-    the arguments are not a descriptor's)."""
+    """The extent along dimension 0 of the tensor whose map ``load`` reads: the first shape
+    operand of a ``tt.make_tensor_map``, or a host descriptor's i32 kernel argument that
+    ``signature.descriptor_leaves`` puts before the map (None where the arguments are not a
+    descriptor's)."""
     m = load.tensor_map
+    if isinstance(m, OpResult) and isinstance(m.op, MakeTensorMapOp):
+        return m.op.shape[0]
     if not isinstance(m, BlockArgument):
         return None
     leaves = descriptor_leaves(len(load.coords))
@@ -496,9 +510,14 @@ def _rewrite(
         kernel = _kernel_of(loop)
         assert kernel is not None  # (_tma_copy found it)
         for t in by_tma:
-            assert t.tma is not None and isinstance(t.load.tensor_map, BlockArgument)
-            span = rotated_span(t.tile)
-            recorded = record_tensor_map(kernel, t.load.tensor_map.index, *t.tma, span)
+            assert t.tma is not None and t.load.tensor_map is not None
+            span, m = rotated_span(t.tile), t.load.tensor_map
+            made = made_map(m, kernel)
+            if made is not None:
+                recorded = record_device_map(kernel, made, *t.tma, span)
+            else:
+                assert isinstance(m, BlockArgument)
+                recorded = record_tensor_map(kernel, m.index, *t.tma, span)
             assert recorded, "_tma_copy checked the box"
         for k in range(slots):
             out.add(InitBarrierOp(out.value(MemDescIndexOp(barriers, out.const(k, i32)))))

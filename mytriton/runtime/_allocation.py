@@ -1,7 +1,7 @@
 """``triton.set_allocator``: where Triton gets global scratch memory at launch (TMA descriptors
-built in a kernel, for one). mytriton's kernels never need any (a tensor descriptor becomes
-ordinary loads and stores: frontend/block_pointers.py), so the allocator is only recorded, for
-code written against Triton's API."""
+built in a kernel, for one). mytriton's kernels that write their own tensor maps take their
+scratch from it on launches with torch tensors (``runtime/global_scratch.py``), and from the
+arrays' framework where none is set (Triton requires one)."""
 
 from __future__ import annotations
 
@@ -29,5 +29,5 @@ _allocator: ContextVar[Allocator] = ContextVar("_allocator", default=_NULL_ALLOC
 
 
 def set_allocator(allocator: Allocator) -> None:
-    """Record the allocator for kernels that would need global scratch memory."""
+    """Record the allocator for kernels that need global scratch memory."""
     _allocator.set(allocator)

@@ -34,6 +34,7 @@ from mytriton.backends.stages import (
     parse_module,
     print_module,
 )
+from mytriton.dialects.tt_tensor_map import module_global_scratch
 from mytriton.dialects.ttg_tma import kernel_tensor_maps
 from mytriton.errors import MyTritonError
 from mytriton.frontend import ArgSpec, compile_kernel
@@ -180,6 +181,8 @@ def run_stages(
         kernel.module = artifacts["tt-opt"]
     if "ttg" in artifacts and (maps := kernel_tensor_maps(artifacts["ttg"])):
         kernel.metadata["tensor_maps"] = maps  # what the runtime encodes at each launch
+    if "ttg" in artifacts and (scratch := module_global_scratch(artifacts["ttg"])):
+        kernel.metadata["global_scratch"] = scratch  # bytes a program, allocated at each launch
     kernel.metadata.update(name=kernel.name, num_warps=options.num_warps)
     backend.load(kernel, artifacts, options)
     if os.environ.get("MYTRITON_DUMP", "") not in ("", "0"):

@@ -33,6 +33,7 @@ from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
 from mytriton.runtime.descriptor_args import descriptor_runtime
 from mytriton.runtime.fast_path import FastPath, make_fast_path
+from mytriton.runtime.global_scratch import GlobalScratch, scratch_bytes
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.launch import (
     can_execute,
@@ -268,7 +269,10 @@ class JITFunction(Generic[T]):
                 launch = plan.launch
                 if launch is None:
                     launch = plan.bind_launch()
-                launch(gx, gy, gz, plan.runtime(values))
+                args = plan.runtime(values)
+                if plan.scratch is not None:  # the tensor maps it writes (global_scratch.py)
+                    args = (*args, plan.scratch.allocate(gx * gy * gz))
+                launch(gx, gy, gz, args)
                 if key is not None:
                     if not plan.fast_tried:
                         self._make_fast_path(plan, values, options, key[2])
@@ -329,6 +333,10 @@ class JITFunction(Generic[T]):
                 fill_tensor_maps(maps, backend, runtime, infos)
             plan.runtime = descriptor_runtime(specs, self.arg_names, runtime, infos, maps, backend)
             plan.fast_tried = True
+        if execute and (per_program := scratch_bytes(kernel)):
+            plan.scratch = GlobalScratch(per_program, infos)
+            plan.infos = [*infos, plan.scratch.info]
+            plan.fast_tried = True  # (the fast paths pass no scratch)
         return plan, values
 
     def _compile(
@@ -530,6 +538,7 @@ class _LaunchPlan:
         "options",
         "runtime",
         "runtime_indices",
+        "scratch",
     )
 
     def __init__(
@@ -555,6 +564,8 @@ class _LaunchPlan:
         self.fast_tried = False
         #: the native fast path (``native_fast_path.py``), which replaces ``fast`` where made
         self.native: Callable[..., CompiledKernel] | None = None
+        #: where the kernel writes tensor maps: each launch's scratch (``global_scratch.py``)
+        self.scratch: GlobalScratch | None = None
 
     def bind_launch(self) -> FastLaunch:
         """The backend's launch function for this plan's kernel and arrays (first launch)."""

@@ -18,6 +18,7 @@ from mytriton.errors import (
     MyTritonError,
     debug_enabled,
 )
+from mytriton.runtime.global_scratch import with_scratch
 from mytriton.runtime.grid import normalize_grid
 
 
@@ -45,6 +46,7 @@ def make_launcher(kernel: CompiledKernel, backend: Backend, options: LaunchOptio
                 return
             require_binary(kernel)
             if g[0] * g[1] * g[2] > 0:
+                args = with_scratch(kernel, g, args, infos)
                 backend.launch(kernel, g, list(args), infos, options)
         except MyTritonError as e:
             if debug_enabled():

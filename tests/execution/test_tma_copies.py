@@ -38,24 +38,6 @@ def descriptor_matmul(
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=mask)
 
 
-@triton.jit
-def device_descriptor_matmul(
-    a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
-):
-    """The same with descriptors made in the kernel (no tensor map: ``cp.async`` copies)."""
-    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
-    b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BK, BN])
-    acc = tl.zeros((BM, BN), tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        a = a_desc.load([tl.program_id(0) * BM, k * BK])
-        b = b_desc.load([k * BK, tl.program_id(1) * BN])
-        acc = tl.dot(a, b, acc)
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    mask = (rm[:, None] < M) & (rn[None, :] < N)
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=mask)
-
-
 def _rows_of_16_bytes(rng: np.random.Generator, rows: int, cols: int, dtype: Any) -> np.ndarray:
     """A random ``rows x cols`` view whose rows start 16 bytes apart at least (a tensor map's
     strides are multiples of 16 bytes), of a wider array where ``cols`` is not enough."""
@@ -174,22 +156,6 @@ def test_tensor_maps_follow_the_descriptors(run: Any) -> None:
         np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)
         outs.append(c)
     assert not np.array_equal(outs[0], outs[1])
-
-
-def test_device_descriptors_use_cp_async(run: Any) -> None:
-    """Descriptors made in the kernel have no tensor map: their blocks are ``cp.async``
-    copies (a limitation: Triton makes maps on the device)."""
-    m, n, k = 64, 64, 128
-    rng = np.random.default_rng(3)
-    a = rng.standard_normal((m, k)).astype(np.float16)
-    b = rng.standard_normal((k, n)).astype(np.float16)
-    c = np.zeros((m, n), np.float32)
-    compiled = run(device_descriptor_matmul, (1, 1), a, b, c, m, n, k, BM=64, BN=64, BK=64)
-    if run.backend != "interpreter":
-        assert not _copied_by_tma(compiled)
-        assert "tensor_maps" not in compiled.metadata
-    ref = a.astype(np.float64) @ b.astype(np.float64)
-    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)
 
 
 @triton.jit

@@ -10,7 +10,7 @@ import pytest
 
 from mytriton.backends.arrays import describe_array
 from mytriton.backends.gpusim.backend import GpuSimBackend
-from mytriton.backends.gpusim.tensor_maps import decode_gpusim_tensor_map, map_words
+from mytriton.backends.gpusim.tensor_maps import MAP_WORDS, decode_gpusim_tensor_map
 from mytriton.backends.tensor_maps import TensorMapRequest
 from mytriton.dialects.ttg_nvmma import rotate_rows
 from mytriton.dialects.ttg_tma import SPAN_MAP_OFFSET
@@ -51,7 +51,7 @@ def test_span_view_covers_the_first_rows_of_spans_inside_the_tensor() -> None:
 def test_gpusim_map_holds_the_span_map_after_the_tensor_map() -> None:
     request = _request(200, 64, 72, 16)
     words = GpuSimBackend().tensor_map(request)
-    plain = decode_gpusim_tensor_map(words[: map_words(2)])
+    plain = decode_gpusim_tensor_map(words[:MAP_WORDS])
     assert plain.dims == (64, 200) and plain.box == (64, 8)
     after = SPAN_MAP_OFFSET // 8
     spans = decode_gpusim_tensor_map(words[after:])
@@ -59,9 +59,9 @@ def test_gpusim_map_holds_the_span_map_after_the_tensor_map() -> None:
     assert spans.dims == tuple(reversed(shape))
     assert spans.strides == tuple(2 * s for s in reversed(strides))
     assert spans.box == tuple(reversed(box))
-    assert words.size == after + map_words(5)
+    assert after == MAP_WORDS and words.size == 2 * MAP_WORDS
 
 
 def test_gpusim_map_without_span_is_one_map() -> None:
     words = GpuSimBackend().tensor_map(_request(200, 64, 72, 0))
-    assert words.size == map_words(2)
+    assert words.size == MAP_WORDS

@@ -7,6 +7,7 @@ completes, a missing wait, a read before it, a bad tensor map) fail, naming the 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,8 +15,10 @@ import pytest
 from mytriton.backends.gpusim import SimulationError, run_lowered
 from mytriton.backends.gpusim.tensor_maps import (
     MAGIC,
+    MAP_WORDS,
     decode_gpusim_tensor_map,
     encode_gpusim_tensor_map,
+    fields_of,
     swizzle_addresses,
 )
 from tests.tma_samples import ELEMENT_BYTES, NUMPY, tma_module, tma_reference
@@ -43,7 +46,7 @@ def _run(
     x0: int,
     x1: int,
     grid: tuple[int, int, int] = (1, 1, 1),
-    **flags: object,
+    **flags: Any,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Run the sample kernel; returns (the full array, the tile as it lay in shared memory)."""
     full = _array(element)
@@ -165,7 +168,7 @@ def test_copy_without_expect_tx_fails() -> None:
 
 
 @pytest.mark.parametrize("flags", [{"wait": False}, {"read_before_wait": True}])
-def test_reading_the_tile_before_the_wait_fails(flags: dict[str, bool]) -> None:
+def test_reading_the_tile_before_the_wait_fails(flags: dict[str, Any]) -> None:
     with pytest.raises(SimulationError, match=r"reads tile\[\d+\] while a TMA copy to it") as e:
         _run("f16", 64, _map("f16", 64, 128), 0, 0, **flags)
     assert e.value.op_name == "memref.load"
@@ -181,7 +184,7 @@ def test_bad_magic_fails() -> None:
 def test_map_breaking_cuda_limits_fails() -> None:
     """A map the encoder would refuse (box dim over 256), written by hand."""
     tmap = _map("f16", 64, 128)
-    tmap[5 + 2 * 2 + 1] = 300  # the box's outer dim
+    fields_of(tmap.view(np.uint8))["box_dim"][1] = 300  # the box's outer dim
     with pytest.raises(SimulationError, match=r"bad tensor map .*box dim 1 must be 1 to 256"):
         _run("f16", 64, tmap, 0, 0)
 
@@ -201,7 +204,8 @@ def test_tensor_past_the_array_fails() -> None:
 
 def test_round_trip_of_the_map() -> None:
     words = encode_gpusim_tensor_map(3, 32, 4, [5, 6, 7], [4, 32, 192], [4, 2, 1], 0)
-    assert words[0] == MAGIC and words.dtype == np.int64 and words.size == 5 + 9 + 1
+    assert words.dtype == np.int64 and words.size == MAP_WORDS
+    assert words.view(np.uint32)[0] == MAGIC
     tm = decode_gpusim_tensor_map(words)
     assert (tm.base_param, tm.base_offset, tm.element_bytes) == (3, 32, 4)
     assert (tm.dims, tm.strides, tm.box, tm.swizzle) == ((5, 6, 7), (4, 32, 192), (4, 2, 1), 0)

@@ -1,5 +1,5 @@
-"""``triton.set_allocator`` exists for code written against Triton (its tensor-descriptor
-examples call it); mytriton's kernels never allocate, so it only records the allocator."""
+"""``triton.set_allocator`` records the allocator; setting it allocates nothing (kernels that
+write tensor maps call it at launch: ``tests/execution/test_device_tma.py``)."""
 
 from __future__ import annotations
 

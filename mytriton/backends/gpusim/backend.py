@@ -30,13 +30,14 @@ class GpuSimBackend(Backend):
         kernel.binary = SimKernel(artifacts["gpu"])
 
     def tensor_map(self, request: TensorMapRequest) -> Any:
-        """gpusim's own map (``gpusim/tensor_maps.py``): the base as its kernel parameter; a
-        span map follows at ``SPAN_MAP_OFFSET`` bytes where the request has one."""
+        """gpusim's own map (``gpusim/tensor_maps.py``, 128 bytes as int64 words): the base as
+        its kernel parameter; a span map follows right after it (``SPAN_MAP_OFFSET``) where
+        the request has one."""
         words = _map(request, request.shape, request.strides, request.box)
         if not request.span:
             return words
-        gap = np.zeros(SPAN_MAP_OFFSET // 8 - words.size, np.int64)
-        return np.concatenate([words, gap, _map(request, *request.span_view())])
+        assert words.size * 8 == SPAN_MAP_OFFSET
+        return np.concatenate([words, _map(request, *request.span_view())])
 
     def launch(
         self,

@@ -18,6 +18,7 @@ from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory
 from mytriton.backends.gpusim.mbarriers import MBarriers
 from mytriton.backends.gpusim.shared_memory import AsyncCopies, SharedMemory
+from mytriton.backends.gpusim.tensormap_writes import TensorMapWrites
 from mytriton.backends.gpusim.values import Value
 from mytriton.backends.gpusim.warpgroups import WgmmaGroups
 
@@ -37,7 +38,7 @@ class CompiledBlock:
 class Machine:
     """The state of one batch: SSA values per lane, the active-lane mask, memories (and the
     asynchronous copies in flight to shared memory, the wgmma groups in flight, the mbarriers
-    and the TMA copies completing on them)."""
+    and the TMA copies completing on them, the tensor maps the programs wrote)."""
 
     def __init__(
         self,
@@ -68,6 +69,7 @@ class Machine:
         self.async_copies = AsyncCopies(self.lanes)  # each thread's cp.async copies in flight
         self.wgmma = WgmmaGroups(self.lanes)  # each thread's wgmma groups in flight
         self.mbarriers = MBarriers()  # each program's mbarriers and the TMA copies on them
+        self.tensormaps = TensorMapWrites()  # the tensor maps the programs wrote, and fences
 
     # ---- execution ----
 

@@ -9,16 +9,18 @@ state lives in ``Machine.mbarriers`` (``mbarriers``, which says when copies land
   ``bytes`` more transaction bytes, then the thread arrives (more arrivals than the count in one
   phase fail).
 * ``nvvm.cp.async.bulk.tensor.shared.cluster.global``: per active thread (the lowering issues it
-  from one), read the gpusim tensor map (``tensor_maps``) through the map pointer, read the box
-  from global memory now (elements outside the tensor, negative coordinates included, read as
-  zero), and queue its write to shared memory on the barrier: the box's rows (all outer
-  coordinates, innermost dimension contiguous) at ``dst + row * box_inner_bytes``, swizzled on
-  the absolute shared address (``tensor_maps.swizzle_addresses``). The destination must be
-  128-byte aligned and, swizzled, aligned to the swizzle's period (8 x its span: 1024 bytes for
-  128-byte swizzle): gpusim's shared addresses agree with the GPU's modulo a buffer's declared
-  alignment, so the swizzle lands where it does on the GPU. No other thread may have read or
-  written the destination since the last barrier (a missing barrier before a buffer is
-  reloaded), and no copy may be in flight to it.
+  from one), read the gpusim tensor map (``tensor_maps``: 128 bytes, 64-byte aligned in a
+  pointer parameter's memory; one the program wrote must be fenced, ``rules_tensormap``) through
+  the map pointer, read the box from global memory now (elements outside the tensor, negative
+  coordinates included, read as zero), and queue its write to shared memory on the barrier: the
+  box's rows (all outer coordinates, innermost dimension contiguous) at
+  ``dst + row * box_inner_bytes``, swizzled on the absolute shared address
+  (``tensor_maps.swizzle_addresses``). The destination must be 128-byte aligned and, swizzled,
+  aligned to the swizzle's period (8 x its span: 1024 bytes for 128-byte swizzle): gpusim's
+  shared addresses agree with the GPU's modulo a buffer's declared alignment, so the swizzle
+  lands where it does on the GPU. No other thread may have read or written the destination since
+  the last barrier (a missing barrier before a buffer is reloaded), and no copy may be in flight
+  to it.
 * ``nvvm.mbarrier.try_wait.parity %bar, %phase``: the copies queued on the barrier land (their
   bytes complete), then the wait returns if the phase of parity ``%phase`` has completed (the
   barrier's current parity differs); otherwise it fails as a deadlock: in lockstep every
@@ -44,13 +46,13 @@ from mytriton.backends.gpusim.mbarriers import BulkCopy
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.shared_memory import SharedBuffer
 from mytriton.backends.gpusim.tensor_maps import (
-    HEADER_WORDS,
+    MAP_BYTES,
     TMA_ALIGNMENT,
     TensorMap,
     decode_gpusim_tensor_map,
-    map_words,
     swizzle_addresses,
 )
+from mytriton.backends.gpusim.tensormap_writes import locate_map, where
 from mytriton.backends.gpusim.values import Ptr
 from mytriton.dialects.upstream_tma import (
     AddrSpaceCastOp,
@@ -173,30 +175,14 @@ def _expect_tx(op: Operation, c: Compiler) -> Step:
 
 
 def _read_map(m: Machine, op: Operation, lane: int, pointer: Ptr) -> TensorMap:
-    """The tensor map ``lane``'s map pointer points to."""
-    region = m.memory.regions.get(int(pointer.arg[lane]))
-    if region is None:
-        m.fail(op, "the tensor map pointer is not a pointer parameter", m.lane_mask(lane))
-    off = int(pointer.off[lane])
-    at = f"at byte {off - region.origin} of `{region.name}`"
-    if (off - region.origin) % 8:
-        m.fail(op, f"the tensor map {at} is not 8-byte aligned", m.lane_mask(lane))
-
-    def words(n: int) -> np.ndarray:
-        if off < 0 or off + 8 * n > region.raw.size:
-            m.fail(
-                op,
-                f"the tensor map {at} runs past the array ({n} int64 words needed)",
-                m.lane_mask(lane),
-            )
-        return np.ascontiguousarray(region.raw[off : off + 8 * n]).view(np.int64)
-
-    header = words(HEADER_WORDS)
+    """The tensor map ``lane``'s map pointer points to, which the program must have fenced if
+    it wrote it (``tensormap_writes``)."""
+    arg, region, off = locate_map(m, op, lane, pointer, "the tensor map")
+    m.tensormaps.check_readable(m, op, lane, region, arg, off)
     try:
-        rank = int(header[4])
-        return decode_gpusim_tensor_map(words(map_words(rank)) if 1 <= rank <= 5 else header)
+        return decode_gpusim_tensor_map(region.raw[off : off + MAP_BYTES])
     except ValueError as e:
-        m.fail(op, f"bad tensor map {at}: {e}", m.lane_mask(lane))
+        m.fail(op, f"bad tensor map {where(region, off)}: {e}", m.lane_mask(lane))
 
 
 def _read_box(

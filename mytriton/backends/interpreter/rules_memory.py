@@ -31,6 +31,7 @@ from mytriton.backends.interpreter.poison import Poison, make_poison, mask_of, p
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array
 from mytriton.dialects import tt
+from mytriton.dialects.tt_tensor_map import MakeTensorMapOp
 
 if TYPE_CHECKING:
     from xdsl.ir import Operation, SSAValue
@@ -103,6 +104,13 @@ def _check_poisoned_use(
             f"{describe_program(ex.pid_of_lane(program))}{_where(element)}",
             op,
         )
+
+
+@rule(MakeTensorMapOp)
+def make_tensor_map(ex: Executor, op: MakeTensorMapOp) -> Sequence[Value]:
+    """No tensor maps here (the loads that name one read through their pointers): its value
+    is the tensor's base."""
+    return (_pointers(ex, op.base, op),)
 
 
 @rule(tt.LoadOp)

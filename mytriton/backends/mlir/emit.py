@@ -18,7 +18,9 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
 * an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
   ``atomic_fences``);
 * ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
-  cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``);
+  cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``), as do
+  ``ptx.mma.sync`` (an fp8 ``mma.sync``: ``inline_mma``) and ``ptx.tensormap.replace`` (a tensor
+  map's field set in the kernel: ``inline_tensormap``);
 * a ``gpu.module`` using dynamic shared memory declares it as an external array, which NVPTX
   prints as ``.extern .shared`` (upstream's own global takes a byte of static shared memory:
   ``dynamic_shared``);
@@ -47,6 +49,10 @@ from mytriton.backends.mlir.access_hints import rewrite_hinted_access
 from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
 from mytriton.backends.mlir.dynamic_shared import declare_dynamic_shared
 from mytriton.backends.mlir.inline_mma import inline_fp8_mma_sync
+from mytriton.backends.mlir.inline_tensormap import (
+    inline_tensormap_cp_fenceproxy,
+    inline_tensormap_replace,
+)
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
 from mytriton.errors import BackendError
 
@@ -139,4 +145,6 @@ _FIXES: dict[str, Callable[[Operation], None]] = {
     "llvm.store": rewrite_hinted_access,
     "ptx.wgmma.mma_async": inline_register_a_wgmma,
     "ptx.mma.sync": inline_fp8_mma_sync,
+    "ptx.tensormap.replace": inline_tensormap_replace,
+    "ptx.tensormap.cp_fenceproxy": inline_tensormap_cp_fenceproxy,
 }

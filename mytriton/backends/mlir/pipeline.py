@@ -45,15 +45,24 @@ TOOLKIT_HINT = (
 )
 
 
-# the PTX ISA of fp8 ``mma.sync`` (``ptx.mma.sync``'s inline asm): 8.4; ``nvvm-attach-target``
-# otherwise picks the chip's minimum (7.8 for sm_90)
-FP8_MMA_PTX = "+ptx84"
 FP8_MMA_TEXT = "mma.sync.aligned.m16n8k32.row.col.f32.e"  # an fp8 A: e4m3 or e5m2
+# text of the emitted MLIR -> the PTX ISA it needs (``nvvm-attach-target`` otherwise picks the
+# chip's minimum, 7.8 for sm_90): fp8 ``mma.sync`` (``ptx.mma.sync``'s inline asm) 8.4; a
+# tensor map built in the kernel 8.6 (``tensormap.replace`` inline asm and the tensormap proxy
+# fences exist from 8.3, but ptxas read ``global_stride`` in 16-byte units up to 8.5, as
+# Triton's TMAToLLVM notes: a newer ISA keeps its bytes)
+PTX_VERSION_NEEDS = {
+    FP8_MMA_TEXT: 84,
+    "tensormap.replace.tile.": 86,
+    '"nvvm.fence.proxy.release"': 86,
+    '"nvvm.fence.proxy.acquire"': 86,
+}
 
 
 def ptx_features(text: str) -> str | None:
     """The ``features`` the emitted MLIR ``text`` needs of ``nvvm-attach-target``."""
-    return FP8_MMA_PTX if FP8_MMA_TEXT in text else None
+    versions = [v for needle, v in PTX_VERSION_NEEDS.items() if needle in text]
+    return f"+ptx{max(versions)}" if versions else None
 
 
 def pass_pipeline(

@@ -86,6 +86,10 @@ class LoweringContext:
     async_dots: dict[SSAValue, tuple[list[list[int]], list[SSAValue]]] = field(default_factory=dict)
     #: whether the kernel has warpgroup MMAs (``dot_wgmma.async_proxy_fence``), once known
     wgmma_kernel: bool | None = None
+    #: per tensor map the kernel writes: what thread 0 emits before a copy through it ahead of
+    #: a pipelined loop, to stop where the map is of a tensor the copy engine cannot read
+    #: (``tensor_map_create``)
+    tensor_map_checks: dict[SSAValue, Callable[[], None]] = field(default_factory=dict)
     #: lowers one op at the current position (patterns of ops with regions lower their bodies)
     lower_op: Callable[[Operation], None] = field(default=lambda op: None)
 

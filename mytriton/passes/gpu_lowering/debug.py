@@ -40,7 +40,7 @@ from mytriton.passes.gpu_lowering.rules import lowers
 _DIMS = (gpu.DimensionEnum.X, gpu.DimensionEnum.Y, gpu.DimensionEnum.Z)
 
 
-def _program_ids(ctx: LoweringContext) -> list[SSAValue]:
+def program_ids(ctx: LoweringContext) -> list[SSAValue]:
     """The program id along x, y and z (i32, computed once at the kernel entry)."""
     out = []
     for d in _DIMS:
@@ -90,7 +90,7 @@ class LowerPrint:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, tt_debug.PrintOp)
         prefix, as_hex = op.prefix.data, op.hex is not None
-        pids = _program_ids(ctx)
+        pids = program_ids(ctx)
         everyone_but_0 = ctx.num_warps * WARP_SIZE - 1
         if not op.args:
             body = Block()
@@ -135,7 +135,7 @@ class LowerAssert:
         )
         body = Block()
         with ctx.inside(body):
-            pids = _program_ids(ctx)
+            pids = program_ids(ctx)
             ctx.emit(PrintfOp(fmt, [*pids, ctx.thread_id]))
             ctx.emit(TrapOp())
         _guarded(ctx, failed, body)

@@ -70,20 +70,20 @@ def _address(ctx: LoweringContext, tile: SSAValue) -> SSAValue:
     )
 
 
-def _thread_zero(ctx: LoweringContext, pred: SSAValue | None) -> SSAValue:
+def thread_zero(ctx: LoweringContext, pred: SSAValue | None) -> SSAValue:
     """Whether this thread is thread 0 of the program (and ``pred`` holds)."""
     first = ctx.is_owner(ctx.num_warps * 32 - 1)
     assert first is not None
     return first if pred is None else ctx.value(arith.AndIOp(first, pred))
 
 
-def _by_thread_zero(ctx: LoweringContext, pred: SSAValue | None, ops: list[Operation]) -> None:
+def by_thread_zero(ctx: LoweringContext, pred: SSAValue | None, ops: list[Operation]) -> None:
     then = Block()
     with ctx.inside(then):
         for op in ops:
             ctx.emit(op)
         ctx.emit(scf.YieldOp())
-    ctx.emit(scf.IfOp(_thread_zero(ctx, pred), [], [then]))
+    ctx.emit(scf.IfOp(thread_zero(ctx, pred), [], [then]))
 
 
 @lowers(InitBarrierOp)
@@ -92,14 +92,14 @@ class LowerInitBarrier:
         assert isinstance(op, InitBarrierOp)
         bar = _address(ctx, op.bar)
         count = ctx.i32(op.count.value.data)
-        _by_thread_zero(ctx, None, [MBarrierInitOp(bar, count), FenceMBarrierInitOp()])
+        by_thread_zero(ctx, None, [MBarrierInitOp(bar, count), FenceMBarrierInitOp()])
 
 
 @lowers(InvalBarrierOp)
 class LowerInvalBarrier:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, InvalBarrierOp)
-        _by_thread_zero(ctx, None, [MBarrierInvalOp(_address(ctx, op.bar))])
+        by_thread_zero(ctx, None, [MBarrierInvalOp(_address(ctx, op.bar))])
 
 
 @lowers(BarrierExpectOp)
@@ -108,7 +108,7 @@ class LowerBarrierExpect:
         assert isinstance(op, BarrierExpectOp)
         bar = _address(ctx, op.bar)
         size = ctx.i32(op.bytes)
-        _by_thread_zero(ctx, ctx.scalar(op.pred), [MBarrierArriveExpectTxOp(bar, size)])
+        by_thread_zero(ctx, ctx.scalar(op.pred), [MBarrierArriveExpectTxOp(bar, size)])
 
 
 @lowers(AsyncTMACopyGlobalToLocalOp)
@@ -120,7 +120,7 @@ class LowerAsyncTMACopy:
         with ctx.inside(then):
             copy.emit()
             ctx.emit(scf.YieldOp())
-        ctx.emit(scf.IfOp(_thread_zero(ctx, ctx.scalar(op.pred)), [], [then]))
+        ctx.emit(scf.IfOp(thread_zero(ctx, ctx.scalar(op.pred)), [], [then]))
 
 
 class _TileCopy:
@@ -140,6 +140,9 @@ class _TileCopy:
 
     def emit(self) -> None:
         ctx, span = self.ctx, rotated_span(self.op.tile)
+        check = ctx.tensor_map_checks.get(self.op.tensor_map)
+        if check is not None and not _steady(self.op):  # a map the kernel wrote: stop where
+            check()  # it is of no tensor (the copies ahead of a loop precede its steady state)
         tensor_map = ctx.value(AddrSpaceCastOp(ctx.scalar(self.op.tensor_map), GENERIC_POINTER))
         if not span:
             self._boxes(tensor_map, range(0, self.rows, self.box_rows))
@@ -202,6 +205,16 @@ class _TileCopy:
             )
         into = ctx.value(AddrSpaceCastOp(at, SHARED_CLUSTER_POINTER))
         ctx.emit(CpAsyncBulkTensorGlobalToSharedClusterOp(into, tensor_map, self.bar, coordinates))
+
+
+def _steady(op: AsyncTMACopyGlobalToLocalOp) -> bool:
+    """Whether ``op`` is a copy of a pipelined loop's steady state (in the body that waits on
+    the barriers): the copies of the loop's first ``stages - 1`` iterations, ahead of it,
+    precede it whenever the loop runs (``pipeline_async``)."""
+    loop = op.parent_op()
+    return isinstance(loop, scf.ForOp) and any(
+        isinstance(o, WaitBarrierOp) for o in loop.body.block.ops
+    )
 
 
 @lowers(WaitBarrierOp)
