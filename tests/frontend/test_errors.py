@@ -1047,9 +1047,12 @@ def test_int32_array_pointer_mix_in_where():
     assert err.loc is not None
 
 
-def test_source_unavailable_for_exec_kernel():
+def test_source_unavailable_for_generated_kernel():
+    """Compiled from a string under a made-up file name: no file holds it, and only
+    ``<string>`` sources are kept (``exec_sources``)."""
     namespace: dict = {"tl": tl}
-    exec("def made_by_exec(x, BLOCK: tl.constexpr):\n    pass\n", namespace)
+    code = compile("def made_by_exec(x, BLOCK: tl.constexpr):\n    pass\n", "<generated>", "exec")
+    exec(code, namespace)
     kernel = triton.jit(namespace["made_by_exec"])
     with pytest.raises(SourceUnavailableError) as info:
         kernel.warmup(X, grid=(1,), BLOCK=16)
