@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mytriton import exec_sources as _exec_sources  # noqa: F401 (keeps exec'd kernels' text)
 from mytriton import language
 from mytriton.errors import CompilationError, LaunchError
 from mytriton.errors import MyTritonError as TritonError

@@ -276,8 +276,8 @@ class Semantic:
             and a.dtype.is_int_unsigned() != b.dtype.is_int_unsigned()
         ):
             raise self.type_error(
-                f"cannot use {op} with {a.dtype} and {b.dtype}: their signedness differs "
-                "(Triton's rule); cast them to the same signedness"
+                f"Cannot use {op} with {a.dtype} and {b.dtype} because they have different "
+                "signedness (Triton's rule); cast them to the same signedness"
             )
         d = promote(a.dtype, b.dtype, self.b.loc)
         self.no_fp8_arithmetic(f"operator {op}", d)
@@ -339,9 +339,13 @@ class Semantic:
 
     def bitwise(self, op: str, a: Any, b: Any) -> TensorValue:
         a, b = self.operands(a, b)
+        given = (a.dtype, b.dtype)
         a, b = self.promoted(a, b, op)
-        if a.dtype.kind == "float":
-            raise self.type_error(f"operator {op} needs integer or boolean operands, got {a.dtype}")
+        if a.dtype.kind == "float":  # Triton's words first: its tests match them
+            raise self.type_error(
+                f"invalid operands of type {given[0]} and {given[1]}: operator {op} needs "
+                "integer or boolean operands"
+            )
         return TensorValue(self.b.insert(self._BITWISE[op](a.handle, b.handle)).result)
 
     def shift(self, op: str, a: Any, b: Any) -> TensorValue:

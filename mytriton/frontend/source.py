@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mytriton.errors import SourceLocation, SourceUnavailableError, UnsupportedSyntaxError
+from mytriton.exec_sources import exec_source
 from mytriton.language import core
 
 _CACHE: dict[Callable[..., Any], KernelSource] = {}
@@ -29,10 +30,14 @@ def _read(fn: Callable[..., Any]) -> tuple[list[str], str, int]:
         lines, first = inspect.getsourcelines(fn)
         file = inspect.getsourcefile(fn) or inspect.getfile(fn)
     except (OSError, TypeError) as e:
+        found = exec_source(fn)  # a kernel made by ``exec`` of a string
+        if found is not None:
+            _READ[fn] = found
+            return found
         name = getattr(fn, "__qualname__", repr(fn))
         raise SourceUnavailableError(
             f"cannot read the source of kernel `{name}` ({e}); kernels must be defined in a "
-            "file, not created dynamically or typed into an interactive session"
+            "file or by exec of a string, not typed into an interactive session"
         ) from None
     _READ[fn] = lines, file, first
     return lines, file, first

@@ -265,7 +265,7 @@ def out_of_range_constant_kernel(out):
 @pytest.mark.parametrize(
     ("kernel", "error", "message"),
     [
-        (mixed_division_kernel, KernelTypeError, "signedness differs"),
+        (mixed_division_kernel, KernelTypeError, "because they have different signedness"),
         (negative_constant_kernel, KernelValueError, "negative constant -1"),
         (out_of_range_constant_kernel, KernelValueError, "300 is out of range for type uint8"),
     ],

@@ -578,6 +578,11 @@ def where_pointer_mix_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def float_bitwise_kernel(x, out, n, BLOCK: tl.constexpr):
+    v = tl.load(x + tl.arange(0, BLOCK)) & n  # <-
+
+
+@triton.jit
 def broadcast_mismatch_kernel(x, out, n, BLOCK: tl.constexpr):
     y = tl.arange(0, 16) + tl.arange(0, 8)  # <-
 
@@ -912,6 +917,13 @@ CASES = [
     (pointer_truth_kernel, KernelTypeError, ("pointer has no truth value",), "tl.where"),
     (cast_pointer_kernel, KernelTypeError, ("cannot convert pointer<fp32> to int32",), "x.to"),
     (broadcast_mismatch_kernel, KernelTypeError, ("incompatible shapes", "[16]", "[8]"), "tl."),
+    # Triton's words first (its tests match "invalid operands of type")
+    (
+        float_bitwise_kernel,
+        KernelTypeError,
+        ("invalid operands of type fp32 and int32", "operator & needs integer or boolean"),
+        "tl.load",
+    ),
     (broadcast_to_bad_kernel, KernelTypeError, ("cannot broadcast shape [16] to [8]",), "tl."),
     (expand_dims_axis_kernel, KernelValueError, ("axis 3 out of range",), "tl.expand_dims"),
     (zeros_like_module_kernel, KernelTypeError, ("zeros_like's input must be a value",), "tl."),
@@ -1047,9 +1059,12 @@ def test_int32_array_pointer_mix_in_where():
     assert err.loc is not None
 
 
-def test_source_unavailable_for_exec_kernel():
+def test_source_unavailable_for_generated_kernel():
+    """Compiled from a string under a made-up file name: no file holds it, and only
+    ``<string>`` sources are kept (``exec_sources``)."""
     namespace: dict = {"tl": tl}
-    exec("def made_by_exec(x, BLOCK: tl.constexpr):\n    pass\n", namespace)
+    code = compile("def made_by_exec(x, BLOCK: tl.constexpr):\n    pass\n", "<generated>", "exec")
+    exec(code, namespace)
     kernel = triton.jit(namespace["made_by_exec"])
     with pytest.raises(SourceUnavailableError) as info:
         kernel.warmup(X, grid=(1,), BLOCK=16)
