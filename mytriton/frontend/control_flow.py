@@ -14,6 +14,7 @@ import ast
 import builtins as py
 import itertools
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -66,15 +67,29 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
             return
         self.visit_block(node.body if cond else node.orelse, self.at_tail)
 
+    def _unsplat_condition(self, node: ast.If, cond: TensorValue) -> TensorValue:
+        """A one-element block as an ``if``'s condition: its element, with Triton's warning;
+        a bigger block is an error (Triton's: its truth is ambiguous)."""
+        if math.prod(cond.shape) != 1:
+            raise KernelTypeError(
+                "the condition of an `if` must be a scalar; for blocks use tl.where or a mask "
+                "(the boolean value of a block of more than one element is ambiguous)",
+                self.loc(node.test),
+            )
+        warnings.warn(
+            "If conditional called with multidimensional Tensor instead of scalar; please use "
+            f'"if ({ast.unparse(node.test)}).item()" instead',
+            stacklevel=2,
+        )
+        with self.b.located(self.loc(node.test)):
+            return self.tl.item(cond)
+
     def runtime_if(self, node: ast.If, cond: TensorValue) -> None:
         """``if`` on a runtime scalar: an ``scf.if`` whose results are the variables either
         branch assigns (Triton's rule: a variable used after the ``if`` must exist on both
         paths, and keep one type)."""
         if cond.is_block:
-            raise KernelTypeError(
-                "the condition of an `if` must be a scalar; for blocks use tl.where or a mask",
-                self.loc(node.test),
-            )
+            cond = self._unsplat_condition(node, cond)
         flag = self.sem.to_bool(cond)
         if exits([node]):
             self.exit_if(node, flag)

@@ -142,3 +142,31 @@ def test_name_first_assigned_with_one_value_in_every_branch(run: Any, s: int) ->
     out = np.full(block, np.nan, np.float32)
     run(first_assigned_in_every_branch_kernel, (1,), out, s, BLOCK=block)
     np.testing.assert_array_equal(out, np.arange(block) * 3 + 2.5)
+
+
+@triton.jit
+def one_element_if_kernel(x, explicit: tl.constexpr):
+    condition = tl.load(x + tl.arange(0, 1)) > 42  # a block of one element
+    if explicit:
+        condition = condition.item()
+    if condition:
+        tl.store(x, 42)
+
+
+@pytest.mark.filterwarnings("ignore:If conditional called with multidimensional")
+@pytest.mark.parametrize("explicit", [False, True])
+@pytest.mark.parametrize("value", [41, 43])
+def test_if_on_a_one_element_block(run, value, explicit):
+    """Triton's rule: a one-element block as an ``if`` condition is its element."""
+    x = np.full(1, value, np.int32)
+    run(one_element_if_kernel, (1,), x, explicit=explicit, num_warps=1)
+    assert x[0] == (42 if value > 42 else value)
+
+
+def test_if_on_a_one_element_block_warns(monkeypatch):
+    """... with Triton's warning to write ``.item()``, when compiling (a fresh compile)."""
+    monkeypatch.setenv("MYTRITON_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("MYTRITON_INTERPRET", "1")
+    x = np.full(1, 43, np.int32)
+    with pytest.warns(UserWarning, match=r'please use "if \(condition\).item\(\)"'):
+        one_element_if_kernel.warmup(x, explicit=False, num_warps=2, grid=(1,))
