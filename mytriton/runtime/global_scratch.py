@@ -13,6 +13,7 @@ is not reused before the kernel is done with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -39,15 +40,19 @@ class GlobalScratch:
         first = next((i for i in infos if i is not None), None)
         self.framework = first.framework if first is not None else "numpy"
         self.device = first.device if first is not None else None
-        self.info = describe_array(self.allocate(1), SCRATCH)
+
+    @cached_property
+    def info(self) -> ArrayInfo:
+        """What a plan's launcher knows of the scratch (its framework and device)."""
+        return describe_array(self.allocate(1), SCRATCH)
 
     def allocate(self, programs: int) -> Any:
         """The scratch of a launch of ``programs`` programs."""
         size = max(self.per_program * programs, 1)
-        allocator = _allocator.get()
-        if not isinstance(allocator, NullAllocator) and self.framework == "torch":
-            return allocator(size, SCRATCH_ALIGNMENT, None)
         if self.framework == "torch":
+            allocator = _allocator.get()
+            if not isinstance(allocator, NullAllocator):
+                return allocator(size, SCRATCH_ALIGNMENT, None)
             import torch
 
             where = "cpu" if self.device is None else f"cuda:{self.device}"

@@ -231,13 +231,10 @@ def _destination(
 ) -> tuple[SharedBuffer, np.ndarray]:
     """The buffer a copy of ``tm``'s box to shared address ``dst`` writes, and the element of it
     each of its units (the buffer's element size) lands in, swizzled."""
-    shared = m.shared
-    for name, buf in shared.buffers.items():
-        base = shared.base[name]
-        if base <= dst < base + buf.nbytes:
-            break
-    else:
+    found = m.shared.buffer_at(dst)
+    if found is None:
         m.fail(op, f"the destination {dst} is outside every shared buffer", m.lane_mask(lane))
+    name, buf, base = found
     if dst % DESTINATION_ALIGNMENT:
         m.fail(
             op,

@@ -279,6 +279,15 @@ class SharedMemory:
             end = max(end, self.base[name] + buffers[name].nbytes)
         self.size = end
 
+    def buffer_at(self, address: int) -> tuple[str, SharedBuffer, int] | None:
+        """The buffer (its name, itself and its base) holding the byte at shared ``address``,
+        or None where no buffer does."""
+        for name, b in self.buffers.items():
+            base = self.base[name]
+            if base <= address < base + b.nbytes:
+                return name, b, base
+        return None
+
     def locate(
         self, m: Machine, op: Operation, address: np.ndarray, nbytes: int
     ) -> tuple[SharedBuffer, np.ndarray]:
@@ -292,12 +301,11 @@ class SharedMemory:
             return first, np.zeros(m.lanes, np.int64)
         lane = int(active[0])
         start = int(address[lane])
-        for name, b in self.buffers.items():
-            base, size = self.base[name], b.nbytes
-            if base <= start < base + size:
-                break
-        else:
+        found = self.buffer_at(start)
+        if found is None:
             m.fail(op, f"shared address {start} is outside every shared buffer", m.lane_mask(lane))
+        name, b, base = found
+        size = b.nbytes
         rel = address.astype(np.int64) - base
         item = b.data.dtype.itemsize
         bad = m.mask & ((rel < 0) | (rel + nbytes > size) | (rel % nbytes != 0))

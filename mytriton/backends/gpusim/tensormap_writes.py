@@ -77,17 +77,14 @@ def locate_shared_map(
     (an absolute address of the program's shared window): ``MAP_ALIGNMENT``-aligned, all
     ``MAP_BYTES`` inside one buffer. ``what`` names the address in messages."""
     start = int(address[lane])
-    shared = m.shared
-    for name, buf in shared.buffers.items():
-        base = shared.base[name]
-        if base <= start < base + buf.nbytes:
-            break
-    else:
+    found = m.shared.buffer_at(start)
+    if found is None:
         m.fail(
             op,
             f"{what} at shared address {start} is outside every shared buffer",
             m.lane_mask(lane),
         )
+    name, buf, base = found
     rel = start - base
     at = f"{what} at shared address {start} (byte {rel} of {name})"
     if start % MAP_ALIGNMENT:

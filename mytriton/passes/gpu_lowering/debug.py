@@ -52,7 +52,7 @@ def program_ids(ctx: LoweringContext) -> list[SSAValue]:
     return out
 
 
-def _guarded(ctx: LoweringContext, condition: SSAValue | None, body: Block) -> None:
+def guarded(ctx: LoweringContext, condition: SSAValue | None, body: Block) -> None:
     """Emit ``body``'s ops under ``scf.if condition`` (directly when None)."""
     if condition is None:
         for op in list(body.ops):
@@ -96,7 +96,7 @@ class LowerPrint:
             body = Block()
             with ctx.inside(body):
                 ctx.emit(PrintfOp(message_format(prefix) + "\n", pids))
-            _guarded(ctx, ctx.is_owner(everyone_but_0), body)
+            guarded(ctx, ctx.is_owner(everyone_but_0), body)
             return
         for n, v in enumerate(op.args):
             elem = element_type(v.type)
@@ -114,7 +114,7 @@ class LowerPrint:
                 for reg, index in zip(regs, coords, strict=True):
                     value = _printf_argument(ctx, reg, elem, as_hex)
                     ctx.emit(PrintfOp(fmt, [*pids, *index, value]))
-            _guarded(ctx, owner, body)
+            guarded(ctx, owner, body)
 
 
 @lowers(tt_debug.AssertOp)
@@ -138,7 +138,7 @@ class LowerAssert:
             pids = program_ids(ctx)
             ctx.emit(PrintfOp(fmt, [*pids, ctx.thread_id]))
             ctx.emit(TrapOp())
-        _guarded(ctx, failed, body)
+        guarded(ctx, failed, body)
 
 
 @lowers(tt_debug.AssumeOp)

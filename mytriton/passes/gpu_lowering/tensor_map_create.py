@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from xdsl.dialects import arith, func, gpu, llvm, memref, scf
+from xdsl.dialects import arith, func, gpu, llvm, memref
 from xdsl.dialects.builtin import IntegerType, i64
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -59,7 +59,7 @@ from mytriton.dialects.upstream_tensormap import FenceProxyAcquireOp
 from mytriton.dialects.upstream_tma import GENERIC_POINTER, AddrSpaceCastOp
 from mytriton.passes.device_tensor_maps import TMA_ALIGNMENT, scratch_argument
 from mytriton.passes.gpu_lowering.context import LoweringContext
-from mytriton.passes.gpu_lowering.debug import program_ids
+from mytriton.passes.gpu_lowering.debug import guarded, program_ids
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.tma import thread_zero
@@ -114,18 +114,18 @@ class LowerMakeTensorMap:
                 ctx.emit(memref.StoreOp.get(zero, smem, [ctx.index(k)]))
             for k, (_, fields) in enumerate(maps):
                 _replace_all(ctx, _shared_slot(ctx, smem, k), base, fields, size, swizzle)
-        _if(ctx, thread_zero(ctx, None), built)
+        guarded(ctx, thread_zero(ctx, None), built)
         copied = Block()  # warp 0 copies them to their global slots, releasing them
         with ctx.inside(copied):
             for k, (at, _) in enumerate(maps):
                 ctx.emit(TensormapCpFenceproxyOp(at, _shared_slot(ctx, smem, k)))
-        _if(ctx, ctx.value(arith.CmpiOp(ctx.thread_id, ctx.i32(WARP_SIZE), "ult")), copied)
+        guarded(ctx, ctx.value(arith.CmpiOp(ctx.thread_id, ctx.i32(WARP_SIZE), "ult")), copied)
         acquired = Block()  # thread 0, which copies through them, acquires them
         with ctx.inside(acquired):
             for at, _ in maps:
                 generic = ctx.value(AddrSpaceCastOp(at, GENERIC_POINTER))
                 ctx.emit(FenceProxyAcquireOp(generic, ctx.i32(MAP_BYTES)))
-        _if(ctx, thread_zero(ctx, None), acquired)
+        guarded(ctx, thread_zero(ctx, None), acquired)
 
 
 def _shared_slot(ctx: LoweringContext, smem: SSAValue, k: int) -> SSAValue:
@@ -197,13 +197,7 @@ def _stop_if(ctx: LoweringContext, bad: SSAValue) -> None:
     failed = Block()
     with ctx.inside(failed):
         ctx.emit(TrapOp())
-    _if(ctx, bad, failed)
-
-
-def _if(ctx: LoweringContext, condition: SSAValue, body: Block) -> None:
-    with ctx.inside(body):
-        ctx.emit(scf.YieldOp())
-    ctx.emit(scf.IfOp(condition, [], [body]))
+    guarded(ctx, bad, failed)
 
 
 def _replace_all(
