@@ -11,7 +11,10 @@ store through it expands into ordinary ``tt`` ops, as Triton's RewriteTensorPoin
 
 A tensor descriptor is the same record (int32 shape, int64 strides) whose loads and stores
 always check every dimension (out-of-bounds elements read as the padding, writes are dropped:
-TMA's behaviour). Runtime loops and ``if``s carry a record as its scalars (``CompositeValue``).
+TMA's behaviour); ``desc.gather``/``desc.scatter`` pick rows of one (``descriptor_gather.py``).
+In a kernel ``desc.shape``/``desc.strides`` are its runtime scalars and ``desc.block_shape`` its
+compile-time sizes, as in Triton. Runtime loops and ``if``s carry a record as its scalars
+(``CompositeValue``).
 Argument checks and messages follow Triton 3.6's ``semantic.py``.
 """
 

@@ -10,6 +10,9 @@ into one masked ``tt.load``/``tt.store`` of pointers, so every backend runs them
     pointer[i, j] = base + x_offsets[i] * stride_0 + (y + j) * stride_1
     mask[i, j]    = 0 <= x_offsets[i] < shape_0  and  0 <= y + j < shape_1
 
+Two x offsets naming one row scatter to the same elements: the last row wins in the interpreter
+(as in Triton's), gpusim reports the race, and a GPU leaves it undefined, as TMA does.
+
 The checks are Triton's (``semantic.descriptor_gather``/``descriptor_scatter`` and the ops'
 verifiers): a ``[1, N]`` block, int32 row offsets of one dimension and at least 8 of them, at
 least ``32 // bitwidth * 8`` columns, a scattered value of the gathered shape and element type.

@@ -4,7 +4,6 @@ attributes inside a kernel (``desc.block_shape``/``shape``/``strides``,
 Triton 3.6's semantics: a gathered row is the ``[1, N]`` block load at ``(x, y)`` (padding
 where out of bounds), a scattered row its store (out of bounds dropped)."""
 
-# ruff: noqa: N803  (kernels keep Triton's names)
 from __future__ import annotations
 
 from typing import Any
@@ -46,7 +45,9 @@ def test_gather_rows(run: Any, dtype: Any, width: int) -> None:
     rows = np.array([3, 1, 1, 13, -1, 12, 0, 40, 7, 2, 2, -5, 9, 11, 4, 6], np.int32)
     y = 2 * width + width // 2  # the right half of each row is out of bounds
     out = np.full((16, width), 77, dtype)
-    run(gather_rows_kernel, (1,), out, src, rows, y, x, ycols, BLOCK_X=16, BLOCK_Y=width, PAD="zero")
+    run(
+        gather_rows_kernel, (1,), out, src, rows, y, x, ycols, BLOCK_X=16, BLOCK_Y=width, PAD="zero"
+    )
     np.testing.assert_array_equal(out, gathered(src, rows, y, width, 0))
 
 
@@ -84,13 +85,17 @@ def test_scatter_rows(run: Any, dtype: Any, width: int) -> None:
 
 
 @triton.jit
-def gather_dot_kernel(a, b, c, K: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+def gather_dot_kernel(
+    a, b, c, K: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
+):
     """c = a @ b with both operands gathered row by row (Triton's gather-dot pipeline test)."""
     a_desc = tl.make_tensor_descriptor(a, [BM, K], [K, 1], [1, BK])
     b_desc = tl.make_tensor_descriptor(b, [K, BN], [BN, 1], [1, BN])
     acc = tl.zeros((BM, BN), tl.float32)
     for k in range(0, K, BK):
-        acc = tl.dot(a_desc.gather(tl.arange(0, BM), k), b_desc.gather(tl.arange(0, BK) + k, 0), acc)
+        acc = tl.dot(
+            a_desc.gather(tl.arange(0, BM), k), b_desc.gather(tl.arange(0, BK) + k, 0), acc
+        )
     tl.store(c + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], acc)
 
 

@@ -161,5 +161,7 @@ def test_gather_and_scatter_are_masked_pointer_accesses():
     ir = tt(gather_scatter_kernel, *ARGS, **KW)
     (load,) = op_lines(ir, "tt.load")
     (store,) = op_lines(ir, "tt.store")
-    assert load.endswith(": tensor<8x32x!tt.ptr<f32>>") and load.count("%") == 4, load  # mask, other
+    assert load.endswith(": tensor<8x32x!tt.ptr<f32>>") and load.count("%") == 4, (
+        load
+    )  # mask, other
     assert store.endswith(": tensor<8x32x!tt.ptr<f32>>") and store.count("%") == 3, store  # mask
