@@ -7,6 +7,7 @@ a pointer to ``dtype``; the wrapped array must hold elements of the same size.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from mytriton.language import core
@@ -30,8 +31,48 @@ class TensorWrapper:
     def element_size(self) -> int:
         return int(self.dtype.primitive_bitwidth // 8)
 
+    @property
+    def device(self) -> Any:
+        return getattr(self.base, "device", "cpu")  # NumPy < 2 arrays have none
+
+    # Triton's wrapper methods (tests build outputs with them); each applies the base array's
+    # own method (torch's, else the NumPy/CuPy equivalent) and keeps the reinterpretation.
+
+    def new_empty(self, *sizes: Any) -> TensorWrapper:
+        """An uninitialised wrapper of ``sizes`` (one sequence, or the sizes themselves)."""
+        shape = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], int) else sizes
+        if hasattr(self.base, "new_empty"):  # torch
+            return TensorWrapper(self.base.new_empty(shape), self.dtype)
+        return TensorWrapper(_array_module(self.base).empty(shape, self.base.dtype), self.dtype)
+
+    def clone(self) -> TensorWrapper:
+        base = self.base.clone() if hasattr(self.base, "clone") else self.base.copy()
+        return TensorWrapper(base, self.dtype)
+
+    def copy_(self, other: TensorWrapper) -> None:
+        if hasattr(self.base, "copy_"):  # torch
+            self.base.copy_(other.base)
+        else:
+            self.base[...] = other.base
+
+    def cpu(self) -> TensorWrapper:
+        if hasattr(self.base, "cpu"):  # torch
+            return TensorWrapper(self.base.cpu(), self.dtype)
+        if hasattr(self.base, "get"):  # CuPy
+            return TensorWrapper(self.base.get(), self.dtype)
+        return TensorWrapper(self.base, self.dtype)
+
+    def to(self, device: Any) -> TensorWrapper:
+        """torch only, as Triton's (a NumPy or CuPy base has no ``to``)."""
+        return TensorWrapper(self.base.to(device), self.dtype)
+
     def __repr__(self) -> str:
         return f"TensorWrapper[{self.dtype}]({self.base!r})"
+
+
+def _array_module(array: Any) -> Any:
+    """``numpy`` or ``cupy``: the package of ``array``'s type."""
+    return sys.modules[type(array).__module__.split(".")[0]]
 
 
 def reinterpret(tensor: Any, dtype: core.dtype) -> Any:

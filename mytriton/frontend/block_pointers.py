@@ -11,7 +11,10 @@ store through it expands into ordinary ``tt`` ops, as Triton's RewriteTensorPoin
 
 A tensor descriptor is the same record (int32 shape, int64 strides) whose loads and stores
 always check every dimension (out-of-bounds elements read as the padding, writes are dropped:
-TMA's behaviour). Runtime loops and ``if``s carry a record as its scalars (``CompositeValue``).
+TMA's behaviour); ``desc.gather``/``desc.scatter`` pick rows of one (``descriptor_gather.py``).
+In a kernel ``desc.shape``/``desc.strides`` are its runtime scalars and ``desc.block_shape`` its
+compile-time sizes, as in Triton. Runtime loops and ``if``s carry a record as its scalars
+(``CompositeValue``).
 Argument checks and messages follow Triton 3.6's ``semantic.py``.
 """
 
@@ -29,7 +32,13 @@ from mytriton.dialects import tt
 from mytriton.dialects.tt_tensor_map import MakeTensorMapOp
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.semantic import Semantic
-from mytriton.frontend.values import BoundMethod, CompositeValue, TensorValue, unwrap_constexpr
+from mytriton.frontend.values import (
+    BlockShape,
+    BoundMethod,
+    CompositeValue,
+    TensorValue,
+    unwrap_constexpr,
+)
 from mytriton.language import core
 
 # What ``tl.load``/``tl.store`` does to the memory op it built (its cache options).
@@ -135,17 +144,27 @@ class TensorDescriptor(CompositeValue):
     def attribute(self, name: str) -> Any:
         if name in ("load", "store"):
             return BoundMethod(self, f"{name}_tensor_descriptor")
-        if name == "shape":
+        if name in ("gather", "scatter"):
+            return BoundMethod(self, name, getattr(core, f"descriptor_{name}"))
+        if name == "shape":  # runtime int32 scalars, as Triton's
             return self.shape
-        if name == "strides":
+        if name == "strides":  # runtime int64 scalars
             return self.strides
-        if name == "block_shape":
-            return self.block_shape  # a tuple of ints, as Triton's block_type.shape
+        if name == "block_shape":  # ints, equal to a list or a tuple of them (Triton's tl.tuple)
+            return BlockShape(self.block_shape)
         if name == "dtype":
             return self.element_dtype
         if name == "block_type":
             return core.block_type(self.element_dtype, list(self.block_shape))
         return None
+
+
+@dataclass
+class Addressing:
+    """The element offsets and in-bounds mask of a window, summed one dimension at a time."""
+
+    offset: TensorValue | None = None
+    mask: TensorValue | None = None
 
 
 def _is_zero(value: Any) -> bool:
@@ -161,7 +180,7 @@ def _known_int(v: TensorValue) -> int | None:
     return None
 
 
-def _no_options(op: Operation) -> None:
+def no_options(op: Operation) -> None:
     return None
 
 
@@ -373,26 +392,45 @@ class BlockPointerBuiltins:
         of its elements inside ``shape`` along the ``checked`` dimensions."""
         sem = self.sem
         rank = len(block_shape)
-        offset: TensorValue | None = None
-        mask: TensorValue | None = None
+        window = Addressing()
         for d, size in enumerate(block_shape):
             along = sem.arith("+", starts[d], self._arange(size))  # int64 [size]
             for axis in range(rank):
                 if axis != d:
                     along = sem.expand_dims(along, axis)
-            stride = sem.cast(strides[d], core.int64)
-            # a stride known to be 1 is not multiplied by: the offsets stay visibly contiguous
-            term = along if _known_int(stride) == 1 else sem.arith("*", along, stride)
-            offset = term if offset is None else sem.arith("+", offset, term)
-            if d in checked:
-                inside = sem.bitwise(
-                    "&",
-                    sem.compare(">=", along, 0),
-                    sem.compare("<", along, sem.cast(shape[d], core.int64)),
-                )
-                mask = inside if mask is None else sem.bitwise("&", mask, inside)
-        assert offset is not None
-        pointers = sem.broadcast_to(sem.arith("+", base, offset), block_shape)
+            self._address_along(window, along, strides[d], shape[d] if d in checked else None)
+        return self._addressed(base, window, block_shape)
+
+    def _address_along(
+        self,
+        window: Addressing,
+        along: TensorValue,
+        stride: TensorValue,
+        limit: TensorValue | None,
+    ) -> None:
+        """Add ``along * stride`` (``along``: int64 indices of one dimension) to ``window``'s
+        offset and, if a ``limit`` is given, ``0 <= along < limit`` to its mask."""
+        sem = self.sem
+        stride = sem.cast(stride, core.int64)
+        # a stride known to be 1 is not multiplied by: the offsets stay visibly contiguous
+        term = along if _known_int(stride) == 1 else sem.arith("*", along, stride)
+        window.offset = term if window.offset is None else sem.arith("+", window.offset, term)
+        if limit is not None:
+            inside = sem.bitwise(
+                "&",
+                sem.compare(">=", along, 0),
+                sem.compare("<", along, sem.cast(limit, core.int64)),
+            )
+            window.mask = inside if window.mask is None else sem.bitwise("&", window.mask, inside)
+
+    def _addressed(
+        self, base: TensorValue, window: Addressing, block_shape: tuple[int, ...]
+    ) -> tuple[TensorValue, TensorValue | None]:
+        """``base`` plus ``window``'s offsets, and its mask, broadcast to ``block_shape``."""
+        sem = self.sem
+        assert window.offset is not None
+        pointers = sem.broadcast_to(sem.arith("+", base, window.offset), block_shape)
+        mask = window.mask
         if mask is not None:
             mask = sem.broadcast_to(mask, block_shape)
         return pointers, mask
@@ -447,7 +485,7 @@ class BlockPointerBuiltins:
         other: Any,
         boundary_check: Any,
         padding_option: Any,
-        options: Options = _no_options,
+        options: Options = no_options,
     ) -> TensorValue:
         """``tl.load(block_ptr, ...)``; ``options`` puts the cache options on the ``tt.load``."""
         what = "tl.load"
@@ -477,7 +515,7 @@ class BlockPointerBuiltins:
         value: Any,
         mask: Any,
         boundary_check: Any,
-        options: Options = _no_options,
+        options: Options = no_options,
     ) -> None:
         """``tl.store(block_ptr, value, ...)``; ``options`` as for loads."""
         what = "tl.store"
@@ -595,14 +633,14 @@ class BlockPointerBuiltins:
         d = self._descriptor(desc, what)
         pointers, in_bounds = self._descriptor_window(d, offsets, what)
         if d.tensor_map is None:
-            return self._masked_load(pointers, in_bounds, d.padding, _no_options)
+            return self._masked_load(pointers, in_bounds, d.padding, no_options)
         # the block's coordinates, for a copy through the tensor map (``tt.load``'s doc)
         coords = [
             self._index(s, f"{what}: offsets", core.int32).handle
             for s in self._list(offsets, f"{what}: offsets")
         ]
         return self._masked_load(
-            pointers, in_bounds, d.padding, _no_options, (d.tensor_map.handle, coords)
+            pointers, in_bounds, d.padding, no_options, (d.tensor_map.handle, coords)
         )
 
     def store_tensor_descriptor(self, desc: Any, offsets: Any, value: Any) -> None:
@@ -616,4 +654,4 @@ class BlockPointerBuiltins:
             )
         pointers, in_bounds = self._descriptor_window(d, offsets, what)
         v = self.sem.cast(value, d.element_dtype)  # Triton converts to the descriptor's type
-        self._masked_store(pointers, v, in_bounds, _no_options)
+        self._masked_store(pointers, v, in_bounds, no_options)

@@ -16,8 +16,9 @@ from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects.tt_types import block_shape_problem, block_type
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.atomic_builtins import AtomicBuiltins
-from mytriton.frontend.block_pointers import BlockPointer, BlockPointerBuiltins
+from mytriton.frontend.block_pointers import BlockPointer
 from mytriton.frontend.debug_builtins import DebugBuiltins
+from mytriton.frontend.descriptor_gather import DescriptorGatherBuiltins
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.libdevice_builtins import LibdeviceBuiltins
 from mytriton.frontend.reduce_builtins import ReduceBuiltins
@@ -49,7 +50,7 @@ class Builtins(
     ReduceBuiltins,
     LibdeviceBuiltins,
     DebugBuiltins,
-    BlockPointerBuiltins,
+    DescriptorGatherBuiltins,  # and BlockPointerBuiltins, its base
     AtomicBuiltins,
     ShapeBuiltins,
 ):

@@ -491,7 +491,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call) -> Any:
         if isinstance(fn, BoundMethod):  # `x.sum(0)` is `tl.sum(x, 0)`, `x.to(d)` `tl.cast(x, d)`
-            target = core_fn("cast" if fn.name == "to" else fn.name)
+            target = fn.function or core_fn("cast" if fn.name == "to" else fn.name)
             return self.call(target, [fn.receiver, *args], kwargs, node)
         name = core.BUILTINS.get(fn) if is_hashable(fn) else None
         if name is not None:

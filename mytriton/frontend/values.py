@@ -80,10 +80,12 @@ class CompositeValue:
 @dataclass(frozen=True)
 class BoundMethod:
     """``x.to`` before it is called: a tensor method resolved at compile time (``receiver`` is a
-    ``TensorValue``, or a ``CompositeValue`` whose method ``name`` is a ``tl`` function)."""
+    ``TensorValue``, or a ``CompositeValue`` whose method ``name`` is a ``tl`` function, or is
+    ``function``, a builtin of ``tl.core`` that ``tl`` does not export)."""
 
     receiver: TensorValue | CompositeValue
     name: str
+    function: Any = None
 
 
 class BlockShape(list[int]):

@@ -594,4 +594,8 @@ def __getattr__(name: str) -> Any:
         from mytriton.frontend.values import TensorValue
 
         return TensorValue
+    if name == "tensor_descriptor":  # ``isinstance(d, tl.tensor_descriptor)``, an annotation
+        from mytriton.frontend.block_pointers import TensorDescriptor
+
+        return TensorDescriptor
     raise AttributeError(f"module 'mytriton.language' has no attribute {name!r}")

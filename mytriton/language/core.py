@@ -554,3 +554,15 @@ def to_tensor(x: Any) -> Any:
     """``x`` as a runtime value (a Python scalar gets the dtype Triton gives it: int32, uint32,
     int64 or uint64 by range; float32); ``tl.core.to_tensor`` in Triton, used by helpers such as
     ``tl.philox`` that take either a Python number or a runtime scalar."""
+
+
+@builtin
+def descriptor_gather(desc: Any, *offsets: Any) -> Any:
+    """``desc.gather(x_offsets, y_offset)``: the ``[len(x_offsets), N]`` block whose row ``i`` is
+    the descriptor's ``[1, N]`` block at ``(x_offsets[i], y_offset)`` (padding out of bounds)."""
+
+
+@builtin
+def descriptor_scatter(desc: Any, value: Any, *offsets: Any) -> Any:
+    """``desc.scatter(value, x_offsets, y_offset)``: row ``i`` of ``value`` stored as the
+    descriptor's ``[1, N]`` block at ``(x_offsets[i], y_offset)`` (out of bounds dropped)."""

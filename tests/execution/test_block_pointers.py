@@ -326,7 +326,10 @@ def test_descriptor_matmul(run: Any) -> None:
 
 
 def block_pointer_warmups() -> list[Any]:
-    """The kernels above compiled once each (compile-only: tests/cuda checks the C++)."""
+    """The kernels above (and test_descriptor_gather.py's) compiled once each (compile-only:
+    tests/cuda checks the C++)."""
+    from tests.execution.test_descriptor_gather import descriptor_gather_warmups
+
     f32 = np.zeros((16, 16), np.float32)
     f16 = np.zeros((32, 32), np.float16)
     i32 = np.zeros((16, 16), np.int32)
@@ -345,4 +348,5 @@ def block_pointer_warmups() -> list[Any]:
         descriptor_matmul_kernel.warmup(
             f16, f16, f16, 24, 20, 32, BM=16, BN=16, BK=16, grid=(2, 2)
         ),
+        *descriptor_gather_warmups(),
     ]

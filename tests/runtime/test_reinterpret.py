@@ -164,3 +164,67 @@ def test_element_sizes_must_match(make: Callable[[np.ndarray], Any], message: st
 def test_only_arrays_can_be_reinterpreted() -> None:
     with pytest.raises(TypeError, match="Cannot reinterpret"):
         triton.reinterpret([1.0, 2.0], tl.int32)
+
+
+def test_new_empty_keeps_the_reinterpretation(arrays: Arrays) -> None:
+    """Triton's tests make outputs with ``wrapper.new_empty(shape)`` (unsigned dtypes come as
+    wrappers); the new wrapper is a ``dtype`` array of the base's framework and element type."""
+    x = np.array([1.0, -2.0, 0.5, -0.0, 3.0, -1e9, 7.0, -7.0], np.float32)
+    src = triton.reinterpret(arrays(x), tl.int32)
+    dst = src.new_empty((8,))
+    assert isinstance(dst, triton.TensorWrapper) and dst.dtype == tl.int32
+    assert dst.shape == (8,) and dst.base.dtype == src.base.dtype and dst.base is not src.base
+    clear_sign_bits[(1,)](src, dst, BLOCK=8)
+    np.testing.assert_array_equal(arrays.host(dst.base), np.abs(x))
+
+
+def test_wrapper_array_methods() -> None:
+    """``new_empty`` (a shape or the sizes), ``clone``, ``copy_``, ``cpu`` and ``device`` on a
+    NumPy base, each keeping the wrapper's dtype."""
+    x = np.arange(6, dtype=np.uint32).reshape(2, 3)
+    w = triton.reinterpret(x, tl.int32)
+    assert w.new_empty(4, 5).shape == (4, 5) and w.new_empty([3]).shape == (3,)
+    assert w.new_empty((2, 2)).base.dtype == np.uint32
+    twin = w.clone()
+    assert twin.dtype == tl.int32 and twin.base is not x
+    np.testing.assert_array_equal(twin.base, x)
+    zeros = triton.reinterpret(np.zeros_like(x), tl.int32)
+    zeros.copy_(w)
+    np.testing.assert_array_equal(zeros.base, x)
+    assert w.cpu().base is x and w.cpu().dtype == tl.int32
+    assert str(w.device) == "cpu"
+
+
+class TorchLike:
+    """The torch methods a wrapper forwards to (torch is not installed where CI runs)."""
+
+    def __init__(self, shape: tuple[int, ...], device: str = "cuda:0"):
+        self.shape, self.device, self.dtype, self.data = shape, device, "torch.uint32", None
+        self.copied_from: Any = None
+
+    def new_empty(self, shape: tuple[int, ...]) -> TorchLike:
+        return TorchLike(shape, self.device)
+
+    def clone(self) -> TorchLike:
+        return TorchLike(self.shape, self.device)
+
+    def copy_(self, other: TorchLike) -> None:
+        self.copied_from = other
+
+    def cpu(self) -> TorchLike:
+        return TorchLike(self.shape, "cpu")
+
+    def to(self, device: str) -> TorchLike:
+        return TorchLike(self.shape, device)
+
+
+def test_wrapper_methods_use_torchs() -> None:
+    w = triton.TensorWrapper(TorchLike((3,)), tl.uint32)
+    assert w.device == "cuda:0"
+    for made in (w.new_empty((5, 2)), w.clone(), w.cpu(), w.to("cuda:1")):
+        assert isinstance(made, triton.TensorWrapper) and made.dtype == tl.uint32
+    assert w.new_empty((5, 2)).shape == (5, 2)
+    assert (w.cpu().device, w.to("cuda:1").device) == ("cpu", "cuda:1")
+    other = triton.TensorWrapper(TorchLike((3,)), tl.uint32)
+    w.copy_(other)
+    assert w.base.copied_from is other.base
