@@ -45,6 +45,10 @@ class StageError(MyTritonError):
     """A stage name or IR file that the selected backend cannot start from."""
 
 
+class IRFileNotFoundError(StageError, FileNotFoundError):
+    """``mytriton.compile`` was given the path of a file that does not exist."""
+
+
 def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
     from xdsl.dialects.builtin import IntegerAttr, i32
 

@@ -37,6 +37,7 @@ from mytriton.runtime.global_scratch import GlobalScratch, scratch_bytes
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.launch import (
     can_execute,
+    check_num_warps,
     launch_device,
     make_launcher,
     require_binary,
@@ -441,17 +442,9 @@ def kernel_symbol(name: str) -> str:
     return symbol if symbol and not symbol[0].isdigit() else f"k_{symbol}"
 
 
-def _power_of_two(n: Any) -> bool:
-    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
-
-
 def launch_options(raw: dict[str, Any], debug: bool) -> LaunchOptions:
     """The compile options of a launch's keyword options, checked as Triton checks them."""
-    num_warps = raw.get("num_warps", 4)
-    if not _power_of_two(num_warps):
-        raise LaunchOptionError(f"num_warps must be a power of 2, got {num_warps!r}")
-    if num_warps > 32:
-        raise LaunchOptionError(f"num_warps must be at most 32, got {num_warps}")
+    num_warps = check_num_warps(raw.get("num_warps", 4))
     arch = raw.get("arch")
     if raw.get("num_ctas", 1) != 1:
         digits = re.sub(r"\D", "", str(arch)) if arch is not None else ""

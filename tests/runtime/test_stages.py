@@ -17,8 +17,9 @@ import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends import get_backend
 from mytriton.backends.stages import StageParseError
+from mytriton.errors import LaunchOptionError
 from mytriton.passes.lower_to_gpu import GPU_PIPELINE, ttg_pipeline
-from mytriton.runtime.compiler import StageError, stage_table
+from mytriton.runtime.compiler import IRFileNotFoundError, StageError, stage_table
 
 
 @triton.jit
@@ -204,6 +205,32 @@ def test_compile_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
         mytriton.compile("builtin.module {}", stage="tt")
     with pytest.raises(StageParseError):
         mytriton.compile("func.func @k(", stage="tt")
+
+
+@pytest.mark.parametrize("missing", ["no_such.tt.mlir", "dumps/k.ttg.mlir"])
+def test_compile_of_a_missing_file_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, missing: str
+) -> None:
+    """Not an IR parse error of the file name: the file is missing."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.chdir(tmp_path)
+    for src in (missing, tmp_path / missing):
+        with pytest.raises(IRFileNotFoundError, match=f"no such file: '.*{missing}'"):
+            mytriton.compile(src)
+    assert isinstance(IRFileNotFoundError("x"), FileNotFoundError)
+
+
+@pytest.mark.parametrize("num_warps", [3, 64, 0])
+def test_compile_rejects_a_bad_num_warps_before_laying_out(
+    monkeypatch: pytest.MonkeyPatch, num_warps: int
+) -> None:
+    """Not a `#ttg.blocked` verifier error from deep in the lowering: the option and its rule."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    kernel, _ = run_axpy()
+    with pytest.raises(
+        LaunchOptionError, match=rf"num_warps must be a power of 2 from 1 to 32, got {num_warps}"
+    ):
+        mytriton.compile(kernel.asm["tt"], stage="tt", num_warps=num_warps)
 
 
 def test_mytriton_opt_replays_the_jit_lowering(
