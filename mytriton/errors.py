@@ -124,6 +124,10 @@ class CacheEntryWarning(UserWarning):
     written; the kernel is compiled again."""
 
 
+class OverrideIgnoredWarning(UserWarning):
+    """A stage override file lies where no kernel looks for it (outside its ``<hash>/``)."""
+
+
 def debug_enabled() -> bool:
     """``MYTRITON_DEBUG=1``: interpreter poison checks, and errors keep the compiler's stack."""
     return os.environ.get("MYTRITON_DEBUG", "") not in ("", "0")

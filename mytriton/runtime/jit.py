@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import functools
 import inspect
 import operator
@@ -226,6 +227,9 @@ class JITFunction(Generic[T]):
             for k in list(kwargs)
             if k in LAUNCH_OPTIONS and k not in self.signature.parameters
         }
+        unknown = [k for k in kwargs if k not in self.signature.parameters]
+        if unknown:  # before bind: it would report the parameter the misspelling leaves unset
+            raise LaunchError(unknown_keyword(self.fn.__name__, unknown[0], self.arg_names))
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -434,6 +438,17 @@ class JITFunction(Generic[T]):
             self.do_not_specialize,
             self.do_not_specialize_on_alignment,
         )
+
+
+def unknown_keyword(kernel: str, name: str, parameters: Sequence[str]) -> str:
+    """The message for a launch keyword that is neither a parameter nor a launch option,
+    suggesting the closest of them (``BLOK`` -> ``BLOCK``)."""
+    close = difflib.get_close_matches(name, [*parameters, *LAUNCH_OPTIONS], n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return (
+        f"{kernel}: got an unexpected keyword argument {name!r} (not a parameter of {kernel} "
+        f"nor a launch option){hint}"
+    )
 
 
 def kernel_symbol(name: str) -> str:

@@ -253,6 +253,18 @@ def test_wrong_argument_count():
         add_kernel[(1,)](*ARGS, BLOCK=16, BLOK=16)
 
 
+def test_misspelled_keyword_is_named_with_the_close_name():
+    """Not "missing a required argument: 'BLOCK'": the keyword given, and what it is close to."""
+    with pytest.raises(
+        LaunchError, match=r"unexpected keyword argument 'BLOK' .*did you mean 'BLOCK'\?"
+    ):
+        add_kernel[(1,)](*ARGS, BLOK=16)
+    with pytest.raises(LaunchError, match=r"'num_warp' .*did you mean 'num_warps'\?"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, num_warp=8)
+    with pytest.raises(LaunchError, match=r"unexpected keyword argument 'zzz' \(not a param"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, zzz=8)
+
+
 def test_missing_constexpr():
     with pytest.raises(LaunchError, match="'BLOCK'"):
         add_kernel[(1,)](*ARGS)

@@ -17,7 +17,7 @@ import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends import get_backend
 from mytriton.backends.stages import StageParseError
-from mytriton.errors import LaunchOptionError
+from mytriton.errors import LaunchOptionError, OverrideIgnoredWarning
 from mytriton.passes.lower_to_gpu import GPU_PIPELINE, ttg_pipeline
 from mytriton.runtime.compiler import IRFileNotFoundError, StageError, stage_table
 
@@ -138,6 +138,33 @@ def test_dump_edit_override_run(
     assert edited.hash == kernel.hash
     assert new in edited.asm[suffix.split(".")[1]]
     np.testing.assert_array_equal(out, 2.0 * X - Y)
+
+
+def test_override_outside_its_hash_folder_warns_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A file put straight in the override folder is not silently ignored: one warning names
+    the folder it must go in."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
+    monkeypatch.setenv("MYTRITON_KERNEL_DUMP", "1")
+    monkeypatch.setenv("MYTRITON_DUMP_DIR", str(tmp_path / "dump"))
+    kernel, _ = run_axpy()
+    dumped = tmp_path / "dump" / kernel.hash / "axpy_kernel.tt-opt.mlir"
+    override = tmp_path / "override"
+    override.mkdir()
+    (override / dumped.name).write_text(dumped.read_text().replace("tt.add", "tt.sub"))
+    monkeypatch.delenv("MYTRITON_KERNEL_DUMP")
+    monkeypatch.setenv("MYTRITON_KERNEL_OVERRIDE", "1")
+    monkeypatch.setenv("MYTRITON_OVERRIDE_DIR", str(override))
+    axpy_kernel.clear_cache()
+    expected = re.escape(str(override / kernel.hash / dumped.name))
+    with pytest.warns(OverrideIgnoredWarning, match=f"override file .* is not used.*{expected}"):
+        _, out = run_axpy()
+    np.testing.assert_array_equal(out, 2.0 * X + Y)  # not overridden
+    axpy_kernel.clear_cache()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_axpy()  # once per file
 
 
 def test_override_that_does_not_parse(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
