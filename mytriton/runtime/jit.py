@@ -119,6 +119,9 @@ class JITFunction(Generic[T]):
         self._fast: FastPath | None = None
         #: what ``kernel[grid]`` calls: the native fast path of the last plan, or ``_launch``
         self._entry: Callable[..., CompiledKernel] = self._launch
+        #: called as ``hook(*args, **kwargs)`` with each launch's arguments before it binds
+        #: them (``add_pre_run_hook``); a kernel with hooks launches by the general path
+        self.pre_run_hooks: list[Callable[..., Any]] = []
         # *args, **kwargs, keyword- or positional-only parameters: the frontend rejects them
         # (with the `def` line); check before binding turns them into confusing arguments.
         self._unusual_params = any(
@@ -207,6 +210,16 @@ class JITFunction(Generic[T]):
         """Compile for these arguments without launching."""
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
+    def add_pre_run_hook(self, hook: Callable[..., Any]) -> None:
+        """Call ``hook(*args, **kwargs)`` with the arguments of every launch (and warmup) of
+        this kernel before it runs, as Triton does (a hook may reset an output it accumulates
+        into). Launches then leave the fast paths, which would skip the hook."""
+        if not callable(hook):
+            raise LaunchError(f"add_pre_run_hook of {self.fn.__name__}: {hook!r} is not callable")
+        self.pre_run_hooks.append(hook)
+        self._fast = None
+        self._entry = self._launch
+
     def clear_cache(self) -> None:
         """Forget compiled specializations (and the parsed source: globals may have changed)."""
         self.cache.clear()
@@ -244,6 +257,8 @@ class JITFunction(Generic[T]):
         return launch_options(raw, bool(debug))
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
+        for hook in self.pre_run_hooks:
+            hook(*args, **kwargs)
         try:
             # Fast path: a launch whose arguments bind and describe like an earlier one's (same
             # kinds, dtypes, devices, alignment, constexpr values, options, environment)
@@ -278,7 +293,7 @@ class JITFunction(Generic[T]):
                 if plan.scratch is not None:  # the tensor maps it writes (global_scratch.py)
                     args = (*args, plan.scratch.allocate(gx * gy * gz))
                 launch(gx, gy, gz, args)
-                if key is not None:
+                if key is not None and not self.pre_run_hooks:
                     if not plan.fast_tried:
                         self._make_fast_path(plan, values, options, key[2])
                     self._fast = plan.fast

@@ -329,6 +329,29 @@ def test_do_not_specialize_values_stay_on_the_fast_path(gpu: FakeGpuBackend) -> 
     assert gpu.routes()[-1] == "general" and len(gpu.compiled) == 2
 
 
+def test_grid_of_four_entries_on_the_fast_path(gpu: FakeGpuBackend) -> None:
+    launch_base()
+    add_kernel[(3, 2, 1, 5)](X, Y, OUT, 100, BLOCK=16)
+    assert gpu.routes() == ["general", "fast"] and gpu.launches[1][1] == (3, 2, 1)
+
+
+def test_a_pre_run_hook_is_called_on_every_launch(gpu: FakeGpuBackend) -> None:
+    """Adding a hook drops the fast path of the plans made before it (it would skip it)."""
+    launch_base()
+    launch_base()
+    calls: list[tuple[Any, ...]] = []
+    add_kernel.add_pre_run_hook(lambda *args, **kwargs: calls.append((args, kwargs)))
+    try:
+        for _ in range(3):
+            add_kernel[(2,)](X, Y, OUT, 100, BLOCK=16)
+        assert gpu.routes() == ["general", "fast", "general", "general", "general"]
+        assert calls == [((X, Y, OUT, 100), {"BLOCK": 16})] * 3
+        with pytest.raises(LaunchError, match="not callable"):
+            add_kernel.add_pre_run_hook(3)  # type: ignore[arg-type]
+    finally:
+        add_kernel.pre_run_hooks.clear()
+
+
 def test_clear_cache_drops_the_fast_path(gpu: FakeGpuBackend) -> None:
     launch_base()
     launch_base()
