@@ -87,6 +87,10 @@ class ArgumentOverflowError(LaunchError, OverflowError):
     """An integer argument outside int64 and uint64 (also an ``OverflowError``, as in Triton)."""
 
 
+class GlobalChangedError(LaunchError, RuntimeError):
+    """A global the kernel compiled in has another value now (Triton raises RuntimeError)."""
+
+
 class LaunchOptionError(LaunchError, ValueError, AssertionError):
     """A launch or ``@jit`` option mytriton cannot honour (``num_warps=3``, ``num_ctas=2``...).
     Also a ``ValueError`` and an ``AssertionError``: what Triton raises for these."""

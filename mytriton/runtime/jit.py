@@ -32,9 +32,17 @@ from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
+from mytriton.runtime.dependencies import is_jit
 from mytriton.runtime.descriptor_args import descriptor_runtime
 from mytriton.runtime.fast_path import FastPath, make_fast_path
 from mytriton.runtime.global_scratch import GlobalScratch, scratch_bytes
+from mytriton.runtime.global_values import (
+    MISSING,
+    GlobalRead,
+    check_unchanged,
+    fast_guards,
+    global_reads,
+)
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.launch import (
     can_execute,
@@ -119,6 +127,9 @@ class JITFunction(Generic[T]):
         self._fast: FastPath | None = None
         #: what ``kernel[grid]`` calls: the native fast path of the last plan, or ``_launch``
         self._entry: Callable[..., CompiledKernel] = self._launch
+        #: the globals the compiled kernels hold, read at the first compile (None: none yet);
+        #: every launch checks them (``global_values.py``), the fast paths by identity
+        self._globals: list[GlobalRead] | None = None
         #: called as ``hook(*args, **kwargs)`` with each launch's arguments before it binds
         #: them (``add_pre_run_hook``); a kernel with hooks launches by the general path
         self.pre_run_hooks: list[Callable[..., Any]] = []
@@ -172,6 +183,7 @@ class JITFunction(Generic[T]):
         KernelSource.replace(copy, new_src, file, first)
         self.fn = copy
         self.cache.clear()
+        self._globals = None
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
@@ -226,6 +238,7 @@ class JITFunction(Generic[T]):
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
+        self._globals = None
         KernelSource.forget(self.fn)
 
     # ---- launch ----
@@ -278,6 +291,8 @@ class JITFunction(Generic[T]):
                 plan, values = self._plan(args, kwargs)
                 if key is not None:
                     self._plans[key] = plan
+            if self._globals and check_unchanged(self._globals, self.fn.__name__):
+                self._forget_fast_paths()  # an equal value, another object: guards remade
             if warmup:
                 return plan.kernel
             if callable(grid):
@@ -379,6 +394,8 @@ class JITFunction(Generic[T]):
             kernel = self.cache.get(cache_key)
             if kernel is not None:
                 return kernel
+            # the values this compile reads, kept once it succeeds (Triton: the first's)
+            reads = global_reads(self.fn) if self._globals is None else None
             name = None
             if self._repr is not None:
                 name = kernel_symbol(self.repr(SpecializationProxy(specs)))
@@ -386,6 +403,8 @@ class JITFunction(Generic[T]):
                 kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
             kernel.launcher = make_launcher(kernel, backend, options)
             self.cache[cache_key] = kernel
+            if reads is not None:
+                self._globals = reads
             return kernel
 
     def _make_fast_path(
@@ -398,6 +417,9 @@ class JITFunction(Generic[T]):
         """Give ``plan`` (just launched with these values, options and environment) its
         native fast path, else its generated Python one, where its backend has launch code."""
         plan.fast_tried = True
+        global_guards = fast_guards(self._globals or [])
+        if global_guards is None:
+            return  # a global compared by value: every launch takes the general path
         code = plan.backend.launch_code(plan.kernel, plan.infos, plan.options)
         if code is None:
             return
@@ -410,6 +432,7 @@ class JITFunction(Generic[T]):
             "environment": (_ENV_BYTES, environment),
             "runtime_indices": plan.runtime_indices,
             "kernel": plan.kernel,
+            "global_guards": global_guards,
         }
         if code.native is not None:
             plan.native = make_native_fast_path(
@@ -429,6 +452,26 @@ class JITFunction(Generic[T]):
             slow=self._general,
             options_key=options_key,
         )
+
+    def _forget_fast_paths(self) -> None:
+        """Drop the fast paths made so far (their global guards hold stale objects); the next
+        launch of each plan makes them again."""
+        for plan in self._plans.values():
+            if plan.fast is not None or plan.native is not None:
+                plan.fast = plan.native = None
+                plan.fast_tried = False
+        self._fast = None
+        self._entry = self._launch
+
+    @property
+    def used_global_vals(self) -> dict[tuple[str, int], tuple[Any, Any]]:
+        """Triton's view of the tracked globals: ``(name, id(scope)) -> (value, scope)``, the
+        ``@jit`` helpers left out (Triton does not track them; mytriton does, by identity)."""
+        return {
+            (r.name, id(r.scope)): (r.snapshot if r.snapshot is not MISSING else r.value, r.scope)
+            for r in self._globals or ()
+            if not is_jit(r.value)
+        }
 
     def _runtime_indices(self, specs: dict[str, Any]) -> tuple[int, ...]:
         """The positions of the parameters passed at run time (not compiled in)."""

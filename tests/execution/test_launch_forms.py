@@ -1,6 +1,6 @@
 """Launch forms libraries use that Triton accepts, run on every backend: a grid of more than
 three entries (the first three launch), pre-run hooks (called with the launch's arguments
-before it runs)."""
+before it runs); and a global changed after the compile is an error, as in Triton."""
 
 from __future__ import annotations
 
@@ -63,3 +63,28 @@ def test_pre_run_hook_sees_the_launch_arguments_before_each_launch(run: Any) -> 
     finally:
         add_two.pre_run_hooks.clear()
         add_two.clear_cache()
+
+
+BIAS = tl.constexpr(1.5)
+
+
+@triton.jit
+def add_bias(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs) + BIAS)
+
+
+def test_changed_global_raises_until_clear_cache(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never the old value run silently (Triton's check on every launch)."""
+    x = np.arange(8, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    add_bias.clear_cache()
+    run(add_bias, (1,), x, out, BLOCK=8)
+    np.testing.assert_array_equal(out, x + 1.5)
+    monkeypatch.setitem(globals(), "BIAS", tl.constexpr(4.0))
+    with pytest.raises(RuntimeError, match="Global variable BIAS has changed since we compiled"):
+        run(add_bias, (1,), x, out, BLOCK=8)
+    add_bias.clear_cache()
+    run(add_bias, (1,), x, out, BLOCK=8)
+    np.testing.assert_array_equal(out, x + 4.0)
+    add_bias.clear_cache()

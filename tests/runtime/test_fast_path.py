@@ -22,7 +22,7 @@ from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_launcher import LaunchCode, NativeLaunch
-from mytriton.errors import DeviceAssertionError, LaunchError
+from mytriton.errors import DeviceAssertionError, GlobalChangedError, LaunchError
 from mytriton.runtime import jit as jit_module
 from mytriton.runtime import native_build
 
@@ -350,6 +350,41 @@ def test_a_pre_run_hook_is_called_on_every_launch(gpu: FakeGpuBackend) -> None:
             add_kernel.add_pre_run_hook(3)  # type: ignore[arg-type]
     finally:
         add_kernel.pre_run_hooks.clear()
+
+
+FAST_SCALE = tl.constexpr(2.0)
+FAST_OFFSET = 1000.5
+
+
+@triton.jit
+def scaled_kernel(out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.zeros((BLOCK,), tl.float32) + FAST_SCALE + FAST_OFFSET)
+
+
+def test_a_changed_global_is_caught_on_the_fast_path(
+    gpu: FakeGpuBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As Triton checks on every launch: a launch that would take the fast path raises too."""
+    scaled_kernel.clear_cache()
+    scaled_kernel[(1,)](OUT, BLOCK=16)
+    scaled_kernel[(1,)](OUT, BLOCK=16)
+    assert gpu.routes() == ["general", "fast"]
+    monkeypatch.setitem(globals(), "FAST_OFFSET", 7.0)
+    with pytest.raises(GlobalChangedError, match=r"FAST_OFFSET has changed .* to 7\.0"):
+        scaled_kernel[(1,)](OUT, BLOCK=16)
+    monkeypatch.setitem(globals(), "FAST_OFFSET", float("1000.5"))
+    scaled_kernel[(1,)](OUT, BLOCK=16)  # an equal new object: the general path, once
+    scaled_kernel[(1,)](OUT, BLOCK=16)
+    assert gpu.routes() == ["general", "fast", "general", "fast"]
+    FAST_SCALE.value = 3.0  # a constexpr changed in place
+    try:
+        with pytest.raises(GlobalChangedError, match=r"from constexpr\[2.0\] to constexpr\[3.0\]"):
+            scaled_kernel[(1,)](OUT, BLOCK=16)
+    finally:
+        FAST_SCALE.value = 2.0
+    assert gpu.routes() == ["general", "fast", "general", "fast"]  # nothing launched
+    scaled_kernel.clear_cache()
 
 
 def test_clear_cache_drops_the_fast_path(gpu: FakeGpuBackend) -> None:
