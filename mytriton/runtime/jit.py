@@ -27,7 +27,7 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
 from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
-from mytriton.frontend.signature import ConstexprArg, DescriptorArg
+from mytriton.frontend.signature import ConstexprArg, DescriptorArg, TupleArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.binder import Unsure, make_binder, options_key
@@ -53,7 +53,7 @@ from mytriton.runtime.launch import (
     warn_compile_only,
 )
 from mytriton.runtime.native_fast_path import make_native_fast_path
-from mytriton.runtime.specialization import SpecializationProxy, specialize
+from mytriton.runtime.specialization import SpecializationProxy, specialize, tuple_runtime
 from mytriton.runtime.tensor_maps import fill_tensor_maps
 
 T = TypeVar("T")
@@ -360,6 +360,15 @@ class JITFunction(Generic[T]):
             infos,
             execute,
         )
+        if any(isinstance(spec, TupleArg) for spec in specs.values()):
+            if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
+                raise LaunchError(
+                    f"{self.fn.__name__}: tuple arguments together with tensor descriptor "
+                    "arguments are not supported"
+                )
+            # their runtime elements are passed flattened; no generated or native fast path
+            plan.runtime = tuple_runtime(specs, self.arg_names)
+            plan.fast_tried = True
         if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
             # a host tensor descriptor is several runtime arguments, made again at each launch
             # of this plan (``descriptor_runtime``); no generated or native fast path

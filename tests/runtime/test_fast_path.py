@@ -387,6 +387,21 @@ def test_a_changed_global_is_caught_on_the_fast_path(
     scaled_kernel.clear_cache()
 
 
+@triton.jit
+def tuple_kernel(ptrs, n):
+    tl.store(ptrs[0], tl.load(ptrs[1]) + n[0])
+
+
+def test_tuple_arguments_take_the_general_path_flattened(gpu: FakeGpuBackend) -> None:
+    """No fast path guards a tuple: each launch specializes it and passes its leaves."""
+    a, b = FakeDeviceArray(ptr=0x1000), FakeDeviceArray(ptr=0x2000)
+    tuple_kernel.clear_cache()
+    tuple_kernel[(1,)]((a, b), (5, 1))
+    tuple_kernel[(1,)]((b, a), (7, 1))
+    assert gpu.routes() == ["general", "general"] and len(gpu.compiled) == 1
+    assert [launch[2] for launch in gpu.launches] == [(a, b, 5), (b, a, 7)]
+
+
 def test_clear_cache_drops_the_fast_path(gpu: FakeGpuBackend) -> None:
     launch_base()
     launch_base()
