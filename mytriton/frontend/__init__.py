@@ -127,8 +127,8 @@ def compile_kernel(
         arg.name_hint = name
         scope[name] = TensorValue(arg)
     for name, tuple_spec in tuples.items():
-        leaves = {leaf: scope.pop(leaf) for leaf, _ in tuple_spec.leaves(name)}
-        scope[name] = tuple_spec.rebuild(name, leaves)
+        found = {leaf: scope.pop(leaf) for leaf, _ in tuple_spec.leaves(name)}
+        scope[name] = tuple_spec.rebuild(name, found)
     builder = IRBuilder(block)
     builder.debug = debug
     for name, spec in descriptors.items():

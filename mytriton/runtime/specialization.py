@@ -144,10 +144,10 @@ def specialize(
             specs[name] = ConstexprArg(1)
             key.append(("c", "int", 1))
         elif is_tuple_argument(value):
-            spec, part = _tuple_spec(
+            tuple_spec, part = _tuple_spec(
                 name, value, name in no_value, name in no_alignment, runtime, infos
             )
-            specs[name] = spec
+            specs[name] = tuple_spec
             key.append(part)
         elif is_jit(value):  # a @jit function passed to call: compiled in, as Triton does
             specs[name] = ConstexprArg(value)
@@ -217,8 +217,8 @@ def _tuple_spec(
     for i, item in enumerate(value):
         where = f"{name}[{i}]"
         if is_tuple_argument(item):
-            spec, part = _tuple_spec(where, item, no_value, no_alignment, runtime, infos)
-            elements.append(spec)
+            tuple_spec, part = _tuple_spec(where, item, no_value, no_alignment, runtime, infos)
+            elements.append(tuple_spec)
             parts.append(part)
             continue
         if item is None or isinstance(item, (core.constexpr, core.dtype)) or is_jit(item):
