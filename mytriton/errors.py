@@ -87,6 +87,10 @@ class ArgumentOverflowError(LaunchError, OverflowError):
     """An integer argument outside int64 and uint64 (also an ``OverflowError``, as in Triton)."""
 
 
+class GlobalChangedError(LaunchError, RuntimeError):
+    """A global the kernel compiled in has another value now (Triton raises RuntimeError)."""
+
+
 class LaunchOptionError(LaunchError, ValueError, AssertionError):
     """A launch or ``@jit`` option mytriton cannot honour (``num_warps=3``, ``num_ctas=2``...).
     Also a ``ValueError`` and an ``AssertionError``: what Triton raises for these."""
@@ -122,6 +126,10 @@ class CompileOnlyWarning(UserWarning):
 class CacheEntryWarning(UserWarning):
     """An on-disk compile cache entry did not check out (truncated, edited) or could not be
     written; the kernel is compiled again."""
+
+
+class OverrideIgnoredWarning(UserWarning):
+    """A stage override file lies where no kernel looks for it (outside its ``<hash>/``)."""
 
 
 def debug_enabled() -> bool:

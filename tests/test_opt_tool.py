@@ -133,6 +133,14 @@ def test_unknown_pass_exits_2(capsys: pytest.CaptureFixture[str], kernel_file: P
     assert "tt-simplify" in err
 
 
+def test_unknown_pass_suggests_the_close_name(
+    capsys: pytest.CaptureFixture[str], kernel_file: Path
+) -> None:
+    code, _, err = _run_main(capsys, str(kernel_file), "-p", "cse,licn")
+    assert code == 2
+    assert err.startswith("mytriton-opt: error: unknown pass 'licn' (did you mean 'licm'?);")
+
+
 def test_verify_diagnostics(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.mlir"
     bad.write_text(

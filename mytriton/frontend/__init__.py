@@ -32,6 +32,7 @@ from mytriton.frontend.signature import (
     DescriptorArg,
     PointerArg,
     ScalarArg,
+    TupleArg,
     descriptor_leaves,
 )
 from mytriton.frontend.source import KernelSource
@@ -45,8 +46,31 @@ __all__ = [
     "KernelSource",
     "PointerArg",
     "ScalarArg",
+    "TupleArg",
     "compile_kernel",
 ]
+
+
+def _add_argument(
+    name: str,
+    spec: PointerArg | ScalarArg,
+    arg_names: list[str],
+    arg_types: list[Any],
+    arg_attrs: list[DictionaryAttr],
+    def_loc: Any,
+) -> None:
+    """One pointer or scalar function argument (its type, name and divisibility)."""
+    d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
+    try:
+        arg_types.append(to_ir(d, def_loc))
+    except KernelTypeError as e:
+        what = "array" if isinstance(spec, PointerArg) else "scalar"
+        raise KernelTypeError(f"parameter `{name}` ({what}): {e.message}", def_loc) from None
+    arg_names.append(name)
+    attrs = {}
+    if spec.divisibility > 1:
+        attrs["tt.divisibility"] = IntegerAttr(spec.divisibility, i32)
+    arg_attrs.append(DictionaryAttr(attrs))
 
 
 def compile_kernel(
@@ -67,6 +91,7 @@ def compile_kernel(
     arg_types = []
     arg_attrs: list[DictionaryAttr] = []
     descriptors: dict[str, DescriptorArg] = {}
+    tuples: dict[str, TupleArg] = {}
     for name in src.parameters():
         spec = specs.get(name)
         if spec is None:
@@ -90,24 +115,20 @@ def compile_kernel(
                 for d in leaf_divisibility
             )
         elif isinstance(spec, (PointerArg, ScalarArg)):
-            d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
-            try:
-                arg_types.append(to_ir(d, def_loc))
-            except KernelTypeError as e:
-                what = "array" if isinstance(spec, PointerArg) else "scalar"
-                msg = f"parameter `{name}` ({what}): {e.message}"
-                raise KernelTypeError(msg, def_loc) from None
-            arg_names.append(name)
-            attrs = {}
-            if spec.divisibility > 1:
-                attrs["tt.divisibility"] = IntegerAttr(spec.divisibility, i32)
-            arg_attrs.append(DictionaryAttr(attrs))
+            _add_argument(name, spec, arg_names, arg_types, arg_attrs, def_loc)
+        elif isinstance(spec, TupleArg):
+            tuples[name] = spec
+            for leaf, leaf_spec in spec.leaves(name):
+                _add_argument(leaf, leaf_spec, arg_names, arg_types, arg_attrs, def_loc)
         else:
             raise KernelTypeError(f"bad specification {spec!r} for parameter `{name}`", def_loc)
     block = Block(arg_types=arg_types)
     for name, arg in zip(arg_names, block.args, strict=True):
         arg.name_hint = name
         scope[name] = TensorValue(arg)
+    for name, tuple_spec in tuples.items():
+        found = {leaf: scope.pop(leaf) for leaf, _ in tuple_spec.leaves(name)}
+        scope[name] = tuple_spec.rebuild(name, found)
     builder = IRBuilder(block)
     builder.debug = debug
     for name, spec in descriptors.items():

@@ -287,6 +287,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return getattr(obj.value, name)
         if isinstance(obj, tuple) and name in ("index", "count"):
             return getattr(obj, name)
+        if isinstance(obj, tuple) and name in getattr(type(obj), "_fields", ()):
+            return getattr(obj, name)  # a NamedTuple's field (Triton passes and builds them)
         raise KernelNameError(
             f"cannot take attribute `{name}` of {type(obj).__name__} inside a kernel",
             self.loc(node),
@@ -510,6 +512,11 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return call_at_compile_time(fn, args, kwargs, self.loc(node))
         if is_dtype_api(fn) or fn is core.constexpr_type:
             return call_at_compile_time(fn, args, kwargs, self.loc(node))
+        if isinstance(fn, type) and issubclass(fn, tuple) and hasattr(fn, "_fields"):
+            try:  # a NamedTuple of the kernel's values (Triton builds them in kernels)
+                return fn(*args, **kwargs)
+            except TypeError as e:
+                raise KernelTypeError(f"{fn.__name__}(...): {e}", self.loc(node)) from None
         if isinstance(fn, core.dtype):
             self.unsupported(node, f"calling dtype {fn}", "use x.to(dtype)")
         fname = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)

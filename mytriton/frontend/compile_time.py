@@ -16,10 +16,17 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from mytriton.errors import ConstexprError, KernelNameError, KernelValueError, SourceLocation
+from mytriton.errors import (
+    ConstexprError,
+    KernelNameError,
+    KernelTypeError,
+    KernelValueError,
+    SourceLocation,
+)
 from mytriton.frontend.codegen_base import CodeGeneratorBase
 from mytriton.frontend.values import TensorValue, unwrap_constexpr
 from mytriton.language import core
+from mytriton.language.tuple_type import tuple as tl_tuple
 
 _COMPILE_TIME_TYPES = (
     bool,
@@ -171,6 +178,20 @@ def _py_print(
     gen.tl.device_print(args[0], *args[1:], hex=as_hex)
 
 
+def _tl_tuple(
+    gen: CodeGeneratorBase, args: list[Any], kwargs: dict[str, Any], node: ast.AST
+) -> tuple[Any, ...]:
+    """``tl.tuple(iterable)``: the frontend's tuple of its elements (runtime values too)."""
+    if kwargs or len(args) > 1:
+        gen.unsupported(node, "tl.tuple with more than one argument", "pass one iterable")
+    items = unwrap_constexpr(args[0]) if args else ()
+    if not isinstance(items, (py.tuple, py.list)):
+        raise KernelTypeError(
+            f"tl.tuple takes a tuple or list, got {type(items).__name__}", gen.loc(node)
+        )
+    return py.tuple(items)
+
+
 PY_BUILTINS: dict[Any, Callable[..., Any]] = {
     py.min: _py_minmax("min"),
     py.max: _py_minmax("max"),
@@ -189,6 +210,7 @@ PY_BUILTINS: dict[Any, Callable[..., Any]] = {
     py.divmod: _py_compile_time(py.divmod),
     py.range: _py_compile_time(py.range),
     core.constexpr: _py_compile_time(core.constexpr),
+    tl_tuple: _tl_tuple,
 }
 
 PURE_PY_FUNCTIONS = {

@@ -66,4 +66,37 @@ def descriptor_leaves(rank: int) -> list[str]:
     return ["base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r[:-1]), "tensor_map"]
 
 
-ArgSpec = PointerArg | ScalarArg | ConstexprArg | DescriptorArg
+@dataclass(frozen=True)
+class TupleArg:
+    r"""A tuple argument (Triton passes them, nested, and ``NamedTuple``\ s too): one spec per
+    element, each specialized as an argument of its own; its runtime elements are function
+    arguments in order, and the kernel sees a tuple of ``kind`` (``tuple`` or the
+    ``NamedTuple`` class) rebuilt from them and the compile-time elements."""
+
+    elements: tuple[ArgSpec, ...]
+    kind: type = tuple
+
+    def leaves(self, prefix: str) -> list[tuple[str, PointerArg | ScalarArg]]:
+        """The runtime elements, depth first, named ``prefix.i.j``."""
+        out: list[tuple[str, PointerArg | ScalarArg]] = []
+        for i, spec in enumerate(self.elements):
+            if isinstance(spec, TupleArg):
+                out.extend(spec.leaves(f"{prefix}.{i}"))
+            elif isinstance(spec, (PointerArg, ScalarArg)):
+                out.append((f"{prefix}.{i}", spec))
+        return out
+
+    def rebuild(self, prefix: str, leaves: dict[str, Any]) -> tuple[Any, ...]:
+        """The kernel's value: the tuple with ``leaves`` (by name) and the constants in place."""
+        items: list[Any] = []
+        for i, spec in enumerate(self.elements):
+            if isinstance(spec, TupleArg):
+                items.append(spec.rebuild(f"{prefix}.{i}", leaves))
+            elif isinstance(spec, ConstexprArg):
+                items.append(spec.value)
+            else:
+                items.append(leaves[f"{prefix}.{i}"])
+        return tuple(items) if self.kind is tuple else self.kind(*items)
+
+
+ArgSpec = PointerArg | ScalarArg | ConstexprArg | DescriptorArg | TupleArg

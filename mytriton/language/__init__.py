@@ -542,7 +542,9 @@ __all__ += list(ATOMICS)
 
 # submodules Triton exposes as ``tl.math`` and ``tl.extra`` (imported last: they use the above)
 from mytriton.language import extra, math  # noqa: E402
+from mytriton.language.tuple_type import tuple  # noqa: E402, A004 (Triton's tl.tuple)
 
+__all__ += ["tuple"]
 __all__ += ["extra", "math"]
 
 # shape manipulation (``tl.trans``, ``tl.reshape``, ``tl.join``, ``tl.gather``, ``tl.sort``...)

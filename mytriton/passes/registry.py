@@ -15,6 +15,7 @@ the entry point's name is the pass name and its value a ``ModulePass`` subclass,
 
 from __future__ import annotations
 
+import difflib
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
@@ -186,7 +187,13 @@ def get_pass_class(name: str) -> type[ModulePass]:
 
 
 def unknown_pass_message(names: Sequence[str], passes: Mapping[str, PassFactory]) -> str:
-    """``unknown pass 'x'; known passes: a, b, c`` (shared by registry and pipeline)."""
-    quoted = ", ".join(f"'{n}'" for n in names)
+    """``unknown pass 'x' (did you mean 'y'?); known passes: a, b, c`` (shared by registry and
+    pipeline): the close name first, as the full list is long."""
+    quoted = ", ".join(f"'{n}'{_did_you_mean(n, passes)}" for n in names)
     plural = "passes" if len(names) > 1 else "pass"
     return f"unknown {plural} {quoted}; known passes: {', '.join(sorted(passes))}"
+
+
+def _did_you_mean(name: str, passes: Mapping[str, PassFactory]) -> str:
+    close = difflib.get_close_matches(name, list(passes), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""

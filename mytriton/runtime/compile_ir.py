@@ -15,8 +15,14 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.stages import Stage, Text
 from mytriton.dialects.ttg import NUM_WARPS_ATTR, module_num_warps
 from mytriton.errors import MyTritonError, debug_enabled
-from mytriton.runtime.compiler import StageError, kernel_hash, run_stages, stage_table
-from mytriton.runtime.launch import make_launcher
+from mytriton.runtime.compiler import (
+    IRFileNotFoundError,
+    StageError,
+    kernel_hash,
+    run_stages,
+    stage_table,
+)
+from mytriton.runtime.launch import check_num_warps, make_launcher
 
 
 def compile(  # noqa: A001 (Triton's name)
@@ -34,9 +40,18 @@ def compile(  # noqa: A001 (Triton's name)
     ``num_warps`` (default 4).
     """
     try:
+        if num_warps is not None:
+            num_warps = check_num_warps(num_warps)
         chosen = get_backend(backend or selected_backend_name())
         table = stage_table(chosen)
         path = Path(src) if isinstance(src, Path) or _looks_like_path(src) else None
+        if path is None and _names_a_file(str(src), table):
+            path = Path(src)
+        if path is not None and not path.is_file():
+            raise IRFileNotFoundError(
+                f"no such file: {str(path)!r} (mytriton.compile takes a stage file's path or "
+                "the IR text itself)"
+            )
         if path is not None:
             start = _stage_named(table, stage) if stage else _stage_of_file(table, path)
             text: Text = path.read_bytes() if start.binary else path.read_text()
@@ -59,6 +74,12 @@ def compile(  # noqa: A001 (Triton's name)
 
 def _looks_like_path(src: str) -> bool:
     return "\n" not in src and len(src) < 4096 and Path(src).is_file()
+
+
+def _names_a_file(src: str, table: tuple[Stage, ...]) -> bool:
+    """Whether ``src``, not an existing file, is still meant as one: a single line ending with
+    a stage's suffix (``k.tt.mlir``), which no IR text does."""
+    return "\n" not in src and src.strip().endswith(tuple(s.suffix for s in table))
 
 
 def _stage_named(table: tuple[Stage, ...], name: str) -> Stage:

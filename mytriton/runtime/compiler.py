@@ -19,6 +19,7 @@ import ast
 import hashlib
 import os
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -36,13 +37,17 @@ from mytriton.backends.stages import (
 )
 from mytriton.dialects.tt_tensor_map import module_global_scratch
 from mytriton.dialects.ttg_tma import kernel_tensor_maps
-from mytriton.errors import MyTritonError
+from mytriton.errors import MyTritonError, OverrideIgnoredWarning
 from mytriton.frontend import ArgSpec, compile_kernel
 from mytriton.passes.pipeline import run_pipeline
 
 
 class StageError(MyTritonError):
     """A stage name or IR file that the selected backend cannot start from."""
+
+
+class IRFileNotFoundError(StageError, FileNotFoundError):
+    """``mytriton.compile`` was given the path of a file that does not exist."""
 
 
 def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
@@ -173,6 +178,8 @@ def run_stages(
             if path.is_file():
                 text = path.read_bytes() if stage.binary else path.read_text()
                 artifact = stage.parse(text)
+            else:
+                _warn_misplaced_override(overrides / path.name, path)
         kernel.asm[stage.name] = text
         artifacts[stage.name] = artifact
         if dumps is not None:
@@ -189,6 +196,24 @@ def run_stages(
         for stage_name, text in kernel.asm.items():
             if isinstance(text, str):
                 print(f"// ----- {kernel.name}: {stage_name} -----\n{text}", file=sys.stderr)
+
+
+_warned_misplaced: set[Path] = set()
+
+
+def _warn_misplaced_override(misplaced: Path, expected: Path) -> None:
+    """Say once per file that an override placed straight in the override folder is not
+    used: each kernel reads only its own ``<hash>/`` folder (its dump folder's name)."""
+    if misplaced in _warned_misplaced or not misplaced.is_file():
+        return
+    _warned_misplaced.add(misplaced)
+    warnings.warn(
+        f"the override file {misplaced} is not used: overrides go in the kernel's own folder, "
+        f"{expected} for this compile (the folder its dump is written to, "
+        "MYTRITON_KERNEL_DUMP=1)",
+        OverrideIgnoredWarning,
+        stacklevel=2,
+    )
 
 
 def _write(path: Path, text: Text) -> None:

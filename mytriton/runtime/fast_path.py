@@ -4,8 +4,9 @@ After a plan's first launch on the GPU, the runtime generates a function with th
 parameter list (plus the grid) whose body checks, inline, that this launch would get the same
 plan: every argument of the same kind (arrays: same type, dtype, device and 16-byte alignment
 when the kernel was specialized on it; integers: same width, not 1 unless compiled in as 1, same
-divisibility by 16; constexprs: equal values), the same launch options and the same
-environment (backend, pipeline, debug switches). Any guard that fails hands the launch to the
+divisibility by 16; constexprs: equal values), the same launch options, the same
+environment (backend, pipeline, debug switches) and the same globals compiled in (the same
+objects: ``global_values.py``). Any guard that fails hands the launch to the
 general path, which finds or builds the right plan. Otherwise it evaluates the grid and calls
 the backend's pointer launcher with the addresses the guards read: a launch reads each
 array's address once and looks up nothing.
@@ -24,6 +25,7 @@ from typing import Any
 
 from mytriton.backends.device_launcher import LaunchCode
 from mytriton.frontend.signature import DIVISIBILITY
+from mytriton.runtime.global_values import MISSING
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.guards import Guard, guard_of
 from mytriton.runtime.specialization import I32_MAX, I32_MIN, constexpr_key, int_kind
@@ -50,13 +52,15 @@ def make_fast_path(
     runtime_indices: tuple[int, ...],
     launch_code: LaunchCode,
     kernel: Any,
+    global_guards: tuple[tuple[Any, ...], ...],
     slow: Callable[[Any, tuple[Any, ...], dict[str, Any]], Any],
     options_key: Callable[[dict[str, Any]], tuple[Any, ...]],
 ) -> FastPath | None:
     """The fast path of the plan these ``values`` (every parameter's, in order), ``options``
     (``options_key`` of the launch options) and ``environment`` (variable names and values)
     got; None where an argument has no cheap guard. ``slow(grid, values, options)`` is the
-    general path; ``kernel`` is what a launch returns."""
+    general path; ``kernel`` is what a launch returns; ``global_guards`` the globals compiled
+    in (``global_values.fast_guards``), checked by identity."""
     store = environment_store()
     params = list(signature.parameters.values())
     if store is None or any(p.name.startswith("_mt_") for p in params):
@@ -100,6 +104,7 @@ def make_fast_path(
     env_changed = "not _mt_env_keys.isdisjoint(_mt_UNSET)"
     if ns["_mt_SET"]:
         env_changed += " or not _mt_env_items >= _mt_SET"
+    env_changed += _globals_changed(global_guards, ns)
     options_guard = "_mt_options_key(_mt_options) != _mt_OPTIONS" if options else "_mt_options"
     all_values = "(" + "".join(n + ", " for n in names) + ")"
     grid_args = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
@@ -123,6 +128,24 @@ def make_fast_path(
     exec(compile(source + "\n", f"<mytriton fast path of {name}>", "exec"), ns)
     fast: FastPath = ns["fast"]
     return fast
+
+
+def _globals_changed(guards: tuple[tuple[Any, ...], ...], ns: dict[str, Any]) -> str:
+    """`` or ...`` conditions true when a global compiled in is another object now."""
+    ns["_mt_MISSING"] = MISSING
+    ns["_mt_getattr"] = getattr
+    out = ""
+    for i, (scope, key, value, inner, has_inner) in enumerate(guards):
+        ns[f"_mt_gs{i}"], ns[f"_mt_gk{i}"], ns[f"_mt_gv{i}"] = scope, key, value
+        if key is None:  # a closure cell
+            now = f"_mt_getattr(_mt_gs{i}, 'cell_contents', _mt_MISSING)"
+        else:
+            now = f"_mt_gs{i}.get(_mt_gk{i}, _mt_MISSING)"
+        out += f" or {now} is not _mt_gv{i}"
+        if has_inner:  # a constexpr: its value too (constexprs are mutable)
+            ns[f"_mt_gi{i}"] = inner
+            out += f" or _mt_gv{i}.value is not _mt_gi{i}"
+    return out
 
 
 def _lines(i: int, v: str, g: Guard, ns: dict[str, Any]) -> tuple[list[str], str]:

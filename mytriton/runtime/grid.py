@@ -1,5 +1,6 @@
-"""Launch grids: 1 to 3 integer dimensions within CUDA's limits, checked on every launch
-(cheaply: a tuple of ints takes one pass of type and range checks)."""
+"""Launch grids: integer dimensions within CUDA's limits, checked on every launch (cheaply: a
+tuple of ints takes one pass of type and range checks). As Triton's launcher, a grid of more
+than three entries launches its first three (libraries pass such grids); the rest are ignored."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ GRID_LIMITS = (2**31 - 1, 65535, 65535)
 
 
 def _grid_tuple(grid: Any) -> tuple[Any, ...]:
-    """A grid that is not a tuple of 1 to 3 entries: a list, or an error naming what it is."""
+    """A grid that is not a tuple of 1 to 3 entries: a tuple of its entries, or an error naming
+    what it is."""
     if grid is None or isinstance(grid, (str, bytes, dict)):
         raise LaunchError(
             f"the grid must be a tuple of 1 to 3 integers (or a function of the meta-parameters "
@@ -27,7 +29,7 @@ def _grid_tuple(grid: Any) -> tuple[Any, ...]:
             f"the grid must be a tuple of 1 to 3 integers (or a function of the meta-parameters "
             f"returning one), got {grid!r}"
         ) from None
-    if not 1 <= len(dims) <= 3:
+    if not dims:
         raise LaunchError(f"the grid must have 1 to 3 dimensions, got {grid!r}")
     return dims
 
@@ -44,7 +46,8 @@ def _grid_dim(d: Any, i: int) -> int:
 
 
 def normalize_grid(grid: Any) -> tuple[int, int, int]:
-    """``(x, y, z)`` of a grid given as an int or a tuple/list of 1 to 3 integers."""
+    """``(x, y, z)`` of a grid given as an int or a tuple/list of integers (entries after the
+    third are ignored, as Triton's launcher ignores them)."""
     if type(grid) is int:
         grid = (grid,)
     if type(grid) is not tuple or not 1 <= len(grid) <= 3:
@@ -55,7 +58,7 @@ def normalize_grid(grid: Any) -> tuple[int, int, int]:
         x, y, z = (_grid_dim(d, i) for i, d in enumerate(g[:3]))
     if not (0 <= x <= GRID_LIMITS[0] and 0 <= y <= GRID_LIMITS[1] and 0 <= z <= GRID_LIMITS[2]):
         raise LaunchError(
-            f"grid {(x, y, z)[: len(grid)]} is outside the limits of a launch: each "
+            f"grid {(x, y, z)[: min(len(grid), 3)]} is outside the limits of a launch: each "
             f"dimension from 0 to {GRID_LIMITS} (x, y, z)"
         )
     return x, y, z

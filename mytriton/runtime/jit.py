@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import functools
 import inspect
 import operator
@@ -26,24 +27,33 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
 from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
-from mytriton.frontend.signature import ConstexprArg, DescriptorArg
+from mytriton.frontend.signature import ConstexprArg, DescriptorArg, TupleArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
+from mytriton.runtime.dependencies import is_jit
 from mytriton.runtime.descriptor_args import descriptor_runtime
 from mytriton.runtime.fast_path import FastPath, make_fast_path
 from mytriton.runtime.global_scratch import GlobalScratch, scratch_bytes
+from mytriton.runtime.global_values import (
+    MISSING,
+    GlobalRead,
+    check_unchanged,
+    fast_guards,
+    global_reads,
+)
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.launch import (
     can_execute,
+    check_num_warps,
     launch_device,
     make_launcher,
     require_binary,
     warn_compile_only,
 )
 from mytriton.runtime.native_fast_path import make_native_fast_path
-from mytriton.runtime.specialization import SpecializationProxy, specialize
+from mytriton.runtime.specialization import SpecializationProxy, specialize, tuple_runtime
 from mytriton.runtime.tensor_maps import fill_tensor_maps
 
 T = TypeVar("T")
@@ -117,6 +127,12 @@ class JITFunction(Generic[T]):
         self._fast: FastPath | None = None
         #: what ``kernel[grid]`` calls: the native fast path of the last plan, or ``_launch``
         self._entry: Callable[..., CompiledKernel] = self._launch
+        #: the globals the compiled kernels hold, read at the first compile (None: none yet);
+        #: every launch checks them (``global_values.py``), the fast paths by identity
+        self._globals: list[GlobalRead] | None = None
+        #: called as ``hook(*args, **kwargs)`` with each launch's arguments before it binds
+        #: them (``add_pre_run_hook``); a kernel with hooks launches by the general path
+        self.pre_run_hooks: list[Callable[..., Any]] = []
         # *args, **kwargs, keyword- or positional-only parameters: the frontend rejects them
         # (with the `def` line); check before binding turns them into confusing arguments.
         self._unusual_params = any(
@@ -167,6 +183,7 @@ class JITFunction(Generic[T]):
         KernelSource.replace(copy, new_src, file, first)
         self.fn = copy
         self.cache.clear()
+        self._globals = None
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
@@ -205,12 +222,23 @@ class JITFunction(Generic[T]):
         """Compile for these arguments without launching."""
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
+    def add_pre_run_hook(self, hook: Callable[..., Any]) -> None:
+        """Call ``hook(*args, **kwargs)`` with the arguments of every launch (and warmup) of
+        this kernel before it runs, as Triton does (a hook may reset an output it accumulates
+        into). Launches then leave the fast paths, which would skip the hook."""
+        if not callable(hook):
+            raise LaunchError(f"add_pre_run_hook of {self.fn.__name__}: {hook!r} is not callable")
+        self.pre_run_hooks.append(hook)
+        self._fast = None
+        self._entry = self._launch
+
     def clear_cache(self) -> None:
         """Forget compiled specializations (and the parsed source: globals may have changed)."""
         self.cache.clear()
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
+        self._globals = None
         KernelSource.forget(self.fn)
 
     # ---- launch ----
@@ -225,6 +253,9 @@ class JITFunction(Generic[T]):
             for k in list(kwargs)
             if k in LAUNCH_OPTIONS and k not in self.signature.parameters
         }
+        unknown = [k for k in kwargs if k not in self.signature.parameters]
+        if unknown:  # before bind: it would report the parameter the misspelling leaves unset
+            raise LaunchError(unknown_keyword(self.fn.__name__, unknown[0], self.arg_names))
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -239,6 +270,8 @@ class JITFunction(Generic[T]):
         return launch_options(raw, bool(debug))
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
+        for hook in self.pre_run_hooks:
+            hook(*args, **kwargs)
         try:
             # Fast path: a launch whose arguments bind and describe like an earlier one's (same
             # kinds, dtypes, devices, alignment, constexpr values, options, environment)
@@ -258,6 +291,8 @@ class JITFunction(Generic[T]):
                 plan, values = self._plan(args, kwargs)
                 if key is not None:
                     self._plans[key] = plan
+            if self._globals and check_unchanged(self._globals, self.fn.__name__):
+                self._forget_fast_paths()  # an equal value, another object: guards remade
             if warmup:
                 return plan.kernel
             if callable(grid):
@@ -273,7 +308,7 @@ class JITFunction(Generic[T]):
                 if plan.scratch is not None:  # the tensor maps it writes (global_scratch.py)
                     args = (*args, plan.scratch.allocate(gx * gy * gz))
                 launch(gx, gy, gz, args)
-                if key is not None:
+                if key is not None and not self.pre_run_hooks:
                     if not plan.fast_tried:
                         self._make_fast_path(plan, values, options, key[2])
                     self._fast = plan.fast
@@ -325,6 +360,15 @@ class JITFunction(Generic[T]):
             infos,
             execute,
         )
+        if any(isinstance(spec, TupleArg) for spec in specs.values()):
+            if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
+                raise LaunchError(
+                    f"{self.fn.__name__}: tuple arguments together with tensor descriptor "
+                    "arguments are not supported"
+                )
+            # their runtime elements are passed flattened; no generated or native fast path
+            plan.runtime = tuple_runtime(specs, self.arg_names)
+            plan.fast_tried = True
         if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
             # a host tensor descriptor is several runtime arguments, made again at each launch
             # of this plan (``descriptor_runtime``); no generated or native fast path
@@ -359,6 +403,8 @@ class JITFunction(Generic[T]):
             kernel = self.cache.get(cache_key)
             if kernel is not None:
                 return kernel
+            # the values this compile reads, kept once it succeeds (Triton: the first's)
+            reads = global_reads(self.fn) if self._globals is None else None
             name = None
             if self._repr is not None:
                 name = kernel_symbol(self.repr(SpecializationProxy(specs)))
@@ -366,6 +412,8 @@ class JITFunction(Generic[T]):
                 kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
             kernel.launcher = make_launcher(kernel, backend, options)
             self.cache[cache_key] = kernel
+            if reads is not None:
+                self._globals = reads
             return kernel
 
     def _make_fast_path(
@@ -378,6 +426,9 @@ class JITFunction(Generic[T]):
         """Give ``plan`` (just launched with these values, options and environment) its
         native fast path, else its generated Python one, where its backend has launch code."""
         plan.fast_tried = True
+        global_guards = fast_guards(self._globals or [])
+        if global_guards is None:
+            return  # a global compared by value: every launch takes the general path
         code = plan.backend.launch_code(plan.kernel, plan.infos, plan.options)
         if code is None:
             return
@@ -390,6 +441,7 @@ class JITFunction(Generic[T]):
             "environment": (_ENV_BYTES, environment),
             "runtime_indices": plan.runtime_indices,
             "kernel": plan.kernel,
+            "global_guards": global_guards,
         }
         if code.native is not None:
             plan.native = make_native_fast_path(
@@ -409,6 +461,26 @@ class JITFunction(Generic[T]):
             slow=self._general,
             options_key=options_key,
         )
+
+    def _forget_fast_paths(self) -> None:
+        """Drop the fast paths made so far (their global guards hold stale objects); the next
+        launch of each plan makes them again."""
+        for plan in self._plans.values():
+            if plan.fast is not None or plan.native is not None:
+                plan.fast = plan.native = None
+                plan.fast_tried = False
+        self._fast = None
+        self._entry = self._launch
+
+    @property
+    def used_global_vals(self) -> dict[tuple[str, int], tuple[Any, Any]]:
+        """Triton's view of the tracked globals: ``(name, id(scope)) -> (value, scope)``, the
+        ``@jit`` helpers left out (Triton does not track them; mytriton does, by identity)."""
+        return {
+            (r.name, id(r.scope)): (r.snapshot if r.snapshot is not MISSING else r.value, r.scope)
+            for r in self._globals or ()
+            if not is_jit(r.value)
+        }
 
     def _runtime_indices(self, specs: dict[str, Any]) -> tuple[int, ...]:
         """The positions of the parameters passed at run time (not compiled in)."""
@@ -435,23 +507,26 @@ class JITFunction(Generic[T]):
         )
 
 
+def unknown_keyword(kernel: str, name: str, parameters: Sequence[str]) -> str:
+    """The message for a launch keyword that is neither a parameter nor a launch option,
+    suggesting the closest of them (``BLOK`` -> ``BLOCK``)."""
+    close = difflib.get_close_matches(name, [*parameters, *LAUNCH_OPTIONS], n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return (
+        f"{kernel}: got an unexpected keyword argument {name!r} (not a parameter of {kernel} "
+        f"nor a launch option){hint}"
+    )
+
+
 def kernel_symbol(name: str) -> str:
     """``name`` as a C identifier (what ``repr=`` returns names the PTX entry)."""
     symbol = re.sub(r"\W", "_", name)
     return symbol if symbol and not symbol[0].isdigit() else f"k_{symbol}"
 
 
-def _power_of_two(n: Any) -> bool:
-    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
-
-
 def launch_options(raw: dict[str, Any], debug: bool) -> LaunchOptions:
     """The compile options of a launch's keyword options, checked as Triton checks them."""
-    num_warps = raw.get("num_warps", 4)
-    if not _power_of_two(num_warps):
-        raise LaunchOptionError(f"num_warps must be a power of 2, got {num_warps!r}")
-    if num_warps > 32:
-        raise LaunchOptionError(f"num_warps must be at most 32, got {num_warps}")
+    num_warps = check_num_warps(raw.get("num_warps", 4))
     arch = raw.get("arch")
     if raw.get("num_ctas", 1) != 1:
         digits = re.sub(r"\D", "", str(arch)) if arch is not None else ""

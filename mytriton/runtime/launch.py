@@ -8,6 +8,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
 from mytriton.backends.compiled import CompiledKernel, Launch
@@ -15,6 +17,7 @@ from mytriton.errors import (
     BackendUnavailableError,
     CompileOnlyWarning,
     LaunchError,
+    LaunchOptionError,
     MyTritonError,
     debug_enabled,
 )
@@ -29,6 +32,21 @@ def require_binary(kernel: CompiledKernel) -> None:
         raise BackendUnavailableError(
             f"the {kernel.backend} backend cannot run `{kernel.name}`: {reason}"
         )
+
+
+def check_num_warps(num_warps: Any) -> int:
+    """``num_warps`` if it is a launch's warp count: a power of 2 from 1 to 32 (a block holds
+    at most 1024 threads); else a ``LaunchOptionError`` saying the rule, before any layout
+    is built from it."""
+    if isinstance(num_warps, bool) or not isinstance(num_warps, (int, np.integer)):
+        raise LaunchOptionError(
+            f"num_warps must be a power of 2 from 1 to 32, got {type(num_warps).__name__} "
+            f"{num_warps!r}"
+        )
+    n = int(num_warps)
+    if n <= 0 or n & (n - 1) or n > 32:
+        raise LaunchOptionError(f"num_warps must be a power of 2 from 1 to 32, got {n}")
+    return n
 
 
 def make_launcher(kernel: CompiledKernel, backend: Backend, options: LaunchOptions) -> Launch:

@@ -3,8 +3,9 @@ by ``native/fast_launch.c`` instead of generated Python (a launch then costs lit
 the driver's ``cuLaunchKernel``).
 
 This module turns a plan into the C object's specification: per parameter one guard (its kind
-and what it expects), per runtime argument its ABI kind, the launch options and environment the
-plan was made under, and the launch itself (``NativeLaunch``). Where a plan has an argument
+and what it expects), per runtime argument its ABI kind, the launch options, environment and
+globals (the objects compiled in) the plan was made under, and the launch itself
+(``NativeLaunch``). Where a plan has an argument
 the C guards do not cover, or the module cannot be built, it returns None and the runtime keeps
 the Python fast path.
 """
@@ -54,11 +55,13 @@ def make_native_fast_path(
     runtime_indices: tuple[int, ...],
     native: NativeLaunch,
     kernel: Any,
+    global_guards: tuple[tuple[Any, ...], ...],
     general: Callable[[Any, tuple[Any, ...], dict[str, Any]], Any],
     normalize: Callable[[Any], tuple[int, int, int]],
 ) -> Any | None:
     """The C fast path of the plan these ``values`` and ``options`` (the launch's own
-    keyword options) got under ``environment``; None where it cannot be made."""
+    keyword options) got under ``environment`` and with the globals of ``global_guards``
+    (``global_values.fast_guards``); None where it cannot be made."""
     module = native_build.load()
     store = environment_store()
     params = list(signature.parameters.values())
@@ -100,6 +103,7 @@ def make_native_fast_path(
         *(native.switch or (None, None)),
         native.device,
         native.after,
+        global_guards,
     )
 
 

@@ -10,17 +10,25 @@ values are compile-time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
 from mytriton.errors import ArgumentOverflowError, LaunchError
-from mytriton.frontend import ArgSpec, ConstexprArg, DescriptorArg, PointerArg, ScalarArg
+from mytriton.frontend import (
+    ArgSpec,
+    ConstexprArg,
+    DescriptorArg,
+    PointerArg,
+    ScalarArg,
+    TupleArg,
+)
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
 from mytriton.passes.axis_info import pow2_dividing
+from mytriton.runtime.dependencies import is_jit
 from mytriton.runtime.descriptor_args import descriptor_arguments, descriptor_scalars
 from mytriton.tools.tensor_descriptor import as_descriptor
 
@@ -135,6 +143,15 @@ def specialize(
             # Triton's rule: an integer equal to 1 (a unit stride) is compiled in as a constant
             specs[name] = ConstexprArg(1)
             key.append(("c", "int", 1))
+        elif is_tuple_argument(value):
+            tuple_spec, part = _tuple_spec(
+                name, value, name in no_value, name in no_alignment, runtime, infos
+            )
+            specs[name] = tuple_spec
+            key.append(part)
+        elif is_jit(value):  # a @jit function passed to call: compiled in, as Triton does
+            specs[name] = ConstexprArg(value)
+            key.append(("c", constexpr_key(value)))
         elif (desc := as_descriptor(value)) is not None:
             info = desc.validate()  # its fields may have changed since it was made
             # validate() refused a base not 16-byte aligned
@@ -179,6 +196,82 @@ def specialize(
     return specs, tuple(key), runtime, infos
 
 
+def is_tuple_argument(value: Any) -> bool:
+    """A tuple, a ``NamedTuple`` or another tuple subclass (``torch.Size``): Triton's tuple
+    arguments."""
+    return isinstance(value, tuple)
+
+
+def _tuple_spec(
+    name: str,
+    value: tuple[Any, ...],
+    no_value: bool,
+    no_alignment: bool,
+    runtime: list[Any],
+    infos: list[ArrayInfo | None],
+) -> tuple[TupleArg, tuple[Any, ...]]:
+    """A tuple argument's spec and key part; its runtime elements go to ``runtime``/``infos``
+    depth first. Each element is specialized as an argument of its own would be."""
+    elements: list[ArgSpec] = []
+    parts: list[Any] = []
+    for i, item in enumerate(value):
+        where = f"{name}[{i}]"
+        if is_tuple_argument(item):
+            tuple_spec, part = _tuple_spec(where, item, no_value, no_alignment, runtime, infos)
+            elements.append(tuple_spec)
+            parts.append(part)
+            continue
+        if item is None or isinstance(item, (core.constexpr, core.dtype)) or is_jit(item):
+            v = item.value if isinstance(item, core.constexpr) else item
+            elements.append(ConstexprArg(v))
+            parts.append(("c", constexpr_key(v)))
+            continue
+        if as_descriptor(item) is not None:
+            raise LaunchError(
+                f"argument `{where}`: a tensor descriptor inside a tuple argument "
+                "is not supported; pass it as an argument of its own"
+            )
+        sub_no_value = frozenset([where]) if no_value else frozenset()
+        sub_no_alignment = frozenset([where]) if no_alignment else frozenset()
+        specs, key, leaves, leaf_infos = specialize(
+            [where], frozenset(), [item], sub_no_value, sub_no_alignment
+        )
+        elements.append(specs[where])
+        parts.append(key[0])
+        runtime.extend(leaves)
+        infos.extend(leaf_infos)
+    kind = type(value) if hasattr(type(value), "_fields") else tuple  # a NamedTuple stays one
+    return TupleArg(tuple(elements), kind), ("t", kind, tuple(parts))
+
+
+def tuple_leaves(spec: TupleArg, value: tuple[Any, ...], out: list[Any]) -> None:
+    """Append the runtime elements of a tuple argument ``value`` (specialized as ``spec``)."""
+    for s, v in zip(spec.elements, value, strict=True):
+        if isinstance(s, TupleArg):
+            tuple_leaves(s, v, out)
+        elif not isinstance(s, ConstexprArg):
+            out.append(v)
+
+
+def tuple_runtime(
+    specs: dict[str, ArgSpec], names: Sequence[str]
+) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """A plan's ``values -> runtime arguments`` where some parameters are tuples: their
+    runtime elements flattened in place, depth first, as the kernel's function takes them."""
+    order = [(i, specs[n]) for i, n in enumerate(names) if not isinstance(specs[n], ConstexprArg)]
+
+    def runtime(values: Sequence[Any]) -> tuple[Any, ...]:
+        out: list[Any] = []
+        for i, spec in order:
+            if isinstance(spec, TupleArg):
+                tuple_leaves(spec, values[i], out)
+            else:
+                out.append(values[i])
+        return tuple(out)
+
+    return runtime
+
+
 def _type_name(d: core.dtype) -> str:
     """Triton's short name of a scalar type in a signature: ``i32``, ``u64``, ``fp32``..."""
     name = d.name
@@ -206,5 +299,7 @@ class SpecializationProxy:
             elif isinstance(spec, DescriptorArg):
                 shape = list(spec.block_shape)
                 self.signature[name] = f"tensordesc<{_type_name(spec.dtype)}{shape}>"
+            elif isinstance(spec, TupleArg):
+                self.signature[name] = "tuple"
             else:
                 self.signature[name] = _type_name(spec.dtype)

@@ -70,6 +70,9 @@ class Runner:
         if isinstance(a, TensorDescriptor):  # the same descriptor of the base's device copy
             base = self._to_device(a.base, blocks)
             return TensorDescriptor(base, a.shape, a.strides, a.block_shape, a.padding)
+        if isinstance(a, tuple):  # a tuple argument: its arrays copied (a NamedTuple stays one)
+            items = [self._to_device(x, blocks) for x in a]
+            return type(a)(*items) if hasattr(type(a), "_fields") else type(a)(items)
         if not isinstance(a, np.ndarray):
             return a
         owner = a

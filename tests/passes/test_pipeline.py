@@ -160,6 +160,14 @@ def test_unknown_pass_in_env(monkeypatch: pytest.MonkeyPatch) -> None:
         run_pipeline(_parse())
 
 
+def test_misspelled_pass_in_env_suggests_the_close_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PIPELINE_ENV, "cse,canonicalise")
+    with pytest.raises(
+        UnknownPassError, match=r"^unknown pass 'canonicalise' \(did you mean 'canonicalize'\?\);"
+    ):
+        run_pipeline(_parse())
+
+
 def test_bad_spec_syntax() -> None:
     with pytest.raises(PipelineSpecError, match=r"invalid pass pipeline 'cse\{'"):
         run_pipeline(_parse(), "cse{")

@@ -55,6 +55,14 @@ def test_unknown_pass_lists_known_names() -> None:
     assert isinstance(info.value, ValueError)
 
 
+def test_unknown_pass_suggests_the_close_name_first() -> None:
+    with pytest.raises(UnknownPassError) as info:
+        get_pass_class("tt-simplfy")
+    assert str(info.value).startswith(
+        "unknown pass 'tt-simplfy' (did you mean 'tt-simplify'?); known passes: "
+    )
+
+
 def test_unknown_passes_message_plural() -> None:
     msg = registry.unknown_pass_message(["a", "b"], {"z": builtin_passes()["cse"]})
     assert msg == "unknown passes 'a', 'b'; known passes: z"

@@ -7,6 +7,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.errors import GlobalChangedError
 from tests.frontend.util import XI, X, Y
 
 
@@ -90,7 +91,7 @@ def test_clear_cache_recompiles():
 
 
 def test_clear_cache_sees_changed_globals():
-    """Globals are compile-time values: after changing one, clear_cache() picks it up."""
+    """Globals are compile-time values: a change is an error until clear_cache() picks it up."""
     import tests.runtime.test_cache as me
 
     me.SCALE = 2.0
@@ -102,7 +103,8 @@ def test_clear_cache_sees_changed_globals():
 
         assert "2.000000e+00" in k.warmup(X, Y, grid=(1,)).asm["tt"]
         me.SCALE = 5.0
-        assert "2.000000e+00" in k.warmup(X, Y, grid=(1,)).asm["tt"]  # cached
+        with pytest.raises(GlobalChangedError, match=r"SCALE has changed .* from 2\.0 to 5\.0"):
+            k.warmup(X, Y, grid=(1,))  # not the old value, silently
         k.clear_cache()
         assert "5.000000e+00" in k.warmup(X, Y, grid=(1,)).asm["tt"]
     finally:

@@ -22,7 +22,7 @@ from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_launcher import LaunchCode, NativeLaunch
-from mytriton.errors import DeviceAssertionError, LaunchError
+from mytriton.errors import DeviceAssertionError, GlobalChangedError, LaunchError
 from mytriton.runtime import jit as jit_module
 from mytriton.runtime import native_build
 
@@ -327,6 +327,79 @@ def test_do_not_specialize_values_stay_on_the_fast_path(gpu: FakeGpuBackend) -> 
     assert len(gpu.compiled) == 1
     counted_kernel[(1,)](OUT, 2**40, BLOCK=16)  # int64: another kernel
     assert gpu.routes()[-1] == "general" and len(gpu.compiled) == 2
+
+
+def test_grid_of_four_entries_on_the_fast_path(gpu: FakeGpuBackend) -> None:
+    launch_base()
+    add_kernel[(3, 2, 1, 5)](X, Y, OUT, 100, BLOCK=16)
+    assert gpu.routes() == ["general", "fast"] and gpu.launches[1][1] == (3, 2, 1)
+
+
+def test_a_pre_run_hook_is_called_on_every_launch(gpu: FakeGpuBackend) -> None:
+    """Adding a hook drops the fast path of the plans made before it (it would skip it)."""
+    launch_base()
+    launch_base()
+    calls: list[tuple[Any, ...]] = []
+    add_kernel.add_pre_run_hook(lambda *args, **kwargs: calls.append((args, kwargs)))
+    try:
+        for _ in range(3):
+            add_kernel[(2,)](X, Y, OUT, 100, BLOCK=16)
+        assert gpu.routes() == ["general", "fast", "general", "general", "general"]
+        assert calls == [((X, Y, OUT, 100), {"BLOCK": 16})] * 3
+        with pytest.raises(LaunchError, match="not callable"):
+            add_kernel.add_pre_run_hook(3)  # type: ignore[arg-type]
+    finally:
+        add_kernel.pre_run_hooks.clear()
+
+
+FAST_SCALE = tl.constexpr(2.0)
+FAST_OFFSET = 1000.5
+
+
+@triton.jit
+def scaled_kernel(out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.zeros((BLOCK,), tl.float32) + FAST_SCALE + FAST_OFFSET)
+
+
+def test_a_changed_global_is_caught_on_the_fast_path(
+    gpu: FakeGpuBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As Triton checks on every launch: a launch that would take the fast path raises too."""
+    scaled_kernel.clear_cache()
+    scaled_kernel[(1,)](OUT, BLOCK=16)
+    scaled_kernel[(1,)](OUT, BLOCK=16)
+    assert gpu.routes() == ["general", "fast"]
+    monkeypatch.setitem(globals(), "FAST_OFFSET", 7.0)
+    with pytest.raises(GlobalChangedError, match=r"FAST_OFFSET has changed .* to 7\.0"):
+        scaled_kernel[(1,)](OUT, BLOCK=16)
+    monkeypatch.setitem(globals(), "FAST_OFFSET", float("1000.5"))
+    scaled_kernel[(1,)](OUT, BLOCK=16)  # an equal new object: the general path, once
+    scaled_kernel[(1,)](OUT, BLOCK=16)
+    assert gpu.routes() == ["general", "fast", "general", "fast"]
+    FAST_SCALE.value = 3.0  # a constexpr changed in place
+    try:
+        with pytest.raises(GlobalChangedError, match=r"from constexpr\[2.0\] to constexpr\[3.0\]"):
+            scaled_kernel[(1,)](OUT, BLOCK=16)
+    finally:
+        FAST_SCALE.value = 2.0
+    assert gpu.routes() == ["general", "fast", "general", "fast"]  # nothing launched
+    scaled_kernel.clear_cache()
+
+
+@triton.jit
+def tuple_kernel(ptrs, n):
+    tl.store(ptrs[0], tl.load(ptrs[1]) + n[0])
+
+
+def test_tuple_arguments_take_the_general_path_flattened(gpu: FakeGpuBackend) -> None:
+    """No fast path guards a tuple: each launch specializes it and passes its leaves."""
+    a, b = FakeDeviceArray(ptr=0x1000), FakeDeviceArray(ptr=0x2000)
+    tuple_kernel.clear_cache()
+    tuple_kernel[(1,)]((a, b), (5, 1))
+    tuple_kernel[(1,)]((b, a), (7, 1))
+    assert gpu.routes() == ["general", "general"] and len(gpu.compiled) == 1
+    assert [launch[2] for launch in gpu.launches] == [(a, b, 5), (b, a, 7)]
 
 
 def test_clear_cache_drops_the_fast_path(gpu: FakeGpuBackend) -> None:

@@ -17,6 +17,7 @@ from mytriton.errors import (
     CompilationError,
     CompileOnlyWarning,
     LaunchError,
+    LaunchOptionError,
     MyTritonError,
 )
 from mytriton.runtime import launch as launch_module
@@ -95,7 +96,6 @@ def test_warmup_compiles_without_launching(recording):
 @pytest.mark.parametrize(
     "grid",
     [
-        (1, 2, 3, 4),
         (),
         (-1,),
         (2.7,),
@@ -111,7 +111,6 @@ def test_warmup_compiles_without_launching(recording):
         (1, 1, 65536),
     ],
     ids=[
-        "four-dims",
         "no-dims",
         "negative",
         "float",
@@ -131,6 +130,14 @@ def test_bad_grid(recording, grid):
     with pytest.raises(LaunchError, match="grid"):
         add_kernel[grid](*ARGS, BLOCK=16)
     assert recording.launches == []
+
+
+def test_grid_of_more_than_three_entries_launches_the_first_three(recording):
+    """Triton's launcher reads grid[0], grid[1], grid[2] and ignores the rest."""
+    add_kernel[(2, 3, 4, 5)](*ARGS, BLOCK=16)
+    add_kernel[lambda meta: (6, 1, 2, "ignored", None)](*ARGS, BLOCK=16)
+    add_kernel[[7, 1, 1, 9]](*ARGS, BLOCK=16)
+    assert [launch[1] for launch in recording.launches] == [(2, 3, 4), (6, 1, 2), (7, 1, 1)]
 
 
 def test_grid_of_numpy_integers_and_at_the_limits(recording):
@@ -244,6 +251,18 @@ def test_wrong_argument_count():
         add_kernel[(1,)](X, X, Y, 4, 16, 5)
     with pytest.raises(LaunchError, match="unexpected keyword argument 'BLOK'"):
         add_kernel[(1,)](*ARGS, BLOCK=16, BLOK=16)
+
+
+def test_misspelled_keyword_is_named_with_the_close_name():
+    """Not "missing a required argument: 'BLOCK'": the keyword given, and what it is close to."""
+    with pytest.raises(
+        LaunchError, match=r"unexpected keyword argument 'BLOK' .*did you mean 'BLOCK'\?"
+    ):
+        add_kernel[(1,)](*ARGS, BLOK=16)
+    with pytest.raises(LaunchError, match=r"'num_warp' .*did you mean 'num_warps'\?"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, num_warp=8)
+    with pytest.raises(LaunchError, match=r"unexpected keyword argument 'zzz' \(not a param"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, zzz=8)
 
 
 def test_missing_constexpr():
@@ -373,10 +392,15 @@ def test_default_parameter_values():
     assert "end = 32 : i32" in k.warmup(X, Y, 4, grid=(1,)).asm["tt"]
 
 
-@pytest.mark.parametrize("num_warps", [0, 3, 64, -4])
+@pytest.mark.parametrize("num_warps", [0, 3, 64, -4, 2.0, True])
 def test_bad_num_warps(num_warps):
-    with pytest.raises(LaunchError, match=r"num_warps must be (a power of 2|at most 32)"):
+    with pytest.raises(LaunchOptionError, match=r"num_warps must be a power of 2 from 1 to 32"):
         add_kernel[(1,)](*ARGS, BLOCK=16, num_warps=num_warps)
+
+
+def test_num_warps_of_a_numpy_integer(recording):
+    add_kernel[(1,)](*ARGS, BLOCK=16, num_warps=np.int64(8))
+    assert recording.launches[0][3].num_warps == 8
 
 
 def test_num_ctas_other_than_one():

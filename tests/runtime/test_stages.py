@@ -17,8 +17,9 @@ import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends import get_backend
 from mytriton.backends.stages import StageParseError
+from mytriton.errors import LaunchOptionError, OverrideIgnoredWarning
 from mytriton.passes.lower_to_gpu import GPU_PIPELINE, ttg_pipeline
-from mytriton.runtime.compiler import StageError, stage_table
+from mytriton.runtime.compiler import IRFileNotFoundError, StageError, stage_table
 
 
 @triton.jit
@@ -139,6 +140,33 @@ def test_dump_edit_override_run(
     np.testing.assert_array_equal(out, 2.0 * X - Y)
 
 
+def test_override_outside_its_hash_folder_warns_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A file put straight in the override folder is not silently ignored: one warning names
+    the folder it must go in."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
+    monkeypatch.setenv("MYTRITON_KERNEL_DUMP", "1")
+    monkeypatch.setenv("MYTRITON_DUMP_DIR", str(tmp_path / "dump"))
+    kernel, _ = run_axpy()
+    dumped = tmp_path / "dump" / kernel.hash / "axpy_kernel.tt-opt.mlir"
+    override = tmp_path / "override"
+    override.mkdir()
+    (override / dumped.name).write_text(dumped.read_text().replace("tt.add", "tt.sub"))
+    monkeypatch.delenv("MYTRITON_KERNEL_DUMP")
+    monkeypatch.setenv("MYTRITON_KERNEL_OVERRIDE", "1")
+    monkeypatch.setenv("MYTRITON_OVERRIDE_DIR", str(override))
+    axpy_kernel.clear_cache()
+    expected = re.escape(str(override / kernel.hash / dumped.name))
+    with pytest.warns(OverrideIgnoredWarning, match=f"override file .* is not used.*{expected}"):
+        _, out = run_axpy()
+    np.testing.assert_array_equal(out, 2.0 * X + Y)  # not overridden
+    axpy_kernel.clear_cache()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_axpy()  # once per file
+
+
 def test_override_that_does_not_parse(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
     monkeypatch.setenv("MYTRITON_KERNEL_DUMP", "1")
@@ -204,6 +232,32 @@ def test_compile_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
         mytriton.compile("builtin.module {}", stage="tt")
     with pytest.raises(StageParseError):
         mytriton.compile("func.func @k(", stage="tt")
+
+
+@pytest.mark.parametrize("missing", ["no_such.tt.mlir", "dumps/k.ttg.mlir"])
+def test_compile_of_a_missing_file_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, missing: str
+) -> None:
+    """Not an IR parse error of the file name: the file is missing."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.chdir(tmp_path)
+    for src in (missing, tmp_path / missing):
+        with pytest.raises(IRFileNotFoundError, match=f"no such file: '.*{missing}'"):
+            mytriton.compile(src)
+    assert isinstance(IRFileNotFoundError("x"), FileNotFoundError)
+
+
+@pytest.mark.parametrize("num_warps", [3, 64, 0])
+def test_compile_rejects_a_bad_num_warps_before_laying_out(
+    monkeypatch: pytest.MonkeyPatch, num_warps: int
+) -> None:
+    """Not a `#ttg.blocked` verifier error from deep in the lowering: the option and its rule."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    kernel, _ = run_axpy()
+    with pytest.raises(
+        LaunchOptionError, match=rf"num_warps must be a power of 2 from 1 to 32, got {num_warps}"
+    ):
+        mytriton.compile(kernel.asm["tt"], stage="tt", num_warps=num_warps)
 
 
 def test_mytriton_opt_replays_the_jit_lowering(

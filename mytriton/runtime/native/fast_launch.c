@@ -69,9 +69,11 @@ typedef struct {
     PyObject *set_device;
     int device;
     PyObject *after; /* NULL, or after(stream) once launched (debug kernels wait there) */
+    PyObject *globals; /* tuple of (scope, key, value, inner, has_inner): globals compiled in */
 } FastLaunch;
 
-static PyObject *s_dtype, *s_get_device, *s_data_ptr, *s_device, *s_id, *s_data, *s_ptr;
+static PyObject *s_dtype, *s_get_device, *s_data_ptr, *s_device, *s_id, *s_data, *s_ptr,
+    *s_value;
 
 static PyObject *to_general(FastLaunch *self, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames) {
@@ -127,6 +129,39 @@ static int environment_unchanged(FastLaunch *self) {
             return 0;
         }
         if (!same(v, PyTuple_GET_ITEM(item, 1))) return 0;
+    }
+    return 1;
+}
+
+/* Whether every global compiled in is the same object (a constexpr: with the same .value) as
+   when the plan was made: a scope is a module's globals dict (key: the name) or a closure cell
+   (key: None). Anything else goes to the general path, which compares values and raises. */
+static int globals_unchanged(FastLaunch *self) {
+    Py_ssize_t n = PyTuple_GET_SIZE(self->globals);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(self->globals, i);
+        PyObject *scope = PyTuple_GET_ITEM(item, 0), *key = PyTuple_GET_ITEM(item, 1);
+        PyObject *now;
+        if (key == Py_None) {
+            if (!PyCell_Check(scope)) return 0;
+            now = PyCell_GET(scope);
+        } else {
+            now = PyDict_GetItemWithError(scope, key);
+            if (now == NULL) {
+                PyErr_Clear();
+                return 0;
+            }
+        }
+        if (now != PyTuple_GET_ITEM(item, 2)) return 0;
+        if (PyTuple_GET_ITEM(item, 4) == Py_True) {
+            PyObject *inner = PyObject_GetAttr(now, s_value);
+            if (inner == NULL) {
+                PyErr_Clear();
+                return 0;
+            }
+            Py_DECREF(inner); /* compared by identity only */
+            if (inner != PyTuple_GET_ITEM(item, 3)) return 0;
+        }
     }
     return 1;
 }
@@ -434,7 +469,8 @@ static PyObject *fast_call(PyObject *callable, PyObject *const *args, size_t nar
             if (vals[j] == self->missing) return to_general(self, args, nargs, kwnames);
         }
     }
-    if (!environment_unchanged(self)) return to_general(self, args, nargs, kwnames);
+    if (!environment_unchanged(self) || !globals_unchanged(self))
+        return to_general(self, args, nargs, kwnames);
     Slot slots[MAX_PARAMS];
     for (Py_ssize_t j = 0; j < np; j++) {
         if (!check(self, &self->guards[j], vals[j], &slots[j]))
@@ -490,6 +526,7 @@ static int fast_traverse(FastLaunch *self, visitproc visit, void *arg) {
     Py_VISIT(self->get_device);
     Py_VISIT(self->set_device);
     Py_VISIT(self->after);
+    Py_VISIT(self->globals);
     for (Py_ssize_t j = 0; j < self->nparams; j++) {
         Py_VISIT(self->guards[j].type);
         Py_VISIT(self->guards[j].dtype);
@@ -516,6 +553,7 @@ static int fast_clear(FastLaunch *self) {
     Py_CLEAR(self->get_device);
     Py_CLEAR(self->set_device);
     Py_CLEAR(self->after);
+    Py_CLEAR(self->globals);
     for (Py_ssize_t j = 0; j < self->nparams; j++) {
         Py_CLEAR(self->guards[j].type);
         Py_CLEAR(self->guards[j].dtype);
@@ -554,27 +592,35 @@ static PyObject *hold(PyObject *o) {
 
 /* make(names, defaults, missing, guards, runtime_index, pass_kind, options, env, unset, set,
         normalize, kernel, general, on_error, constexpr_key, launch_address, function,
-        block, stream_of, stream_arg, get_device, set_device, device, after)
+        block, stream_of, stream_arg, get_device, set_device, device, after, globals)
    -- see native_fast_path.py */
 static PyObject *make(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *names, *defaults, *missing, *guards, *runtime_index, *pass_kind, *options, *env,
         *unset, *set, *normalize, *kernel, *general, *on_error, *constexpr_key, *stream_of,
-        *stream_arg, *get_device, *set_device, *after;
+        *stream_arg, *get_device, *set_device, *after, *globals;
     int device;
     unsigned long long launch_address, function;
     unsigned bx, by, bz;
-    if (!PyArg_ParseTuple(args, "O!O!OO!O!O!OO!O!O!OOOOOKK(III)OOOOiO", &PyTuple_Type, &names,
+    if (!PyArg_ParseTuple(args, "O!O!OO!O!O!OO!O!O!OOOOOKK(III)OOOOiOO!", &PyTuple_Type, &names,
                           &PyTuple_Type, &defaults, &missing, &PyTuple_Type, &guards,
                           &PyTuple_Type, &runtime_index, &PyTuple_Type, &pass_kind, &options,
                           &PyDict_Type, &env, &PyTuple_Type, &unset, &PyTuple_Type, &set,
                           &normalize, &kernel, &general, &on_error, &constexpr_key,
                           &launch_address, &function, &bx, &by, &bz, &stream_of, &stream_arg,
-                          &get_device, &set_device, &device, &after))
+                          &get_device, &set_device, &device, &after, &PyTuple_Type, &globals))
         return NULL;
     Py_ssize_t np = PyTuple_GET_SIZE(names), nr = PyTuple_GET_SIZE(runtime_index);
+    int globals_ok = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(globals); i++) {
+        PyObject *item = PyTuple_GET_ITEM(globals, i);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5 ||
+            (PyTuple_GET_ITEM(item, 1) == Py_None ? !PyCell_Check(PyTuple_GET_ITEM(item, 0))
+                                                  : !PyDict_Check(PyTuple_GET_ITEM(item, 0))))
+            globals_ok = 0;
+    }
     if (np > MAX_PARAMS || PyTuple_GET_SIZE(defaults) != np || PyTuple_GET_SIZE(guards) != np ||
-        PyTuple_GET_SIZE(pass_kind) != nr || nr > np) {
+        PyTuple_GET_SIZE(pass_kind) != nr || nr > np || !globals_ok) {
         PyErr_SetString(PyExc_ValueError, "inconsistent fast path specification");
         return NULL;
     }
@@ -600,6 +646,7 @@ static PyObject *make(PyObject *module, PyObject *args) {
     self->set_device = hold(set_device);
     self->device = device;
     self->after = hold(after);
+    self->globals = hold(globals);
     self->launch = (launch_fn_t)(uintptr_t)launch_address;
     self->function = (void *)(uintptr_t)function;
     self->block[0] = bx;
@@ -666,6 +713,7 @@ PyMODINIT_FUNC PyInit_mytriton_fast_launch(void) {
     s_id = PyUnicode_InternFromString("id");
     s_data = PyUnicode_InternFromString("data");
     s_ptr = PyUnicode_InternFromString("ptr");
+    s_value = PyUnicode_InternFromString("value");
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL) return NULL;
     if (PyModule_AddObject(m, "NOOP_LAUNCH", PyLong_FromVoidPtr((void *)noop_launch)) < 0) {
