@@ -96,7 +96,7 @@ def compile_kernel(
             except KernelTypeError as e:
                 what = "array" if isinstance(spec, PointerArg) else "scalar"
                 msg = f"parameter `{name}` ({what}): {e.message}"
-                raise KernelTypeError(msg, def_loc) from None
+                raise KernelTypeError(msg, def_loc) from e.__cause__
             arg_names.append(name)
             attrs = {}
             if spec.divisibility > 1:

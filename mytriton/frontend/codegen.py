@@ -302,7 +302,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         try:
             return value[index]
         except Exception as e:
-            raise KernelValueError(f"cannot index: {e}", self.loc(node)) from None
+            raise KernelValueError(f"cannot index: {e}", self.loc(node)) from e.with_traceback(None)
 
     def index_block(self, value: TensorValue, node: ast.Subscript) -> TensorValue:
         """``x[:, None]``/``x[None, :]``: only full slices and None are supported; the i-th
@@ -381,7 +381,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             except Exception as e:
                 raise KernelValueError(
                     f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)
-                ) from None
+                ) from e.with_traceback(None)
         if sym in ("+", "-", "*"):
             return self.sem.arith(sym, a, b)
         if sym == "/":
@@ -414,7 +414,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             except Exception as e:
                 raise KernelValueError(
                     f"cannot compute `{ast.unparse(node)}` on {v!r}: {e}", self.loc(node)
-                ) from None
+                ) from e.with_traceback(None)
         if isinstance(node.op, ast.UAdd):
             return v
         if isinstance(node.op, ast.USub):
@@ -453,7 +453,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             except Exception as e:
                 raise KernelValueError(
                     f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)
-                ) from None
+                ) from e.with_traceback(None)
         return self.sem.compare(sym, a, b)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> Any:
@@ -531,7 +531,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as e:
-            raise KernelTypeError(f"tl.{name}: {e}", self.loc(node)) from None
+            raise KernelTypeError(f"tl.{name}: {e}", self.loc(node)) from e.with_traceback(None)
         bound.apply_defaults()
         # tl.reduce & co. call their combine_fn (@jit, or a tl builtin) into the op's region
         self.tl.call_jit = lambda fn, fn_args: self.call(fn, fn_args, {}, node)  # type: ignore[arg-type]
@@ -552,7 +552,9 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         try:
             bound = inspect.signature(fn.fn).bind(*args, **kwargs)
         except TypeError as e:
-            raise KernelTypeError(f"calling `{source.qualname}`: {e}", self.loc(node)) from None
+            raise KernelTypeError(
+                f"calling `{source.qualname}`: {e}", self.loc(node)
+            ) from e.with_traceback(None)
         bound.apply_defaults()
         scope: dict[str, Any] = {}
         for pname, value in bound.arguments.items():

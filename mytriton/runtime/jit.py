@@ -25,7 +25,13 @@ from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
-from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
+from mytriton.errors import (
+    CompilationError,
+    LaunchError,
+    LaunchOptionError,
+    MyTritonError,
+    debug_enabled,
+)
 from mytriton.frontend.signature import ConstexprArg, DescriptorArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
@@ -363,7 +369,10 @@ class JITFunction(Generic[T]):
             if self._repr is not None:
                 name = kernel_symbol(self.repr(SpecializationProxy(specs)))
             with on_device:
-                kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
+                try:
+                    kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
+                except CompilationError as e:
+                    raise backend.compile_error(e) from e.__cause__
             kernel.launcher = make_launcher(kernel, backend, options)
             self.cache[cache_key] = kernel
             return kernel

@@ -627,6 +627,21 @@ def program_id_runtime_axis_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def expand_dims_negative_axis_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = tl.expand_dims(tl.arange(0, 16), (0, -4))  # <-
+
+
+@triton.jit
+def expand_dims_scalar_axis_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = tl.expand_dims(n, 1)  # <-
+
+
+@triton.jit
+def expand_dims_duplicate_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = tl.expand_dims(tl.arange(0, 16), (2, -1))  # <-
+
+
+@triton.jit
 def num_programs_axis_kernel(x, out, n, BLOCK: tl.constexpr):
     pid = tl.num_programs(-1)  # <-
 
@@ -925,14 +940,37 @@ CASES = [
         "tl.load",
     ),
     (broadcast_to_bad_kernel, KernelTypeError, ("cannot broadcast shape [16] to [8]",), "tl."),
-    (expand_dims_axis_kernel, KernelValueError, ("axis 3 out of range",), "tl.expand_dims"),
+    (
+        expand_dims_axis_kernel,
+        KernelValueError,
+        ("invalid axis 3. Expected -2 <= axis < 2",),
+        "tl.",
+    ),
+    (
+        expand_dims_negative_axis_kernel,
+        KernelValueError,
+        ("invalid axis -4. Expected -3 <= axis < 3",),
+        "tl.expand_dims",
+    ),
+    (expand_dims_scalar_axis_kernel, KernelValueError, ("invalid axis 1. Expected -1",), "tl."),
+    (
+        expand_dims_duplicate_kernel,
+        KernelValueError,
+        ("expand_dims received duplicate axes, normalized axes = [2, 2]",),
+        "tl.expand_dims",
+    ),
     (zeros_like_module_kernel, KernelTypeError, ("zeros_like's input must be a value",), "tl."),
     (full_block_value_kernel, KernelTypeError, ("fill value must be a scalar",), "tl.full"),
     (full_string_value_kernel, KernelTypeError, ("value must be a number",), "tl.full"),
     # program model and memory
-    (program_id_axis_kernel, KernelValueError, ("axis must be 0, 1 or 2", "3"), "tl.program_id"),
+    (program_id_axis_kernel, KernelValueError, ("axis must be 0, 1, or 2 but got 3",), "tl."),
     (program_id_runtime_axis_kernel, ConstexprError, ("program_id axis",), "tl.program_id"),
-    (num_programs_axis_kernel, KernelValueError, ("num_programs axis", "-1"), "tl.num_programs"),
+    (
+        num_programs_axis_kernel,
+        KernelValueError,
+        ("num_programs axis must be 0, 1, or 2 but got -1",),
+        "tl.num_programs",
+    ),
     (load_other_without_mask_kernel, KernelValueError, ("`other`", "without `mask`"), "tl.load"),
     (load_not_pointer_kernel, KernelTypeError, ("expected a pointer",), "tl.load"),
     (load_boundary_check_kernel, KernelValueError, ("boundary_check", "not supported"), "tl.load"),
