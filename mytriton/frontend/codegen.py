@@ -305,29 +305,32 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             raise KernelValueError(f"cannot index: {e}", self.loc(node)) from e.with_traceback(None)
 
     def index_block(self, value: TensorValue, node: ast.Subscript) -> TensorValue:
-        """``x[:, None]``/``x[None, :]``: only full slices and None are supported; the i-th
-        index that is None inserts a dimension of size 1 at position i, as in Triton."""
+        """``x[None, :]``, as in Triton: the i-th index, if None (or a compile-time value
+        holding None), inserts a dimension of size 1 at position i; a slice whose bounds and
+        step are all None (``:``, ``None:``, ``::None``...) keeps one; anything else is an
+        error. A scalar's first None makes it a one-element block whatever its position."""
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         result = value
-        dim = 0
-        for item in items:
-            if isinstance(item, ast.Constant) and item.value is None:
-                result = self.sem.expand_dims(result, dim)
-                dim += 1
-            elif (
-                isinstance(item, ast.Slice)
-                and item.lower is None
-                and item.upper is None
-                and item.step is None
-            ):
-                dim += 1
-            else:
-                self.unsupported(
-                    node, f"indexing a block with `{ast.unparse(item)}`", "only `:` and `None` work"
-                )
+        for dim, item in enumerate(items):
+            if isinstance(item, ast.Slice):
+                bounds = (item.lower, item.upper, item.step)
+                if all(b is None or self._is_none(self.visit(b)) for b in bounds):
+                    continue
+            elif self._is_none(self.visit(item)):
+                result = self.sem.expand_dims(result, dim if result.is_block else 0)
+                continue
+            raise UnsupportedSyntaxError(
+                f"unsupported tensor index: `{ast.unparse(item)}` (a block's indices are `None` "
+                "and `:`, as in Triton)",
+                self.loc(node),
+            )
         # Triton counts no dimensions here: a `:` past the last one is accepted and does
         # nothing (`z_ptr[None, None, :]` on a scalar pointer is a [1, 1] block).
         return result
+
+    @staticmethod
+    def _is_none(v: Any) -> bool:
+        return not isinstance(v, TensorValue) and unwrap_constexpr(v) is None
 
     def visit_Slice(self, node: ast.Slice) -> slice:
         lo = self.visit(node.lower) if node.lower else None

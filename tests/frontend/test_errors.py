@@ -387,6 +387,30 @@ def index_block_int_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def index_block_slice_start_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[None, 2:]  # <-
+
+
+@triton.jit
+def index_block_slice_step_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[None:None:2]  # <-
+
+
+@triton.jit
+def index_block_constexpr_bound_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[:BLOCK]  # <-
+
+
+@triton.jit
+def index_block_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[n]  # <-
+
+
+@triton.jit
 def in_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
     y = n in (1, 2)  # <-
 
@@ -884,7 +908,16 @@ CASES = [
     ),
     (index_runtime_kernel, UnsupportedSyntaxError, ("indexing a compile-time value",), "(1, 2)"),
     (index_out_of_range_kernel, KernelValueError, ("cannot index",), "(1, 2)"),
-    (index_block_int_kernel, UnsupportedSyntaxError, ("indexing a block with `0`",), "offs[0]"),
+    (index_block_int_kernel, UnsupportedSyntaxError, ("unsupported tensor index: `0`",), "offs"),
+    (
+        index_block_slice_start_kernel,
+        UnsupportedSyntaxError,
+        ("unsupported tensor index: `2:`", "`None` and `:`"),
+        "offs",
+    ),
+    (index_block_slice_step_kernel, UnsupportedSyntaxError, ("index: `None:None:2`",), "offs"),
+    (index_block_constexpr_bound_kernel, UnsupportedSyntaxError, ("index: `:BLOCK`",), "offs"),
+    (index_block_runtime_kernel, UnsupportedSyntaxError, ("index: `n`",), "offs"),
     (in_runtime_kernel, UnsupportedSyntaxError, ("`in` on runtime values",), "n in"),
     (compile_time_div_zero_kernel, KernelValueError, ("cannot compute 16 // 0",), "BLOCK // 0"),
     (power_runtime_kernel, UnsupportedSyntaxError, ("operator `**`",), "n**2"),
