@@ -248,8 +248,11 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         return [self.visit(e) for e in node.elts]
 
     def visit_Attribute(self, node: ast.Attribute) -> Any:
-        obj = self.visit(node.value)
-        name = node.attr
+        return self.attribute(self.visit(node.value), node.attr, node, ast.unparse(node.value))
+
+    def attribute(self, obj: Any, name: str, node: ast.AST, what: str) -> Any:
+        """``obj.name`` in a kernel (``what`` spells ``obj`` for errors); a name it lacks is a
+        ``KernelNameError``, which ``hasattr``/``getattr`` turn into False or the default."""
         if isinstance(obj, TensorValue):
             if name == "dtype":
                 return obj.dtype
@@ -275,15 +278,15 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return found
         if isinstance(obj, (ModuleType, core.dtype, type)):
             if not hasattr(obj, name):
-                raise KernelNameError(
-                    f"`{ast.unparse(node.value)}` has no attribute `{name}`", self.loc(node)
-                )
+                raise KernelNameError(f"`{what}` has no attribute `{name}`", self.loc(node))
             return check_global(name, getattr(obj, name), self.loc(node))
         if name == "type" and (
             obj is None or isinstance(obj, (core.constexpr, int, float, str, tuple))
         ):  # a compile-time value's type (Triton's ``constexpr(v).type``)
             return core.constexpr_type(obj)
         if isinstance(obj, core.constexpr):
+            if not hasattr(obj.value, name):
+                raise KernelNameError(f"`{what}` has no attribute `{name}`", self.loc(node))
             return getattr(obj.value, name)
         if isinstance(obj, tuple) and name in ("index", "count"):
             return getattr(obj, name)
@@ -501,6 +504,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return self.call_builtin(name, fn, args, kwargs, node)
         if is_jit_function(fn):
             return self.inline(fn, args, kwargs, node)
+        if fn is py.hasattr or fn is py.getattr:
+            return self.python_getattr(fn, args, kwargs, node)
         if is_hashable(fn) and fn in PY_BUILTINS:
             return PY_BUILTINS[fn](self, args, kwargs, node)
         if fn is utils.cdiv:
@@ -521,6 +526,36 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             "compile-time helpers are callable",
             self.loc(node),
         )
+
+    def python_getattr(
+        self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call
+    ) -> Any:
+        """``hasattr(x, "dtype")``, ``getattr(x, "dtype"[, default])``: what ``x.dtype`` would
+        give in the kernel, decided while compiling (as in Triton, where they are the Python
+        builtins on its values)."""
+        most = 2 if fn is py.hasattr else 3
+        if kwargs or not 2 <= len(args) <= most:
+            raise KernelTypeError(
+                f"{fn.__name__}() takes an object and an attribute name"
+                + (", and an optional default" if most == 3 else ""),
+                self.loc(node),
+            )
+        name = unwrap_constexpr(args[1])
+        if not isinstance(name, str):
+            raise KernelTypeError(
+                f"{fn.__name__}(): the attribute name must be a compile-time string, got {name!r}",
+                self.loc(node),
+            )
+        what = ast.unparse(node.args[0]) if node.args else "the object"
+        try:
+            found = self.attribute(args[0], name, node, what)
+        except KernelNameError:
+            if fn is py.hasattr:
+                return False
+            if len(args) == 3:
+                return args[2]
+            raise
+        return True if fn is py.hasattr else found
 
     def call_builtin(
         self,

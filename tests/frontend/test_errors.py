@@ -411,6 +411,21 @@ def index_block_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def hasattr_arity_kernel(x, out, n, BLOCK: tl.constexpr):
+    found = hasattr(x)  # <-
+
+
+@triton.jit
+def hasattr_name_kernel(x, out, n, BLOCK: tl.constexpr):
+    found = hasattr(x, BLOCK)  # <-
+
+
+@triton.jit
+def getattr_missing_kernel(x, out, n, BLOCK: tl.constexpr):
+    found = getattr(n, "element_ty")  # <-  # noqa: B009
+
+
+@triton.jit
 def in_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
     y = n in (1, 2)  # <-
 
@@ -918,6 +933,9 @@ CASES = [
     (index_block_slice_step_kernel, UnsupportedSyntaxError, ("index: `None:None:2`",), "offs"),
     (index_block_constexpr_bound_kernel, UnsupportedSyntaxError, ("index: `:BLOCK`",), "offs"),
     (index_block_runtime_kernel, UnsupportedSyntaxError, ("index: `n`",), "offs"),
+    (hasattr_arity_kernel, KernelTypeError, ("hasattr() takes an object and",), "hasattr"),
+    (hasattr_name_kernel, KernelTypeError, ("must be a compile-time string", "16"), "hasattr"),
+    (getattr_missing_kernel, KernelNameError, ("no attribute `element_ty`",), "getattr"),
     (in_runtime_kernel, UnsupportedSyntaxError, ("`in` on runtime values",), "n in"),
     (compile_time_div_zero_kernel, KernelValueError, ("cannot compute 16 // 0",), "BLOCK // 0"),
     (power_runtime_kernel, UnsupportedSyntaxError, ("operator `**`",), "n**2"),
