@@ -238,11 +238,11 @@ class JITFunction(Generic[T]):
         bound.apply_defaults()
         return [bound.arguments[n] for n in self.arg_names], options
 
-    def _options(self, raw: dict[str, Any]) -> LaunchOptions:
+    def _options(self, raw: dict[str, Any], backend: Backend) -> LaunchOptions:
         debug = raw.get("debug", self.debug)
         if debug is None:  # Triton's switch too: device assertions are on under either
             debug = debug_enabled() or os.environ.get("TRITON_DEBUG", "") not in ("", "0")
-        return launch_options(raw, bool(debug))
+        return launch_options(raw, bool(debug), backend)
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
         try:
@@ -300,7 +300,7 @@ class JITFunction(Generic[T]):
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
         backend = get_backend(selected_backend_name())
-        options = self._options(raw_options)
+        options = self._options(raw_options, backend)
         specs, key, runtime, infos = self._specialize(values)
         # arrays of two frameworks, host and GPU, or two devices: refused before compiling
         execute = can_execute(backend, infos)
@@ -454,8 +454,11 @@ def _power_of_two(n: Any) -> bool:
     return isinstance(n, int) and n > 0 and n & (n - 1) == 0
 
 
-def launch_options(raw: dict[str, Any], debug: bool) -> LaunchOptions:
-    """The compile options of a launch's keyword options, checked as Triton checks them."""
+def launch_options(
+    raw: dict[str, Any], debug: bool, backend: Backend | None = None
+) -> LaunchOptions:
+    """The compile options of a launch's keyword options, checked as Triton checks them (for
+    ``backend``'s launches where it matters)."""
     num_warps = raw.get("num_warps", 4)
     if not _power_of_two(num_warps):
         raise LaunchOptionError(f"num_warps must be a power of 2, got {num_warps!r}")
@@ -474,11 +477,19 @@ def launch_options(raw: dict[str, Any], debug: bool) -> LaunchOptions:
         raise LaunchOptionError(
             f"the arch option ({arch!r}) is not supported: mytriton compiles for the device"
         )
-    for flag in ("launch_cooperative_grid", "launch_pdl"):
-        if raw.get(flag, False):
-            raise LaunchOptionError(
-                f"{flag}=True is not supported by mytriton (launches are ordinary launches)"
-            )
+    if raw.get("launch_cooperative_grid", False) and (backend is None or backend.runs_on != "host"):
+        # A cooperative launch promises every program of the grid at once. The CPU backends
+        # run every program of any grid (no residency limit; one after another, as Triton's
+        # interpreter does), so it launches as usual there; a GPU launch is not cooperative yet.
+        where = f"the {backend.name} backend" if backend is not None else "a GPU backend"
+        raise LaunchOptionError(
+            f"launch_cooperative_grid=True is not supported by {where} (its launches are "
+            "ordinary launches); the CPU backends (interpreter, gpusim) take it"
+        )
+    if raw.get("launch_pdl", False):
+        raise LaunchOptionError(
+            "launch_pdl=True is not supported by mytriton (launches are ordinary launches)"
+        )
     maxnreg = raw.get("maxnreg")
     if maxnreg is not None and (
         not isinstance(maxnreg, int) or isinstance(maxnreg, bool) or maxnreg <= 0
