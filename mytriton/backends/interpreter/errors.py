@@ -6,8 +6,6 @@ as compile errors do), so a user debugging on the CPU lands on the line to fix.
 
 from __future__ import annotations
 
-import functools
-
 from xdsl.ir import Operation
 
 from mytriton.dialects.verify import source_location
@@ -47,12 +45,18 @@ class PoisonUse(InterpreterError):
     ``other``) was stored, reduced or used as an address, mask or loop bound (debug mode only)."""
 
 
-@functools.cache
+_INTERPRETED: dict[type[CompilationError], type[CompilationError]] = {}
+
+
 def _interpreted(cls: type[CompilationError]) -> type[CompilationError]:
-    """``cls`` that is also an ``InterpreterError`` (same name, so reports read the same)."""
-    doc = f"{cls.__name__} raised by a launch under the interpreter (also an InterpreterError)."
-    attrs = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": doc}
-    return type(cls.__name__, (cls, InterpreterError), attrs)
+    """``cls`` that is also an ``InterpreterError`` (same name, so reports read the same);
+    one such class per class."""
+    made = _INTERPRETED.get(cls)
+    if made is None:
+        doc = f"{cls.__name__} raised by a launch under the interpreter (an InterpreterError too)."
+        attrs = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": doc}
+        made = _INTERPRETED[cls] = type(cls.__name__, (cls, InterpreterError), attrs)
+    return made
 
 
 def as_interpreter_error(error: CompilationError) -> CompilationError:
