@@ -9,6 +9,7 @@ from __future__ import annotations
 import linecache
 import os
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -43,12 +44,21 @@ class MyTritonError(Exception):
 
 
 class CompilationError(MyTritonError):
-    """A kernel could not be compiled; ``loc`` is where in the kernel source."""
+    """A kernel could not be compiled; ``loc`` is where in the kernel source.
+
+    A subclass naming a ``cause_type`` carries, as its ``__cause__``, that plain Python
+    exception with the bare message (no location): Triton's ``CompilationError`` is caused by
+    the ``ValueError``/``TypeError`` its semantics raised, and code written for Triton reads
+    the message there. ``raise ... from`` another exception replaces it."""
+
+    cause_type: ClassVar[type[Exception] | None] = None
 
     def __init__(self, message: str, loc: SourceLocation | None = None):
         self.message = message
         self.loc = loc
         super().__init__(format_at(loc, message))
+        if self.cause_type is not None:
+            self.__cause__ = self.cause_type(message)
 
 
 class UnsupportedSyntaxError(CompilationError):
@@ -58,17 +68,25 @@ class UnsupportedSyntaxError(CompilationError):
 class KernelNameError(CompilationError):
     """A name used in a kernel is not defined (or not usable inside a kernel)."""
 
+    cause_type = NameError
+
 
 class KernelTypeError(CompilationError):
     """Operands of the wrong dtype or shape for an operation."""
+
+    cause_type = TypeError
 
 
 class KernelValueError(CompilationError):
     """A compile-time value is out of range (shape not a power of two, axis out of range...)."""
 
+    cause_type = ValueError
+
 
 class ConstexprError(CompilationError):
     """A value that must be known at compile time (``tl.constexpr``) is a runtime value."""
+
+    cause_type = TypeError
 
 
 class IRVerificationError(CompilationError):

@@ -18,7 +18,7 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_launcher import LaunchCode
 from mytriton.backends.stages import Stage
 from mytriton.backends.tensor_maps import TensorMapRequest
-from mytriton.errors import BackendError, BackendUnavailableError
+from mytriton.errors import BackendError, BackendUnavailableError, CompilationError
 
 DEFAULT_BACKEND = "cuda"
 
@@ -54,6 +54,11 @@ class Backend(ABC):
     ) -> None:
         """Make ``kernel`` launchable from its stages' artifacts (set ``kernel.binary``).
         ``artifacts`` holds every stage that ran; a stage that could not run here is absent."""
+
+    def compile_error(self, error: CompilationError) -> CompilationError:
+        """What a launch on this backend raises when compiling its kernel failed with ``error``:
+        ``error`` itself, unless the backend has one error class for every kernel error."""
+        return error
 
     def cache_identity(self) -> str | None:
         """What besides mytriton's own code decides this backend's output (toolkit versions,

@@ -8,12 +8,17 @@ from typing import Any
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo, host_arrays
 from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.interpreter.errors import as_interpreter_error
+from mytriton.errors import CompilationError
 
 
 class InterpreterBackend(Backend):
     name = "interpreter"
     runs_on = "host"
     stages = ()  # it executes the tt-opt module itself
+
+    def compile_error(self, error: CompilationError) -> CompilationError:
+        return as_interpreter_error(error)
 
     def load(
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions

@@ -65,7 +65,7 @@ def _add_argument(
         arg_types.append(to_ir(d, def_loc))
     except KernelTypeError as e:
         what = "array" if isinstance(spec, PointerArg) else "scalar"
-        raise KernelTypeError(f"parameter `{name}` ({what}): {e.message}", def_loc) from None
+        raise KernelTypeError(f"parameter `{name}` ({what}): {e.message}", def_loc) from e.__cause__
     arg_names.append(name)
     attrs = {}
     if spec.divisibility > 1:

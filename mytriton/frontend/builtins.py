@@ -102,12 +102,14 @@ class Builtins(
         return d
 
     def _axis(self, axis: Any, rank: int) -> int:
+        """``axis`` of a rank-``rank`` block, a negative one counted from the end (Triton's
+        message when out of range)."""
         a = self._int(axis, "axis")
-        if a < 0:
-            a += rank
-        if not 0 <= a < rank:
-            raise KernelValueError(f"axis {axis} out of range for a rank-{rank} block", self.b.loc)
-        return a
+        if not -rank <= a < rank:
+            raise KernelValueError(
+                f"invalid axis {a}. Expected {-rank} <= axis < {rank}", self.b.loc
+            )
+        return a + rank if a < 0 else a
 
     def _tensor(self, v: Any, what: str) -> TensorValue:
         if isinstance(v, TensorValue):
@@ -124,13 +126,13 @@ class Builtins(
     def program_id(self, axis: Any) -> TensorValue:
         a = self._int(axis, "program_id axis")
         if a not in (0, 1, 2):
-            raise KernelValueError(f"program_id axis must be 0, 1 or 2, got {a}", self.b.loc)
+            raise KernelValueError(f"program_id axis must be 0, 1, or 2 but got {a}", self.b.loc)
         return TensorValue(self.b.insert(tt.GetProgramIdOp(a)).result)
 
     def num_programs(self, axis: Any) -> TensorValue:
         a = self._int(axis, "num_programs axis")
         if a not in (0, 1, 2):
-            raise KernelValueError(f"num_programs axis must be 0, 1 or 2, got {a}", self.b.loc)
+            raise KernelValueError(f"num_programs axis must be 0, 1, or 2 but got {a}", self.b.loc)
         return TensorValue(self.b.insert(tt.GetNumProgramsOp(a)).result)
 
     # ---- creation ----
@@ -232,7 +234,9 @@ class Builtins(
         rank = len(x.shape) + len(given)  # axes index the result, as in Triton
         wrapped = [self._axis(a, rank) for a in given]
         if len(set(wrapped)) != len(wrapped):
-            raise KernelValueError(f"expand_dims: duplicate axes {given}", self.b.loc)
+            raise KernelValueError(
+                f"expand_dims received duplicate axes, normalized axes = {wrapped}", self.b.loc
+            )
         for a in sorted(wrapped):
             x = self.sem.expand_dims(x, a)
         return x

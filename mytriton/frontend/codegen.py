@@ -248,8 +248,11 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         return [self.visit(e) for e in node.elts]
 
     def visit_Attribute(self, node: ast.Attribute) -> Any:
-        obj = self.visit(node.value)
-        name = node.attr
+        return self.attribute(self.visit(node.value), node.attr, node, ast.unparse(node.value))
+
+    def attribute(self, obj: Any, name: str, node: ast.AST, what: str) -> Any:
+        """``obj.name`` in a kernel (``what`` spells ``obj`` for errors); a name it lacks is a
+        ``KernelNameError``, which ``hasattr``/``getattr`` turn into False or the default."""
         if isinstance(obj, TensorValue):
             if name == "dtype":
                 return obj.dtype
@@ -275,15 +278,15 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return found
         if isinstance(obj, (ModuleType, core.dtype, type)):
             if not hasattr(obj, name):
-                raise KernelNameError(
-                    f"`{ast.unparse(node.value)}` has no attribute `{name}`", self.loc(node)
-                )
+                raise KernelNameError(f"`{what}` has no attribute `{name}`", self.loc(node))
             return check_global(name, getattr(obj, name), self.loc(node))
         if name == "type" and (
             obj is None or isinstance(obj, (core.constexpr, int, float, str, tuple))
         ):  # a compile-time value's type (Triton's ``constexpr(v).type``)
             return core.constexpr_type(obj)
         if isinstance(obj, core.constexpr):
+            if not hasattr(obj.value, name):
+                raise KernelNameError(f"`{what}` has no attribute `{name}`", self.loc(node))
             return getattr(obj.value, name)
         if isinstance(obj, tuple) and name in ("index", "count"):
             return getattr(obj, name)
@@ -304,32 +307,35 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         try:
             return value[index]
         except Exception as e:
-            raise KernelValueError(f"cannot index: {e}", self.loc(node)) from None
+            raise KernelValueError(f"cannot index: {e}", self.loc(node)) from e.with_traceback(None)
 
     def index_block(self, value: TensorValue, node: ast.Subscript) -> TensorValue:
-        """``x[:, None]``/``x[None, :]``: only full slices and None are supported; the i-th
-        index that is None inserts a dimension of size 1 at position i, as in Triton."""
+        """``x[None, :]``, as in Triton: the i-th index, if None (or a compile-time value
+        holding None), inserts a dimension of size 1 at position i; a slice whose bounds and
+        step are all None (``:``, ``None:``, ``::None``...) keeps one; anything else is an
+        error. A scalar's first None makes it a one-element block whatever its position."""
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         result = value
-        dim = 0
-        for item in items:
-            if isinstance(item, ast.Constant) and item.value is None:
-                result = self.sem.expand_dims(result, dim)
-                dim += 1
-            elif (
-                isinstance(item, ast.Slice)
-                and item.lower is None
-                and item.upper is None
-                and item.step is None
-            ):
-                dim += 1
-            else:
-                self.unsupported(
-                    node, f"indexing a block with `{ast.unparse(item)}`", "only `:` and `None` work"
-                )
+        for dim, item in enumerate(items):
+            if isinstance(item, ast.Slice):
+                bounds = (item.lower, item.upper, item.step)
+                if all(b is None or self._is_none(self.visit(b)) for b in bounds):
+                    continue
+            elif self._is_none(self.visit(item)):
+                result = self.sem.expand_dims(result, dim if result.is_block else 0)
+                continue
+            raise UnsupportedSyntaxError(
+                f"unsupported tensor index: `{ast.unparse(item)}` (a block's indices are `None` "
+                "and `:`, as in Triton)",
+                self.loc(node),
+            )
         # Triton counts no dimensions here: a `:` past the last one is accepted and does
         # nothing (`z_ptr[None, None, :]` on a scalar pointer is a [1, 1] block).
         return result
+
+    @staticmethod
+    def _is_none(v: Any) -> bool:
+        return not isinstance(v, TensorValue) and unwrap_constexpr(v) is None
 
     def visit_Slice(self, node: ast.Slice) -> slice:
         lo = self.visit(node.lower) if node.lower else None
@@ -383,7 +389,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             except Exception as e:
                 raise KernelValueError(
                     f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)
-                ) from None
+                ) from e.with_traceback(None)
         if sym in ("+", "-", "*"):
             return self.sem.arith(sym, a, b)
         if sym == "/":
@@ -416,7 +422,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             except Exception as e:
                 raise KernelValueError(
                     f"cannot compute `{ast.unparse(node)}` on {v!r}: {e}", self.loc(node)
-                ) from None
+                ) from e.with_traceback(None)
         if isinstance(node.op, ast.UAdd):
             return v
         if isinstance(node.op, ast.USub):
@@ -455,7 +461,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             except Exception as e:
                 raise KernelValueError(
                     f"cannot compute {a!r} {sym} {b!r}: {e}", self.loc(node)
-                ) from None
+                ) from e.with_traceback(None)
         return self.sem.compare(sym, a, b)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> Any:
@@ -500,6 +506,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return self.call_builtin(name, fn, args, kwargs, node)
         if is_jit_function(fn):
             return self.inline(fn, args, kwargs, node)
+        if fn is py.hasattr or fn is py.getattr:
+            return self.python_getattr(fn, args, kwargs, node)
         if is_hashable(fn) and fn in PY_BUILTINS:
             return PY_BUILTINS[fn](self, args, kwargs, node)
         if fn is utils.cdiv:
@@ -526,6 +534,36 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             self.loc(node),
         )
 
+    def python_getattr(
+        self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call
+    ) -> Any:
+        """``hasattr(x, "dtype")``, ``getattr(x, "dtype"[, default])``: what ``x.dtype`` would
+        give in the kernel, decided while compiling (as in Triton, where they are the Python
+        builtins on its values)."""
+        most = 2 if fn is py.hasattr else 3
+        if kwargs or not 2 <= len(args) <= most:
+            raise KernelTypeError(
+                f"{fn.__name__}() takes an object and an attribute name"
+                + (", and an optional default" if most == 3 else ""),
+                self.loc(node),
+            )
+        name = unwrap_constexpr(args[1])
+        if not isinstance(name, str):
+            raise KernelTypeError(
+                f"{fn.__name__}(): the attribute name must be a compile-time string, got {name!r}",
+                self.loc(node),
+            )
+        what = ast.unparse(node.args[0]) if node.args else "the object"
+        try:
+            found = self.attribute(args[0], name, node, what)
+        except KernelNameError:
+            if fn is py.hasattr:
+                return False
+            if len(args) == 3:
+                return args[2]
+            raise
+        return True if fn is py.hasattr else found
+
     def call_builtin(
         self,
         name: str,
@@ -538,7 +576,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as e:
-            raise KernelTypeError(f"tl.{name}: {e}", self.loc(node)) from None
+            raise KernelTypeError(f"tl.{name}: {e}", self.loc(node)) from e.with_traceback(None)
         bound.apply_defaults()
         # tl.reduce & co. call their combine_fn (@jit, or a tl builtin) into the op's region
         self.tl.call_jit = lambda fn, fn_args: self.call(fn, fn_args, {}, node)  # type: ignore[arg-type]
@@ -559,7 +597,9 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         try:
             bound = inspect.signature(fn.fn).bind(*args, **kwargs)
         except TypeError as e:
-            raise KernelTypeError(f"calling `{source.qualname}`: {e}", self.loc(node)) from None
+            raise KernelTypeError(
+                f"calling `{source.qualname}`: {e}", self.loc(node)
+            ) from e.with_traceback(None)
         bound.apply_defaults()
         scope: dict[str, Any] = {}
         for pname, value in bound.arguments.items():

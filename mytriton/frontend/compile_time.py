@@ -97,7 +97,7 @@ def call_at_compile_time(
         return fn(*(unwrap_constexpr(a) for a in args), **kwargs)
     except Exception as e:
         name = getattr(fn, "__name__", repr(fn))
-        raise KernelValueError(f"{name}() failed at compile time: {e}", loc) from None
+        raise KernelValueError(f"{name}() failed at compile time: {e}", loc) from e
 
 
 PY_BINOPS: dict[str, Callable[[Any, Any], Any]] = {

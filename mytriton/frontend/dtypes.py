@@ -62,11 +62,11 @@ def to_ir(d: core.dtype, loc: SourceLocation | None = None) -> Attribute:
     """The IR element type of ``d``; unsupported dtypes are a typed error."""
     if isinstance(d, core.pointer_type):
         return PointerType(to_ir(d.element_ty, loc))
-    try:
-        return _TO_IR[d]
-    except KeyError:
+    ir = _TO_IR.get(d)
+    if ir is None:
         names = ", ".join(x.name for x in SUPPORTED_DTYPES)
-        raise KernelTypeError(f"dtype {d} is not supported yet (supported: {names})", loc) from None
+        raise KernelTypeError(f"dtype {d} is not supported yet (supported: {names})", loc)
+    return ir
 
 
 def from_ir(t: Attribute) -> core.dtype:

@@ -651,12 +651,12 @@ class _Merge:
         elif is_result_key(n):
             try:
                 self.pairs.append((n, *self.gen._if_values(n, a, b, self.tb, self.eb, self.node)))
-            except KernelTypeError:
+            except KernelTypeError as e:
                 raise KernelTypeError(
                     f"`{self.gen.src.qualname}` returns {_words(a)} on one path but {_words(b)} "
                     "on another; every `return` must give one type",
                     self.gen.loc(self.node),
-                ) from None
+                ) from e.__cause__
         else:
             self.pairs.append((n, *self.gen._if_values(n, a, b, self.tb, self.eb, self.node)))
 

@@ -42,4 +42,4 @@ def reported_at_call(
             raise
         relocated = type(e).__new__(type(e))
         CompilationError.__init__(relocated, f"{e.message} (in tl.{callee})", call)
-        raise relocated from None
+        raise relocated from e.__cause__  # what the library raised, as in Triton

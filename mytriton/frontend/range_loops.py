@@ -64,7 +64,7 @@ def range_args(
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError as e:
-        raise KernelTypeError(f"{stub.__name__}: {e}", loc) from None
+        raise KernelTypeError(f"{stub.__name__}: {e}", loc) from e.with_traceback(None)
     bound.apply_defaults()
     a = {k: unwrap_constexpr(v) for k, v in bound.arguments.items()}
     start, stop = (0, a["arg1"]) if a["arg2"] is None else (a["arg1"], a["arg2"])

@@ -26,7 +26,13 @@ from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
-from mytriton.errors import LaunchError, LaunchOptionError, MyTritonError, debug_enabled
+from mytriton.errors import (
+    CompilationError,
+    LaunchError,
+    LaunchOptionError,
+    MyTritonError,
+    debug_enabled,
+)
 from mytriton.frontend.signature import ConstexprArg, DescriptorArg, TupleArg
 from mytriton.frontend.source import KernelSource
 from mytriton.passes.pipeline import pipeline_spec
@@ -263,11 +269,11 @@ class JITFunction(Generic[T]):
         bound.apply_defaults()
         return [bound.arguments[n] for n in self.arg_names], options
 
-    def _options(self, raw: dict[str, Any]) -> LaunchOptions:
+    def _options(self, raw: dict[str, Any], backend: Backend) -> LaunchOptions:
         debug = raw.get("debug", self.debug)
         if debug is None:  # Triton's switch too: device assertions are on under either
             debug = debug_enabled() or os.environ.get("TRITON_DEBUG", "") not in ("", "0")
-        return launch_options(raw, bool(debug))
+        return launch_options(raw, bool(debug), backend)
 
     def run(self, *args: Any, grid: Grid, warmup: bool, **kwargs: Any) -> CompiledKernel:
         for hook in self.pre_run_hooks:
@@ -329,7 +335,7 @@ class JITFunction(Generic[T]):
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
         backend = get_backend(selected_backend_name())
-        options = self._options(raw_options)
+        options = self._options(raw_options, backend)
         specs, key, runtime, infos = self._specialize(values)
         # arrays of two frameworks, host and GPU, or two devices: refused before compiling
         execute = can_execute(backend, infos)
@@ -409,7 +415,10 @@ class JITFunction(Generic[T]):
             if self._repr is not None:
                 name = kernel_symbol(self.repr(SpecializationProxy(specs)))
             with on_device:
-                kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
+                try:
+                    kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
+                except CompilationError as e:
+                    raise backend.compile_error(e) from e.__cause__
             kernel.launcher = make_launcher(kernel, backend, options)
             self.cache[cache_key] = kernel
             if reads is not None:
@@ -524,8 +533,11 @@ def kernel_symbol(name: str) -> str:
     return symbol if symbol and not symbol[0].isdigit() else f"k_{symbol}"
 
 
-def launch_options(raw: dict[str, Any], debug: bool) -> LaunchOptions:
-    """The compile options of a launch's keyword options, checked as Triton checks them."""
+def launch_options(
+    raw: dict[str, Any], debug: bool, backend: Backend | None = None
+) -> LaunchOptions:
+    """The compile options of a launch's keyword options, checked as Triton checks them (for
+    ``backend``'s launches where it matters)."""
     num_warps = check_num_warps(raw.get("num_warps", 4))
     arch = raw.get("arch")
     if raw.get("num_ctas", 1) != 1:
@@ -540,11 +552,19 @@ def launch_options(raw: dict[str, Any], debug: bool) -> LaunchOptions:
         raise LaunchOptionError(
             f"the arch option ({arch!r}) is not supported: mytriton compiles for the device"
         )
-    for flag in ("launch_cooperative_grid", "launch_pdl"):
-        if raw.get(flag, False):
-            raise LaunchOptionError(
-                f"{flag}=True is not supported by mytriton (launches are ordinary launches)"
-            )
+    if raw.get("launch_cooperative_grid", False) and (backend is None or backend.runs_on != "host"):
+        # A cooperative launch promises every program of the grid at once. The CPU backends
+        # run every program of any grid (no residency limit; one after another, as Triton's
+        # interpreter does), so it launches as usual there; a GPU launch is not cooperative yet.
+        where = f"the {backend.name} backend" if backend is not None else "a GPU backend"
+        raise LaunchOptionError(
+            f"launch_cooperative_grid=True is not supported by {where} (its launches are "
+            "ordinary launches); the CPU backends (interpreter, gpusim) take it"
+        )
+    if raw.get("launch_pdl", False):
+        raise LaunchOptionError(
+            "launch_pdl=True is not supported by mytriton (launches are ordinary launches)"
+        )
     maxnreg = raw.get("maxnreg")
     if maxnreg is not None and (
         not isinstance(maxnreg, int) or isinstance(maxnreg, bool) or maxnreg <= 0

@@ -387,6 +387,45 @@ def index_block_int_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def index_block_slice_start_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[None, 2:]  # <-
+
+
+@triton.jit
+def index_block_slice_step_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[None:None:2]  # <-
+
+
+@triton.jit
+def index_block_constexpr_bound_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[:BLOCK]  # <-
+
+
+@triton.jit
+def index_block_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = offs[n]  # <-
+
+
+@triton.jit
+def hasattr_arity_kernel(x, out, n, BLOCK: tl.constexpr):
+    found = hasattr(x)  # <-
+
+
+@triton.jit
+def hasattr_name_kernel(x, out, n, BLOCK: tl.constexpr):
+    found = hasattr(x, BLOCK)  # <-
+
+
+@triton.jit
+def getattr_missing_kernel(x, out, n, BLOCK: tl.constexpr):
+    found = getattr(n, "element_ty")  # <-  # noqa: B009
+
+
+@triton.jit
 def in_runtime_kernel(x, out, n, BLOCK: tl.constexpr):
     y = n in (1, 2)  # <-
 
@@ -624,6 +663,21 @@ def program_id_axis_kernel(x, out, n, BLOCK: tl.constexpr):
 @triton.jit
 def program_id_runtime_axis_kernel(x, out, n, BLOCK: tl.constexpr):
     pid = tl.program_id(n)  # <-
+
+
+@triton.jit
+def expand_dims_negative_axis_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = tl.expand_dims(tl.arange(0, 16), (0, -4))  # <-
+
+
+@triton.jit
+def expand_dims_scalar_axis_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = tl.expand_dims(n, 1)  # <-
+
+
+@triton.jit
+def expand_dims_duplicate_kernel(x, out, n, BLOCK: tl.constexpr):
+    y = tl.expand_dims(tl.arange(0, 16), (2, -1))  # <-
 
 
 @triton.jit
@@ -869,7 +923,19 @@ CASES = [
     ),
     (index_runtime_kernel, UnsupportedSyntaxError, ("indexing a compile-time value",), "(1, 2)"),
     (index_out_of_range_kernel, KernelValueError, ("cannot index",), "(1, 2)"),
-    (index_block_int_kernel, UnsupportedSyntaxError, ("indexing a block with `0`",), "offs[0]"),
+    (index_block_int_kernel, UnsupportedSyntaxError, ("unsupported tensor index: `0`",), "offs"),
+    (
+        index_block_slice_start_kernel,
+        UnsupportedSyntaxError,
+        ("unsupported tensor index: `2:`", "`None` and `:`"),
+        "offs",
+    ),
+    (index_block_slice_step_kernel, UnsupportedSyntaxError, ("index: `None:None:2`",), "offs"),
+    (index_block_constexpr_bound_kernel, UnsupportedSyntaxError, ("index: `:BLOCK`",), "offs"),
+    (index_block_runtime_kernel, UnsupportedSyntaxError, ("index: `n`",), "offs"),
+    (hasattr_arity_kernel, KernelTypeError, ("hasattr() takes an object and",), "hasattr"),
+    (hasattr_name_kernel, KernelTypeError, ("must be a compile-time string", "16"), "hasattr"),
+    (getattr_missing_kernel, KernelNameError, ("no attribute `element_ty`",), "getattr"),
     (in_runtime_kernel, UnsupportedSyntaxError, ("`in` on runtime values",), "n in"),
     (compile_time_div_zero_kernel, KernelValueError, ("cannot compute 16 // 0",), "BLOCK // 0"),
     (power_runtime_kernel, UnsupportedSyntaxError, ("operator `**`",), "n**2"),
@@ -925,14 +991,37 @@ CASES = [
         "tl.load",
     ),
     (broadcast_to_bad_kernel, KernelTypeError, ("cannot broadcast shape [16] to [8]",), "tl."),
-    (expand_dims_axis_kernel, KernelValueError, ("axis 3 out of range",), "tl.expand_dims"),
+    (
+        expand_dims_axis_kernel,
+        KernelValueError,
+        ("invalid axis 3. Expected -2 <= axis < 2",),
+        "tl.",
+    ),
+    (
+        expand_dims_negative_axis_kernel,
+        KernelValueError,
+        ("invalid axis -4. Expected -3 <= axis < 3",),
+        "tl.expand_dims",
+    ),
+    (expand_dims_scalar_axis_kernel, KernelValueError, ("invalid axis 1. Expected -1",), "tl."),
+    (
+        expand_dims_duplicate_kernel,
+        KernelValueError,
+        ("expand_dims received duplicate axes, normalized axes = [2, 2]",),
+        "tl.expand_dims",
+    ),
     (zeros_like_module_kernel, KernelTypeError, ("zeros_like's input must be a value",), "tl."),
     (full_block_value_kernel, KernelTypeError, ("fill value must be a scalar",), "tl.full"),
     (full_string_value_kernel, KernelTypeError, ("value must be a number",), "tl.full"),
     # program model and memory
-    (program_id_axis_kernel, KernelValueError, ("axis must be 0, 1 or 2", "3"), "tl.program_id"),
+    (program_id_axis_kernel, KernelValueError, ("axis must be 0, 1, or 2 but got 3",), "tl."),
     (program_id_runtime_axis_kernel, ConstexprError, ("program_id axis",), "tl.program_id"),
-    (num_programs_axis_kernel, KernelValueError, ("num_programs axis", "-1"), "tl.num_programs"),
+    (
+        num_programs_axis_kernel,
+        KernelValueError,
+        ("num_programs axis must be 0, 1, or 2 but got -1",),
+        "tl.num_programs",
+    ),
     (load_other_without_mask_kernel, KernelValueError, ("`other`", "without `mask`"), "tl.load"),
     (load_not_pointer_kernel, KernelTypeError, ("expected a pointer",), "tl.load"),
     (load_boundary_check_kernel, KernelValueError, ("boundary_check", "not supported"), "tl.load"),

@@ -69,6 +69,12 @@ def expect_error(
     assert type(err) is cls, f"expected {cls.__name__}, got {type(err).__name__}: {err}"
     for w in words:
         assert w in err.message, f"{w!r} not in {err.message!r}"
+    if cls.cause_type is not None:
+        # as in Triton, caused by a plain exception holding the message: the one a failed
+        # Python operation raised, else the error's own kind and message
+        cause = err.__cause__
+        assert cause is not None and not isinstance(cause, CompilationError), repr(cause)
+        assert str(cause) in err.message, f"{cause!r} is not in {err.message!r}"
     if at is None:
         return err
     file, line, text = marked_line(kernel)

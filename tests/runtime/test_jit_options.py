@@ -138,13 +138,42 @@ def test_num_ctas() -> None:
     _sum.warmup(x, 1, 2, grid=(1,), num_ctas=1)
 
 
-@pytest.mark.parametrize("flag", ["launch_cooperative_grid", "launch_pdl"])
-def test_cooperative_and_pdl(flag: str) -> None:
+def test_pdl() -> None:
     x = np.zeros(4, np.float32)
-    with pytest.raises(LaunchOptionError, match=f"{flag}=True is not supported"):
-        _sum[(1,)](x, 1, 2, **{flag: True})
-    _sum[(1,)](x, 1, 2, **{flag: False})
+    with pytest.raises(LaunchOptionError, match="launch_pdl=True is not supported"):
+        _sum[(1,)](x, 1, 2, launch_pdl=True)
+    _sum[(1,)](x, 1, 2, launch_pdl=False)
     np.testing.assert_array_equal(x, np.full(4, 3, np.float32))
+
+
+@triton.jit
+def _fill_programs(out, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.program_id(0) + 1)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
+@pytest.mark.parametrize("cooperative", [True, False])
+def test_cooperative_grid_on_the_cpu_backends(
+    monkeypatch: pytest.MonkeyPatch, backend: str, cooperative: bool
+) -> None:
+    """Every program of the grid runs, as in any launch there (Triton's interpreter too)."""
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    out = np.zeros(3 * 8, np.int32)
+    _fill_programs[(3,)](out, BLOCK=8, num_ctas=1, launch_cooperative_grid=cooperative)
+    np.testing.assert_array_equal(out, np.repeat([1, 2, 3], 8))
+
+
+@pytest.mark.parametrize("backend", ["cuda", "mlir"])
+def test_cooperative_grid_refused_by_gpu_backends(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    out = np.zeros(8, np.int32)
+    with pytest.raises(LaunchOptionError, match=f"not supported by the {backend} backend"):
+        _fill_programs.warmup(out, BLOCK=8, grid=(1,), launch_cooperative_grid=True)
 
 
 def test_maxnreg_option_is_checked_and_keyed() -> None:

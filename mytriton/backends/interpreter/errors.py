@@ -9,7 +9,13 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from mytriton.dialects.verify import source_location
-from mytriton.errors import BackendError, DeviceAssertionError, LaunchError, format_at
+from mytriton.errors import (
+    BackendError,
+    CompilationError,
+    DeviceAssertionError,
+    LaunchError,
+    format_at,
+)
 
 
 class InterpreterError(BackendError):
@@ -37,6 +43,29 @@ class ReadOnlyArgument(InterpreterError, LaunchError):
 class PoisonUse(InterpreterError):
     """A value derived from uninitialised data (``tl.empty``, a masked-off lane loaded without
     ``other``) was stored, reduced or used as an address, mask or loop bound (debug mode only)."""
+
+
+_INTERPRETED: dict[type[CompilationError], type[CompilationError]] = {}
+
+
+def _interpreted(cls: type[CompilationError]) -> type[CompilationError]:
+    """``cls`` that is also an ``InterpreterError`` (same name, so reports read the same);
+    one such class per class."""
+    made = _INTERPRETED.get(cls)
+    if made is None:
+        doc = f"{cls.__name__} raised by a launch under the interpreter (an InterpreterError too)."
+        attrs = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": doc}
+        made = _INTERPRETED[cls] = type(cls.__name__, (cls, InterpreterError), attrs)
+    return made
+
+
+def as_interpreter_error(error: CompilationError) -> CompilationError:
+    """``error``, re-classed to be an ``InterpreterError`` too: in interpreter mode Triton
+    raises ``InterpreterError`` for every error of a kernel, compile-time ones included, and
+    code written for it catches that; mytriton's own class, message and location stay."""
+    if not isinstance(error, InterpreterError):
+        error.__class__ = _interpreted(type(error))
+    return error
 
 
 def describe_program(pid: tuple[int, int, int]) -> str:
