@@ -409,7 +409,7 @@ class Builtins(
         return self.sem.truediv(1.0, self.sem.arith("+", 1.0, e))
 
     def fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> TensorValue:
-        return self.sem.truediv(x, y)
+        return self.sem.fdiv(x, y)
 
     def _float_division(self, x: Any, y: Any, what: str) -> TensorValue:
         a, b = self.sem.float_operands(what, x, y)

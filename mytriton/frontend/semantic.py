@@ -330,6 +330,25 @@ class Semantic:
             a, b = self.cast(a, core.float32), self.cast(b, core.float32)
         return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
 
+    def fdiv(self, a: Any, b: Any) -> TensorValue:
+        """``tl.fdiv``: Triton converts nothing (no promotion, no weak typing: a Python float
+        is a float32), so both operands must be floats of one dtype, and halves divide in
+        their own dtype (``tl.fdiv(h, h)`` is float16, where ``h / h`` is float32)."""
+        a, b = self.to_tensor(a), self.to_tensor(b)
+        if a.dtype.kind != "float" or b.dtype.kind != "float" or a.is_pointer or b.is_pointer:
+            raise self.type_error(
+                f"both operands of fdiv must have floating scalar type, got {a.dtype} and "
+                f"{b.dtype}"
+            )
+        if a.dtype != b.dtype:
+            raise self.type_error(
+                f"tl.fdiv of {a.dtype} and {b.dtype}: Triton does not convert fdiv's operands; "
+                "convert one with .to() so both have one dtype"
+            )
+        self.no_fp8_arithmetic("tl.fdiv", a.dtype)
+        a, b = self.broadcast_all(a, b)
+        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+
     def floordiv(self, a: Any, b: Any) -> TensorValue:
         a, b = self.operands(a, b, div_or_mod=True)
         a, b = self.promoted(a, b, "//", bool_to_int=True)

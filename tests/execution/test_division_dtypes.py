@@ -151,3 +151,25 @@ def test_half_with_python_scalar_uses_a_float32_constant(
         s = np.float32(scalar)
         expected = np.concatenate([v / s, np.fmod(v, s), s / v, np.fmod(s, v)])
     np.testing.assert_array_equal(out, expected)
+
+
+@triton.jit
+def fdiv_kernel(x, y, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(x + offs)
+    b = tl.load(y + offs)
+    q = tl.fdiv(a, b)
+    tl.static_assert(q.dtype == a.dtype)
+    tl.store(out + offs, q.to(tl.float32))
+    tl.store(out + BLOCK + offs, tl.math.fdiv(a.to(tl.float32), 3.0))
+
+
+def test_fdiv_divides_in_its_operands_dtype(run: Any) -> None:
+    """``tl.fdiv`` converts nothing: two float16s divide in float16 (``/`` would give float32),
+    and a Python float is a float32."""
+    x = np.array([1.0, 2.0, 3.0, 5.0, 0.1, -7.0, 100.0, 2049.0], np.float16)
+    y = x + np.float16(2.0)
+    out = np.zeros(2 * N, np.float32)
+    run(fdiv_kernel, (1,), x, y, out, BLOCK=N, num_warps=1)
+    np.testing.assert_array_equal(out[:N], (x / y).astype(np.float32))
+    np.testing.assert_array_equal(out[N:], x.astype(np.float32) / np.float32(3.0))

@@ -699,6 +699,16 @@ def clamp_int_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def fdiv_int_kernel(x, out, n, BLOCK: tl.constexpr):
+    s = tl.fdiv(tl.load(x + tl.arange(0, BLOCK)), n)  # <-
+
+
+@triton.jit
+def fdiv_mixed_kernel(x, out, n, BLOCK: tl.constexpr):
+    s = tl.fdiv(tl.load(x + tl.arange(0, BLOCK)).to(tl.float16), 0.5)  # <-
+
+
+@triton.jit
 def mod_int_by_bool_kernel(x, out, n, BLOCK: tl.constexpr):
     s = tl.arange(0, BLOCK) % (tl.arange(0, BLOCK) < n)  # <-
 
@@ -956,6 +966,8 @@ CASES = [
     (reduce_scalar_kernel, KernelTypeError, ("tl.sum needs a block",), "tl.sum"),
     (reduce_pointers_kernel, KernelTypeError, ("tl.min of pointers",), "tl.min"),
     (clamp_int_kernel, KernelTypeError, ("tl.clamp of int32", "floating point"), "tl.clamp"),
+    (fdiv_int_kernel, KernelTypeError, ("both operands of fdiv", "int32"), "tl.fdiv"),
+    (fdiv_mixed_kernel, KernelTypeError, ("tl.fdiv of fp16 and fp32", ".to()"), "tl.fdiv"),
     (mod_int_by_bool_kernel, KernelTypeError, ("int32 and int1", "signedness"), "tl.arange"),
     (div_bool_by_int_kernel, KernelTypeError, ("int1 and int32", "signedness"), "(tl.arange"),
     (dot_inner_kernel, KernelTypeError, ("inner dimensions differ", "[16, 8] x [16, 8]"), "tl.dot"),
