@@ -337,8 +337,7 @@ class Semantic:
         a, b = self.to_tensor(a), self.to_tensor(b)
         if a.dtype.kind != "float" or b.dtype.kind != "float" or a.is_pointer or b.is_pointer:
             raise self.type_error(
-                f"both operands of fdiv must have floating scalar type, got {a.dtype} and "
-                f"{b.dtype}"
+                f"both operands of fdiv must have floating scalar type, got {a.dtype} and {b.dtype}"
             )
         if a.dtype != b.dtype:
             raise self.type_error(

@@ -202,7 +202,9 @@ def test_seed_sigmoid_kernel_ops():
     from tests.kernels import sigmoid_kernel
 
     ir = tt(sigmoid_kernel, X, Y, 10, BLOCK=16)
-    assert "tt.neg" not in ir and any(ln.endswith(", %v : tensor<16xf32>") for ln in op_lines(ir, "tt.sub"))
+    assert "tt.neg" not in ir and any(
+        ln.endswith(", %v : tensor<16xf32>") for ln in op_lines(ir, "tt.sub")
+    )
     assert "tt.exp" in ir and op_lines(ir, "tt.div")[0].endswith(": tensor<16xf32>")
 
 

@@ -281,7 +281,9 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
                 return _in_f32(ctx, t, args, _FLOAT_UNARY[kind])
             return ctx.value(_FLOAT_UNARY[kind](args[0]))
     else:
-        if kind in _UNSIGNED_BINARY and (is_unsigned_like(t) if kind in _EXTREMA else is_unsigned(t)):
+        if kind in _UNSIGNED_BINARY and (
+            is_unsigned_like(t) if kind in _EXTREMA else is_unsigned(t)
+        ):
             return ctx.value(_UNSIGNED_BINARY[kind](args[0], args[1]))
         if kind in _INT_BINARY:
             return ctx.value(_INT_BINARY[kind](args[0], args[1]))
