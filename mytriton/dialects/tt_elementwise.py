@@ -93,7 +93,7 @@ class BinaryOp(ElementwiseOp):
     traits = traits_def(Pure(), LazyPatterns())
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
 
-    # "numeric" (ints and floats, no bools) or "integer" (ints and bools)
+    # "numeric" (ints and floats, no bools), "integer" (ints and bools) or "any" (all three)
     OPERAND_KIND: ClassVar[str] = "numeric"
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue):
@@ -105,6 +105,10 @@ class BinaryOp(ElementwiseOp):
             raise verify_error(self, f"operands must be integers or floats, got {type_str(t)}")
         if self.OPERAND_KIND == "integer" and not is_int(t):
             raise verify_error(self, f"operands must be integers or booleans, got {type_str(t)}")
+        if self.OPERAND_KIND == "any" and not (_numeric(t) or is_int(t)):
+            raise verify_error(
+                self, f"operands must be integers, floats or booleans, got {type_str(t)}"
+            )
 
     def _const(self, v: SSAValue) -> Array | None:
         return uniform_constant(v)
@@ -276,9 +280,12 @@ class PropagateNanAttr(EnumAttribute[PropagateNan], SpacedOpaqueSyntaxAttribute)
 
 
 class ExtremumOp(BinaryOp):
-    """``tt.maximum``/``tt.minimum``: integers compare signed; floats follow PTX ``max``/``min``
-    (``+0.0 > -0.0``; a NaN operand gives the other operand, or NaN with ``propagate_nan =
-    all``). Syntax: ``tt.maximum %a, %b[, propagate_nan = all] : T``."""
+    """``tt.maximum``/``tt.minimum``: integers compare by their signedness, booleans as
+    unsigned (Triton's int1: ``maximum`` is or, ``minimum`` and); floats follow PTX
+    ``max``/``min`` (``+0.0 > -0.0``; a NaN operand gives the other operand, or NaN with
+    ``propagate_nan = all``). Syntax: ``tt.maximum %a, %b[, propagate_nan = all] : T``."""
+
+    OPERAND_KIND: ClassVar[str] = "any"
 
     propagate_nan = prop_def(PropagateNanAttr, default_value=PropagateNanAttr(PropagateNan.NONE))
     assembly_format = (

@@ -371,7 +371,7 @@ class Builtins(
 
     def clamp(self, x: Any, min: Any, max: Any, propagate_nan: Any) -> TensorValue:
         nan = self._propagate_nan(propagate_nan, "tl.clamp")
-        return self.sem.minmax("minimum", self.sem.minmax("maximum", x, min, nan), max, nan)
+        return self.sem.clamp(x, min, max, nan)
 
     def exp(self, x: Any) -> TensorValue:
         return self.sem.float_math("exp", x)
@@ -414,7 +414,7 @@ class Builtins(
         return self.sem.truediv(1.0, self.sem.arith("+", 1.0, e))
 
     def fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> TensorValue:
-        return self.sem.truediv(x, y)
+        return self.sem.fdiv(x, y)
 
     def _float_division(self, x: Any, y: Any, what: str) -> TensorValue:
         a, b = self.sem.float_operands(what, x, y)
@@ -523,12 +523,12 @@ class Builtins(
     def fmin(self, x: Any, y: Any) -> TensorValue:
         """C ``fmin``: a NaN operand is ignored, as ``tl.minimum``'s default."""
         a, b = self.sem.float_operands("libdevice.fmin", x, y)
-        return self.sem.minmax("minimum", a, b)
+        return self.sem.extremum("minimum", a, b)
 
     def fmax(self, x: Any, y: Any) -> TensorValue:
         """C ``fmax``: a NaN operand is ignored, as ``tl.maximum``'s default."""
         a, b = self.sem.float_operands("libdevice.fmax", x, y)
-        return self.sem.minmax("maximum", a, b)
+        return self.sem.extremum("maximum", a, b)
 
     def fast_expf(self, x: Any) -> TensorValue:
         return self.sem.float_math("exp", x, "libdevice")

@@ -101,6 +101,22 @@ def promote(a: core.dtype, b: core.dtype, loc: SourceLocation | None = None) -> 
     return a if a.primitive_bitwidth >= b.primitive_bitwidth else b
 
 
+HALF_FLOATS = (core.float16, core.bfloat16)
+
+
+def computation_type(
+    a: core.dtype, b: core.dtype, loc: SourceLocation | None = None, *, div_or_mod: bool = False
+) -> core.dtype:
+    """The dtype Triton computes ``a op b`` in (``computation_type_impl``): ``promote``, except
+    that ``/`` and ``%`` (``div_or_mod``) of a float16 or bfloat16 result go to float32 (PTX has
+    no half division): ``int / f16`` converts the integer straight to float32, not through f16.
+    Two different fp8s still divide in float16, as in Triton."""
+    d = promote(a, b, loc)
+    if div_or_mod and d in HALF_FLOATS and not (a.is_fp8() and b.is_fp8()):
+        return core.float32
+    return d
+
+
 def _promote_fp8(a: core.dtype, b: core.dtype, loc: SourceLocation | None) -> core.dtype:
     """Two fp8s stay fp8 when equal, else float16; with float16/32/64 that one, with bfloat16
     float32 (Triton's ``computation_type_impl``); Triton rejects fp8 with an integer."""

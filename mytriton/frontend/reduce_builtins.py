@@ -218,8 +218,6 @@ class ReduceBuiltins:
     ) -> Any:
         what = f"tl.{name}"
         x = self._one_block(input, what)
-        if x.dtype == core.int1:
-            raise KernelTypeError(f"{what} of booleans", self.sem.b.loc)
         if x.dtype == core.bfloat16:
             x = self.sem.cast(x, core.float32)  # Triton: no bf16 max/min/compare in hardware
         if self._value(return_indices, "return_indices"):
@@ -228,7 +226,8 @@ class ReduceBuiltins:
             left = bool(self._value(tie_break_left, "return_indices_tie_break_left"))
             table = standard.argmax_combine if name == "max" else standard.argmin_combine
             return self.reduce_with_indices(x, axis, table[left], keep_dims, what)
-        if x.dtype.primitive_bitwidth < 32:  # Triton reduces narrow types in 32 bits
+        # Triton reduces narrow types in 32 bits: booleans as int32 0/1 (max is any, min all)
+        if x.dtype.primitive_bitwidth < 32:
             x = self.sem.cast(x, core.float32 if x.dtype.kind == "float" else core.int32)
         cls = ew.MaximumOp if name == "max" else ew.MinimumOp
 

@@ -17,16 +17,14 @@ from mytriton.dialects.tt_constants import make_constant
 from mytriton.dialects.tt_types import block_type, element_type, with_element_type
 from mytriton.errors import KernelTypeError, KernelValueError
 from mytriton.frontend.builder import IRBuilder
-from mytriton.frontend.dtypes import promote, to_ir
+from mytriton.frontend.dtypes import HALF_FLOATS, computation_type, promote, to_ir
 from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 F32_MAX = (2 - 2**-23) * 2.0**127
 
-
-# Triton computes ``/`` and ``%`` of these in float32 (``computation_type_impl``'s div_or_mod)
-_HALF_FLOATS = (core.float16, core.bfloat16)
+_DIV_OR_MOD = ("/", "//", "%")
 
 
 class Semantic:
@@ -43,6 +41,10 @@ class Semantic:
     # ---- constants and conversions ----
 
     def constant(self, value: bool | int | float, d: core.dtype) -> TensorValue:
+        """``value`` as a scalar of dtype ``d``. Like Triton, a value equal to zero is the
+        dtype's zero: a Python ``-0.0`` (literal, constexpr, ``tl.full``) becomes ``+0.0``."""
+        if isinstance(value, float) and value == 0:
+            value = 0.0
         if d.is_fp8() and value != 0:  # Triton's builder has no fp8 constants but zero
             raise self.type_error(
                 f"a {d} constant ({value!r}): Triton has no fp8 constants but 0, and no fp8 "
@@ -72,10 +74,13 @@ class Semantic:
             return core.float64
         raise self.type_error(f"cannot use a value of type {type(value).__name__} in a kernel")
 
-    def to_tensor(self, value: Any, like: TensorValue | None = None) -> TensorValue:
+    def to_tensor(
+        self, value: Any, like: TensorValue | None = None, *, div_or_mod: bool = False
+    ) -> TensorValue:
         """A runtime value for ``value``; a Python scalar of a kind no higher than ``like``'s
         (bool < int < float) takes ``like``'s dtype (Triton's weak typing), and must then fit
-        in it."""
+        in it. For ``/`` and ``%`` (``div_or_mod``) a float16/bfloat16 ``like`` gives float32
+        instead: Triton divides halves in float32, so ``x_f16 / 0.1`` uses 0.1 as a float32."""
         if isinstance(value, TensorValue):
             return value
         if isinstance(value, core.constexpr):
@@ -89,6 +94,8 @@ class Semantic:
                 d = ld if ld.kind in ("int", "float") else d
             elif isinstance(value, float):
                 d = ld if ld.kind == "float" else d
+            if div_or_mod and d == ld and d in HALF_FLOATS:
+                d = core.float32
             self._check_fits(value, d)
         return self.constant(value, d)
 
@@ -255,12 +262,15 @@ class Semantic:
 
     # ---- operand preparation ----
 
-    def operands(self, a: Any, b: Any) -> tuple[TensorValue, TensorValue]:
+    def operands(
+        self, a: Any, b: Any, *, div_or_mod: bool = False
+    ) -> tuple[TensorValue, TensorValue]:
         """Runtime operands for a binary operator, Python scalars weakly typed."""
         if not isinstance(a, TensorValue):
-            a = self.to_tensor(a, b if isinstance(b, TensorValue) else None)
+            like = b if isinstance(b, TensorValue) else None
+            a = self.to_tensor(a, like, div_or_mod=div_or_mod)
         if not isinstance(b, TensorValue):
-            b = self.to_tensor(b, a)
+            b = self.to_tensor(b, a, div_or_mod=div_or_mod)
         return a, b
 
     def promoted(
@@ -270,16 +280,14 @@ class Semantic:
             raise self.type_error(
                 f"operator {op} is not defined on pointers ({a.dtype}, {b.dtype})"
             )
-        if (
-            op in ("/", "//", "%")
-            and a.dtype.kind == b.dtype.kind == "int"
-            and a.dtype.is_int_unsigned() != b.dtype.is_int_unsigned()
-        ):
+        div_or_mod = op in _DIV_OR_MOD
+        integers = {a.dtype.kind, b.dtype.kind} <= {"int", "bool"}  # int1 is unsigned in Triton
+        if div_or_mod and integers and a.dtype.is_int_unsigned() != b.dtype.is_int_unsigned():
             raise self.type_error(
                 f"Cannot use {op} with {a.dtype} and {b.dtype} because they have different "
                 "signedness (Triton's rule); cast them to the same signedness"
             )
-        d = promote(a.dtype, b.dtype, self.b.loc)
+        d = computation_type(a.dtype, b.dtype, self.b.loc, div_or_mod=div_or_mod)
         self.no_fp8_arithmetic(f"operator {op}", d)
         if bool_to_int and d == core.int1:
             d = core.int32
@@ -315,24 +323,42 @@ class Semantic:
         return TensorValue(self.b.insert(tt.AddPtrOp(a.handle, b.handle)).result)
 
     def truediv(self, a: Any, b: Any) -> TensorValue:
-        a, b = self.operands(a, b)
+        """``a / b`` in the computation dtype (float32 for halves), integers in float32."""
+        a, b = self.operands(a, b, div_or_mod=True)
         a, b = self.promoted(a, b, "/")
-        if a.dtype.kind != "float" or a.dtype in _HALF_FLOATS:
+        if a.dtype.kind != "float":
             a, b = self.cast(a, core.float32), self.cast(b, core.float32)
         return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
 
+    def fdiv(self, a: Any, b: Any) -> TensorValue:
+        """``tl.fdiv``: Triton converts nothing (no promotion, no weak typing: a Python float
+        is a float32), so both operands must be floats of one dtype, and halves divide in
+        their own dtype (``tl.fdiv(h, h)`` is float16, where ``h / h`` is float32)."""
+        a, b = self.to_tensor(a), self.to_tensor(b)
+        if a.dtype.kind != "float" or b.dtype.kind != "float" or a.is_pointer or b.is_pointer:
+            raise self.type_error(
+                f"both operands of fdiv must have floating scalar type, got {a.dtype} and {b.dtype}"
+            )
+        if a.dtype != b.dtype:
+            raise self.type_error(
+                f"tl.fdiv of {a.dtype} and {b.dtype}: Triton does not convert fdiv's operands; "
+                "convert one with .to() so both have one dtype"
+            )
+        self.no_fp8_arithmetic("tl.fdiv", a.dtype)
+        a, b = self.broadcast_all(a, b)
+        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+
     def floordiv(self, a: Any, b: Any) -> TensorValue:
-        a, b = self.operands(a, b)
+        a, b = self.operands(a, b, div_or_mod=True)
         a, b = self.promoted(a, b, "//", bool_to_int=True)
         if a.dtype.kind != "int":
             raise self.type_error(f"`//` needs integer operands, got {a.dtype}")
         return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
 
     def mod(self, a: Any, b: Any) -> TensorValue:
-        a, b = self.operands(a, b)
+        """``a % b`` in the computation dtype (float32 for halves)."""
+        a, b = self.operands(a, b, div_or_mod=True)
         a, b = self.promoted(a, b, "%", bool_to_int=True)
-        if a.dtype in _HALF_FLOATS:
-            a, b = self.cast(a, core.float32), self.cast(b, core.float32)
         return TensorValue(self.b.insert(ew.RemOp(a.handle, b.handle)).result)
 
     _BITWISE = {"&": ew.AndOp, "|": ew.OrOp, "^": ew.XorOp}
@@ -384,13 +410,51 @@ class Semantic:
         cls = ew.AndOp if op == "and" else ew.OrOp
         return TensorValue(self.b.insert(cls(a.handle, b.handle)).result)
 
+    def extremum_operand(self, v: Any) -> TensorValue:
+        """An operand of ``tl.maximum``/``minimum``/``clamp`` as Triton types it: a Python
+        scalar becomes a value of its own dtype (int32, uint32, int64..., float32 or float64:
+        no weak typing), and bfloat16 becomes float32 (no bf16 max/min in hardware)."""
+        t = self.to_tensor(v)
+        return self.cast(t, core.float32) if t.dtype == core.bfloat16 else t
+
     def minmax(
         self, op: str, a: Any, b: Any, propagate_nan: ew.PropagateNan = ew.PropagateNan.NONE
     ) -> TensorValue:
-        a, b = self.operands(a, b)
-        a, b = self.promoted(a, b, op, bool_to_int=True)
+        """``tl.maximum``/``tl.minimum`` (and Python's ``max``/``min`` of runtime values):
+        ``tl.maximum(x_f16, 0.1)`` is float32, ``tl.maximum(x_i8, 1000)`` int32, and two
+        booleans stay a boolean (``any``/``all``)."""
+        a, b = self.extremum_operand(a), self.extremum_operand(b)
+        a, b = self.promoted(a, b, f"tl.{op}")
+        return self.extremum(op, a, b, propagate_nan)
+
+    def extremum(
+        self,
+        op: str,
+        a: TensorValue,
+        b: TensorValue,
+        propagate_nan: ew.PropagateNan = ew.PropagateNan.NONE,
+    ) -> TensorValue:
+        """The ``tt.maximum``/``tt.minimum`` of two values of one dtype and shape."""
         cls = ew.MaximumOp if op == "maximum" else ew.MinimumOp
         return TensorValue(self.b.insert(cls(a.handle, b.handle, propagate_nan)).result)
+
+    def clamp(
+        self, x: Any, lo: Any, hi: Any, propagate_nan: ew.PropagateNan = ew.PropagateNan.NONE
+    ) -> TensorValue:
+        """``tl.clamp``: Triton promotes ``lo`` with ``hi``, then ``x`` with each, and clamps
+        floats only (``minimum(maximum(x, lo), hi)``, both with ``propagate_nan``)."""
+        x, lo, hi = (self.extremum_operand(v) for v in (x, lo, hi))
+        lo, hi = self.promoted(lo, hi, "tl.clamp")
+        x, lo = self.promoted(x, lo, "tl.clamp")
+        x, hi = self.promoted(x, hi, "tl.clamp")
+        if x.dtype.kind != "float":
+            raise self.type_error(
+                f"tl.clamp of {x.dtype}: Triton clamps floating-point values only (Only "
+                "floating point clamp is supported); use tl.minimum(tl.maximum(x, lo), hi)"
+            )
+        x, lo, hi = self.broadcast_all(x, self.cast(lo, x.dtype), hi)
+        low = self.extremum("maximum", x, lo, propagate_nan)
+        return self.extremum("minimum", low, hi, propagate_nan)
 
     # ---- unary ----
 
@@ -400,6 +464,9 @@ class Semantic:
         self.no_fp8_arithmetic("negation", a.dtype)
         if a.dtype == core.int1:
             a = self.cast(a, core.int32)
+        if a.dtype.kind == "float":  # Triton's ``-x`` is ``0 - x``: ``-(+0.0)`` is +0.0
+            zero = self.splat_to(self.constant(0.0, a.dtype), a.shape)
+            return TensorValue(self.b.insert(ew.SubOp(zero.handle, a.handle)).result)
         return TensorValue(self.b.insert(ew.NegOp(a.handle)).result)
 
     def invert(self, a: TensorValue) -> TensorValue:

@@ -189,7 +189,7 @@ def minimum(x: Any, y: Any, propagate_nan: Any = PropagateNan.NONE) -> Any:
 
 @builtin
 def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = PropagateNan.NONE) -> Any:
-    """``minimum(maximum(x, min), max)``, both with ``propagate_nan``."""
+    """``minimum(maximum(x, min), max)``, both with ``propagate_nan``; floats only."""
 
 
 @builtin
@@ -254,7 +254,7 @@ def sigmoid(x: Any) -> Any:
 
 @builtin
 def fdiv(x: Any, y: Any, ieee_rounding: Any = False) -> Any:
-    """Float division."""
+    """Float division of two floats of one dtype, in that dtype (no promotion)."""
 
 
 @builtin

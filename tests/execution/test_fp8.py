@@ -207,11 +207,13 @@ def test_agrees_with_triton_on_plain_values(run: Any, name: str) -> None:
 
 @triton.jit
 def constant_kernel(out, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr, DT: tl.constexpr):
-    # conversions of compile-time constants (folded where the type allows) and their bytes
+    # conversions of compile-time constants (folded where the type allows) and their bytes;
+    # each value is a (magnitude, sign) pair: a -0.0 constant is +0.0 (Triton's rule), a
+    # folded 0.0 * -1.0 is -0.0
     o = tl.arange(0, 4)
-    a = tl.full((4,), A, tl.float32).to(DT)
-    b = tl.full((4,), B, tl.float32).to(DT)
-    c = tl.full((4,), C, tl.float32).to(DT)
+    a = (tl.full((4,), A[0], tl.float32) * A[1]).to(DT)
+    b = (tl.full((4,), B[0], tl.float32) * B[1]).to(DT)
+    c = (tl.full((4,), C[0], tl.float32) * C[1]).to(DT)
     v = tl.where(o == 0, a, tl.where(o == 1, b, c))
     tl.store(out + o, v.to(tl.int8, bitcast=True))
     tl.store(out + 4 + o, v.to(tl.float32).to(DT).to(tl.int8, bitcast=True))
@@ -222,8 +224,9 @@ def test_converted_constants_keep_their_bytes(run: Any, fmt: Format) -> None:
     """A constant's conversion is the same at compile time as at run time: fp8e4b15's 2**-17
     and -0.0, and NaN, survive (fp8e4b15 cannot sit in an attribute of its stand-in type)."""
     values = [1.7, 2.0**-17, -0.0] if fmt.numpy is None else [1.7, -0.0, float("nan")]
+    signed = [(v, 1.0) if v != 0 else (0.0, -1.0 if np.signbit(v) else 1.0) for v in values]
     out = np.zeros(8, np.int8)
-    run(constant_kernel, (1,), out, *values, DT=fmt.dtype)
+    run(constant_kernel, (1,), out, *signed, DT=fmt.dtype)
     want = encoded(fmt, np.array([*values, values[-1]]))
     np.testing.assert_array_equal(out.view(np.uint8), np.concatenate([want, want]))
 

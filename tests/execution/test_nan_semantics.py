@@ -113,8 +113,13 @@ def test_default_ignores_nan(run: Any) -> None:
 
 @triton.jit
 def constant_extrema_kernel(out, A: tl.constexpr, B: tl.constexpr, PROPAGATE: tl.constexpr):
-    tl.store(out, tl.maximum(A, B, propagate_nan=PROPAGATE))
-    tl.store(out + 1, tl.minimum(A, B, propagate_nan=PROPAGATE))
+    # (magnitude, sign) pairs: a -0.0 constexpr is +0.0 (Triton's rule), 0.0 * -1.0 folds to
+    # the -0.0 constant
+    o = tl.arange(0, 1)
+    a = tl.full((1,), A[0], tl.float32) * A[1]
+    b = tl.full((1,), B[0], tl.float32) * B[1]
+    tl.store(out + o, tl.maximum(a, b, propagate_nan=PROPAGATE))
+    tl.store(out + 1 + o, tl.minimum(a, b, propagate_nan=PROPAGATE))
 
 
 @pytest.mark.parametrize("mode", MODES, ids=["none", "all"])
@@ -126,7 +131,8 @@ def test_constant_operands_fold_the_same(
 ) -> None:
     """Compile-time operands are folded by the `tt` folder: the same rule as at run time."""
     out = np.full(2, 7.0, np.float32)
-    run(constant_extrema_kernel, (1,), out, A=a, B=b, PROPAGATE=mode, num_warps=1)
+    sa, sb = ((abs(v), -1.0 if np.signbit(v) else 1.0) for v in (a, b))
+    run(constant_extrema_kernel, (1,), out, A=sa, B=sb, PROPAGATE=mode, num_warps=1)
     x, y = np.float32([a]), np.float32([b])
     propagate = mode is tl.PropagateNan.ALL
     assert_same_floats(out, np.concatenate([ref_max(x, y, propagate), ref_min(x, y, propagate)]))

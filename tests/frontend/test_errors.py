@@ -748,8 +748,28 @@ def reduce_pointers_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def reduce_bool_max_kernel(x, out, n, BLOCK: tl.constexpr):
-    s = tl.max(tl.arange(0, BLOCK) < n, axis=0)  # <-
+def clamp_int_kernel(x, out, n, BLOCK: tl.constexpr):
+    s = tl.clamp(tl.arange(0, BLOCK), 0, n)  # <-
+
+
+@triton.jit
+def fdiv_int_kernel(x, out, n, BLOCK: tl.constexpr):
+    s = tl.fdiv(tl.load(x + tl.arange(0, BLOCK)), n)  # <-
+
+
+@triton.jit
+def fdiv_mixed_kernel(x, out, n, BLOCK: tl.constexpr):
+    s = tl.fdiv(tl.load(x + tl.arange(0, BLOCK)).to(tl.float16), 0.5)  # <-
+
+
+@triton.jit
+def mod_int_by_bool_kernel(x, out, n, BLOCK: tl.constexpr):
+    s = tl.arange(0, BLOCK) % (tl.arange(0, BLOCK) < n)  # <-
+
+
+@triton.jit
+def div_bool_by_int_kernel(x, out, n, BLOCK: tl.constexpr):
+    s = (tl.arange(0, BLOCK) < n) / 3  # <-
 
 
 @triton.jit
@@ -1034,7 +1054,11 @@ CASES = [
     (reduce_runtime_axis_kernel, ConstexprError, ("axis must be a compile-time",), "tl.max"),
     (reduce_scalar_kernel, KernelTypeError, ("tl.sum needs a block",), "tl.sum"),
     (reduce_pointers_kernel, KernelTypeError, ("tl.min of pointers",), "tl.min"),
-    (reduce_bool_max_kernel, KernelTypeError, ("tl.max of booleans",), "tl.max"),
+    (clamp_int_kernel, KernelTypeError, ("tl.clamp of int32", "floating point"), "tl.clamp"),
+    (fdiv_int_kernel, KernelTypeError, ("both operands of fdiv", "int32"), "tl.fdiv"),
+    (fdiv_mixed_kernel, KernelTypeError, ("tl.fdiv of fp16 and fp32", ".to()"), "tl.fdiv"),
+    (mod_int_by_bool_kernel, KernelTypeError, ("int32 and int1", "signedness"), "tl.arange"),
+    (div_bool_by_int_kernel, KernelTypeError, ("int1 and int32", "signedness"), "(tl.arange"),
     (dot_inner_kernel, KernelTypeError, ("inner dimensions differ", "[16, 8] x [16, 8]"), "tl.dot"),
     (dot_rank_kernel, KernelTypeError, ("rank-2 block", "[16]"), "tl.dot"),
     (dot_dtype_kernel, KernelTypeError, ("float32", "int32"), "tl.dot"),

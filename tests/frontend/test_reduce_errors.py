@@ -88,11 +88,6 @@ def xor_sum_float_kernel(x, xi):
     tl.xor_sum(tl.load(x + tl.arange(0, 16)))  # <-
 
 
-@triton.jit
-def argmax_bool_kernel(x, xi):
-    tl.argmax(tl.load(x + tl.arange(0, 16)) > 0, 0)  # <-
-
-
 CASES: list[tuple[Any, type[Exception], tuple[str, ...], str]] = [
     (arity_kernel, KernelTypeError, ("calling `_add3`", "missing"), "tl.reduce"),
     (result_dtype_kernel, KernelTypeError, ("returns fp32 for result 0", "int32"), "tl.reduce"),
@@ -109,7 +104,6 @@ CASES: list[tuple[Any, type[Exception], tuple[str, ...], str]] = [
     (axis_kernel, KernelValueError, ("axis 1 out of range for a rank-1 block",), "tl.associative"),
     (runtime_axis_kernel, ConstexprError, ("axis must be a compile-time constant",), "tl.reduce"),
     (xor_sum_float_kernel, KernelValueError, ("xor_sum only supported for integers",), "tl.xor"),
-    (argmax_bool_kernel, KernelTypeError, ("tl.max of booleans",), "tl.argmax"),
 ]
 
 

@@ -233,10 +233,11 @@ def test_unary_operators():
         tl.store(out, a + b + c + e, mask=d)
 
     ir = scalar_ir(k)
-    assert "%a = tt.neg %f : f32" in ir
+    # Triton's -x of a float is 0 - x (so -(+0.0) is +0.0); of an integer the same as tt.neg
+    assert "%0 = arith.constant 0.000000e+00 : f32" in ir and "%a = tt.sub %0, %f : f32" in ir
     assert "%c = tt.xor %i, %" in ir and "arith.constant -1 : i32" in ir
     assert "arith.constant true" in ir and "%d = tt.xor" in ir
-    assert ops(ir).count("tt.neg") == 2  # -f and -(0 - i); unary + emits nothing
+    assert ops(ir).count("tt.neg") == 1  # -(0 - i); unary + emits nothing
 
 
 def test_bitwise_or_xor_on_ints_and_bools():
@@ -275,6 +276,91 @@ def test_logical_and_of_ints_tests_nonzero():
 
     ir = scalar_ir(k)
     assert ir.count("tt.cmp ne") == 2
+
+
+# ------------------------------------------------------------------ Triton's computation dtypes
+
+H = np.zeros(64, dtype=np.float16)
+
+
+def test_int_divided_by_half_converts_the_int_straight_to_f32():
+    """``/`` and ``%`` of a half compute in f32, each operand converted once (PTX has no
+    f16 division): the int never passes through f16, where 100000 is inf."""
+
+    @triton.jit
+    def k(h, out, i, BLOCK: tl.constexpr):
+        v = tl.load(h + tl.arange(0, BLOCK))
+        tl.store(out + tl.arange(0, BLOCK), i / v + i % v)
+
+    ir = tt(k, H, Y, I_VAL, BLOCK=16)
+    assert "tt.cast %i : i32 -> f32" in ir and "-> f16" not in ir and "-> tensor<16xf16>" not in ir
+    assert op_lines(ir, "tt.div")[0].endswith(": tensor<16xf32>")
+    assert op_lines(ir, "tt.rem")[0].endswith(": tensor<16xf32>")
+
+
+def test_half_divided_by_python_float_uses_an_f32_constant():
+    @triton.jit
+    def k(h, out, BLOCK: tl.constexpr):
+        v = tl.load(h + tl.arange(0, BLOCK))
+        tl.store(out + tl.arange(0, BLOCK), v / 0.1 + v % 0.1)
+
+    ir = tt(k, H, Y, BLOCK=16)
+    assert ir.count("arith.constant 1.000000e-01 : f32") == 2 and ": f16" not in ir
+
+
+def test_two_fp8_formats_divide_in_f16():
+    """Triton's one exception: different fp8s promote to f16, and ``/`` stays there."""
+    import ml_dtypes
+
+    @triton.jit
+    def k(a, b, out, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out + offs, (tl.load(a + offs) / tl.load(b + offs)).to(tl.float32))
+
+    e5 = np.zeros(64, ml_dtypes.float8_e5m2)
+    e4 = np.zeros(64, ml_dtypes.float8_e4m3fn)
+    ir = tt(k, e5, e4, Y, BLOCK=16)
+    assert op_lines(ir, "tt.div")[0].endswith(": tensor<16xf16>")
+
+
+def test_maximum_types_python_scalars_as_their_own_tensors():
+    """``tl.maximum``/``minimum``/``clamp``: a Python scalar is int32/float32... of its own
+    (no weak typing), bf16 becomes f32, two booleans stay i1."""
+
+    @triton.jit
+    def k(h, x8, out, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(h + offs)
+        c = tl.load(x8 + offs)
+        a = tl.maximum(v, 0.1)
+        b = tl.maximum(c, 1000)
+        m = tl.minimum(offs < 3, offs > 5)
+        z = tl.clamp(v, 0.1, 2)
+        w = tl.maximum(v.to(tl.bfloat16), v.to(tl.bfloat16))
+        tl.store(out + offs, a + b + z + w, mask=m)
+
+    ir = tt(k, H, np.zeros(64, np.int8), Y, BLOCK=16)
+    assert "arith.constant 1.000000e-01 : f32" in ir and "arith.constant 1000 : i32" in ir
+    assert "1.000000e-01 : f16" not in ir
+    hi, lo = op_lines(ir, "tt.maximum"), op_lines(ir, "tt.minimum")
+    assert [ln.rsplit(": ", 1)[1] for ln in hi] == ["tensor<16xf32>", "tensor<16xi32>"] + [
+        "tensor<16xf32>"
+    ] * 2
+    assert [ln.rsplit(": ", 1)[1] for ln in lo] == ["tensor<16xi1>", "tensor<16xf32>"]
+    assert "tt.cast %c : tensor<16xi8> -> tensor<16xi32>" in ir
+
+
+def test_negative_zero_constants_are_positive_zero():
+    """Triton emits the dtype's zero for any scalar equal to 0: ``-0.0`` is +0.0."""
+
+    @triton.jit
+    def k(x, out, C: tl.constexpr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(x + offs) * -0.0 + C
+        tl.store(out + offs, v + tl.full((BLOCK,), -0.0, tl.float32))
+
+    ir = tt(k, X, Y, -0.0, BLOCK=16)
+    assert "-0.0" not in ir and ir.count("arith.constant 0.000000e+00 : f32") == 3
 
 
 # ------------------------------------------------------------------ casts

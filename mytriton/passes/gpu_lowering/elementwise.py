@@ -57,6 +57,8 @@ _UNSIGNED_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation
     ew.MinimumOp: arith.MinUIOp,
     ew.ShrOp: arith.ShRUIOp,
 }
+# booleans order as unsigned numbers (Triton's int1 is unsigned): max is any, min is all
+_EXTREMA = (ew.MaximumOp, ew.MinimumOp)
 _INT_BINARY[ew.ShlOp] = arith.ShLIOp
 _INT_BINARY[ew.ShrOp] = arith.ShRSIOp
 _FLOAT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
@@ -279,7 +281,9 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
                 return _in_f32(ctx, t, args, _FLOAT_UNARY[kind])
             return ctx.value(_FLOAT_UNARY[kind](args[0]))
     else:
-        if is_unsigned(t) and kind in _UNSIGNED_BINARY:
+        if kind in _UNSIGNED_BINARY and (
+            is_unsigned_like(t) if kind in _EXTREMA else is_unsigned(t)
+        ):
             return ctx.value(_UNSIGNED_BINARY[kind](args[0], args[1]))
         if kind in _INT_BINARY:
             return ctx.value(_INT_BINARY[kind](args[0], args[1]))
