@@ -86,3 +86,14 @@ def test_16_bit_bitcasts_print_as_integer_casts(cuda_backend: object) -> None:
 def test_16_bit_bitcasts_compile_with_nvcc(nvcc: str, tmp_path: Path, cuda_backend: object) -> None:
     for i, (src, dst, kernel) in enumerate(_bitcast16_warmups()):
         assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"bitcast16_{src}_{dst}_{i}.cu")
+
+
+def test_integer_abs_compiles_with_nvcc(nvcc: str, tmp_path: Path, cuda_backend: object) -> None:
+    from tests.execution.test_int_abs import INT_DTYPES, abs_kernel
+
+    for dt in INT_DTYPES:
+        x = np.zeros(64, dt)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # compile-only launches
+            kernel = abs_kernel.warmup(x, np.zeros(129, dt), grid=(1,), BLOCK=64)
+        assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"abs_{np.dtype(dt).name}.cu")
