@@ -22,6 +22,12 @@ config.test_exec_root = config.test_source_root
 bindir = os.path.dirname(sys.executable)
 path = config.environment.get("PATH", os.environ.get("PATH", ""))
 config.environment["PATH"] = bindir + os.pathsep + path
+# The tools import the mytriton of this checkout (a worktree's too), not the one installed in the
+# venv: lit passes no PYTHONPATH of its own, and the editable install's finder comes after it.
+root = os.path.dirname(config.test_source_root)
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    p for p in (root, os.environ.get("PYTHONPATH", "")) if p
+)
 # Passes read MYTRITON_PIPELINE; a value left in the caller's shell must not change results.
 config.environment.pop("MYTRITON_PIPELINE", None)
 

@@ -16,7 +16,7 @@ from mytriton.dialects.tt_elementwise import (
 from mytriton.dialects.tt_math import TT_MATH_OPS
 from mytriton.dialects.tt_shape import SHAPE_OPS
 from mytriton.dialects.tt_tensor_map import TT_TENSOR_MAP_OPS
-from mytriton.dialects.tt_traits import TTConstantMaterialization
+from mytriton.dialects.tt_traits import TTConstantMaterialization, bound_blocks
 from mytriton.dialects.tt_types import PointerType
 
 TT = Dialect(
@@ -33,6 +33,7 @@ TT = Dialect(
     [PointerType, ProgramAxisAttr, CmpPredicateAttr, PropagateNanAttr, *TT_ATOMIC_ATTRS],
     [TTConstantMaterialization()],
 )
+bound_blocks(TT.operations)
 
 
 def all_dialects() -> list[Dialect]:

@@ -1,15 +1,18 @@
-"""Pieces shared by the `tt` op definitions: verifier helpers and lazy canonicalization hooks."""
+"""Pieces shared by the `tt` op definitions: verifier helpers, the block-size trait and lazy
+canonicalization hooks."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import RewritePattern
-from xdsl.traits import HasCanonicalizationPatternsTrait
+from xdsl.traits import HasCanonicalizationPatternsTrait, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.tt_types import block_shape_problem, shape_of, type_str
+from mytriton.dialects.tt_types import block_shape_problem, numel_problem, shape_of, type_str
 
 
 class LazyPatterns(HasCanonicalizationPatternsTrait):
@@ -52,3 +55,24 @@ def check_new_block(op: Operation, t: Attribute) -> None:
     problem = block_shape_problem(shape_of(t))
     if problem:
         raise verify_error(op, problem)
+
+
+class BoundedBlocks(OpTrait):
+    """Every block the op makes holds at most ``MAX_BLOCK_NUMEL`` elements (Triton's
+    ``TRITON_MAX_TENSOR_NUMEL``): whatever op makes a block (a range, a load, a dot...), a
+    larger one would pass through every pass and backend unchecked."""
+
+    def verify(self, op: Operation) -> None:
+        for result in op.results:
+            if isinstance(result.type, TensorType):
+                problem = numel_problem(shape_of(result.type))
+                if problem:
+                    raise verify_error(op, problem)
+
+
+def bound_blocks(ops: Iterable[type[Operation]]) -> None:
+    """Give every op of ``ops`` (the whole ``tt`` dialect) the ``BoundedBlocks`` trait: the
+    limit is a rule of the dialect, not of some of its ops."""
+    for op in ops:
+        if not op.has_trait(BoundedBlocks):
+            op.traits.add_trait(BoundedBlocks())

@@ -159,11 +159,16 @@ def block_shape_problem(shape: Sequence[int]) -> str | None:
             return f"dimension {i} of shape {list(shape)} must be positive"
         if not is_power_of_two(d):
             return f"dimension {i} of shape {list(shape)} must be a power of two (got {d})"
+    return numel_problem(shape)
+
+
+def numel_problem(shape: Sequence[int]) -> str | None:
+    """Triton's words when a block of ``shape`` holds more than ``MAX_BLOCK_NUMEL`` elements."""
     numel = 1
     for d in shape:
         numel *= d
     if numel > MAX_BLOCK_NUMEL:
-        return f"a block holds at most {MAX_BLOCK_NUMEL} elements, shape {list(shape)} has {numel}"
+        return f"numel ({numel}) exceeds triton maximum tensor numel ({MAX_BLOCK_NUMEL})"
     return None
 
 

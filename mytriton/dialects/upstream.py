@@ -15,8 +15,11 @@ from xdsl.dialects import gpu as xgpu
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I1,
     I32,
     DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     i1,
@@ -30,6 +33,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -146,6 +150,27 @@ class AssumeOp(IRDLOperation):
         )
 
 
+@irdl_op_definition
+class IntAbsOp(IRDLOperation):
+    """``llvm.intr.abs %x {is_int_min_poison = false}``: an integer's absolute value, the
+    minimum wrapping to itself (what upstream's math-to-llvm makes of ``math.absi``; the MLIR
+    emitter's form of it, as upstream's NVVM conversion takes only an i32 ``math.absi``)."""
+
+    name = "llvm.intr.abs"
+    T: ClassVar = VarConstraint("T", base(IntegerType))
+    in_ = operand_def(T)
+    res = result_def(T)
+    is_int_min_poison = prop_def(IntegerAttr[I1])
+    traits = traits_def(Pure())
+
+    def __init__(self, value: SSAValue) -> None:
+        super().__init__(
+            operands=[value],
+            result_types=[value.type],
+            properties={"is_int_min_poison": IntegerAttr(0, i1)},
+        )
+
+
 class AddressSpace(StrEnum):
     GLOBAL = "global"
     WORKGROUP = "workgroup"
@@ -210,7 +235,7 @@ def _extend(base: Dialect, ops: list[type[IRDLOperation]], attrs: list[type[Attr
 GPU = _extend(
     xgpu.GPU, [ShuffleOp, PrintfOp, DynamicSharedMemoryOp], [ShuffleModeAttr, AddressSpaceAttr]
 )
-LLVM = _extend(xllvm.LLVM, [TrapOp, AssumeOp, *LLVM_ATOMIC_OPS, *LLVM_TMA_OPS], [])
+LLVM = _extend(xllvm.LLVM, [TrapOp, AssumeOp, IntAbsOp, *LLVM_ATOMIC_OPS, *LLVM_TMA_OPS], [])
 ARITH = _extend(xarith.Arith, [RemFOp], [])
 
 

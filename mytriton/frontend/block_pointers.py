@@ -30,6 +30,7 @@ from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.tt_tensor_map import MakeTensorMapOp
+from mytriton.dialects.tt_types import numel_problem
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import (
@@ -257,14 +258,9 @@ class BlockPointerBuiltins:
                 raise self._type_error(f"{what} element {i} must be an integer, got {d!r}")
             if d <= 0 or d & (d - 1):
                 raise self._value_error(f"{what} element {i} must be a power of 2, got {d}")
-        numel = 1
-        for d in dims:
-            numel *= d
-        if numel > core.TRITON_MAX_TENSOR_NUMEL:
-            raise self._value_error(
-                f"{what} {dims} has {numel} elements, more than Triton's maximum of "
-                f"{core.TRITON_MAX_TENSOR_NUMEL}"
-            )
+        problem = numel_problem(dims)
+        if problem:
+            raise self._value_error(f"{what} {dims}: {problem}")
         if rank is not None and len(dims) != rank:
             raise self._value_error(f"{what} has {len(dims)} dimensions, expected {rank}")
         return tuple(dims)

@@ -1,4 +1,8 @@
-"""Inserting ops into the kernel being built, each tagged with the current source location."""
+"""Inserting ops into the kernel being built, each tagged with the current source location.
+
+Every block an op makes is held to Triton's 2**20 elements here, at the kernel's line, whatever
+builtin made it (``tl.arange``, ``tl.join``, a broadcast of operands, ``tl.dot``...), as
+Triton's ``block_type`` does; the ``tt`` dialect's verifier holds later passes to it."""
 
 from __future__ import annotations
 
@@ -6,10 +10,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
 from xdsl.ir import Block, Operation
 
-from mytriton.errors import SourceLocation
+from mytriton.dialects.tt_types import numel_problem, shape_of
+from mytriton.errors import KernelValueError, SourceLocation
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -25,6 +30,11 @@ class IRBuilder:
         self.debug = False
 
     def insert(self, op: OpT) -> OpT:
+        for result in op.results:
+            if isinstance(result.type, TensorType):
+                problem = numel_problem(shape_of(result.type))
+                if problem:
+                    raise KernelValueError(problem, self.loc)
         if self.loc is not None:
             op.location = FileLineColLoc(
                 StringAttr(self.loc.file), IntAttr(self.loc.line), IntAttr(self.loc.col)

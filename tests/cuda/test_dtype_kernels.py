@@ -53,3 +53,47 @@ def test_bitcast_kernel_compiles_with_nvcc(nvcc: str, tmp_path: Path, cuda_backe
         kernel = bitcast_kernel.warmup(x, np.zeros(8, np.int32), h, h, grid=(1,), BLOCK=8)
     assert "__float_as_int(" in kernel.asm["cuda"]
     assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / "bitcast.cu")
+
+
+def _bitcast16_warmups() -> list[tuple[str, str, Any]]:
+    """The 16-bit bitcast kernel for every pair, on a small block and on a vectorized one."""
+    from tests.execution.test_bitcast import BITS16, PAIRS16, bitcast16_kernel
+
+    compiled = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # compile-only launches
+        for src, dst in PAIRS16:
+            (src_np, _), (dst_np, dst_tl) = BITS16[src], BITS16[dst]
+            for block in (16, 1024):
+                x, out = np.zeros(block, src_np), np.zeros(block + 1, dst_np)
+                kernel = bitcast16_kernel.warmup(x, out, grid=(1,), BLOCK=block, DTYPE=dst_tl)
+                compiled.append((src, dst, kernel))
+    return compiled
+
+
+#: the C++ type a 16-bit bitcast casts to (u16 is i16 once signless)
+_CAST16 = {"f16": "(mt_half)(", "bf16": "(mt_bf16)(", "i16": "(short)(", "u16": "(short)("}
+
+
+def test_16_bit_bitcasts_print_as_integer_casts(cuda_backend: object) -> None:
+    """f16, bf16 and i16 are all C++ integers holding the bits (no NVRTC or nvcc needed)."""
+    for src, dst, kernel in _bitcast16_warmups():
+        source = kernel.asm["cuda"]
+        if _CAST16[src] != _CAST16[dst]:
+            assert _CAST16[dst] in source, (src, dst)
+
+
+def test_16_bit_bitcasts_compile_with_nvcc(nvcc: str, tmp_path: Path, cuda_backend: object) -> None:
+    for i, (src, dst, kernel) in enumerate(_bitcast16_warmups()):
+        assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"bitcast16_{src}_{dst}_{i}.cu")
+
+
+def test_integer_abs_compiles_with_nvcc(nvcc: str, tmp_path: Path, cuda_backend: object) -> None:
+    from tests.execution.test_int_abs import INT_DTYPES, abs_kernel
+
+    for dt in INT_DTYPES:
+        x = np.zeros(64, dt)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # compile-only launches
+            kernel = abs_kernel.warmup(x, np.zeros(129, dt), grid=(1,), BLOCK=64)
+        assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"abs_{np.dtype(dt).name}.cu")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -34,6 +35,43 @@ def test_bitcast_keeps_the_bits(run: Any) -> None:
     with np.errstate(over="ignore"):  # 65504 * 2 is inf, on the GPU too
         doubled = h.view(np.float16) * np.float16(2)
     np.testing.assert_array_equal(hout, doubled.view(np.int16))
+
+
+@triton.jit
+def bitcast16_kernel(x, out, BLOCK: tl.constexpr, DTYPE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs).to(DTYPE, bitcast=True))
+    tl.store(out + BLOCK, tl.load(x).to(DTYPE, bitcast=True))  # a scalar
+
+
+#: the 16-bit types, each with its Triton dtype (bf16's NumPy type is ml_dtypes')
+BITS16 = {
+    "f16": (np.dtype(np.float16), tl.float16),
+    "bf16": (np.dtype(ml_dtypes.bfloat16), tl.bfloat16),
+    "i16": (np.dtype(np.int16), tl.int16),
+    "u16": (np.dtype(np.uint16), tl.uint16),
+}
+#: NaNs with payloads, infinities, -0.0, subnormals of f16 and bf16, and ordinary values
+PATTERNS16 = np.array(
+    [
+        *(0x3C00, 0x7E01, 0xFFFF, 0x7C00, 0xFF80, 0x8000, 0x0001, 0x807F),
+        *(0x3FC0, 0xC049, 0x7F7F, 0x0400, 0x0080, 0x1234, 0xABCD, 0x0000),
+    ],
+    np.uint16,
+)
+PAIRS16 = [(a, b) for a in BITS16 for b in BITS16 if a != b]
+
+
+@pytest.mark.parametrize(("src", "dst"), PAIRS16, ids=[f"{a}-{b}" for a, b in PAIRS16])
+def test_16_bit_bitcasts_keep_the_bits(run: Any, src: str, dst: str) -> None:
+    """f16 <-> bf16 <-> i16 <-> u16, blocks and scalars: every bit pattern unchanged."""
+    (src_np, _), (dst_np, dst_tl) = BITS16[src], BITS16[dst]
+    block = len(PATTERNS16)
+    x = PATTERNS16.view(src_np).copy()
+    out = np.zeros(block + 1, dst_np)
+    run(bitcast16_kernel, (1,), x, out, BLOCK=block, DTYPE=dst_tl)
+    np.testing.assert_array_equal(out.view(np.uint16)[:block], PATTERNS16)
+    assert out.view(np.uint16)[block] == PATTERNS16[0]
 
 
 @triton.jit

@@ -106,7 +106,7 @@ CHECK: "arith.sitofp"(%{{.*}}) : (i32) -> f32
     )
     + """
 CHECK: "math.fma"(%{{.*}}, %{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<none>}> : (f32, f32, f32) -> f32
-CHECK: "math.absi"(%{{.*}}) : (i32) -> i32
+CHECK: "llvm.intr.abs"(%{{.*}}) <{is_int_min_poison = false}> : (i32) -> i32
 """,
     "memory": """
 CHECK: "memref.global"() <{sym_name = "smem_0", type = memref<128xf32, 3 : i64>, initial_value, sym_visibility = "private"}> : () -> ()

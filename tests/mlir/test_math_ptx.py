@@ -42,3 +42,26 @@ def test_exp2_is_ex2_approx_ftz(mlir_backend: MlirBackend, dtype: Any) -> None:
     ptx = kernel.asm["ptx"]
     assert ptx.count("ex2.approx.ftz.f32") == 1  # 128 elements, 128 threads
     assert "ex2.approx.f32" not in ptx and "__nv_exp2" not in ptx
+
+
+@requires_provider
+@pytest.mark.parametrize(
+    "dtype",
+    [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64],
+    ids=lambda d: np.dtype(d).name,
+)
+def test_integer_abs_is_one_abs_instruction(mlir_backend: MlirBackend, dtype: Any) -> None:
+    """``tl.abs`` of a signed integer is PTX ``abs.sN`` (an i8 in a 16-bit register), as
+    ``llvm.intr.abs`` makes it; unsigned integers have none."""
+    from tests.execution.test_int_abs import abs_kernel
+
+    x = np.zeros(64, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kernel = abs_kernel.warmup(x, np.zeros(129, dtype), grid=(1,), BLOCK=64)
+    ptx = kernel.asm["ptx"]
+    bits = np.dtype(dtype).itemsize * 8
+    if np.issubdtype(dtype, np.signedinteger):
+        assert f"abs.s{max(bits, 16)}" in ptx
+    else:
+        assert "abs." not in ptx

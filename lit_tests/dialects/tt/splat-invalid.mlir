@@ -28,7 +28,7 @@ func.func @too_many_elements(%x: f32) {
   %r = tt.splat %x : f32 -> tensor<2048x1024xf32>
   func.return
 }
-// CHECK: Operation does not verify: tt.splat: a block holds at most 1048576 elements, shape [2048, 1024] has 2097152
+// CHECK: Operation does not verify: tt.splat: numel (2097152) exceeds triton maximum tensor numel (1048576)
 
 // -----
 

@@ -12,7 +12,7 @@ func.func @too_many_elements() {
   %z = tt.zeros : tensor<1024x2048xf32>
   func.return
 }
-// CHECK: Operation does not verify: tt.zeros: a block holds at most 1048576 elements, shape [1024, 2048] has 2097152
+// CHECK: Operation does not verify: tt.zeros: numel (2097152) exceeds triton maximum tensor numel (1048576)
 
 // -----
 

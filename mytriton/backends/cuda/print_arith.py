@@ -13,6 +13,7 @@ from xdsl.ir import Operation
 
 from mytriton.backends.cuda.c_types import (
     BF16,
+    HALF,
     int_width,
     is_bf16,
     is_float,
@@ -326,23 +327,27 @@ class ArithPrinter(Emitter):
 
     @prints(arith.BitcastOp)
     def _print_bitcast(self, op: arith.BitcastOp) -> None:
+        """32/64-bit floats through CUDA's intrinsics; the 16-bit types (f16, bf16, i16) are all
+        C++ integers holding the bits, so any bitcast among them is an integer cast."""
         src, dst = self._ctype(op.input), self._ctype(op.result)
         intrinsic = {
             ("float", "int"): "__float_as_int",
             ("int", "float"): "__int_as_float",
             ("double", "long long"): "__double_as_longlong",
             ("long long", "double"): "__longlong_as_double",
-            ("mt_half", "short"): "(short)",
-            ("short", "mt_half"): "(mt_half)",
-            (BF16, "short"): "(short)",
-            ("short", BF16): f"({BF16})",
         }
         if src == dst:
             self._define(op.result, self._n(op.input), op)
         elif (src, dst) in intrinsic:
             self._define(op.result, f"{intrinsic[src, dst]}({self._n(op.input)})", op)
+        elif src in _BITS16 and dst in _BITS16:
+            self._define(op.result, f"({dst})({self._n(op.input)})", op)
         else:
             raise BackendError(f"no bitcast from {op.input.type} to {op.result.type}")
+
+
+#: the C++ types of the 16-bit scalars: f16 and bf16 are ``unsigned short`` typedefs, i16 ``short``
+_BITS16 = frozenset({HALF, BF16, "short"})
 
 
 def _bf16_bits(value: float) -> int:

@@ -21,6 +21,9 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
   cannot say) becomes ``llvm.inline_asm`` with its PTX (``inline_wgmma``), as do
   ``ptx.mma.sync`` (an fp8 ``mma.sync``: ``inline_mma``) and ``ptx.tensormap.replace`` (a tensor
   map's field set in the kernel: ``inline_tensormap``);
+* ``math.absi`` becomes ``llvm.intr.abs`` (the minimum wraps to itself), as upstream's
+  math-to-llvm makes it: ``convert-gpu-to-nvvm`` turns only an i32 one into libdevice's
+  ``__nv_abs`` and leaves i8, i16 and i64 ones without an LLVM translation;
 * a ``gpu.module`` using dynamic shared memory declares it as an external array, which NVPTX
   prints as ``.extern .shared`` (upstream's own global takes a byte of static shared memory:
   ``dynamic_shared``);
@@ -34,7 +37,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-from xdsl.dialects import arith, gpu
+from xdsl.dialects import arith, gpu, math
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     ModuleOp,
@@ -44,6 +47,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation
 from xdsl.printer import Printer
+from xdsl.rewriter import Rewriter
 
 from mytriton.backends.mlir.access_hints import rewrite_hinted_access
 from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
@@ -54,6 +58,7 @@ from mytriton.backends.mlir.inline_tensormap import (
     inline_tensormap_replace,
 )
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
+from mytriton.dialects.upstream import IntAbsOp
 from mytriton.errors import BackendError
 
 CONTAINER_MODULE = "gpu.container_module"
@@ -118,6 +123,13 @@ def _is_kernel(op: gpu.FuncOp) -> bool:
     return KERNEL_ATTR in op.attributes or "kernel" in op.properties
 
 
+def _fix_absi(op: Operation) -> None:
+    assert isinstance(op, math.AbsIOp)
+    abs_op = IntAbsOp(op.operand)
+    abs_op.location = op.location
+    Rewriter.replace_op(op, abs_op)
+
+
 def _fix_container_module(module: ModuleOp) -> None:
     module.attributes[CONTAINER_MODULE] = UnitAttr()
 
@@ -140,6 +152,7 @@ def _fix_gpu_func(op: Operation) -> None:
 _FIXES: dict[str, Callable[[Operation], None]] = {
     "llvm.atomicrmw": fence_atomicrmw,
     "gpu.module": _fix_gpu_module,
+    "math.absi": _fix_absi,
     "gpu.func": _fix_gpu_func,
     "llvm.load": rewrite_hinted_access,
     "llvm.store": rewrite_hinted_access,
