@@ -590,6 +590,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return getattr(importlib.import_module(f"mytriton.language.{_LAZY[name]}"), name)
+    if name in ("standard", "random"):  # Triton's submodules, loaded on first use as above
+        import importlib
+
+        return importlib.import_module(f"mytriton.language.{name}")
     if name == "tensor":  # a kernel's runtime values, for ``isinstance(x, tl.tensor)``
         from mytriton.frontend.values import TensorValue
 
