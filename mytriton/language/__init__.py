@@ -6,6 +6,7 @@ keyword arguments work as in Triton. Bodies are never run (see ``core.builtin``)
 
 from __future__ import annotations
 
+import builtins as _builtins
 from typing import Any
 
 from mytriton.language.core import (
@@ -524,6 +525,11 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# ``tl.tuple``: a kernel's tuples are Python tuples while it compiles (``tl.tuple((1, 2))``,
+# ``isinstance(t, tl.tuple)``), so Triton's tuple type is Python's
+tuple = _builtins.tuple
+__all__ += ["tuple"]
 
 # atomics (mytriton/language/atomic.py)
 from mytriton.language.atomic import (  # noqa: E402, F401

@@ -283,3 +283,24 @@ def test_the_libdevice_module_path(run: Any) -> None:
     out = np.zeros(4, np.float32)
     run(libdevice_module_kernel, (1,), x, out, BLOCK=4)
     np.testing.assert_allclose(out, np.log1p(x), rtol=1e-6)
+
+
+# ---- ``tl.tuple`` is a kernel's (Python) tuple ----
+
+
+@triton.jit
+def tuple_kernel(out_ptr):
+    pair = tl.tuple((4, 5)) + (6, 7)
+    tl.static_assert(isinstance(pair, tl.tuple))
+    for i in tl.static_range(4):
+        tl.store(out_ptr + i, pair[i])
+    tl.store(out_ptr + 4, tl.tuple((1, 2)) == (1, 2))
+    x = tl.program_id(0) + 10
+    both = tl.tuple([x, x + 1])
+    tl.store(out_ptr + 5, both[1])
+
+
+def test_tl_tuple(run: Any) -> None:
+    out = np.zeros(6, np.int32)
+    run(tuple_kernel, (1,), out)
+    np.testing.assert_array_equal(out, [4, 5, 6, 7, 1, 11])
