@@ -58,7 +58,7 @@ def find_host_block(address: int) -> HostBlock | None:
 
 def _held_arrays() -> Iterator[tuple[str, np.ndarray]]:
     seen: set[int] = set()
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     budget = _MAX_OBJECTS
     while frame is not None and budget > 0:
         pending: list[tuple[str, Any, int]] = [(n, v, 0) for n, v in frame.f_locals.items()]

@@ -66,6 +66,9 @@ class constexpr:  # noqa: N801 - Triton's public name
     def __index__(self) -> int:
         return int(self.value)
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # a ``@tl.constexpr`` function
+        return self.value(*args, **kwargs)
+
     @property
     def type(self) -> constexpr_type:
         """The type of a compile-time value: ``constexpr_type(value)``, as in Triton."""

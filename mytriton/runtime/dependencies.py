@@ -153,7 +153,7 @@ def stable_text(value: Any) -> str:
     return f"{_qualified(t)}:{text}"
 
 
-def _function_text(fn: types.FunctionType) -> str:
+def _function_text(fn: Callable[..., Any]) -> str:
     """A Python function by name and source: the kernel's result depends on what it computes."""
     try:
         source = inspect.getsource(fn)

@@ -103,6 +103,7 @@ def test_constexpr_functions_pick_the_accumulator(run: Any, np_in: Any, np_acc: 
 
 def test_constexpr_functions_still_run_in_python() -> None:
     assert _acc_dtype_fn(tl.float16) is tl.float32
+    assert _acc_dtype(tl.int8) is tl.int32  # a function decorated @tl.constexpr
     assert _acc_dtype_fn(tl.constexpr(tl.int8), wide=tl.constexpr(True)) is tl.int64
     assert triton.constexpr_function is triton.runtime.jit.constexpr_function  # type: ignore[attr-defined]
 
@@ -290,7 +291,7 @@ def test_the_libdevice_module_path(run: Any) -> None:
 
 @triton.jit
 def tuple_kernel(out_ptr):
-    pair = tl.tuple((4, 5)) + (6, 7)
+    pair = tl.tuple((4, 5)) + (6, 7)  # noqa: RUF005 (the + is what is tested)
     tl.static_assert(isinstance(pair, tl.tuple))
     for i in tl.static_range(4):
         tl.store(out_ptr + i, pair[i])

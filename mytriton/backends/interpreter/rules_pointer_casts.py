@@ -82,7 +82,7 @@ def _block_of(ex: Executor, op: IntToPtrOp, addresses: Array) -> HostBlock | Non
         return None
     used = np.unique(hits[hits >= 0])
     if len(used) > 1:
-        per_program = [np.unique(row[row >= 0]) for row in hits.reshape(hits.shape[0], -1)]
+        per_program = [np.unique(row[row >= 0]) for row in hits.reshape(len(hits), -1)]
         if all(len(r) <= 1 for r in per_program):
             raise BatchDiverged()  # each program points into one array, not the same one
         raise InterpreterError(
