@@ -11,6 +11,7 @@ from mytriton import exec_sources as _exec_sources  # noqa: F401 (keeps exec'd k
 from mytriton import language
 from mytriton.errors import CompilationError, LaunchError
 from mytriton.errors import MyTritonError as TritonError
+from mytriton.language.constexpr_functions import constexpr_function
 from mytriton.runtime._allocation import set_allocator
 from mytriton.utils import cdiv, next_power_of_2
 
@@ -64,6 +65,7 @@ __all__ = [
     "autotune",
     "cdiv",
     "compile",
+    "constexpr_function",
     "heuristics",
     "jit",
     "knobs",

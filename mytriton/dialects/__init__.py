@@ -14,6 +14,7 @@ from mytriton.dialects.tt_elementwise import (
     PropagateNanAttr,
 )
 from mytriton.dialects.tt_math import TT_MATH_OPS
+from mytriton.dialects.tt_pointer_casts import TT_POINTER_CAST_OPS
 from mytriton.dialects.tt_shape import SHAPE_OPS
 from mytriton.dialects.tt_tensor_map import TT_TENSOR_MAP_OPS
 from mytriton.dialects.tt_traits import TTConstantMaterialization, bound_blocks
@@ -24,6 +25,7 @@ TT = Dialect(
     [
         *TT_CORE_OPS,
         *TT_ELEMENTWISE_OPS,
+        *TT_POINTER_CAST_OPS,
         *TT_MATH_OPS,
         *SHAPE_OPS,
         *TT_DEBUG_OPS,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import builtins as py
 import inspect
+import math
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, NoReturn
@@ -37,6 +38,7 @@ from mytriton.frontend.compile_time import (
     PY_BINOPS,
     PY_BUILTINS,
     call_at_compile_time,
+    call_constexpr_function,
     check_global,
     is_dtype_api,
     is_hashable,
@@ -47,6 +49,9 @@ from mytriton.frontend.library_errors import reported_at_call
 from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import BlockShape, BoundMethod, TensorValue, unwrap_constexpr
 from mytriton.language import core
+from mytriton.language import math as tl_math
+from mytriton.language.constexpr_functions import ConstexprFunction
+from mytriton.language.extra.cuda import libdevice
 
 # (`ast.NodeVisitor` is named again so that linters see the `visit_<Node>` methods as a visitor's.)
 # Triton's `tl.tensor` methods (3.6): `x.sum(axis=0)` is `tl.sum(x, axis=0)`
@@ -108,6 +113,13 @@ TENSOR_METHODS = frozenset(
         "xor_sum",
     }
 )
+
+
+def _is_constexpr_value(obj: Any) -> bool:
+    """A compile-time value that Triton would hold in a ``tl.constexpr`` (and that has no
+    ``value`` attribute of its own)."""
+    kinds = (bool, int, float, str, type(None), core.dtype)
+    return (isinstance(obj, kinds) or is_jit_function(obj)) and not hasattr(obj, "value")
 
 
 def _has_tl_function(name: str) -> bool:
@@ -260,6 +272,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 return BlockShape(obj.shape)
             if name == "type":  # Triton's ``x.type``: the dtype, or a block_type for blocks
                 return core.block_type(obj.dtype, list(obj.shape)) if obj.shape else obj.dtype
+            if name == "numel":  # Triton's ``x.numel``: the element count, a constexpr
+                return math.prod(obj.shape)
             if name == "T":  # Triton's ``x.T``: ``tl.trans(x)``
                 return self.call(core_fn("trans"), [obj], {}, node)  # type: ignore[arg-type]
             if name in TENSOR_METHODS:
@@ -276,9 +290,22 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                     f"{obj.describe()} has no attribute `{name}` here", self.loc(node)
                 )
             return found
+        if name == "value" and _is_constexpr_value(obj):
+            # Triton hands a helper its compile-time arguments (and a kernel its constexpr
+            # parameters) as ``tl.constexpr``s: ``dtype.value.is_floating()``; ours are the
+            # values themselves
+            return obj
         if isinstance(obj, (ModuleType, core.dtype, type)):
             if not hasattr(obj, name):
-                raise KernelNameError(f"`{what}` has no attribute `{name}`", self.loc(node))
+                if obj is tl_math and hasattr(libdevice, name):
+                    raise KernelNameError(
+                        f"`tl.math` has no attribute `{name}` (as in Triton 3.6); it is "
+                        f"`tl.extra.libdevice.{name}` (triton.language.extra.libdevice)",
+                        self.loc(node),
+                    )
+                raise KernelNameError(
+                    f"`{ast.unparse(node.value)}` has no attribute `{name}`", self.loc(node)
+                )
             return check_global(name, getattr(obj, name), self.loc(node))
         if name == "type" and (
             obj is None or isinstance(obj, (core.constexpr, int, float, str, tuple))
@@ -510,6 +537,12 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             return self.python_getattr(fn, args, kwargs, node)
         if is_hashable(fn) and fn in PY_BUILTINS:
             return PY_BUILTINS[fn](self, args, kwargs, node)
+        if isinstance(fn, ConstexprFunction):
+            return call_constexpr_function(fn, args, kwargs, self.loc(node))
+        if fn is core._unwrap_if_constexpr:  # Triton's helper: any value, constexprs unwrapped
+            if len(args) != 1 or kwargs:
+                raise KernelTypeError("_unwrap_if_constexpr takes one argument", self.loc(node))
+            return core._unwrap_if_constexpr(args[0])
         if fn is utils.cdiv:
             return self.call_builtin("cdiv", core_fn("cdiv"), args, kwargs, node)
         if fn is utils.next_power_of_2 or (is_hashable(fn) and fn in PURE_PY_FUNCTIONS):
@@ -593,7 +626,6 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             raise UnsupportedSyntaxError(
                 f"recursive call of @jit function `{source.qualname}`", self.loc(node)
             )
-        params = source.parameters()
         try:
             bound = inspect.signature(fn.fn).bind(*args, **kwargs)
         except TypeError as e:
@@ -602,13 +634,9 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             ) from e.with_traceback(None)
         bound.apply_defaults()
         scope: dict[str, Any] = {}
+        # A parameter annotated tl.constexpr that gets a block or runtime scalar takes it as an
+        # ordinary argument, as in Triton 3.6 (its fused-attention tutorial passes `offs_m`)
         for pname, value in bound.arguments.items():
-            if params.get(pname) == "constexpr" and isinstance(value, TensorValue):
-                raise ConstexprError(
-                    f"argument `{pname}` of `{source.qualname}` is tl.constexpr but gets a runtime "
-                    "value",
-                    self.loc(node),
-                )
             scope[pname] = value
         callee = CodeGenerator(source, self.b, scope, self.call_stack)
         with reported_at_call(self.src.file, self.loc(node), source.file, source.qualname):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins as py
 import math
+import types
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -24,9 +25,10 @@ from mytriton.errors import (
     SourceLocation,
 )
 from mytriton.frontend.codegen_base import CodeGeneratorBase
-from mytriton.frontend.values import TensorValue, unwrap_constexpr
+from mytriton.frontend.values import CompositeValue, TensorValue, unwrap_constexpr
 from mytriton.language import core
 from mytriton.language.tuple_type import tuple as tl_tuple
+from mytriton.language.constexpr_functions import ConstexprFunction
 
 _COMPILE_TIME_TYPES = (
     bool,
@@ -48,7 +50,11 @@ def is_jit_function(obj: Any) -> bool:
 
 
 def check_global(name: str, value: Any, loc: SourceLocation | None) -> Any:
-    """A global (or module attribute) the kernel uses, if it is a compile-time value."""
+    """A global (or module attribute) the kernel uses, if it is a compile-time value; a
+    function decorated ``@tl.constexpr`` is a constexpr function (Triton calls it at compile
+    time)."""
+    if isinstance(value, core.constexpr) and isinstance(value.value, types.FunctionType):
+        return ConstexprFunction(value.value)
     value = unwrap_constexpr(value)
     ok = (
         isinstance(value, (_COMPILE_TIME_TYPES, ModuleType))
@@ -98,6 +104,28 @@ def call_at_compile_time(
     except Exception as e:
         name = getattr(fn, "__name__", repr(fn))
         raise KernelValueError(f"{name}() failed at compile time: {e}", loc) from e
+
+
+def call_constexpr_function(
+    fn: ConstexprFunction, args: list[Any], kwargs: dict[str, Any], loc: SourceLocation | None
+) -> Any:
+    """Run a constexpr function while compiling: every argument must be a compile-time value
+    (``x.dtype``, ``ptr.type.element_ty`` are; a block is not)."""
+    name = getattr(fn, "__name__", repr(fn))
+    for what, a in [*((f"argument {i + 1}", a) for i, a in enumerate(args)), *kwargs.items()]:
+        if not _compile_time_argument(a):
+            got = "a runtime value" if isinstance(a, TensorValue) else type(a).__name__
+            raise ConstexprError(
+                f"constexpr function `{name}` needs compile-time arguments; {what} is {got}",
+                loc,
+            )
+    return call_at_compile_time(fn, args, kwargs, loc)
+
+
+def _compile_time_argument(a: Any) -> bool:
+    if isinstance(a, (tuple, list)):
+        return all(_compile_time_argument(x) for x in a)
+    return not isinstance(a, (TensorValue, CompositeValue))
 
 
 PY_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -214,6 +242,7 @@ PY_BUILTINS: dict[Any, Callable[..., Any]] = {
 }
 
 PURE_PY_FUNCTIONS = {
+    core.get_int_dtype,
     math.log2,
     math.ceil,
     math.floor,

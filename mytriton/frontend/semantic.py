@@ -14,6 +14,7 @@ from mytriton.dialects import tt, tt_fp8
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects import tt_math as tm
 from mytriton.dialects.tt_constants import make_constant
+from mytriton.dialects.tt_pointer_casts import IntToPtrOp, PtrToIntOp
 from mytriton.dialects.tt_types import block_type, element_type, with_element_type
 from mytriton.errors import KernelTypeError, KernelValueError
 from mytriton.frontend.builder import IRBuilder
@@ -114,15 +115,39 @@ class Semantic:
 
     def cast(self, v: TensorValue, d: core.dtype) -> TensorValue:
         if isinstance(d, core.pointer_type) or v.is_pointer:
-            if v.dtype == d:
-                return v
-            raise self.type_error(f"cannot convert {v.dtype} to {d}")
+            return v if v.dtype == d else self.pointer_cast(v, d)
         if v.dtype == d:
             return v
         if v.dtype.is_fp8() or d.is_fp8():
             self._check_fp8_conversion(v.dtype, d)
         target = with_element_type(v.type, to_ir(d, self.b.loc))
         return TensorValue(self.b.insert(ew.CastOp(v.handle, target)).result)
+
+    def pointer_cast(self, v: TensorValue, d: core.dtype) -> TensorValue:
+        """Triton's pointer conversions: a 64-bit integer to a pointer (``tt.int_to_ptr``), a
+        pointer to a 64-bit integer (``tt.ptr_to_int``) or to int1 (``!= 0``), and a pointer to
+        another pointer type (the same address, as the pair of them)."""
+        src = v.dtype
+        if isinstance(d, core.pointer_type) and src.kind == "pointer":
+            return self.pointer_cast(self.pointer_cast(v, core.int64), d)
+        if isinstance(d, core.pointer_type):
+            if src not in (core.int64, core.uint64):
+                raise self.type_error(
+                    f"cannot convert {src} to {d}: only a 64-bit integer (an address) converts "
+                    "to a pointer"
+                )
+            target = with_element_type(v.type, to_ir(d, self.b.loc))
+            return TensorValue(self.b.insert(IntToPtrOp(v.handle, target)).result)
+        if d == core.int1:
+            address = self.pointer_cast(v, core.int64)
+            return self.compare("!=", address, self.constant(0, core.int64))
+        if d not in (core.int64, core.uint64):
+            raise self.type_error(
+                f"cannot convert {src} to {d}: a pointer converts only to int64, uint64 or int1"
+            )
+        target = with_element_type(v.type, to_ir(core.int64, self.b.loc))
+        address = TensorValue(self.b.insert(PtrToIntOp(v.handle, target)).result)
+        return self.cast(address, d)
 
     def _check_fp8_conversion(self, src: core.dtype, dst: core.dtype) -> None:
         """The fp8 conversions Triton's NVIDIA backend compiles: each fp8 format to and from
@@ -176,10 +201,8 @@ class Semantic:
 
     def bitcast(self, v: TensorValue, d: core.dtype) -> TensorValue:
         """The bits of ``v`` as ``d`` (Triton: the primitive widths must match)."""
-        if v.is_pointer or isinstance(d, core.pointer_type):
-            raise self.type_error(
-                f"bitcast between pointers ({v.dtype} to {d}) is not supported yet"
-            )
+        if v.is_pointer or isinstance(d, core.pointer_type):  # Triton's rule: a conversion
+            return self.cast(v, d)
         if v.dtype == d:
             return v
         if v.dtype == core.int1 or d == core.int1:

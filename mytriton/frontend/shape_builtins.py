@@ -288,6 +288,27 @@ class ShapeBuiltins:
             k *= 2
         return v
 
+    def topk(self, x: Any, k: Any, dim: Any = None) -> TensorValue:
+        """Triton's ``tl.topk``: the block sorted in descending order, its first ``k`` columns
+        (taken with ``tt.gather``)."""
+        v = self._block(x, "tl.topk's input")
+        n = v.shape[-1]
+        count = self._static(k, "tl.topk's k")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1 or count > n:
+            raise KernelValueError(
+                f"tl.topk: k must be an int from 1 to {n} (the last dimension), got {count!r}",
+                self.sem.b.loc,
+            )
+        if count & (count - 1):
+            raise KernelValueError(
+                f"tl.topk: k must be a power of two, got {count}", self.sem.b.loc
+            )
+        ordered = self.sort(v, dim, True)
+        if count == n:
+            return ordered
+        last = len(v.shape) - 1
+        return self.gather(ordered, self._positions((*v.shape[:-1], count), last), last)
+
     def histogram(self, input: Any, num_bins: Any, mask: Any = None) -> TensorValue:
         """``tt.histogram`` of the values widened to a signed type (i32, or i64 for 64-bit
         ones), masked-off elements replaced by -1 (not counted, as values out of range)."""

@@ -6,6 +6,7 @@ keyword arguments work as in Triton. Bodies are never run (see ``core.builtin``)
 
 from __future__ import annotations
 
+import builtins as _builtins
 from typing import Any
 
 from mytriton.language.core import (
@@ -525,6 +526,7 @@ __all__ = [
     "zeros_like",
 ]
 
+
 # atomics (mytriton/language/atomic.py)
 from mytriton.language.atomic import (  # noqa: E402, F401
     ATOMICS,
@@ -592,6 +594,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return getattr(importlib.import_module(f"mytriton.language.{_LAZY[name]}"), name)
+    if name in ("standard", "random"):  # Triton's submodules, loaded on first use as above
+        import importlib
+
+        return importlib.import_module(f"mytriton.language.{name}")
     if name == "tensor":  # a kernel's runtime values, for ``isinstance(x, tl.tensor)``
         from mytriton.frontend.values import TensorValue
 

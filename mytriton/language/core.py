@@ -60,6 +60,15 @@ class constexpr:  # noqa: N801 - Triton's public name
     def __hash__(self) -> int:
         return hash(self.value)
 
+    def __bool__(self) -> bool:  # ``if tl.constexpr(FLAG):`` tests the value, as Triton's
+        return bool(self.value)
+
+    def __index__(self) -> int:
+        return int(self.value)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # a ``@tl.constexpr`` function
+        return self.value(*args, **kwargs)
+
     @property
     def type(self) -> constexpr_type:
         """The type of a compile-time value: ``constexpr_type(value)``, as in Triton."""
@@ -82,17 +91,36 @@ class constexpr_type:  # noqa: N801 - Triton's public name
         return hash(("constexpr_type", self.value))
 
 
+CONSTEXPR_0 = constexpr(0)
+
+
 def __getattr__(name: str) -> Any:
     # ``tl.core.tensor``: the frontend's value class (imported late: the frontend imports us)
     if name == "tensor":
         from mytriton.frontend.values import TensorValue
 
         return TensorValue
+    # Triton defines its builtins in ``triton.language.core``; libraries call them from there
+    # (``core.reshape``, ``core.arange`` in hand-written bitonic sorts): the same ``tl`` objects
+    import mytriton.language as tl
+
+    if not name.startswith("__") and name in tl.__all__:
+        return getattr(tl, name)
     raise AttributeError(f"module 'mytriton.language.core' has no attribute {name!r}")
 
 
 def _unwrap(x: Any) -> Any:
     return x.value if isinstance(x, constexpr) else x
+
+
+def _unwrap_if_constexpr(o: Any) -> Any:
+    """``o``'s value if it is a ``constexpr`` (element-wise for lists and tuples), as Triton's
+    helper of that name, which library code calls on compile-time arguments."""
+    if isinstance(o, list):
+        return [_unwrap_if_constexpr(x) for x in o]
+    if isinstance(o, tuple):
+        return tuple(_unwrap_if_constexpr(x) for x in o)
+    return _unwrap(o)
 
 
 class DtypeKind(str):

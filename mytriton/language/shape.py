@@ -77,6 +77,12 @@ def sort(x: Any, dim: Any = None, descending: Any = False) -> Any:
 
 
 @builtin
+def topk(x: Any, k: Any, dim: Any = None) -> Any:
+    """The ``k`` largest elements along the last dimension, largest first (``k`` a power of
+    two, at most the dimension's size)."""
+
+
+@builtin
 def histogram(input: Any, num_bins: Any, mask: Any = None) -> Any:
     """int32 counts of the values ``0 .. num_bins - 1`` in a rank-1 integer block; values
     outside that range and lanes where ``mask`` is false are not counted."""
@@ -100,6 +106,7 @@ __all__ = [
     "reshape",
     "sort",
     "split",
+    "topk",
     "trans",
     "view",
 ]

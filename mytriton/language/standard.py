@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import mytriton.language as tl
+from mytriton.language import core
+from mytriton.language.constexpr_functions import constexpr_function
 from mytriton.runtime.jit import jit
 
 # ---- combine functions ----
@@ -147,3 +149,32 @@ def cumprod(input: Any, axis: Any = 0, reverse: Any = False) -> Any:
     if input.dtype == tl.bfloat16:
         input = input.to(tl.float32)
     return tl.associative_scan(input, axis, _prod_combine, reverse)
+
+
+# ---- compile-time helpers (Triton's ``tl.standard._log2`` & co., which libraries reuse) ----
+
+
+@constexpr_function
+def _log2(i: int) -> int:
+    """The floor of ``log2(i)`` (0 for ``i <= 1``), at compile time."""
+    log2 = 0
+    while i > 1:
+        i >>= 1
+        log2 += 1
+    return log2
+
+
+@constexpr_function
+def _is_power_of_two(i: int) -> bool:
+    return i > 0 and i & (i - 1) == 0
+
+
+_get_int_dtype = constexpr_function(core.get_int_dtype)
+
+
+def __getattr__(name: str) -> Any:
+    # Triton's ``tl.standard`` holds its standard library (``zeros_like``, ``sum``, ``sort``...),
+    # which are ``tl.<name>`` here: the same objects
+    if not name.startswith("__") and name in tl.__all__:
+        return getattr(tl, name)
+    raise AttributeError(f"module 'mytriton.language.standard' has no attribute {name!r}")

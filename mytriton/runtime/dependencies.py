@@ -19,6 +19,7 @@ import builtins
 import dataclasses
 import enum
 import hashlib
+import inspect
 import types
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from mytriton.errors import MyTritonError
 from mytriton.frontend.source import KernelSource
 from mytriton.language import core
+from mytriton.language.constexpr_functions import ConstexprFunction
 
 
 class Unstable(Exception):
@@ -134,7 +136,11 @@ def stable_text(value: Any) -> str:
         return f"{_qualified(t)}.{value.name}"
     if isinstance(value, types.ModuleType):
         return f"module:{value.__name__}"
-    if isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+    if isinstance(value, ConstexprFunction):
+        return f"constexpr_function:{_function_text(value.fn)}"
+    if isinstance(value, types.FunctionType):  # run while compiling (``@tl.constexpr`` ones)
+        return f"callable:{_function_text(value)}"
+    if isinstance(value, (type, types.BuiltinFunctionType, types.MethodType)):
         return f"callable:{_qualified(value)}"
     if dataclasses.is_dataclass(value):
         fields = ", ".join(
@@ -145,6 +151,15 @@ def stable_text(value: Any) -> str:
     if " at 0x" in text or text.startswith("<"):
         raise Unstable(f"{text} has no stable description")
     return f"{_qualified(t)}:{text}"
+
+
+def _function_text(fn: Callable[..., Any]) -> str:
+    """A Python function by name and source: the kernel's result depends on what it computes."""
+    try:
+        source = inspect.getsource(fn)
+    except (OSError, TypeError):
+        raise Unstable(f"cannot read the source of {fn!r}") from None
+    return f"{_qualified(fn)}:{hashlib.sha256(source.encode()).hexdigest()}"
 
 
 def _qualified(obj: Any) -> str:

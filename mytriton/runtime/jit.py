@@ -35,6 +35,10 @@ from mytriton.errors import (
 )
 from mytriton.frontend.signature import ConstexprArg, DescriptorArg, TupleArg
 from mytriton.frontend.source import KernelSource
+from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home of them)
+    ConstexprFunction,
+    constexpr_function,
+)
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages

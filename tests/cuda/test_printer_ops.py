@@ -199,6 +199,15 @@ CASES: dict[str, tuple[Build, str]] = {
         "int* v0 = ((int*)p) + i;",
     ),
     "load": (lambda b: b.load(b["p"]), "float v0 = *p;"),
+    "ptrtoint": (lambda b: b.op(llvm.PtrToIntOp(b["p"], i64)), "long long v0 = (long long)p;"),
+    "inttoptr": (
+        lambda b: b.op(
+            llvm.IntToPtrOp.build(
+                operands=[b.op(llvm.PtrToIntOp(b["p"], i64))], result_types=[b["p"].type]
+            )
+        ),
+        "void* v1 = (void*)v0;",
+    ),
     "load other element": (lambda b: b.load(b["p"], i32), "int v0 = *((int*)p);"),
     "store": (lambda b: b.store(b["a"], b["p"]), "*p = a;"),
     "shared load": (

@@ -38,6 +38,18 @@ _FP8 = {
 }
 
 
+@dataclass(frozen=True)
+class AddressTable:
+    """An int64 array holding the addresses of ``arrays`` (a grouped GEMM's table of matrices),
+    made where the kernel runs: the host arrays' on the CPU backends, their device copies' on a
+    GPU (which are copied back after the launch like any argument's)."""
+
+    arrays: tuple[np.ndarray, ...]
+
+    def host(self) -> np.ndarray:
+        return np.array([a.ctypes.data for a in self.arrays], np.int64)
+
+
 @dataclass
 class Runner:
     """Launches a kernel on one backend with NumPy arrays, copying through the GPU if needed.
@@ -54,7 +66,8 @@ class Runner:
         self, kernel: Any, grid: Any, *args: Any, num_warps: int = 4, **constexprs: Any
     ) -> Any:
         if self.framework == "numpy":
-            return kernel[grid](*args, num_warps=num_warps, **constexprs)
+            host = [a.host() if isinstance(a, AddressTable) else a for a in args]
+            return kernel[grid](*host, num_warps=num_warps, **constexprs)
         blocks: dict[int, tuple[np.ndarray, Any]] = {}
         device_args = [self._to_device(a, blocks) for a in args]
         compiled = kernel[grid](*device_args, num_warps=num_warps, **constexprs)
@@ -67,6 +80,10 @@ class Runner:
         """``a`` as a view of the device copy of its owner's bytes (made once per owner)."""
         if isinstance(a, triton.TensorWrapper):
             return triton.reinterpret(self._to_device(a.base, blocks), a.dtype)
+        if isinstance(a, AddressTable):  # the device copies' addresses, in a device array
+            copies = [self._to_device(x, blocks) for x in a.arrays]
+            ptrs = [c.data.ptr if self.framework == "cupy" else c.data_ptr() for c in copies]
+            return self._to_device(np.array(ptrs, np.int64), blocks)
         if isinstance(a, TensorDescriptor):  # the same descriptor of the base's device copy
             base = self._to_device(a.base, blocks)
             return TensorDescriptor(base, a.shape, a.strides, a.block_shape, a.padding)

@@ -240,6 +240,20 @@ def test_flip_sort(run: Any, dtype: Any, desc: bool) -> None:
     np.testing.assert_array_equal(out[2 * n :].reshape(x.shape), ref[:, ::-1] if desc else ref)
 
 
+@triton.jit
+def topk_kernel(x, out, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    v = tl.load(x + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(out + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :], tl.topk(v, K))
+
+
+@pytest.mark.parametrize(("dtype", "k"), [(np.float32, 4), (np.int32, 16), (np.float16, 1)])
+def test_topk(run: Any, dtype: Any, k: int) -> None:
+    x = _rng(9).permutation(64).reshape(4, 16).astype(dtype) - 20
+    out = np.zeros((4, k), dtype)
+    run(topk_kernel, (1,), x, out, M=4, N=16, K=k)
+    np.testing.assert_array_equal(out, np.sort(x, axis=1)[:, ::-1][:, :k])
+
+
 # ---- histogram ----
 
 

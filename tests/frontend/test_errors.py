@@ -280,7 +280,7 @@ def global_array_kernel(x, out, n, BLOCK: tl.constexpr):
 @triton.jit
 def block_attribute_kernel(x, out, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    y = offs.numel  # <-
+    y = offs.nbytes  # <-
 
 
 @triton.jit
@@ -363,11 +363,6 @@ def recursive_kernel(x, out, n, BLOCK: tl.constexpr):
 @triton.jit
 def helper_arity_kernel(x, out, n, BLOCK: tl.constexpr):
     y = helper(n)  # <-
-
-
-@triton.jit
-def helper_runtime_constexpr_kernel(x, out, n, BLOCK: tl.constexpr):
-    y = helper(n, n, n)  # <-
 
 
 @triton.jit
@@ -920,7 +915,7 @@ CASES = [
     (plain_call_kernel, KernelNameError, ("cannot call `plain_python`",), "plain_python("),
     (global_list_kernel, KernelNameError, ("global `GLOBAL_LIST`", "list"), "GLOBAL_LIST"),
     (global_array_kernel, KernelNameError, ("global `GLOBAL_ARRAY`", "ndarray"), "GLOBAL_ARRAY"),
-    (block_attribute_kernel, KernelNameError, ("no attribute `numel`",), "offs.numel"),
+    (block_attribute_kernel, KernelNameError, ("no attribute `nbytes`",), "offs.nbytes"),
     (module_attribute_kernel, KernelNameError, ("no attribute `not_a_builtin`",), "tl.not_a"),
     (int_attribute_kernel, KernelNameError, ("attribute `real` of int",), "BLOCK.real"),
     # print() is tl.device_print (Triton's rule): its first argument is the prefix string
@@ -935,12 +930,6 @@ CASES = [
     (builtin_missing_arg_kernel, KernelTypeError, ("tl.arange", "end"), "tl.arange"),
     (builtin_bad_keyword_kernel, KernelTypeError, ("tl.load", "msk"), "tl.load"),
     (helper_arity_kernel, KernelTypeError, ("calling `helper`",), "helper"),
-    (
-        helper_runtime_constexpr_kernel,
-        ConstexprError,
-        ("`SCALE` of `helper` is tl.constexpr",),
-        "helper",
-    ),
     (index_runtime_kernel, UnsupportedSyntaxError, ("indexing a compile-time value",), "(1, 2)"),
     (index_out_of_range_kernel, KernelValueError, ("cannot index",), "(1, 2)"),
     (index_block_int_kernel, UnsupportedSyntaxError, ("unsupported tensor index: `0`",), "offs"),

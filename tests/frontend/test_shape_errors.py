@@ -107,6 +107,18 @@ def sort_not_last_kernel(x, i):
 
 
 @triton.jit
+def topk_too_many_kernel(x, i):
+    v = tl.load(x + tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :])
+    tl.topk(v, 16)  # <-
+
+
+@triton.jit
+def topk_not_power_of_two_kernel(x, i):
+    v = tl.load(x + tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :])
+    tl.topk(v, 3)  # <-
+
+
+@triton.jit
 def histogram_float_kernel(x, i):
     tl.histogram(tl.load(x + tl.arange(0, 8)), 4)  # <-
 
@@ -152,6 +164,8 @@ CASES = [
     (gather_shape_kernel, KernelValueError, ("index dimension 0",)),
     (gather_axis_kernel, KernelValueError, ("axis 1 out of range",)),
     (sort_not_last_kernel, KernelValueError, ("tl.sort", "last dimension")),
+    (topk_too_many_kernel, KernelValueError, ("tl.topk", "from 1 to 8", "16")),
+    (topk_not_power_of_two_kernel, KernelValueError, ("tl.topk", "power of two")),
     (histogram_float_kernel, KernelTypeError, ("tl.histogram", "integers")),
     (histogram_rank2_kernel, KernelValueError, ("rank-1",)),
     (item_of_block_kernel, KernelValueError, ("one-element block",)),

@@ -285,6 +285,43 @@ def test_fingerprint_follows_helpers_and_globals(tmp_path: Path, monkeypatch: py
     assert fingerprint(module.kernel.fn) == before
 
 
+CONSTEXPR_FUNCTIONS = """
+import mytriton as triton
+import mytriton.language as tl
+
+
+@triton.constexpr_function
+def factor(n):
+    return n * 2
+
+
+@tl.constexpr
+def offset(n):
+    return n + 1
+
+
+@triton.jit
+def kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs) * factor(BLOCK) + offset(BLOCK))
+"""
+
+
+@pytest.mark.parametrize("edit", [("n * 2", "n * 3"), ("n + 1", "n + 2")])
+def test_fingerprint_follows_constexpr_functions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str]
+) -> None:
+    """A constexpr function runs while compiling: its source is part of the key."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    source = tmp_path / "cf_kernels.py"
+    source.write_text(CONSTEXPR_FUNCTIONS)
+    before = fingerprint(load_module(source, "cf_kernels").kernel.fn)
+    source.write_text(CONSTEXPR_FUNCTIONS.replace(*edit))
+    assert fingerprint(load_module(source, "cf_kernels").kernel.fn) != before
+    source.write_text(CONSTEXPR_FUNCTIONS)
+    assert fingerprint(load_module(source, "cf_kernels").kernel.fn) == before
+
+
 def test_stable_text() -> None:
     assert stable_text((1, 2.0, "a", None, tl.float16)) == stable_text(
         (1, 2.0, "a", None, tl.float16)

@@ -33,7 +33,7 @@ from mytriton.backends.cuda.literals import int_literal
 from mytriton.dialects.tt_types import byte_size
 from mytriton.dialects.upstream import DynamicSharedMemoryOp
 from mytriton.errors import BackendError
-from mytriton.passes.gpu_lowering.abi import is_shared_pointer
+from mytriton.passes.gpu_lowering.abi import is_global_pointer, is_shared_pointer
 
 #: the C++ name of the kernel's dynamic shared memory (``extern __shared__``), where free
 DYNAMIC_SHARED_NAME = "dynamic_smem"
@@ -69,9 +69,18 @@ class MemoryPrinter(Emitter):
 
     @prints(llvm.IntToPtrOp)
     def _print_inttoptr(self, op: llvm.IntToPtrOp) -> None:
+        if is_global_pointer(op.output.type):  # an address (tl.int_to_ptr): a void* till used
+            self._define(op.output, f"(void*){self._n(op.input)}", op)
+            return
         if not is_shared_pointer(op.output.type):
-            raise BackendError("only shared-memory pointers (!llvm.ptr<3>) come from integers")
+            raise BackendError("only global and shared-memory pointers come from integers")
         self._define(op.output, f"(unsigned){self._n(op.input)}", op)
+
+    @prints(llvm.PtrToIntOp)
+    def _print_ptrtoint(self, op: llvm.PtrToIntOp) -> None:
+        if not is_global_pointer(op.input.type):
+            raise BackendError("only global pointers (!llvm.ptr<1>) convert to integers")
+        self._define(op.output, f"(long long){self._n(op.input)}", op)
 
     @prints(vector.StoreOp, vectors=True)
     def _print_vector_store(self, op: vector.StoreOp) -> None:

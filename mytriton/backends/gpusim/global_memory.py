@@ -46,6 +46,9 @@ class Region:
         return view
 
 
+#: the region key of a pointer made from an address in no array the simulator knows
+NOWHERE = -(1 << 40)
+
 #: the most alignment a launch specializes a pointer on (``tt.divisibility``)
 _SPECIALIZED_ALIGNMENT = 16
 
@@ -106,6 +109,16 @@ class GlobalMemory:
             lanes = active if len(groups) == 1 else active[args == arg]
             region = self.regions.get(arg)
             if region is None:
+                bad = np.zeros(m.lanes, bool)
+                bad[lanes] = True
+                if arg == NOWHERE:
+                    address = int(ptr.off[lanes[0]])
+                    m.fail(
+                        op,
+                        f"{access.verb} through a pointer made from address {address:#x}, which "
+                        "is in no array passed to the kernel nor held by the launching code",
+                        bad,
+                    )
                 m.fail(op, f"{access.verb} through a pointer that is not a pointer parameter")
             idx = self._check(m, op, region, ptr.off[lanes], lanes, dtype, access)
             yield arg, region, lanes, idx

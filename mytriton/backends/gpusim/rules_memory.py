@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm, memref, vector
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, VectorType
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, MemRefType, VectorType
 from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
@@ -29,9 +29,12 @@ from mytriton.backends.gpusim.dtypes import as_signed, dtype_of, size_of, vector
 from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
+from mytriton.backends.gpusim.rules_pointer_casts import global_inttoptr
 from mytriton.backends.gpusim.shared_memory import DYNAMIC_REGION, is_shared_space
 from mytriton.backends.gpusim.values import Ptr, SharedRef
 from mytriton.dialects.upstream_nvvm import SHARED_POINTER
+
+GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
 
 
 @rule("llvm.getelementptr")
@@ -240,8 +243,10 @@ def _shared_address(op: Operation, c: Compiler) -> Step:
 @rule("llvm.inttoptr")
 def _inttoptr(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, llvm.IntToPtrOp)
+    if op.output.type == GLOBAL_POINTER:
+        return global_inttoptr(op)
     if op.output.type != SHARED_POINTER:
-        c.unsupported(op, "only shared-memory pointers (!llvm.ptr<3>) are made from integers")
+        c.unsupported(op, "only global and shared-memory pointers are made from integers")
     source, out = op.input, op.output
 
     def step(m: Machine) -> None:

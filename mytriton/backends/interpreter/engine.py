@@ -26,6 +26,7 @@ from mytriton.backends.interpreter import (  # noqa: F401
     rules_control,
     rules_debug,
     rules_memory,
+    rules_pointer_casts,
     rules_reduce,
     rules_shape,
     rules_tt,

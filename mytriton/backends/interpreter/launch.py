@@ -20,6 +20,7 @@ from mytriton.backends.interpreter.engine import Executor, LaunchState, Prepared
 from mytriton.backends.interpreter.errors import InterpreterError
 from mytriton.backends.interpreter.memory import Memory
 from mytriton.backends.interpreter.values import Pointers, Value, dtype_of
+from mytriton.dialects.tt_pointer_casts import IntToPtrOp
 from mytriton.dialects.tt_types import PointerType, type_str
 
 # Work per batch: programs x largest block. Big enough to amortise Python's per-op cost,
@@ -44,6 +45,9 @@ def run_kernel(
     kernel = _find_kernel(module, kernel_name)
     prepared = PreparedKernel(kernel)
     memory, arguments = _bind_arguments(kernel, args)
+    if any(isinstance(op, IntToPtrOp) for op in kernel.walk()):
+        # its pointers get buffers while running, which the batch conflict check cannot see
+        memory.batchable = False
     stored = stored_arguments(kernel)
     watched = None
     if stored is not None:

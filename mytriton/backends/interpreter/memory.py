@@ -10,11 +10,12 @@ touch the same element.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from mytriton.backends.arrays import host_memory, overlapping_groups
+from mytriton.backends.host_addresses import HostBlock
 
 Array = np.ndarray
 
@@ -46,13 +47,32 @@ class BadOffset(Exception):
 
 @dataclass
 class Memory:
-    """All buffers of one launch; ``region_spans`` gives each region's size in elements."""
+    """All buffers of one launch; ``region_spans`` gives each region's size in elements.
+
+    ``blocks`` are the host memory blocks the buffers view, by address: a pointer made from an
+    integer (``tt.int_to_ptr``) gets a buffer viewing the block its address falls in, as its
+    own element type (``view_of``), added to ``buffers`` while the kernel runs.
+    """
 
     buffers: list[Buffer]
     region_spans: dict[int, int]
     # False when arguments alias with mismatched element sizes or misaligned starts: the batching
     # conflict check cannot reason about them, so programs then run one at a time.
     batchable: bool = True
+    blocks: list[HostBlock] = field(default_factory=list)
+    _views: dict[tuple[int, np.dtype], int] = field(default_factory=dict)
+
+    def view_of(self, block: HostBlock, dtype: np.dtype) -> int:
+        """The index of the buffer viewing ``block`` as ``dtype`` elements (made once)."""
+        key = (block.address, dtype)
+        found = self._views.get(key)
+        if found is None:
+            usable = block.raw.size - block.raw.size % dtype.itemsize
+            region = len(self.region_spans)
+            self.region_spans[region] = usable // dtype.itemsize
+            self.buffers.append(Buffer(block.name, block.raw[:usable].view(dtype), region, 0))
+            found = self._views[key] = len(self.buffers) - 1
+        return found
 
     @staticmethod
     def from_arrays(names: list[str], arrays: list[Array]) -> Memory:
@@ -82,7 +102,8 @@ class Memory:
             Buffer(name, flat, *region_of[i], origins[i])
             for i, (name, flat) in enumerate(zip(names, flats, strict=True))
         ]
-        return Memory(buffers, region_spans, batchable)
+        blocks = [HostBlock(n, host_memory(a).raw) for n, a in zip(names, arrays, strict=True)]
+        return Memory(buffers, region_spans, batchable, blocks)
 
 
 def _byte_span(a: Array) -> tuple[int, int]:

@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects import tt_math as tm
 from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ, Intrinsic
+from mytriton.dialects.tt_pointer_casts import IntToPtrOp, PtrToIntOp
 from mytriton.dialects.tt_types import (
     element_type,
     is_bool,
@@ -35,6 +36,7 @@ from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.libdevice import libdevice_call, round_toward_zero
+from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import lowers
 
 _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
@@ -241,6 +243,10 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
         if to == args[0].type:
             return args[0]
         return ctx.value(arith.BitcastOp(args[0], to))
+    if isinstance(op, IntToPtrOp):  # an address, signless in registers (ui64 is i64 there)
+        return ctx.value(llvm.IntToPtrOp.build(operands=args, result_types=[GLOBAL_POINTER]))
+    if isinstance(op, PtrToIntOp):
+        return ctx.value(llvm.PtrToIntOp(args[0], i64))
     if isinstance(op, tm.ExternElementwiseOp):
         return libdevice_call(ctx, op, args)
     if isinstance(op, tm.FpToFpOp):
