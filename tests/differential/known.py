@@ -28,6 +28,13 @@ INTERPRETER_DEFECTS: dict[str, str] = {
     # only bf16 <-> f32 conversions decode the bits. So bf16 values are converted to f32 right
     # after their load and never computed on.
     "bf16_arith": "bf16 arithmetic on raw uint16 bits",
+    # its bf16 -> f32 conversion flushes bf16 subnormals to zero: bf16 inputs carry none
+    "bf16_subnormal": "bf16 -> f32 of a subnormal",
+    # ~x of an unsigned block raises OverflowError (it builds NumPy's uint from -1)
+    "invert_unsigned": "~ of an unsigned integer",
+    # an integer tl.sum to a scalar (0-d) that wraps raises OverflowError (np.sum widens to
+    # int64, and the 0-d result is rebuilt with np.array([value], dtype) instead of astype)
+    "int_sum_scalar": "integer tl.sum to a 0-d result",
     # its f32 -> bf16 (and fp8) rounding adds the first dropped bit (ties away, not to even),
     # saturates instead of giving inf, and mishandles subnormals
     "bf16_round": "f32 -> bf16 / fp8 rounding",

@@ -17,7 +17,7 @@ class Rejected(Exception):
 
 
 class Kind(IntEnum):
-    """Triton's dtype kinds, ordered: a weak scalar of a kind <= the block's is absorbed."""
+    """A dtype's kind and signedness (int1 counts as unsigned, as in Triton)."""
 
     BOOL = 0
     UINT = 1
@@ -42,7 +42,12 @@ class DType:
 
     @property
     def signed(self) -> bool:
-        return self.kind in (Kind.INT, Kind.BOOL)
+        return self.kind == Kind.INT
+
+    @property
+    def rank(self) -> int:
+        """Triton's kind order for weak scalars: bool < integer (either sign) < float."""
+        return {Kind.BOOL: 0, Kind.UINT: 1, Kind.INT: 1, Kind.FLOAT: 2}[self.kind]
 
     def int_range(self) -> tuple[int, int]:
         if self.kind == Kind.BOOL:
@@ -96,6 +101,13 @@ def scalar_dtype(value: bool | int | float) -> DType:
     return F64
 
 
+def arg_dtype(value: int) -> DType:
+    """The dtype of a runtime integer argument (Triton's launch: no uint32)."""
+    if -(2**31) <= value < 2**31:
+        return I32
+    return U64 if value >= 2**63 else I64
+
+
 def integer_promote(a: DType, b: DType) -> DType:
     """C's usual arithmetic conversions between two integer dtypes."""
     if a.signed == b.signed:
@@ -109,7 +121,7 @@ def computation_type(a: DType, a_weak: bool, b: DType, b_weak: bool, div_or_mod:
     takes the block's dtype (f16/bf16 still go to f32 for / and %)."""
     if a_weak != b_weak:
         scalar, block = (a, b) if a_weak else (b, a)
-        if scalar.kind <= block.kind:
+        if scalar.rank <= block.rank:
             if div_or_mod and block in (F16, BF16):
                 return F32
             return block
@@ -131,7 +143,7 @@ def computation_type(a: DType, a_weak: bool, b: DType, b_weak: bool, div_or_mod:
 def check_scalars(result: DType, scalars: list[bool | int | float]) -> None:
     """Triton's range checks of Python scalar operands against the computation dtype."""
     for s in scalars:
-        if result.kind == Kind.UINT and s < 0:
+        if result.kind in (Kind.UINT, Kind.BOOL) and s < 0:
             raise Rejected("negative scalar with an unsigned block")
         if result.is_int:
             lo, hi = result.int_range()
