@@ -40,10 +40,7 @@ def repro(p: Program, backend: str) -> str:
 
 
 def _describe(p: Program, backend: str, what: str) -> str:
-    return (
-        f"program {p.name} on {backend}: {what}\n  reproduce: {repro(p, backend)}\n"
-        f"{p.source}"
-    )
+    return f"program {p.name} on {backend}: {what}\n  reproduce: {repro(p, backend)}\n{p.source}"
 
 
 def check_programs(

@@ -73,7 +73,7 @@ class Output:
 
     arg: str
     dtype: str
-    check: str  # "exact" | "math" | "sum" | "prod"
+    check: str  # "exact" | "zero_sign" | "math" | "sum" | "prod"
     operand: int | None = None  # "sum"/"prod": the output holding the reduced operand
     axis: int | None = None
     keep_dims: bool = False
@@ -103,6 +103,7 @@ class Value:
     weak: bool = False  # a Python scalar (literal or constexpr)
     pyval: Any = None
     leaf: bool = False  # loaded unchanged: a float's NaN payload is the input's
+    check: str = "exact"  # "zero_sign": a float min/max, stored, not computed on
 
 
 def broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -180,7 +181,7 @@ class _Builder:
         name = self.fresh()
         self.body.append(f"{indent}{name} = {value.expr}")
         self.assert_type(name, value.dtype, indent)
-        return Value(name, value.dtype, value.shape, leaf=value.leaf)
+        return Value(name, value.dtype, value.shape, leaf=value.leaf, check=value.check)
 
     def assert_type(self, name: str, dt: DType, indent: str = "    ") -> None:
         self.body.append(
@@ -267,7 +268,9 @@ class _Builder:
         strong = op in _COMPARE
 
         def rule(a: Value, b: Value) -> DType:
-            ct = computation_type(a.dtype, a.weak and not strong, b.dtype, b.weak and not strong, div)
+            ct = computation_type(
+                a.dtype, a.weak and not strong, b.dtype, b.weak and not strong, div
+            )
             if not strong:
                 check_scalars(ct, [x.pyval for x in (a, b) if x.weak])
             if op == "//" and ct.is_float:
@@ -290,6 +293,10 @@ class _Builder:
             self.use("bf16_arith")
         if op in ("/", "%") and (dts & {F16, BF16} or ct in (F16, BF16)):
             self.use("divmod_f16")
+        if strong and (a.weak or b.weak):
+            self.use("compare_scalar")
+        if op == ">>" and (b if a.weak else a).dtype.signed and not ct.signed:
+            self.use("ashr_unsigned")  # Triton picks ashr by the block the call is made on
         if op in ("//", "%") and ct.is_int:
             if b.dtype == BOOL:
                 raise Retry("a bool divisor")  # its guard would change its dtype
@@ -353,6 +360,8 @@ class _Builder:
             self.use("minmax_scalar")
         if any(a.dtype == BF16 for a in args):
             self.use("minmax_bf16")
+        if fn == "clamp" and args[1].dtype != args[2].dtype:
+            self.use("clamp_bounds")
 
         def rule() -> DType:
             if fn == "clamp":
@@ -377,7 +386,8 @@ class _Builder:
             else:
                 self.use("minmax_nan_none")
         self.use(f"{fn}:{ct.name}")
-        return Value(f"tl.{fn}({text})", ct, shape)
+        # the sign of a zero min/max of +0.0 and -0.0 is free (NumPy and PTX differ)
+        return Value(f"tl.{fn}({text})", ct, shape, check="zero_sign" if ct.is_float else "exact")
 
     def cast(self, x: Value) -> Value:
         target = self.choice([*INTS, *FLOATS, BOOL])
@@ -532,7 +542,8 @@ class _Builder:
         if fn == "sum" and dt.is_int and shape == ():
             self.use("int_sum_scalar")
         self.use(f"{fn}:{dt.name}")
-        return Value(self.reduction_call(fn, x, axis, keep), result, shape)
+        check = "zero_sign" if fn in ("max", "min") and dt.is_float else "exact"
+        return Value(self.reduction_call(fn, x, axis, keep), result, shape, check=check)
 
     # --- statements ----------------------------------------------------------------------
     def expression(self) -> Value:
@@ -565,7 +576,11 @@ class _Builder:
         elif r < 0.3 and self.scalars:
             self.branch()
         else:
-            self.pool.append(self.emit(self.expression()))
+            v = self.emit(self.expression())
+            if v.check == "exact":
+                self.pool.append(v)
+            else:
+                self.store(v, v.check)
 
     def loop(self) -> None:
         acc = self.choice([v for v in self.pool if v.shape] or [None])
@@ -597,6 +612,8 @@ class _Builder:
         if s is None:
             raise Retry("no scalar")
         first, second = self.expression(), self.expression()
+        if first.check != "exact" or second.check != "exact":
+            raise Retry("branch of a float min/max")
         if self.expect_reject is not None or first.shape != second.shape:
             raise Retry("branch")
         if first.dtype != second.dtype:
@@ -610,7 +627,9 @@ class _Builder:
             second = Value(f"{second.expr}.to(tl.{first.dtype.name})", first.dtype, first.shape)
         name = self.fresh()
         self.use("if")
-        self.body.append(f"    if {s.expr} > {literal(int(self.rng.integers(-3, 4)))}:")
+        # a literal typing alike weakly and as a tensor (compare_scalar in known.py)
+        bound = int(self.rng.integers(0 if s.dtype.kind == Kind.UINT else -3, 4))
+        self.body.append(f"    if {s.expr} > {literal(bound)}:")
         self.body.append(f"        {name} = {first.expr}")
         self.body.append("    else:")
         self.body.append(f"        {name} = {second.expr}")
