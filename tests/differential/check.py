@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from tests.differential.compare import compare
 from tests.differential.generator import TYPE_MARKER, Program, generate
@@ -44,10 +45,17 @@ def _describe(p: Program, backend: str, what: str) -> str:
 
 
 def check_programs(
-    programs: list[Program], python: str, reference: str, backends: list[str], report: Report
+    programs: list[Program],
+    python: str,
+    reference: str,
+    backends: list[str],
+    report: Report,
+    results: list[dict[str, Any]] | None = None,
 ) -> None:
+    """Checks ``programs`` against Triton's ``results`` (run here when not given)."""
     t0 = time.time()
-    results = run_reference(programs, python, reference)
+    if results is None:
+        results = run_reference(programs, python, reference)
     report.seconds["triton"] = time.time() - t0
     runner = MyTritonRunner()
     report.programs += len(programs)
