@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from tests.differential.check import run
+from tests.differential.check import Report, check_programs, run
 from tests.differential.generator import generate
 from tests.differential.runner import ENV_VAR
 
@@ -45,9 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failures else 0
 
 
-def run_range(seed: int, lo: int, hi: int, python: str, reference: str, backends: list[str]):  # type: ignore[no-untyped-def]
-    from tests.differential.check import Report, check_programs
-
+def run_range(
+    seed: int, lo: int, hi: int, python: str, reference: str, backends: list[str]
+) -> Report:
+    """Programs ``lo..hi`` of the batch ``seed``: one reference process per chunk."""
     report = Report(seed, reference)
     programs = [generate(seed, i, reference) for i in range(lo, hi)]
     check_programs(programs, python, reference, backends, report)

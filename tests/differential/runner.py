@@ -6,7 +6,6 @@ import importlib.util
 import os
 import pickle
 import subprocess
-import sys
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -178,7 +177,3 @@ class MyTritonRunner:
                 arr = t.view(torch.uint16).numpy() if t.dtype == torch.bfloat16 else t.numpy()
                 result.append(arr.view(host.dtype).copy())
         return Outcome("ok", result)
-
-
-def python_executable() -> str:
-    return sys.executable
