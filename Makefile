@@ -2,7 +2,7 @@
 PYTHON ?= python
 SRC := mytriton tests lit_tests examples benchmarks
 
-.PHONY: check lint format typecheck test lit example
+.PHONY: check lint format typecheck test lit example triton-reference
 
 check: lint typecheck test lit
 
@@ -29,3 +29,12 @@ lit:
 
 example:
 	$(PYTHON) examples/add.py
+
+# Real Triton for tests/differential (its interpreter runs on torch CPU tensors), in its own
+# venv: mytriton's tests import it only through a subprocess.
+triton-reference: .triton-reference/bin/python
+
+.triton-reference/bin/python:
+	python3 -m venv .triton-reference
+	.triton-reference/bin/python -m pip install --upgrade pip
+	.triton-reference/bin/python -m pip install "triton==3.6.0" "torch==2.13.0" "numpy<2.4"

@@ -1,0 +1,73 @@
+"""The differential test: a few hundred random kernels on mytriton's interpreter and gpusim
+against real Triton 3.6's interpreter, on the same inputs, for a fixed seed.
+
+The reference Python is ``$MYTRITON_TRITON_REFERENCE_PYTHON`` or ``.triton-reference/``
+(``make triton-reference``); without one the test is skipped, except under CI (``CI`` set),
+where that is a failure, so CI can never silently not run it. Each failure prints the program
+and the command that reproduces it (``python -m tests.differential --seed S --index I``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from tests.differential.check import Report, check_programs, run
+from tests.differential.generator import generate
+from tests.differential.runner import ENV_VAR, reference_python, run_reference
+
+SEED = 20261205
+COUNT = 250  # about a minute on 2 cores
+
+
+def _python() -> str:
+    python = reference_python()
+    if python is None:
+        why = f"no Triton reference Python: run `make triton-reference` or set {ENV_VAR}"
+        if os.environ.get("CI"):
+            pytest.fail(why + " (required under CI)")
+        pytest.skip(why)
+    return python
+
+
+@pytest.mark.execution
+def test_mytriton_matches_triton_interpreter() -> None:
+    report = run(SEED, COUNT, _python(), "interpreter", ["interpreter", "gpusim"])
+    print(report.summary())
+    problems = report.generator_bugs + report.mismatches
+    assert report.stats["accepted"] > COUNT * 0.8, report.summary()
+    assert report.stats["rejected"] > 0, "no program meant to be rejected: " + report.summary()
+    assert not problems, f"{report.summary()}\n\n" + "\n".join(problems[:10])
+
+
+def test_a_divergence_is_reported_with_its_reproduction() -> None:
+    """The harness itself: a value or an accept/reject that differs from Triton's is caught,
+    with the command that reproduces it."""
+    index = next(i for i in range(50) if any(o.check == "exact" for o in generate(SEED, i).outputs))
+    program = generate(SEED, index)
+    results = run_reference([program], _python(), "interpreter")
+    assert results[0]["status"] == "ok"
+    clean = Report(SEED, "interpreter")
+    check_programs([program], "", "interpreter", ["interpreter"], clean, results)
+    assert not clean.mismatches, clean.mismatches
+
+    out = next(i for i, o in enumerate(program.outputs) if o.check == "exact")
+    wrong = results[0]["outputs"][out].copy()
+    flat = wrong.reshape(-1)
+    if flat.dtype.kind == "f" or flat.dtype.name == "bfloat16":
+        flat[0] = 1.0 if np.isnan(float(flat[0])) else np.nan
+    else:
+        flat[0] = ~flat[0]
+    changed = [dict(results[0], outputs=[*results[0]["outputs"]])]
+    changed[0]["outputs"][out] = wrong
+    rejected = [{"status": "rejected", "error": "TypeError: made up"}]
+    for fake, what in ((changed, "elements differ"), (rejected, "mytriton accepts")):
+        # a rejection the generator predicted: so the difference is mytriton's
+        program.expect_reject = "made up" if fake is rejected else None
+        report = Report(SEED, "interpreter")
+        check_programs([program], "", "interpreter", ["interpreter"], report, fake)
+        assert len(report.mismatches) == 1 and not report.generator_bugs, report
+        assert what in report.mismatches[0]
+        assert f"--seed {SEED} --index {index}" in report.mismatches[0]
