@@ -27,8 +27,8 @@ from mytriton.errors import (
 from mytriton.frontend.codegen_base import CodeGeneratorBase
 from mytriton.frontend.values import CompositeValue, TensorValue, unwrap_constexpr
 from mytriton.language import core
-from mytriton.language.tuple_type import tuple as tl_tuple
 from mytriton.language.constexpr_functions import ConstexprFunction
+from mytriton.language.tuple_type import tuple as tl_tuple
 
 _COMPILE_TIME_TYPES = (
     bool,

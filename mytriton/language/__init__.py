@@ -6,7 +6,6 @@ keyword arguments work as in Triton. Bodies are never run (see ``core.builtin``)
 
 from __future__ import annotations
 
-import builtins as _builtins
 from typing import Any
 
 from mytriton.language.core import (
