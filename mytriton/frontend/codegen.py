@@ -303,9 +303,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                         f"`tl.extra.libdevice.{name}` (triton.language.extra.libdevice)",
                         self.loc(node),
                     )
-                raise KernelNameError(
-                    f"`{ast.unparse(node.value)}` has no attribute `{name}`", self.loc(node)
-                )
+                raise KernelNameError(f"`{what}` has no attribute `{name}`", self.loc(node))
             return check_global(name, getattr(obj, name), self.loc(node))
         if name == "type" and (
             obj is None or isinstance(obj, (core.constexpr, int, float, str, tuple))
