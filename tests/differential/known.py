@@ -11,16 +11,6 @@ only; the GPU long mode (``--reference compiled``) compares them against compile
 from __future__ import annotations
 
 KNOWN_DIVERGENCES: dict[str, str] = {
-    # issue: int/float16 division and modulo typing (branch fixing `/`, `%` typing)
-    "divmod_f16": "/ and % with a float16/bfloat16 operand: Triton computes them in float32",
-    # issue: tl.maximum/minimum/clamp typing with Python scalars and bf16
-    "minmax_scalar": "tl.maximum/minimum/clamp with a Python scalar operand",
-    "minmax_bf16": "tl.maximum/minimum/clamp with a bfloat16 operand",
-    # issue: -0.0 constants and unary minus (Triton: 0 - x)
-    "neg_float": "unary minus of a float: Triton computes 0 - x (so -(+0.0) is +0.0)",
-    "neg_zero_literal": "a -0.0 literal or constexpr",
-    # issue: tl.max/tl.min of bool blocks
-    "reduce_minmax_bool": "tl.max/tl.min of an int1 block (Triton widens it to int32)",
     # NEW, found by this test: a comparison makes its Python scalar a tensor first (to_tensor:
     # int32/int64/uint64/fp32 by value, no weak typing), so `x_u8 != -1`, `x_i8 < 300` are
     # valid and `x_f16 < 1e-8` compares in f32; mytriton types the scalar weakly (rejects the
