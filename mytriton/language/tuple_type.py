@@ -7,5 +7,12 @@ from __future__ import annotations
 import builtins
 
 
-class tuple(builtins.tuple):  # type: ignore[type-arg]  # noqa: N801 - Triton's name
-    """A tuple of ``args`` (an iterable), as ``tl.tuple(args)`` in Triton."""
+class _TupleType(type):
+    """Any Python tuple is a ``tl.tuple`` (a kernel's tuples are plain ones while compiling)."""
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, builtins.tuple)
+
+
+class tuple(builtins.tuple, metaclass=_TupleType):  # type: ignore[type-arg]  # noqa: N801
+    """A tuple of ``args`` (an iterable), as ``tl.tuple(args)`` in Triton (Triton's name)."""
