@@ -378,8 +378,9 @@ def test_binary_operand_kinds():
     ok(ew.AndOp(b, b))
     ok(ew.XorOp(i, i))
     assert "tt.add: operands must be integers or floats, got i1" in error_of(ew.AddOp(b, b))
-    assert "tt.maximum: operands must be integers, floats or booleans, got !tt.ptr<f32>" in error_of(
-        ew.MaximumOp(p, p)
+    assert (
+        "tt.maximum: operands must be integers, floats or booleans, got !tt.ptr<f32>"
+        in error_of(ew.MaximumOp(p, p))
     )
     assert "tt.and: operands must be integers or booleans, got f32" in error_of(ew.AndOp(f, f))
     assert "tt.or: operands must be integers or booleans" in error_of(ew.OrOp(f, f))
