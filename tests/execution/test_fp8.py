@@ -636,7 +636,11 @@ def fp8_warmups() -> list[Any]:
         kernels.append(
             abs_kernel.warmup(bits, np.zeros(256, np.float32), DT=fmt.dtype, BLOCK=256, grid=(1,))
         )
-        kernels.append(constant_kernel.warmup(bits, 1.7, -0.0, 2.0**-17, DT=fmt.dtype, grid=(1,)))
+        kernels.append(
+            constant_kernel.warmup(
+                bits, (1.7, 1.0), (0.0, -1.0), (2.0**-17, 1.0), DT=fmt.dtype, grid=(1,)
+            )
+        )
         kernels.append(copy_kernel.warmup(x, x, x, 100, BLOCK=64, grid=(2,)))
         kernels.append(loop_kernel.warmup(x, x, BLOCK=64, grid=(1,)))
         h, f = np.zeros(64, np.float16), np.zeros(256, np.float32)
