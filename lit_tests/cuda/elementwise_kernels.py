@@ -49,7 +49,7 @@ show(
 # CHECK:         float {{v[0-9]+}} = {{v[0-9]+}} ? [[V]] : [[SCALED]];
 
 # CHECK-LABEL: sigmoid_kernel(float* x, float* out, int n) {
-# CHECK:         float [[NEG:v[0-9]+]] = -[[V:v_[0-9]+]];
+# CHECK:         float [[NEG:v[0-9]+]] = {{.*}}[[V:v_[0-9]+]];
 # CHECK-NEXT:    float [[E:v[0-9]+]] = expf([[NEG]]);
 # CHECK-NEXT:    float [[D:v[0-9]+]] = 1.0f + [[E]];
 # CHECK-NEXT:    float {{v[0-9]+}} = 1.0f / [[D]];

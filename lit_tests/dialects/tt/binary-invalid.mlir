@@ -18,13 +18,6 @@ func.func @add_pointers(%a: !tt.ptr<f32>) {
 
 // -----
 
-func.func @maximum_bool(%a: tensor<4xi1>) {
-  %r = tt.maximum %a, %a : tensor<4xi1>
-  func.return
-}
-// CHECK: Operation does not verify: tt.maximum: operands must be integers or floats, got tensor<4xi1>
-
-// -----
 
 // Bitwise ops need integers or booleans.
 func.func @and_float(%a: f32, %b: f32) {

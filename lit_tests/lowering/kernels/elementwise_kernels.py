@@ -67,8 +67,8 @@ print(sigmoid_kernel.warmup(a, a, 1000, grid=(4,), BLOCK=256).asm[stage])
 # sigmoid: 1 / (1 + exp(-v)), per register.
 # GPU-LABEL: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}>
 # GPU:         %[[ONE:.*]] = "arith.constant"() <{value = 1.000000e+00 : f32}> : () -> f32
-# GPU:         %[[N0:.*]] = "arith.negf"(%v) {{.*}} : (f32) -> f32
-# GPU-NEXT:    %[[N1:.*]] = "arith.negf"(%v_1) {{.*}} : (f32) -> f32
+# GPU:         %[[N0:.*]] = "arith.subf"(%{{.*}}, %v) {{.*}} : (f32, f32) -> f32
+# GPU-NEXT:    %[[N1:.*]] = "arith.subf"(%{{.*}}, %v_1) {{.*}} : (f32, f32) -> f32
 # GPU-NEXT:    %[[E0:.*]] = "math.exp"(%[[N0]]) {{.*}} : (f32) -> f32
 # GPU-NEXT:    %[[E1:.*]] = "math.exp"(%[[N1]]) {{.*}} : (f32) -> f32
 # GPU-NEXT:    %[[D0:.*]] = "arith.addf"(%[[ONE]], %[[E0]]) {{.*}} : (f32, f32) -> f32
