@@ -26,6 +26,7 @@ from mytriton.frontend.block_pointers import TensorDescriptor
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.codegen import CodeGenerator
 from mytriton.frontend.dtypes import to_ir
+from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.signature import (
     ArgSpec,
     ConstexprArg,
@@ -106,7 +107,7 @@ def compile_kernel(
             raise KernelTypeError(f"bad specification {spec!r} for parameter `{name}`", def_loc)
     block = Block(arg_types=arg_types)
     for name, arg in zip(arg_names, block.args, strict=True):
-        arg.name_hint = name
+        arg.name_hint = value_name(name)
         scope[name] = TensorValue(arg)
     builder = IRBuilder(block)
     builder.debug = debug

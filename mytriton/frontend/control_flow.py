@@ -38,6 +38,7 @@ from mytriton.frontend.carried import (
 from mytriton.frontend.codegen_base import core_fn, describe
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.early_exit import EarlyExitMixin
+from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.range_loops import (
     RangeArgs,
     is_constant_int,
@@ -478,14 +479,14 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
         carried = [n for n in sorted(assigned) if n in self.scope and n != var]
         inits = [self._carried_init(n, node) for n in carried]
         body = Block(arg_types=[to_ir(plan.dtype), *(v.type for v in flat(inits))])
-        body.args[0].name_hint = f"{var}_count" if plan.normalised else var
+        body.args[0].name_hint = value_name(f"{var}_count" if plan.normalised else var)
         outer = dict(self.scope)
         self.scope.update(zip(carried, rebuild(carried, inits, body.args[1:]), strict=True))
         with self.b.at_end_of(body):
             with self.b.located(self.loc(node.target)):
                 induction = plan.loop_variable(TensorValue(body.args[0]))
             if plan.normalised:
-                induction.handle.name_hint = var
+                induction.handle.name_hint = value_name(var)
             self.scope[var] = induction
             self._loop_body(node, carried, inits)
         drop = drop_unchanged_leaves(inits, (body,), 1, body)
