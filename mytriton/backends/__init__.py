@@ -55,6 +55,11 @@ class Backend(ABC):
         """Make ``kernel`` launchable from its stages' artifacts (set ``kernel.binary``).
         ``artifacts`` holds every stage that ran; a stage that could not run here is absent."""
 
+    def check_tt(self, module: Any, options: LaunchOptions) -> None:
+        """Reject, with a typed error at the kernel's line, a `tt` module (before ``tt-opt``,
+        so dead code counts as in Triton's frontend) that this backend's target cannot
+        compile. By default every module is taken."""
+
     def cache_identity(self) -> str | None:
         """What besides mytriton's own code decides this backend's output (toolkit versions,
         target architecture), for the disk cache's key; ``None``: not cached on disk."""

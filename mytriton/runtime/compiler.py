@@ -173,6 +173,8 @@ def run_stages(
             if path.is_file():
                 text = path.read_bytes() if stage.binary else path.read_text()
                 artifact = stage.parse(text)
+        if stage.name == "tt":
+            backend.check_tt(artifact, options)
         kernel.asm[stage.name] = text
         artifacts[stage.name] = artifact
         if dumps is not None:
