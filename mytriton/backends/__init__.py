@@ -59,6 +59,7 @@ class Backend(ABC):
         """Reject, with a typed error at the kernel's line, a `tt` module (before ``tt-opt``,
         so dead code counts as in Triton's frontend) that this backend's target cannot
         compile. By default every module is taken."""
+        return None
 
     def cache_identity(self) -> str | None:
         """What besides mytriton's own code decides this backend's output (toolkit versions,

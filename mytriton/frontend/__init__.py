@@ -51,7 +51,10 @@ __all__ = [
 
 
 def compile_kernel(
-    fn: Callable[..., Any], specs: Mapping[str, ArgSpec], debug: bool = False
+    fn: Callable[..., Any],
+    specs: Mapping[str, ArgSpec],
+    debug: bool = False,
+    num_warps: int = 4,
 ) -> ModuleOp:
     """Compile ``fn`` for one specialization: a ``builtin.module`` holding one ``func.func``.
 
@@ -59,6 +62,7 @@ def compile_kernel(
     a host tensor descriptor its base, shape and strides but the last (``DescriptorArg``),
     constexprs are substituted. The result is verified; errors name the kernel's source line.
     ``debug`` compiles ``tl.device_assert`` (and runtime ``assert``) in; else they vanish.
+    ``num_warps`` is the launch's (``tl.extra.cuda.num_warps()`` is a constant of it).
     """
     src = KernelSource.of(fn)
     fdef = src.function_def()
@@ -111,6 +115,7 @@ def compile_kernel(
         scope[name] = TensorValue(arg)
     builder = IRBuilder(block)
     builder.debug = debug
+    builder.num_warps = num_warps
     for name, spec in descriptors.items():
         leaves = [scope.pop(f"{name}.{leaf}") for leaf in descriptor_leaves(spec.rank)]
         with builder.located(def_loc):

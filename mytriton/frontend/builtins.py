@@ -17,6 +17,7 @@ from mytriton.dialects.tt_types import block_shape_problem, block_type
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.atomic_builtins import AtomicBuiltins
 from mytriton.frontend.block_pointers import BlockPointer, BlockPointerBuiltins
+from mytriton.frontend.cuda_builtins import CudaBuiltins
 from mytriton.frontend.debug_builtins import DebugBuiltins
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.libdevice_builtins import LibdeviceBuiltins
@@ -52,6 +53,7 @@ class Builtins(
     BlockPointerBuiltins,
     AtomicBuiltins,
     ShapeBuiltins,
+    CudaBuiltins,
 ):
     """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords.
     The libdevice functions that are libdevice calls come from ``LibdeviceBuiltins``."""

@@ -123,7 +123,7 @@ def compile_stages(
     cached = entry.load() if entry is not None else None
     if cached is not None:
         return cached
-    module = compile_kernel(fn, specs, debug=options.debug)
+    module = compile_kernel(fn, specs, debug=options.debug, num_warps=options.num_warps)
     if name is not None:
         rename_kernel(module, name)
     kernel = CompiledKernel(name=name or fn.__name__, backend=backend.name)

@@ -710,7 +710,7 @@ def test_cpu_torch_fp8_tensors_on_the_interpreter(monkeypatch: pytest.MonkeyPatc
 @triton.jit
 def unused_fp8_kernel(x, DT: tl.constexpr):
     v = tl.load(x + tl.arange(0, 16))
-    unused = v.to(DT)  # <- dead, but Triton's frontend makes its type
+    _unused = v.to(DT)  # <- dead, but Triton's frontend makes its type
 
 
 @pytest.mark.parametrize("backend", ["cuda", "mlir"])
@@ -728,7 +728,7 @@ def test_nvidia_backends_reject_the_fp8_dtypes_triton_lacks(
     cases = [
         (decode_kernel, (bits, f32), {"DT": fmt.dtype, "BLOCK": 256}, "v = tl.load(bits"),
         (loop_kernel, (fp8_array(fmt, bits), f32), {"BLOCK": 64}, "def loop_kernel("),
-        (unused_fp8_kernel, (f32,), {"DT": fmt.dtype}, "unused = v.to(DT)"),
+        (unused_fp8_kernel, (f32,), {"DT": fmt.dtype}, "_unused = v.to(DT)"),
     ]
     for kernel, args, constexprs, line in cases:
         with pytest.raises(KernelTypeError, match=words) as info:
