@@ -50,6 +50,11 @@ class CompilationError(MyTritonError):
         self.loc = loc
         super().__init__(format_at(loc, message))
 
+    @property
+    def error_message(self) -> str:
+        """The message without its location (Triton's attribute name)."""
+        return self.message
+
 
 class UnsupportedSyntaxError(CompilationError):
     """Python syntax the frontend does not compile (it would never silently run it)."""

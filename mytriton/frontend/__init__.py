@@ -72,6 +72,7 @@ def compile_kernel(
     arg_types = []
     arg_attrs: list[DictionaryAttr] = []
     descriptors: dict[str, DescriptorArg] = {}
+    const_params = src.const_parameters()
     for name in src.parameters():
         spec = specs.get(name)
         if spec is None:
@@ -95,7 +96,11 @@ def compile_kernel(
                 for d in leaf_divisibility
             )
         elif isinstance(spec, (PointerArg, ScalarArg)):
-            d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
+            d = (
+                core.pointer_type(spec.dtype, const=name in const_params)
+                if isinstance(spec, PointerArg)
+                else spec.dtype
+            )
             try:
                 arg_types.append(to_ir(d, def_loc))
             except KernelTypeError as e:

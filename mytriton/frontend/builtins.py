@@ -247,6 +247,17 @@ class Builtins(
             )
         return pointer
 
+    def _writable_pointer(self, pointer: Any, what: str) -> TensorValue:
+        """``pointer``, which must not point to constant data (a ``tl.const`` parameter's)."""
+        ptr = self._pointer(pointer)
+        if ptr.dtype.const:  # type: ignore[attr-defined]
+            raise KernelTypeError(
+                f"Cannot store to a constant pointer: {what} through a {ptr.dtype} (a parameter "
+                "annotated tl.const, or pointers made from one)",
+                self.b.loc,
+            )
+        return ptr
+
     def load(
         self,
         pointer: Any,
@@ -317,7 +328,7 @@ class Builtins(
                 ),
             )
         self.no_block_pointer_options("tl.store", boundary_check, "")
-        ptr = self._pointer(pointer)
+        ptr = self._writable_pointer(pointer, "tl.store")
         pointee = ptr.dtype.element_ty  # type: ignore[attr-defined]
         v = self.sem.cast(self.sem.to_tensor(value), pointee)
         if len(v.shape) > len(ptr.shape) or (v.is_block and not ptr.is_block):

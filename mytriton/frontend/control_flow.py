@@ -152,8 +152,8 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
         if isinstance(a, CompositeValue) or isinstance(b, CompositeValue):
             sides = [describe_carried(v) for v in (a, b)]
             raise KernelTypeError(
-                f"`{name}` is {sides[0]} in the `if` branch but {sides[1]} in the `else` "
-                "branch; it must have one type after the `if`",
+                f"Mismatched type for {name}: `{name}` is {sides[0]} in the `if` branch but "
+                f"{sides[1]} in the `else` branch; it must have one type after the `if`",
                 self.loc(node),
             )
         for v in (a, b):
@@ -176,8 +176,8 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
                 b = self.sem.to_tensor(unwrap_constexpr(b), a)
         if a.type != b.type:
             raise KernelTypeError(
-                f"`{name}` is {describe(a)} in the `if` branch but {describe(b)} in the `else` "
-                "branch; it must have one type after the `if`",
+                f"Mismatched type for {name}: `{name}` is {describe(a)} in the `if` branch but "
+                f"{describe(b)} in the `else` branch; it must have one type after the `if`",
                 self.loc(node),
             )
         return a, b
@@ -223,8 +223,9 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
                     b = self.sem.to_tensor(unwrap_constexpr(b), a)
             if a.type != b.type:
                 raise KernelTypeError(
-                    f"the two sides of a conditional expression on a runtime value must have "
-                    f"one type: {describe(a)} if true, {describe(b)} if false",
+                    "Ternary expression with dynamic condition has inconsistent type: the two "
+                    "sides of a conditional expression on a runtime value must have one type: "
+                    f"{describe(a)} if true, {describe(b)} if false",
                     self.loc(node),
                 )
             results = [a, b]

@@ -196,7 +196,8 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
         elif not first.agrees(r):
             line = first.loc.line if first.loc is not None else "?"
             raise KernelTypeError(
-                f"this `return` gives {r.describe()} but the `return` at line {line} gives "
+                f"Inconsistent return types: this `return` gives {r.describe()} but the "
+                f"`return` at line {line} gives "
                 f"{first.describe()}; every `return` of `{self.src.qualname}` must give one type",
                 self.loc(node),
             )
