@@ -60,6 +60,11 @@ class CompilationError(MyTritonError):
         if self.cause_type is not None:
             self.__cause__ = self.cause_type(message)
 
+    @property
+    def error_message(self) -> str:
+        """The message without its location (Triton's attribute name)."""
+        return self.message
+
 
 class UnsupportedSyntaxError(CompilationError):
     """Python syntax the frontend does not compile (it would never silently run it)."""

@@ -60,6 +60,12 @@ class Backend(ABC):
         ``error`` itself, unless the backend has one error class for every kernel error."""
         return error
 
+    def check_tt(self, module: Any, options: LaunchOptions) -> None:
+        """Reject, with a typed error at the kernel's line, a `tt` module (before ``tt-opt``,
+        so dead code counts as in Triton's frontend) that this backend's target cannot
+        compile. By default every module is taken."""
+        return None
+
     def cache_identity(self) -> str | None:
         """What besides mytriton's own code decides this backend's output (toolkit versions,
         target architecture), for the disk cache's key; ``None``: not cached on disk."""

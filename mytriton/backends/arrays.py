@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mytriton.backends.tensor_wrapper import TensorWrapper
+from mytriton.backends.tensor_wrapper import TensorWrapper, tl_dtype
 from mytriton.dialects import tt_fp8
 from mytriton.dialects.tt_semantics import bfloat16_dtype, numpy_dtype
 from mytriton.errors import LaunchError
@@ -131,9 +131,9 @@ def array_address(x: Any) -> int:
 
 def _describe_wrapper(x: TensorWrapper, what: str) -> ArrayInfo:
     """A ``mytriton.reinterpret`` array: its base's memory, elements of the wrapper's dtype."""
-    d = x.dtype
-    if not isinstance(d, core.dtype) or d.name not in core.DTYPES:
-        raise LaunchError(f"{what} is reinterpreted as {d!r}, which is not a tl dtype")
+    d = tl_dtype(x.dtype)
+    if d is None:
+        raise LaunchError(f"{what} is reinterpreted as {x.dtype!r}, which names no tl dtype")
     base = describe_array(x.base, what)
     if max(1, base.dtype.primitive_bitwidth // 8) != max(1, d.primitive_bitwidth // 8):
         raise LaunchError(
@@ -149,7 +149,10 @@ def as_host_numpy(x: Any) -> np.ndarray:
     if isinstance(x, TensorWrapper):
         from mytriton.frontend.dtypes import to_ir
 
-        return as_host_numpy(x.base).view(numpy_dtype(to_ir(x.dtype)))
+        d = tl_dtype(x.dtype)
+        if d is None:
+            raise LaunchError(f"an array reinterpreted as {x.dtype!r}, which names no tl dtype")
+        return as_host_numpy(x.base).view(numpy_dtype(to_ir(d)))
     mod = type(x).__module__
     if mod.startswith("torch"):
         return _torch_view(x.detach())

@@ -40,6 +40,12 @@ class DeviceBackend(Backend):
         architecture."""
         return device_current(device)
 
+    def check_tt(self, module: Any, options: LaunchOptions) -> None:
+        """Triton's NVIDIA rule on fp8 dtypes (``nvidia_fp8``)."""
+        from mytriton.backends.nvidia_fp8 import check_fp8_types
+
+        check_fp8_types(module, options.capability, self.name)
+
     def load(
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions
     ) -> None:

@@ -1,8 +1,10 @@
-"""``mytriton.reinterpret``: an array's memory passed to a kernel as elements of another dtype.
+"""``mytriton.reinterpret``: an array's memory passed to kernels as elements of another dtype.
 
 Triton's way to pass dtypes no array library has (``fp8e4b15``; fp8 from CuPy, which has no
 fp8 dtypes): ``kernel[grid](triton.reinterpret(bytes_array, tl.float8e4b15))``. The kernel sees
-a pointer to ``dtype``; the wrapped array must hold elements of the same size.
+a pointer to ``dtype``; the wrapped array must hold elements of the same size. As in Triton,
+``dtype`` may be a ``tl`` dtype or any dtype that names one: ``torch.float8_e4m3fn``,
+``np.dtype("float32")``, ``"fp32"`` (``tl_dtype`` reads it).
 """
 
 from __future__ import annotations
@@ -13,10 +15,47 @@ from typing import Any
 from mytriton.language import core
 
 
-class TensorWrapper:
-    """``base`` (a NumPy, CuPy or torch array) seen as an array of ``dtype`` (a ``tl`` dtype)."""
+def _names() -> dict[str, core.dtype]:
+    """Every spelling of a dtype Triton's ``canonicalize_dtype`` reads: ``tl`` names
+    (``float8e4nv``, ``fp32``), short forms (``i32``, ``u8``, ``bf16``) and NumPy/torch names."""
+    names = {name: d for name, d in vars(core).items() if d in core.DTYPES.values()}
+    names.update(core.DTYPES)
+    for d in core.DTYPES.values():
+        if d.name.startswith("int") or d.name.startswith("uint"):
+            names[d.name.replace("uint", "u").replace("int", "i")] = d
+    names.update(
+        bool=core.int1,
+        uint1=core.int1,
+        u1=core.int1,
+        half=core.float16,
+        float=core.float32,
+        double=core.float64,
+        int=core.int32,
+        float8_e4m3fn=core.float8e4nv,
+        float8_e5m2=core.float8e5,
+        float8_e4m3fnuz=core.float8e4b8,
+        float8_e5m2fnuz=core.float8e5b16,
+    )
+    return names
 
-    def __init__(self, base: Any, dtype: core.dtype):
+
+_DTYPE_NAMES = _names()
+
+
+def tl_dtype(dtype: Any) -> core.dtype | None:
+    """The ``tl`` dtype ``dtype`` names (the part of ``str(dtype)`` after its last dot, as
+    Triton reads it: ``torch.float16`` and ``np.dtype("float16")`` are ``tl.float16``); None
+    where it names none."""
+    if isinstance(dtype, core.dtype):
+        return dtype if dtype in core.DTYPES.values() else None
+    return _DTYPE_NAMES.get(str(dtype).split(".")[-1])
+
+
+class TensorWrapper:
+    """``base`` (a NumPy, CuPy or torch array) seen as an array of ``dtype`` (a ``tl`` dtype or
+    a dtype naming one, kept as given, as in Triton)."""
+
+    def __init__(self, base: Any, dtype: Any):
         self.base = base
         self.dtype = dtype
         self.data = base.data
@@ -29,7 +68,10 @@ class TensorWrapper:
         return self.base.stride(*args)
 
     def element_size(self) -> int:
-        return int(self.dtype.primitive_bitwidth // 8)
+        d = tl_dtype(self.dtype)
+        if d is None:
+            raise TypeError(f"{self.dtype!r} names no dtype")
+        return max(1, d.primitive_bitwidth // 8)
 
     @property
     def device(self) -> Any:
@@ -75,7 +117,7 @@ def _array_module(array: Any) -> Any:
     return sys.modules[type(array).__module__.split(".")[0]]
 
 
-def reinterpret(tensor: Any, dtype: core.dtype) -> Any:
+def reinterpret(tensor: Any, dtype: Any) -> Any:
     """``tensor``'s memory as elements of ``dtype`` (back to ``tensor.base`` when ``tensor`` is a
     wrapper and ``dtype`` its base's own dtype, as in Triton)."""
     if isinstance(tensor, TensorWrapper):

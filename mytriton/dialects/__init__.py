@@ -16,6 +16,7 @@ from mytriton.dialects.tt_elementwise import (
 from mytriton.dialects.tt_math import TT_MATH_OPS
 from mytriton.dialects.tt_pointer_casts import TT_POINTER_CAST_OPS
 from mytriton.dialects.tt_shape import SHAPE_OPS
+from mytriton.dialects.tt_sreg import TT_SREG_OPS
 from mytriton.dialects.tt_tensor_map import TT_TENSOR_MAP_OPS
 from mytriton.dialects.tt_traits import TTConstantMaterialization, bound_blocks
 from mytriton.dialects.tt_types import PointerType
@@ -31,6 +32,7 @@ TT = Dialect(
         *TT_DEBUG_OPS,
         *TT_ATOMIC_OPS,
         *TT_TENSOR_MAP_OPS,
+        *TT_SREG_OPS,
     ],
     [PointerType, ProgramAxisAttr, CmpPredicateAttr, PropagateNanAttr, *TT_ATOMIC_ATTRS],
     [TTConstantMaterialization()],

@@ -39,15 +39,27 @@ SHARED_ADDRESS_SPACE = 3
 
 @irdl_attr_definition
 class PointerType(ParametrizedAttribute, TypeAttribute):
-    """``!tt.ptr<f32>``: a pointer into global memory (``!tt.ptr<f32, 3>`` for shared memory)."""
+    """``!tt.ptr<f32>``: a pointer into global memory (``!tt.ptr<f32, 3>`` for shared memory).
+
+    ``!tt.ptr<f32, const>`` points to constant data (a kernel parameter annotated ``tl.const``,
+    Triton's ``const_pointer<fp32>``): the frontend refuses stores through it, and since the
+    constness is part of the type, a value is either const or not on every path, as in Triton.
+    Past the frontend it is a pointer like any other."""
 
     name = "tt.ptr"
 
     pointee: Attribute
     address_space: IntAttr
+    constness: IntAttr  # 1: const
 
-    def __init__(self, pointee: Attribute, address_space: int = GLOBAL_ADDRESS_SPACE):
-        super().__init__(pointee, IntAttr(address_space))
+    def __init__(
+        self, pointee: Attribute, address_space: int = GLOBAL_ADDRESS_SPACE, const: bool = False
+    ):
+        super().__init__(pointee, IntAttr(address_space), IntAttr(int(const)))
+
+    @property
+    def is_const(self) -> bool:
+        return bool(self.constness.data)
 
     def verify(self) -> None:
         from xdsl.utils.exceptions import VerifyException
@@ -56,21 +68,31 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(
                 f"!tt.ptr: address space must be non-negative, got {self.address_space.data}"
             )
+        if self.constness.data not in (0, 1):
+            raise VerifyException(f"!tt.ptr: constness must be 0 or 1, got {self.constness.data}")
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.pointee)
             if self.address_space.data != GLOBAL_ADDRESS_SPACE:
                 printer.print_string(f", {self.address_space.data}")
+            if self.is_const:
+                printer.print_string(", const")
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, IntAttr]:
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, IntAttr, IntAttr]:
         with parser.in_angle_brackets():
             pointee = parser.parse_type()
-            space = GLOBAL_ADDRESS_SPACE
+            space, const = GLOBAL_ADDRESS_SPACE, False
             if parser.parse_optional_punctuation(","):
-                space = parser.parse_integer()
-        return (pointee, IntAttr(space))
+                if parser.parse_optional_keyword("const"):
+                    const = True
+                else:
+                    space = parser.parse_integer()
+                    if parser.parse_optional_punctuation(","):
+                        parser.parse_keyword("const")
+                        const = True
+        return (pointee, IntAttr(space), IntAttr(int(const)))
 
 
 # the fp8 formats (``tt_fp8``) are floats that are only stored and converted

@@ -85,6 +85,7 @@ from mytriton.dialects.upstream_nvvm import (
     MmaShapeAttr,
     _Keyword,
 )
+from mytriton.dialects.upstream_sreg import SREG_OPS
 from mytriton.dialects.upstream_tensormap import TENSORMAP_FENCE_OPS
 from mytriton.dialects.upstream_tma import TMA_ATTRS, TMA_OPS, ProxyKindAttr
 
@@ -518,6 +519,6 @@ WGMMA_ATTRS: list[type[Attribute]] = [
 #: cores before Hopper, asynchronous copies), the ``wgmma`` ones and TMA's (``upstream_tma``)
 NVVM = Dialect(
     "nvvm",
-    [*upstream_nvvm.NVVM.operations, *WGMMA_OPS, *TMA_OPS, *TENSORMAP_FENCE_OPS],
+    [*upstream_nvvm.NVVM.operations, *WGMMA_OPS, *TMA_OPS, *TENSORMAP_FENCE_OPS, *SREG_OPS],
     [*upstream_nvvm.NVVM.attributes, *WGMMA_ATTRS, *TMA_ATTRS],
 )

@@ -26,6 +26,7 @@ from mytriton.frontend.block_pointers import TensorDescriptor
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.codegen import CodeGenerator
 from mytriton.frontend.dtypes import to_ir
+from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.signature import (
     ArgSpec,
     ConstexprArg,
@@ -58,9 +59,11 @@ def _add_argument(
     arg_types: list[Any],
     arg_attrs: list[DictionaryAttr],
     def_loc: Any,
+    const: bool = False,
 ) -> None:
-    """One pointer or scalar function argument (its type, name and divisibility)."""
-    d = core.pointer_type(spec.dtype) if isinstance(spec, PointerArg) else spec.dtype
+    """One pointer or scalar function argument (its type, name and divisibility); ``const``:
+    a pointer parameter annotated ``tl.const``."""
+    d = core.pointer_type(spec.dtype, const=const) if isinstance(spec, PointerArg) else spec.dtype
     try:
         arg_types.append(to_ir(d, def_loc))
     except KernelTypeError as e:
@@ -74,7 +77,10 @@ def _add_argument(
 
 
 def compile_kernel(
-    fn: Callable[..., Any], specs: Mapping[str, ArgSpec], debug: bool = False
+    fn: Callable[..., Any],
+    specs: Mapping[str, ArgSpec],
+    debug: bool = False,
+    num_warps: int = 4,
 ) -> ModuleOp:
     """Compile ``fn`` for one specialization: a ``builtin.module`` holding one ``func.func``.
 
@@ -82,6 +88,7 @@ def compile_kernel(
     a host tensor descriptor its base, shape and strides but the last (``DescriptorArg``),
     constexprs are substituted. The result is verified; errors name the kernel's source line.
     ``debug`` compiles ``tl.device_assert`` (and runtime ``assert``) in; else they vanish.
+    ``num_warps`` is the launch's (``tl.extra.cuda.num_warps()`` is a constant of it).
     """
     src = KernelSource.of(fn)
     fdef = src.function_def()
@@ -92,6 +99,7 @@ def compile_kernel(
     arg_attrs: list[DictionaryAttr] = []
     descriptors: dict[str, DescriptorArg] = {}
     tuples: dict[str, TupleArg] = {}
+    const_params = src.const_parameters()
     for name in src.parameters():
         spec = specs.get(name)
         if spec is None:
@@ -115,7 +123,9 @@ def compile_kernel(
                 for d in leaf_divisibility
             )
         elif isinstance(spec, (PointerArg, ScalarArg)):
-            _add_argument(name, spec, arg_names, arg_types, arg_attrs, def_loc)
+            _add_argument(
+                name, spec, arg_names, arg_types, arg_attrs, def_loc, name in const_params
+            )
         elif isinstance(spec, TupleArg):
             tuples[name] = spec
             for leaf, leaf_spec in spec.leaves(name):
@@ -124,13 +134,14 @@ def compile_kernel(
             raise KernelTypeError(f"bad specification {spec!r} for parameter `{name}`", def_loc)
     block = Block(arg_types=arg_types)
     for name, arg in zip(arg_names, block.args, strict=True):
-        arg.name_hint = name
+        arg.name_hint = value_name(name)
         scope[name] = TensorValue(arg)
     for name, tuple_spec in tuples.items():
         found = {leaf: scope.pop(leaf) for leaf, _ in tuple_spec.leaves(name)}
         scope[name] = tuple_spec.rebuild(name, found)
     builder = IRBuilder(block)
     builder.debug = debug
+    builder.num_warps = num_warps
     for name, spec in descriptors.items():
         leaves = [scope.pop(f"{name}.{leaf}") for leaf in descriptor_leaves(spec.rank)]
         with builder.located(def_loc):

@@ -65,6 +65,12 @@ class AtomicBuiltins:
         pointee = pointer.dtype.element_ty  # type: ignore[attr-defined]
         if isinstance(pointee, core.pointer_type):
             raise KernelTypeError(f"{what}: atomics on pointers to pointers", self.sem.b.loc)
+        if pointer.dtype.const:  # type: ignore[attr-defined]
+            raise KernelTypeError(
+                f"Cannot store to a constant pointer: {what} through a {pointer.dtype} (a "
+                "parameter annotated tl.const, or pointers made from one)",
+                self.sem.b.loc,
+            )
         return pointer
 
     def _atomic_operand(self, what: str, role: str, v: Any, ptr: TensorValue) -> TensorValue:

@@ -28,6 +28,8 @@ class IRBuilder:
         #: debug mode (``@jit(debug=True)``, ``MYTRITON_DEBUG``/``TRITON_DEBUG``): device
         #: assertions are compiled in
         self.debug = False
+        #: the launch's ``num_warps`` (``tl.extra.cuda.num_warps()``, ``num_threads()``)
+        self.num_warps = 4
 
     def insert(self, op: OpT) -> OpT:
         for result in op.results:

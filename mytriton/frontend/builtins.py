@@ -17,6 +17,7 @@ from mytriton.dialects.tt_types import block_shape_problem, block_type
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.atomic_builtins import AtomicBuiltins
 from mytriton.frontend.block_pointers import BlockPointer
+from mytriton.frontend.cuda_builtins import CudaBuiltins
 from mytriton.frontend.debug_builtins import DebugBuiltins
 from mytriton.frontend.descriptor_gather import DescriptorGatherBuiltins
 from mytriton.frontend.dtypes import to_ir
@@ -53,6 +54,7 @@ class Builtins(
     DescriptorGatherBuiltins,  # and BlockPointerBuiltins, its base
     AtomicBuiltins,
     ShapeBuiltins,
+    CudaBuiltins,
 ):
     """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords.
     The libdevice functions that are libdevice calls come from ``LibdeviceBuiltins``."""
@@ -252,6 +254,17 @@ class Builtins(
             )
         return pointer
 
+    def _writable_pointer(self, pointer: Any, what: str) -> TensorValue:
+        """``pointer``, which must not point to constant data (a ``tl.const`` parameter's)."""
+        ptr = self._pointer(pointer)
+        if ptr.dtype.const:  # type: ignore[attr-defined]
+            raise KernelTypeError(
+                f"Cannot store to a constant pointer: {what} through a {ptr.dtype} (a parameter "
+                "annotated tl.const, or pointers made from one)",
+                self.b.loc,
+            )
+        return ptr
+
     def load(
         self,
         pointer: Any,
@@ -322,7 +335,7 @@ class Builtins(
                 ),
             )
         self.no_block_pointer_options("tl.store", boundary_check, "")
-        ptr = self._pointer(pointer)
+        ptr = self._writable_pointer(pointer, "tl.store")
         pointee = ptr.dtype.element_ty  # type: ignore[attr-defined]
         v = self.sem.cast(self.sem.to_tensor(value), pointee)
         if len(v.shape) > len(ptr.shape) or (v.is_block and not ptr.is_block):

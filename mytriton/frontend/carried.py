@@ -15,6 +15,7 @@ from typing import Any
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, SSAValue
 
+from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.values import CompositeValue, TensorValue
 
 Carried = TensorValue | CompositeValue
@@ -29,11 +30,12 @@ def flat(values: Sequence[Carried]) -> list[TensorValue]:
 
 
 def rebuild(
-    names: Sequence[str], like: Sequence[Carried], handles: Sequence[SSAValue]
+    names: Sequence[str | None], like: Sequence[Carried], handles: Sequence[SSAValue]
 ) -> list[Any]:
     """The variables ``names`` (shaped like ``like``) made of ``handles`` (block arguments or
     op results, as many as ``flat(like)``), which get the variables' names unless they have
-    one (a leaf a loop does not carry is the value from before it)."""
+    one (a leaf a loop does not carry is the value from before it) and the variable's name
+    makes one (``value_name``; None: none)."""
     it = iter(handles)
     out: list[Any] = []
     for name, template in zip(names, like, strict=True):
@@ -41,12 +43,12 @@ def rebuild(
             leaves = []
             for suffix in template.leaf_names():
                 h = next(it)
-                h.name_hint = h.name_hint or f"{name}_{suffix}"
+                h.name_hint = h.name_hint or (value_name(f"{name}_{suffix}") if name else None)
                 leaves.append(TensorValue(h))
             out.append(template.with_leaves(leaves))
         else:
             h = next(it)
-            h.name_hint = h.name_hint or name
+            h.name_hint = h.name_hint or (value_name(name) if name else None)
             out.append(TensorValue(h))
     assert next(it, None) is None, "more carried values than variables"
     return out

@@ -45,6 +45,7 @@ from mytriton.frontend.compile_time import (
     is_jit_function,
 )
 from mytriton.frontend.control_flow import ControlFlowMixin
+from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.library_errors import reported_at_call
 from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import BlockShape, BoundMethod, TensorValue, unwrap_constexpr
@@ -159,7 +160,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 and not named
                 and isinstance(value.handle.owner, Operation)
             ):
-                value.handle.name_hint = target.id  # readable IR: %offsets, %mask, ...
+                value.handle.name_hint = value_name(target.id)  # readable: %offsets, %mask...
             self.scope[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value, (tuple, list)):

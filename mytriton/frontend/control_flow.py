@@ -38,6 +38,7 @@ from mytriton.frontend.carried import (
 from mytriton.frontend.codegen_base import core_fn, describe
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.early_exit import EarlyExitMixin
+from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.range_loops import (
     RangeArgs,
     is_constant_int,
@@ -151,8 +152,8 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
         if isinstance(a, CompositeValue) or isinstance(b, CompositeValue):
             sides = [describe_carried(v) for v in (a, b)]
             raise KernelTypeError(
-                f"`{name}` is {sides[0]} in the `if` branch but {sides[1]} in the `else` "
-                "branch; it must have one type after the `if`",
+                f"Mismatched type for {name}: `{name}` is {sides[0]} in the `if` branch but "
+                f"{sides[1]} in the `else` branch; it must have one type after the `if`",
                 self.loc(node),
             )
         for v in (a, b):
@@ -175,8 +176,8 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
                 b = self.sem.to_tensor(unwrap_constexpr(b), a)
         if a.type != b.type:
             raise KernelTypeError(
-                f"`{name}` is {describe(a)} in the `if` branch but {describe(b)} in the `else` "
-                "branch; it must have one type after the `if`",
+                f"Mismatched type for {name}: `{name}` is {describe(a)} in the `if` branch but "
+                f"{describe(b)} in the `else` branch; it must have one type after the `if`",
                 self.loc(node),
             )
         return a, b
@@ -222,8 +223,9 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
                     b = self.sem.to_tensor(unwrap_constexpr(b), a)
             if a.type != b.type:
                 raise KernelTypeError(
-                    f"the two sides of a conditional expression on a runtime value must have "
-                    f"one type: {describe(a)} if true, {describe(b)} if false",
+                    "Ternary expression with dynamic condition has inconsistent type: the two "
+                    "sides of a conditional expression on a runtime value must have one type: "
+                    f"{describe(a)} if true, {describe(b)} if false",
                     self.loc(node),
                 )
             results = [a, b]
@@ -478,14 +480,14 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
         carried = [n for n in sorted(assigned) if n in self.scope and n != var]
         inits = [self._carried_init(n, node) for n in carried]
         body = Block(arg_types=[to_ir(plan.dtype), *(v.type for v in flat(inits))])
-        body.args[0].name_hint = f"{var}_count" if plan.normalised else var
+        body.args[0].name_hint = value_name(f"{var}_count" if plan.normalised else var)
         outer = dict(self.scope)
         self.scope.update(zip(carried, rebuild(carried, inits, body.args[1:]), strict=True))
         with self.b.at_end_of(body):
             with self.b.located(self.loc(node.target)):
                 induction = plan.loop_variable(TensorValue(body.args[0]))
             if plan.normalised:
-                induction.handle.name_hint = var
+                induction.handle.name_hint = value_name(var)
             self.scope[var] = induction
             self._loop_body(node, carried, inits)
         drop = drop_unchanged_leaves(inits, (body,), 1, body)

@@ -61,7 +61,7 @@ SUPPORTED_DTYPES = tuple(_TO_IR)
 def to_ir(d: core.dtype, loc: SourceLocation | None = None) -> Attribute:
     """The IR element type of ``d``; unsupported dtypes are a typed error."""
     if isinstance(d, core.pointer_type):
-        return PointerType(to_ir(d.element_ty, loc))
+        return PointerType(to_ir(d.element_ty, loc), const=d.const)
     ir = _TO_IR.get(d)
     if ir is None:
         names = ", ".join(x.name for x in SUPPORTED_DTYPES)
@@ -73,7 +73,7 @@ def from_ir(t: Attribute) -> core.dtype:
     """The ``tl`` dtype of a value of IR type ``t`` (its element type for blocks)."""
     e = element_type(t)
     if isinstance(e, PointerType):
-        return core.pointer_type(from_ir(e.pointee))
+        return core.pointer_type(from_ir(e.pointee), const=e.is_const)
     return _FROM_IR[e]
 
 

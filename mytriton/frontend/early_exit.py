@@ -56,6 +56,7 @@ from mytriton.frontend.ast_scans import (
 from mytriton.frontend.carried import Carried, flat, rebuild
 from mytriton.frontend.codegen_base import CodeGeneratorBase
 from mytriton.frontend.dtypes import from_ir, to_ir
+from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.range_loops import LoopPlan
 from mytriton.frontend.values import CompositeValue, TensorValue, unwrap_constexpr
 from mytriton.language import core
@@ -71,9 +72,10 @@ def is_result_key(name: str) -> bool:
     return name == RESULT or name.startswith(RESULT + ".")
 
 
-def ir_name(name: str) -> str:
-    """The name of an IR value holding variable ``name``: ``returned`` for ``$return``..."""
-    return _IR_NAMES.get(name) or name.replace("$", "").replace(".", "_")
+def ir_name(name: str) -> str | None:
+    """The IR name of the value holding variable ``name`` (``returned`` for ``$return``...);
+    None where the variable's name makes none (``value_name``)."""
+    return _IR_NAMES.get(name) or value_name(name.replace("$", "").replace(".", "_"))
 
 
 @dataclass(frozen=True)
@@ -194,7 +196,8 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
         elif not first.agrees(r):
             line = first.loc.line if first.loc is not None else "?"
             raise KernelTypeError(
-                f"this `return` gives {r.describe()} but the `return` at line {line} gives "
+                f"Inconsistent return types: this `return` gives {r.describe()} but the "
+                f"`return` at line {line} gives "
                 f"{first.describe()}; every `return` of `{self.src.qualname}` must give one type",
                 self.loc(node),
             )
@@ -436,7 +439,7 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
                 with self.b.located(self.loc(_target(node))):
                     induction = plan.loop_variable(TensorValue(after.args[0]))
                 if plan.normalised:
-                    induction.handle.name_hint = var
+                    induction.handle.name_hint = value_name(var)
                 self.scope[var] = induction
             self._loop_body(node, carried, inits)
             done = after.last_op
@@ -521,7 +524,7 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
         """Name a loop block's counter and the flags and results after its carried values."""
         if count:
             var, plan = count
-            block.args[0].name_hint = f"{var}_count" if plan.normalised else var
+            block.args[0].name_hint = value_name(f"{var}_count" if plan.normalised else var)
         start = (1 if count else 0) + n_carried
         for k, a in zip(names, block.args[start:], strict=True):
             a.name_hint = ir_name(k)

@@ -136,6 +136,20 @@ class KernelSource:
                 self._params[a.arg] = "constexpr" if is_ce else "runtime"
         return self._params
 
+    def const_parameters(self) -> set[str]:
+        """The parameters annotated ``tl.const`` (or Triton's strings ``"const ..."``,
+        ``"*k..."``): pointers to constant data."""
+        annotations = getattr(self.fn, "__annotations__", {})
+        names = set()
+        for a in self.function_def().args.args:
+            ann = annotations.get(a.arg)
+            if ann is core.const or (
+                isinstance(ann, str)
+                and (ann.split(".")[-1] == "const" or ann.startswith(("const ", "*k")))
+            ):
+                names.add(a.arg)
+        return names
+
     def resolve_global(self, name: str) -> tuple[bool, Any]:
         """Look ``name`` up in the function's closure, then its module globals."""
         code = getattr(self.fn, "__code__", None)

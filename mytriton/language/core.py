@@ -75,6 +75,13 @@ class constexpr:  # noqa: N801 - Triton's public name
         return constexpr_type(self.value)
 
 
+class const:  # noqa: N801 - Triton's public name
+    """The annotation of a kernel parameter that points to constant data (``x_ptr: tl.const``):
+    its type is ``const_pointer<...>``, stores and atomics through it (or through pointers
+    made from it) are compile errors, and constness is part of the type, so a value cannot be
+    const on one path and not on another."""
+
+
 class constexpr_type:  # noqa: N801 - Triton's public name
     """The type of a compile-time value; two are equal when their values are."""
 

@@ -128,7 +128,7 @@ def compile_stages(
     cached = entry.load() if entry is not None else None
     if cached is not None:
         return cached
-    module = compile_kernel(fn, specs, debug=options.debug)
+    module = compile_kernel(fn, specs, debug=options.debug, num_warps=options.num_warps)
     if name is not None:
         rename_kernel(module, name)
     kernel = CompiledKernel(name=name or fn.__name__, backend=backend.name)
@@ -180,6 +180,8 @@ def run_stages(
                 artifact = stage.parse(text)
             else:
                 _warn_misplaced_override(overrides / path.name, path)
+        if stage.name == "tt":
+            backend.check_tt(artifact, options)
         kernel.asm[stage.name] = text
         artifacts[stage.name] = artifact
         if dumps is not None:

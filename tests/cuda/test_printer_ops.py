@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import FloatAttr, f16, f32, f64, i1, i16, i32, i64
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ
 from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
+from mytriton.dialects.upstream_sreg import ReadGlobaltimerOp, ReadSmidOp
 from mytriton.errors import BackendError
 from tests.gpu_ir_samples import KernelBuilder, Ptr, index
 
@@ -54,6 +55,12 @@ CASES: dict[str, tuple[Build, str]] = {
         'asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(v0) : "f"(a));',
     ),
     "maxnumf": (lambda b: b.op(arith.MaxnumfOp(b["a"], b["c"])), "float v0 = fmaxf(a, c);"),
+    # special registers: Triton's movs; the timer's asm is volatile (never merged nor moved)
+    "globaltimer": (
+        lambda b: b.op(ReadGlobaltimerOp()),
+        'asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v0));',
+    ),
+    "smid": (lambda b: b.op(ReadSmidOp()), 'asm("mov.u32 %0, %%smid;" : "=r"(v0));'),
     "minnumf": (lambda b: b.op(arith.MinnumfOp(b["a"], b["c"])), "float v0 = fminf(a, c);"),
     "maximumf": (
         lambda b: b.op(arith.MaximumfOp(b["a"], b["c"])),

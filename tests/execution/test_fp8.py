@@ -2,7 +2,8 @@
 code computes: every byte decoded, f32/f16/bf16 values around every rounding boundary encoded
 (round to nearest even, saturating at the largest finite value, NaN to the format's NaN;
 fp8e4b15 rounds half away and clamps at 1.75), loads, stores, arguments, arithmetic through
-float32, ``tl.dot``, and the typed errors for what Triton's GPU backends reject."""
+float32, ``tl.dot``, and the typed errors for what Triton's GPU backends reject (on the cuda
+and mlir backends, as on Triton's NVIDIA backend, fp8e4b8 and fp8e5b16 are such errors)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.nvidia_fp8 import supported_fp8_dtypes
+from mytriton.dialects.ttg import DEFAULT_CAPABILITY
 from mytriton.errors import KernelTypeError, KernelValueError
 from tests.frontend.util import expect_error
 
@@ -121,6 +124,31 @@ def fp8_array(fmt: Format, data: np.ndarray) -> Any:
     return data.view(getattr(ml_dtypes, fmt.numpy))
 
 
+def device_rejects(run: Any, formats: list[Format]) -> str | None:
+    """The first of ``formats`` that ``run``'s backend rejects: on the cuda and mlir backends
+    the fp8 dtypes Triton's NVIDIA backend lacks (``nvidia_fp8``)."""
+    if run.backend not in ("cuda", "mlir"):
+        return None
+    from mytriton.backends.cuda_driver import compute_capability, current_device
+
+    device = current_device()
+    capability = (compute_capability(device) if device is not None else None) or 90
+    supported = supported_fp8_dtypes(capability)
+    return next((f.name for f in formats if f.name not in supported), None)
+
+
+def run_fp8(run: Any, formats: list[Format], *launch: Any, **options: Any) -> bool:
+    """``run(*launch, **options)``; where ``run``'s backend rejects one of ``formats`` the
+    launch must instead raise Triton's typed error, and False says there is nothing to check."""
+    rejected = device_rejects(run, formats)
+    if rejected is None:
+        run(*launch, **options)
+        return True
+    with pytest.raises(KernelTypeError, match=f"type {rejected} not supported in this arch"):
+        run(*launch, **options)
+    return False
+
+
 def fp8_bytes(a: Any) -> np.ndarray:
     base = a.base if isinstance(a, triton.TensorWrapper) else a
     return np.asarray(base).view(np.uint8)
@@ -158,7 +186,8 @@ def decode_kernel(bits, out, DT: tl.constexpr, BLOCK: tl.constexpr):
 def test_every_byte_decodes(run: Any, fmt: Format, dst: np.dtype) -> None:
     bits = np.arange(256, dtype=np.uint8).view(np.int8)
     out = np.zeros(256, dst)
-    run(decode_kernel, (1,), bits, out, DT=fmt.dtype, BLOCK=256)
+    if not run_fp8(run, [fmt], decode_kernel, (1,), bits, out, DT=fmt.dtype, BLOCK=256):
+        return
     assert_same_floats(out.astype(np.float64), decoded(fmt).astype(dst))
 
 
@@ -180,7 +209,9 @@ def test_rounding_boundaries_encode(run: Any, fmt: Format, src: np.dtype) -> Non
     if src == np.float16 and fmt.numpy is None:
         x = np.concatenate([x, -x[-1:]])  # fp8e4b15 keeps an f16 NaN's sign: -NaN -> -1.75
     out = np.zeros(len(x), np.int8)
-    run(encode_kernel, (triton.cdiv(len(x), 256),), x, out, len(x), DT=fmt.dtype, BLOCK=256)
+    grid = (triton.cdiv(len(x), 256),)
+    if not run_fp8(run, [fmt], encode_kernel, grid, x, out, len(x), DT=fmt.dtype, BLOCK=256):
+        return
     want = encoded(fmt, x.astype(np.float64))
     if src == np.float16 and fmt.numpy is None:
         want[-1] = 0xFE
@@ -226,7 +257,8 @@ def test_converted_constants_keep_their_bytes(run: Any, fmt: Format) -> None:
     values = [1.7, 2.0**-17, -0.0] if fmt.numpy is None else [1.7, -0.0, float("nan")]
     signed = [(v, 1.0) if v != 0 else (0.0, -1.0 if np.signbit(v) else 1.0) for v in values]
     out = np.zeros(8, np.int8)
-    run(constant_kernel, (1,), out, *signed, DT=fmt.dtype)
+    if not run_fp8(run, [fmt], constant_kernel, (1,), out, *signed, DT=fmt.dtype):
+        return
     want = encoded(fmt, np.array([*values, values[-1]]))
     np.testing.assert_array_equal(out.view(np.uint8), np.concatenate([want, want]))
 
@@ -378,7 +410,8 @@ def test_loads_and_stores_keep_the_bytes(run: Any, fmt: Format) -> None:
     x = fp8_array(fmt, data)
     y = fp8_array(fmt, np.zeros(n, np.uint8))
     z = fp8_array(fmt, np.full(2 * n + 1, 0x55, np.uint8))
-    run(copy_kernel, (triton.cdiv(n, 128),), x, y, z, n, BLOCK=128)
+    if not run_fp8(run, [fmt], copy_kernel, (triton.cdiv(n, 128),), x, y, z, n, BLOCK=128):
+        return
     np.testing.assert_array_equal(fp8_bytes(y), data)
     offs = np.arange(n)
     got = fp8_bytes(z)
@@ -401,7 +434,8 @@ def loop_kernel(x, out, BLOCK: tl.constexpr):
 def test_fp8_blocks_carried_by_loops(run: Any, fmt: Format) -> None:
     data = np.random.default_rng(2).integers(0, 256, 64, dtype=np.uint8)
     out = fp8_array(fmt, np.zeros(64, np.uint8))
-    run(loop_kernel, (1,), fp8_array(fmt, data), out, BLOCK=64)
+    if not run_fp8(run, [fmt], loop_kernel, (1,), fp8_array(fmt, data), out, BLOCK=64):
+        return
     np.testing.assert_array_equal(fp8_bytes(out), data)
 
 
@@ -418,7 +452,8 @@ def test_abs_clears_the_sign(run: Any, fmt: Format) -> None:
     """``tl.abs`` is the one fp8 operation Triton compiles (on the bits; NaN stays NaN)."""
     bits = np.arange(256, dtype=np.uint8).view(np.int8)
     out = np.zeros(256, np.float32)
-    run(abs_kernel, (1,), bits, out, DT=fmt.dtype, BLOCK=256)
+    if not run_fp8(run, [fmt], abs_kernel, (1,), bits, out, DT=fmt.dtype, BLOCK=256):
+        return
     assert_same_floats(out, np.abs(decoded(fmt)))
 
 
@@ -457,7 +492,9 @@ def test_arithmetic_goes_through_float32(run: Any, fmt: Format) -> None:
     h = rng.uniform(-4, 4, n).astype(np.float16)
     bf = rng.uniform(-4, 4, n).astype(BF16)
     out = np.zeros(4 * n, np.float32)
-    run(arith_kernel, (1,), fp8_array(fmt, xb), fp8_array(fmt, cb), h, bf, out, BLOCK=n)
+    x, y = fp8_array(fmt, xb), fp8_array(fmt, cb)
+    if not run_fp8(run, [fmt], arith_kernel, (1,), x, y, h, bf, out, BLOCK=n):
+        return
     product = (a.astype(np.float32) * c.astype(np.float32) + np.float32(0.5)).astype(np.float64)
     r = decoded(fmt)[encoded(fmt, product)]
     assert_same_floats(out[:n], r)
@@ -514,7 +551,9 @@ def test_dot_of_fp8_operands(run: Any, fa: Format, fb: Format) -> None:
     bb = encoded(fb, rng.choice(pick, (k, n)))
     out = np.zeros((m, n), np.float32)
     out16 = np.zeros((m, n), np.float16)
-    run(dot_kernel, (1,), fp8_array(fa, ab), fp8_array(fb, bb), out, out16, M=m, N=n, K=k)
+    a, b = fp8_array(fa, ab), fp8_array(fb, bb)
+    if not run_fp8(run, [fa, fb], dot_kernel, (1,), a, b, out, out16, M=m, N=n, K=k):
+        return
     want = decoded(fa)[ab] @ decoded(fb)[bb]
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(out16, want.astype(np.float16))
@@ -621,11 +660,13 @@ def test_what_triton_rejects_is_a_typed_error_at_the_line(case: str) -> None:
 
 
 def fp8_warmups() -> list[Any]:
-    """Every kernel above compiled once per format (compile-only: the GPU backends' C++/PTX
-    checks in tests/cuda and tests/mlir)."""
+    """Every kernel above compiled once per format the GPU backends take (compile-only: their
+    C++/PTX checks in tests/cuda and tests/mlir)."""
     bits = np.zeros(256, np.int8)
     kernels = []
     for fmt in FORMATS:
+        if fmt.name not in supported_fp8_dtypes(DEFAULT_CAPABILITY):
+            continue
         x = fp8_array(fmt, np.zeros(256, np.uint8))
         for t in sources(fmt):
             other = np.zeros(256, t)
@@ -668,3 +709,63 @@ def test_cpu_torch_fp8_tensors_on_the_interpreter(monkeypatch: pytest.MonkeyPatc
         y = torch.zeros(4, dtype=x.dtype)
         loop_kernel[(1,)](x, y, BLOCK=4)
         assert torch.equal(y.view(torch.int8), x.view(torch.int8))
+
+
+# ------------------------------------------------------------------ Triton's NVIDIA fp8 dtypes
+
+
+@triton.jit
+def unused_fp8_kernel(x, DT: tl.constexpr):
+    v = tl.load(x + tl.arange(0, 16))
+    _unused = v.to(DT)  # <- dead, but Triton's frontend makes its type
+
+
+@pytest.mark.parametrize("backend", ["cuda", "mlir"])
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if f.fnuz], ids=lambda f: f.name)
+def test_nvidia_backends_reject_the_fp8_dtypes_triton_lacks(
+    monkeypatch: pytest.MonkeyPatch, backend: str, fmt: Format
+) -> None:
+    """Triton's NVIDIA backend has no fp8e4b8 and fp8e5b16 (AMD's formats): a typed error at
+    the first line that needs the type (the ``def`` for a parameter), also in dead code and
+    without a GPU (compile-only); Triton's conformance test matches these words."""
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    words = f"type {fmt.name} not supported in this architecture. The supported fp8 dtypes are"
+    supported = "('fp8e4b15', 'fp8e4nv', 'fp8e5')"
+    bits, f32 = np.zeros(256, np.int8), np.zeros(256, np.float32)
+    cases = [
+        (decode_kernel, (bits, f32), {"DT": fmt.dtype, "BLOCK": 256}, "v = tl.load(bits"),
+        (loop_kernel, (fp8_array(fmt, bits), f32), {"BLOCK": 64}, "def loop_kernel("),
+        (unused_fp8_kernel, (f32,), {"DT": fmt.dtype}, "_unused = v.to(DT)"),
+    ]
+    for kernel, args, constexprs, line in cases:
+        with pytest.raises(KernelTypeError, match=words) as info:
+            kernel.warmup(*args, grid=(1,), **constexprs)
+        assert supported in str(info.value) and line in str(info.value)
+        assert info.value.loc is not None and info.value.loc.file == __file__
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
+def test_the_cpu_backends_take_every_fp8_dtype(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    """Like Triton's interpreter (its tests run fp8e4b8 and fp8e5b16 on the CPU)."""
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    for fmt in FORMATS:
+        unused_fp8_kernel[(1,)](np.zeros(16, np.float32), DT=fmt.dtype)
+
+
+def test_fp8e4nv_needs_compute_capability_8_9(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Triton's NVIDIA backend takes fp8e4nv from sm_89 on, fp8e5 and fp8e4b15 on any chip."""
+    from mytriton.backends.nvidia_fp8 import check_fp8_types
+    from mytriton.backends.stages import parse_module
+
+    monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
+    x = np.zeros(16, np.float32)
+    e4nv = parse_module(unused_fp8_kernel.warmup(x, DT=tl.float8e4nv, grid=(1,)).asm["tt"])
+    with pytest.raises(KernelTypeError, match=r"type fp8e4nv not .* are \('fp8e4b15', 'fp8e5'\)"):
+        check_fp8_types(e4nv, 80, "cuda")
+    check_fp8_types(e4nv, 89, "cuda")
+    for dt in (tl.float8e5, tl.float8e4b15):
+        check_fp8_types(
+            parse_module(unused_fp8_kernel.warmup(x, DT=dt, grid=(1,)).asm["tt"]), 75, "cuda"
+        )

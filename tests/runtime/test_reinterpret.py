@@ -161,6 +161,56 @@ def test_element_sizes_must_match(make: Callable[[np.ndarray], Any], message: st
     assert "x_ptr" in str(info.value)
 
 
+class TorchDtype:
+    """Stands for a torch dtype (torch is not a test dependency): Triton, and mytriton, read a
+    dtype by the part of ``str(dtype)`` after its last dot."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"torch.{self.name}"
+
+
+@pytest.mark.parametrize(
+    "int32", [tl.int32, TorchDtype("int32"), np.dtype(np.int32), "int32", "i32"], ids=str
+)
+def test_a_dtype_may_be_named_as_torch_numpy_or_triton_name_it(arrays: Arrays, int32: Any) -> None:
+    x = np.array([1.5, -2.0, -0.0, -np.inf], np.float32)
+    src, dst = arrays(x), arrays(np.zeros(4, np.float32))
+    wrapped = triton.reinterpret(dst, int32)
+    assert wrapped.dtype is int32 and wrapped.element_size() == 4  # kept as given, as in Triton
+    clear_sign_bits[(1,)](triton.reinterpret(src, int32), wrapped, BLOCK=4)
+    np.testing.assert_array_equal(arrays.host(dst), np.abs(x))
+
+
+@triton.jit
+def to_fp8(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs).to(out_ptr.dtype.element_ty))
+
+
+def test_fp8_named_by_torch_clamps_on_conversion(arrays: Arrays) -> None:
+    """Triton's ``test_typeconvert_downcast_clamping`` passes ``torch.float8_e4m3fn``."""
+    x = np.array([448.0 + 100.0, -np.inf, np.nan, 1.0], np.float32)
+    src, dst = arrays(x), arrays(np.zeros(4, np.uint8))
+    to_fp8[(1,)](
+        triton.reinterpret(src, TorchDtype("float32")),
+        triton.reinterpret(dst, TorchDtype("float8_e4m3fn")),
+        BLOCK=4,
+    )
+    bits = arrays.host(dst)
+    assert list(bits[[0, 1, 3]]) == [0x7E, 0xFE, 0x38]  # +-448 (the largest finite), 1.0
+    assert bits[2] & 0x7F == 0x7F  # NaN
+
+
+@pytest.mark.parametrize("name", ["nonsense", TorchDtype("complex64"), 5], ids=str)
+def test_a_dtype_that_names_no_tl_dtype_is_an_error(name: Any) -> None:
+    x = np.zeros(4, np.float32)
+    with pytest.raises(LaunchError, match=r"argument `x_ptr` is reinterpreted as .* names no tl"):
+        double_floats[(1,)](triton.reinterpret(x, name), x, BLOCK=4)
+
+
 def test_only_arrays_can_be_reinterpreted() -> None:
     with pytest.raises(TypeError, match="Cannot reinterpret"):
         triton.reinterpret([1.0, 2.0], tl.int32)

@@ -13,3 +13,12 @@ func.func @address_space_not_integer(%a: !tt.ptr<f32, x>) {
 }
 // CHECK: func.func @address_space_not_integer(%a: !tt.ptr<f32, x>) {
 // CHECK: Expected integer literal
+
+// -----
+
+// Constness is the word `const`, after the address space.
+func.func @const_before_space(%a: !tt.ptr<f32, const, 3>) {
+  func.return
+}
+// CHECK: func.func @const_before_space(%a: !tt.ptr<f32, const, 3>) {
+// CHECK: '>' expected

@@ -17,6 +17,10 @@ The ``cp.async`` ops are the PTX instructions of the same names, each an ``asm v
 move across them): ``cp.async.cg.shared.global [%0], [%1], 16, %2;`` on the ``unsigned`` shared
 address (``"r"``), the global ``T*`` (``"l"``) and, when given, the ``cpSize`` bytes read
 (``"r"``); ``cp.async.commit_group;`` and ``cp.async.wait_group N;``.
+
+The special-register reads are Triton's ``mov``s: ``asm volatile("mov.u64 %0, %%globaltimer;"
+: "=l"(t));`` (volatile: each read is its own, never merged or moved) and ``asm("mov.u32 %0,
+%%smid;" : "=r"(s));`` (pure, as the op).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from mytriton.dialects.upstream_nvvm import (
     MmaSyncOp,
     WarpMmaOp,
 )
+from mytriton.dialects.upstream_sreg import ReadGlobaltimerOp, ReadSmidOp
 from mytriton.errors import BackendError
 
 
@@ -76,6 +81,18 @@ class NvvmPrinter(Emitter):
         text = f"{op.instruction} {', '.join(operands)};"
         self._stmt(op, f'asm("{text}" : {results} : {", ".join(ins)});')
         self._set_fields(op.res, outs)
+
+    @prints(ReadGlobaltimerOp)
+    def _print_globaltimer(self, op: ReadGlobaltimerOp) -> None:
+        name = self.names.define(op.res)
+        self._stmt(op, f"long long {name};")
+        self._stmt(op, f'asm volatile("mov.u64 %0, %%globaltimer;" : "=l"({name}));')
+
+    @prints(ReadSmidOp)
+    def _print_smid(self, op: ReadSmidOp) -> None:
+        name = self.names.define(op.res)
+        self._stmt(op, f"int {name};")
+        self._stmt(op, f'asm("mov.u32 %0, %%smid;" : "=r"({name}));')
 
     @prints(LdMatrixOp)
     def _print_ldmatrix(self, op: LdMatrixOp) -> None:

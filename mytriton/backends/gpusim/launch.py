@@ -19,6 +19,7 @@ from mytriton.backends.gpusim import rules_intrinsics as _rules_intrinsics
 from mytriton.backends.gpusim import rules_libdevice as _rules_libdevice
 from mytriton.backends.gpusim import rules_memory as _rules_memory
 from mytriton.backends.gpusim import rules_nvvm as _rules_nvvm
+from mytriton.backends.gpusim import rules_sreg as _rules_sreg
 from mytriton.backends.gpusim import rules_tensormap as _rules_tensormap
 from mytriton.backends.gpusim import rules_tma as _rules_tma
 from mytriton.backends.gpusim import rules_vector as _rules_vector
@@ -47,6 +48,7 @@ _RULES = (
     _rules_libdevice,
     _rules_memory,
     _rules_nvvm,
+    _rules_sreg,
     _rules_tensormap,
     _rules_tma,
     _rules_vector,

@@ -7,6 +7,7 @@ Block axes are shifted by one: axis 0 of every runtime value is the program axis
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array, dtype_of, map_value
 from mytriton.dialects import tt, tt_fp8
 from mytriton.dialects.tt_elementwise import CmpOp, ElementwiseOp, SelectOp
+from mytriton.dialects.tt_sreg import GlobaltimerOp, SmidOp
 from mytriton.dialects.tt_types import shape_of
 
 if TYPE_CHECKING:
@@ -55,6 +57,18 @@ def program_id(ex: Executor, op: tt.GetProgramIdOp) -> Sequence[Value]:
 @rule(tt.GetNumProgramsOp)
 def num_programs(ex: Executor, op: tt.GetNumProgramsOp) -> Sequence[Value]:
     return (np.array([ex.launch.grid[op.axis.index]], dtype=np.int32),)
+
+
+@rule(GlobaltimerOp)
+def globaltimer(ex: Executor, op: GlobaltimerOp) -> Sequence[Value]:
+    """The host's nanosecond clock, read when the programs run the op (it only grows)."""
+    return (np.full(len(ex.pids), time.perf_counter_ns(), dtype=np.int64),)
+
+
+@rule(SmidOp)
+def smid(ex: Executor, op: SmidOp) -> Sequence[Value]:
+    """One multiprocessor runs every program, as a GPU with one could."""
+    return (np.zeros(1, dtype=np.int32),)
 
 
 @rule(tt.MakeRangeOp)

@@ -34,6 +34,7 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     scan,
     shape,
     shared_tiles,
+    sreg,
     tensor_map_create,
     tma,
 )
