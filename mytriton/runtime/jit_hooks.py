@@ -37,14 +37,24 @@ class JitFunctionInfo:
 def signature_text(spec: ArgSpec) -> Any:
     """Triton's type string of a parameter (``*fp32``, ``i32``, ``constexpr``)."""
     if isinstance(spec, PointerArg):
-        return f"*{spec.dtype.name}"
+        return f"*{_short(spec.dtype)}"
     if isinstance(spec, ScalarArg):
-        return spec.dtype.name
+        return _short(spec.dtype)
     if isinstance(spec, TupleArg):
         return tuple(signature_text(e) for e in spec.elements)
     if isinstance(spec, ConstexprArg):
         return "constexpr"
     return type(spec).__name__
+
+
+def _short(d: core.dtype) -> str:
+    """Triton's short name of a dtype in signatures (``i32``, ``u8``, ``fp32``)."""
+    name = d.name
+    if name.startswith("uint"):
+        return "u" + name[4:]
+    if name.startswith("int"):
+        return "i" + name[3:]
+    return name
 
 
 def _divisibility(spec: ArgSpec) -> int:
