@@ -396,7 +396,10 @@ class JITFunction(Generic[T]):
                     launch = plan.bind_launch()
                 args = plan.runtime(values)
                 if plan.scratch is not None:  # the tensor maps it writes (global_scratch.py)
-                    args = (*args, plan.scratch.allocate(gx * gy * gz))
+                    # Triton gives each CTA of a program's cluster its scratch: the allocator
+                    # is asked for as much (only the first CTA's is used here)
+                    ctas = gx * gy * gz * plan.options.num_ctas
+                    args = (*args, plan.scratch.allocate(ctas))
                 runtime = knobs.runtime
                 enter, leave = runtime.launch_enter_hook, runtime.launch_exit_hook
                 if enter or leave:
