@@ -7,8 +7,15 @@ setting). Where mytriton also reads its own variable (``MYTRITON_KERNEL_DUMP`` b
 ``MYTRITON_`` value first. Setting a knob writes its variable and removes the ``MYTRITON_``
 one, so the value set is the value used (``None`` unsets both); ``knobs.runtime.interpret
 = True`` switches launches to the interpreter at once. ``reset()`` unsets the knobs set through
-that knob set object. Unlike Triton, ``propagate_env`` is always honoured as
-True: mytriton has no second store for these values.
+that knob set object, and ``with group.scope():`` restores the group's variables and
+attributes (hooks included) on leaving. Unlike Triton, ``propagate_env`` is always honoured as
+True: mytriton has no second store for these values, so ``refresh_knobs()`` has nothing to
+re-read.
+
+``knobs.runtime`` also holds Triton's hooks: ``jit_cache_hook`` / ``jit_post_compile_hook``
+(called before and after each compile of a ``@jit`` kernel), and the chains
+``launch_enter_hook`` / ``launch_exit_hook`` (around each launch) and
+``kernel_load_start_hook`` / ``kernel_load_end_hook`` (around loading a GPU binary).
 
 Knobs marked ``ignored`` are Triton's names that test and user code set; they are accepted and
 stored, but nothing in mytriton reads them (yet).
@@ -16,9 +23,10 @@ stored, but nothing in mytriton reads them (yet).
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar, Generic, TypeVar
 
 #: Triton's switch; mytriton always writes a set knob to the environment (see the module doc)
 propagate_env: bool = True
@@ -143,6 +151,25 @@ class base_knobs:  # noqa: N801 - Triton's name
             os.environ.pop(self.knob_descriptors[name].key, None)
         return self
 
+    @contextlib.contextmanager
+    def scope(self) -> Iterator[None]:
+        """Restore, on leaving, the variables of this group's knobs and the attributes set on
+        it (hooks), as they were on entering (Triton's ``fresh_triton_cache`` fixture)."""
+        keys = {k.key for k in self.knob_descriptors.values()}
+        keys |= {k.alias for k in self.knob_descriptors.values() if k.alias is not None}
+        saved_env = {k: os.environ.get(k) for k in keys}
+        saved = {k: (set(v) if k == "_set" else v) for k, v in self.__dict__.items()}
+        try:
+            yield
+        finally:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            for k, v in saved_env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
 
 def _default_backend() -> str:
     from mytriton.backends import DEFAULT_BACKEND
@@ -193,17 +220,53 @@ class autotuning_knobs(base_knobs):  # noqa: N801
     cache = env_bool("TRITON_CACHE_AUTOTUNING", alias="MYTRITON_CACHE_AUTOTUNING")
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class HookChain(Generic[F]):
+    """Hooks of one kind, called in the order added (``reversed``: last added first), each
+    added once (Triton's ``HookChain``). Empty, it is false: launches skip it."""
+
+    def __init__(self, reversed: bool = False):
+        self.calls: list[F] = []
+        self.reversed = reversed
+
+    def add(self, func: F) -> None:
+        if func not in self.calls:
+            self.calls.append(func)
+
+    def remove(self, func: F) -> None:
+        if func in self.calls:
+            self.calls.remove(func)
+
+    def __bool__(self) -> bool:
+        return bool(self.calls)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        for call in reversed(self.calls) if self.reversed else list(self.calls):
+            call(*args, **kwargs)
+
+
 class runtime_knobs(base_knobs):  # noqa: N801
     #: run kernels on the CPU with the interpreter (as ``TRITON_INTERPRET=1``)
     interpret = env_bool("TRITON_INTERPRET", alias="MYTRITON_INTERPRET")
     #: device assertions on (``tl.device_assert``), as ``@jit(debug=True)``
     debug = env_bool("TRITON_DEBUG")
     override_arch = env_str("TRITON_OVERRIDE_ARCH", ignored=True)
-    # hooks Triton calls around launches and compiles: accepted and ignored
-    launch_enter_hook: Any = None
-    launch_exit_hook: Any = None
-    jit_cache_hook: Any = None
-    jit_post_compile_hook: Any = None
+    #: ``hook(metadata)`` before / after each launch (``metadata.get()``: the kernel's name,
+    #: the grid, and what ``@jit(launch_metadata=fn)`` returns); a launch with hooks takes
+    #: the general path
+    launch_enter_hook: HookChain[Callable[..., Any]] = HookChain()
+    launch_exit_hook: HookChain[Callable[..., Any]] = HookChain(reversed=True)
+    #: ``hook(module, function, name, metadata_group, hash)`` around loading a GPU binary
+    #: (module and function are None for the start hook)
+    kernel_load_start_hook: HookChain[Callable[..., Any]] = HookChain()
+    kernel_load_end_hook: HookChain[Callable[..., Any]] = HookChain(reversed=True)
+    #: ``hook(key=, repr=, fn=, compile=, is_manual_warmup=, already_compiled=)`` before each
+    #: compile of a ``@jit`` kernel; a true result skips the compile (the launch returns None)
+    jit_cache_hook: Callable[..., Any] | None = None
+    #: the same call after each compile
+    jit_post_compile_hook: Callable[..., Any] | None = None
 
 
 class language_knobs(base_knobs):  # noqa: N801
@@ -224,6 +287,11 @@ class mytriton_knobs:  # noqa: N801
     debug = env_bool("MYTRITON_DEBUG")
     #: print every stage's text of each compiled kernel to stderr
     dump = env_bool("MYTRITON_DUMP")
+
+
+def refresh_knobs() -> None:
+    """Triton re-reads the knobs it keeps in memory (``runtime.debug``); mytriton's knobs read
+    their variable on every use, so a changed variable already counts."""
 
 
 cache = cache_knobs()

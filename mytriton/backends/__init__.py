@@ -34,6 +34,12 @@ class LaunchOptions:
     enable_fp_fusion: bool = True
     #: the most registers a thread of the kernel may use (``.maxnreg`` in the PTX), or None
     maxnreg: int | None = None
+    #: CTAs per program (a thread-block cluster on Hopper in Triton): a power of 2 up to 16.
+    #: Each program still runs as one CTA here: what it computes is the same, only the
+    #: cluster split of its work (a performance feature) is not implemented
+    num_ctas: int = 1
+    #: launch the grid cooperatively (every program resident at once)
+    launch_cooperative_grid: bool = False
     #: the compute capability to compile for (``major * 10 + minor``): the launch device's, or
     #: ``ttg.DEFAULT_CAPABILITY`` where there is none (gpusim, a compile-only launch)
     capability: int = 90

@@ -170,6 +170,8 @@ class DeviceKernel:
         self._launchers: dict[tuple[str, int], FastLaunch] = {}
         self._array_index = -1
         self._load_lock = threading.Lock()
+        #: the compiled kernel's hash, passed to ``knobs.runtime.kernel_load_*_hook``
+        self.hash = ""
         #: the kernel holds device assertions (``llvm.intr.trap``): launches wait for it
         self.has_assertions = False
 
@@ -193,6 +195,12 @@ class DeviceKernel:
         """Load the image on ``device`` (the caller holds ``_load_lock``)."""
         cupy = require_cupy()
         error = cupy.cuda.driver.CUDADriverError
+        from mytriton import knobs
+
+        name, group = self.signature.name, {"device": str(device)}
+        start, end = knobs.runtime.kernel_load_start_hook, knobs.runtime.kernel_load_end_hook
+        if start:
+            start(None, None, name, group, self.hash)
         with cupy.cuda.Device(device):
             # the module is loaded into the context current in this thread: make sure it is
             # the device's primary context (CuPy's Device skips cudaSetDevice when the device is
@@ -211,6 +219,8 @@ class DeviceKernel:
             fn = module.get_function(self.signature.name)
             if self.signature.shared > STATIC_SHARED_LIMIT:
                 self._allow_dynamic_shared(cupy, fn, device)
+        if end:
+            end(module, fn, name, group, self.hash)
         self._modules[device] = module
         self._functions[device] = fn  # last: another thread may read it without the lock
         if self._on_loaded is not None:
@@ -344,4 +354,5 @@ def attach_device_kernel(
         return
     device_kernel = DeviceKernel(image, signature, ptx, kernel.metadata.update)
     device_kernel.has_assertions = has_assertions
+    device_kernel.hash = kernel.hash
     kernel.binary = device_kernel

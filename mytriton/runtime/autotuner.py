@@ -496,9 +496,10 @@ class Autotuner(KernelInterface):
         if self.early_config_prune is not None:
             configs = list(self.early_config_prune(self.configs, nargs, **kwargs))
             if not configs:
+                # Triton's exact text (its tests compare it whole)
                 raise AutotuneError(
-                    f"{self.base_fn.__name__}: no autotuner configs left after pruning; "
-                    "early_config_prune must return at least one config"
+                    "Autotuner error: No valid autotuner configs after pruning. "
+                    "`early_config_prune` should return at least one config."
                 )
         if self.perf_model is not None:
             top_k = self.configs_top_k

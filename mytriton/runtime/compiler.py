@@ -192,7 +192,7 @@ def run_stages(
         kernel.metadata["tensor_maps"] = maps  # what the runtime encodes at each launch
     if "ttg" in artifacts and (scratch := module_global_scratch(artifacts["ttg"])):
         kernel.metadata["global_scratch"] = scratch  # bytes a program, allocated at each launch
-    kernel.metadata.update(name=kernel.name, num_warps=options.num_warps)
+    kernel.metadata.update(name=kernel.name, num_warps=options.num_warps, num_ctas=options.num_ctas)
     backend.load(kernel, artifacts, options)
     if os.environ.get("MYTRITON_DUMP", "") not in ("", "0"):
         for stage_name, text in kernel.asm.items():

@@ -56,9 +56,15 @@ def _fingerprint(fn: Callable[..., Any], active: set[int]) -> str:
         active.discard(id(fn))
     # default values were evaluated when the `def` ran (a helper's `FLAG: tl.constexpr = X`)
     deps.append(f"defaults={stable_text(getattr(fn, '__defaults__', None))}")
+    # the `def` line and the text place every location; decorators above it do not count
+    return fingerprint_text(file, first, src.indent, text, *deps)
+
+
+def fingerprint_text(*parts: object) -> str:
+    """The sha256 of these parts' texts, each ended by a NUL."""
     h = hashlib.sha256()
-    for part in (file, str(first), str(src.first_line), str(src.indent), text, *deps):
-        h.update(part.encode())
+    for part in parts:
+        h.update(str(part).encode())
         h.update(b"\0")
     return h.hexdigest()
 

@@ -12,6 +12,7 @@ import dataclasses
 import difflib
 import functools
 import inspect
+import json
 import operator
 import os
 import re
@@ -21,13 +22,16 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Generic, TypeVar, overload
 
+from mytriton import knobs
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.cuda_driver import current_device
 from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
 from mytriton.errors import (
     CompilationError,
+    GlobalChangedError,
     LaunchError,
     LaunchOptionError,
     MyTritonError,
@@ -42,8 +46,9 @@ from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
-from mytriton.runtime.dependencies import is_jit
+from mytriton.runtime.dependencies import Unstable, fingerprint, fingerprint_text, is_jit
 from mytriton.runtime.descriptor_args import descriptor_runtime
+from mytriton.runtime.device_caches import HOST, DeviceCaches, where_tag
 from mytriton.runtime.fast_path import FastPath, make_fast_path
 from mytriton.runtime.global_scratch import GlobalScratch, scratch_bytes
 from mytriton.runtime.global_values import (
@@ -54,6 +59,7 @@ from mytriton.runtime.global_values import (
     global_reads,
 )
 from mytriton.runtime.grid import normalize_grid
+from mytriton.runtime.jit_hooks import LaunchMetadata, decode_spec, hook_arguments
 from mytriton.runtime.launch import (
     can_execute,
     check_num_warps,
@@ -62,6 +68,7 @@ from mytriton.runtime.launch import (
     require_binary,
     warn_compile_only,
 )
+from mytriton.runtime.mock_tensor import MockTensor
 from mytriton.runtime.native_fast_path import make_native_fast_path
 from mytriton.runtime.specialization import SpecializationProxy, specialize, tuple_runtime
 from mytriton.runtime.tensor_maps import fill_tensor_maps
@@ -130,7 +137,10 @@ class JITFunction(Generic[T]):
             for n, p in self.signature.parameters.items()
             if _is_constexpr_annotation(p.annotation)
         )
+        #: the compiled kernels, keyed by specialization and where they run
+        #: (``device_caches.py``: ``device_caches[device][0]`` views it per device)
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
+        self.device_caches = DeviceCaches(self.cache, self._forget_plans)
         self._plans: dict[tuple[Any, ...], _LaunchPlan] = {}
         self._binder = make_binder(fn.__name__, self.signature, self.constexprs)
         #: the fast path of the last plan launched (None: none yet, or it has none)
@@ -173,6 +183,30 @@ class JITFunction(Generic[T]):
         return self.fn.__name__ if self._repr is None else self._repr(specialization)
 
     @property
+    def cache_key(self) -> str:
+        """A sha256 of the kernel's source, location and everything it reads (``@jit`` helpers
+        recursively, globals by value): Triton's ``cache_key``, which changes when any of them
+        does. Computed on each read, so it is never stale (Triton memoizes it in ``hash``)."""
+        try:
+            return fingerprint(self.fn)
+        except Unstable as e:
+            # a read with no stable text (an object printed with its address): name it in
+            # this process (the launch's global checks still see it change)
+            text, file, first = KernelSource.text_of(self.fn)
+            return fingerprint_text(file, first, text, str(e))
+
+    @property
+    def hash(self) -> str:
+        """Triton's memo of ``cache_key``; here ``cache_key`` itself (never stale)."""
+        return self.cache_key
+
+    @hash.setter  # noqa: A003 (Triton's attribute name)
+    def hash(self, value: None) -> None:
+        # Triton's callers reset the memo with ``fn.hash = None``: nothing to forget here
+        if value is not None:
+            raise AttributeError("JITFunction.hash can only be reset (set to None)")
+
+    @property
     def src(self) -> str:
         """The kernel's source from its ``def`` line on, dedented (Triton's ``src``)."""
         return KernelSource.text_of(self.fn)[0]
@@ -205,7 +239,13 @@ class JITFunction(Generic[T]):
         )
 
     def __getitem__(self, grid: Grid) -> Callable[..., CompiledKernel]:
+        runtime = knobs.runtime
+        if runtime.launch_enter_hook or runtime.launch_exit_hook:
+            return functools.partial(self._general_launch, grid)  # the fast paths skip hooks
         return functools.partial(self._entry, grid)
+
+    def _general_launch(self, grid: Grid, *args: Any, **kwargs: Any) -> CompiledKernel:
+        return self.run(*args, grid=grid, warmup=False, **kwargs)
 
     def _launch(self, grid: Grid, *args: Any, **kwargs: Any) -> CompiledKernel:
         """``kernel[grid](*args, **kwargs)``: the generated fast path of the last plan
@@ -229,8 +269,41 @@ class JITFunction(Generic[T]):
         return self.run(*args, grid=grid, warmup=False, **kwargs)
 
     def warmup(self, *args: Any, grid: Grid, **kwargs: Any) -> CompiledKernel:
-        """Compile for these arguments without launching."""
+        """Compile for these arguments without launching (a torch dtype stands for an array
+        of that dtype, as in Triton: ``MockTensor``)."""
+        args = tuple(MockTensor.wrap_dtype(a) for a in args)
+        kwargs = {k: MockTensor.wrap_dtype(v) for k, v in kwargs.items()}
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def preload(self, specialization_data: str) -> CompiledKernel | None:
+        """Compile (or find) the kernel a compile hook's ``specialization_data`` describes,
+        for the current backend and device, without arguments (Triton's ``preload``)."""
+        data = json.loads(specialization_data)
+        full_name = f"{self.fn.__module__}.{self.fn.__qualname__}"
+        if data.get("name") != full_name:
+            raise GlobalChangedError(
+                f"Specialization data is for {data.get('name')} but trying to preload for "
+                f"{full_name}"
+            )
+        if "specs" not in data:
+            raise LaunchError(f"{full_name}: no specialization data: {data.get('unserializable')}")
+        decoded = {n: decode_spec(v) for n, v in data["specs"].items()}
+        specs = {n: spec for n, (spec, _) in decoded.items()}
+        if list(specs) != self.arg_names:
+            raise LaunchError(
+                f"{full_name}: the specialization data's parameters {list(specs)} are not "
+                f"{self.arg_names}"
+            )
+        options = LaunchOptions(**data["options"])
+        backend = get_backend(selected_backend_name())
+        try:
+            key = tuple(part for _, part in decoded.values())
+            found = self._kernel(specs, key, backend, options, [], warmup=True)
+        except MyTritonError as e:
+            if debug_enabled():
+                raise
+            raise e.with_traceback(None)  # noqa: B904
+        return None if found is None else found[0]
 
     def add_pre_run_hook(self, hook: Callable[..., Any]) -> None:
         """Call ``hook(*args, **kwargs)`` with the arguments of every launch (and warmup) of
@@ -245,11 +318,15 @@ class JITFunction(Generic[T]):
     def clear_cache(self) -> None:
         """Forget compiled specializations (and the parsed source: globals may have changed)."""
         self.cache.clear()
+        self._forget_plans()
+        self._globals = None
+        KernelSource.forget(self.fn)
+
+    def _forget_plans(self) -> None:
+        """Drop the launch plans (they hold compiled kernels) and the fast paths."""
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
-        self._globals = None
-        KernelSource.forget(self.fn)
 
     # ---- launch ----
 
@@ -298,7 +375,10 @@ class JITFunction(Generic[T]):
                 except (Unsure, TypeError):
                     key = None
             if plan is None:
-                plan, values = self._plan(args, kwargs)
+                planned = self._plan(args, kwargs, warmup)
+                if planned is None:  # a jit_cache_hook skipped the compile
+                    return None  # type: ignore[return-value]
+                plan, values = planned
                 if key is not None:
                     self._plans[key] = plan
             if self._globals and check_unchanged(self._globals, self.fn.__name__):
@@ -316,8 +396,21 @@ class JITFunction(Generic[T]):
                     launch = plan.bind_launch()
                 args = plan.runtime(values)
                 if plan.scratch is not None:  # the tensor maps it writes (global_scratch.py)
-                    args = (*args, plan.scratch.allocate(gx * gy * gz))
-                launch(gx, gy, gz, args)
+                    # Triton gives each CTA of a program's cluster its scratch: the allocator
+                    # is asked for as much (only the first CTA's is used here)
+                    ctas = gx * gy * gz * plan.options.num_ctas
+                    args = (*args, plan.scratch.allocate(ctas))
+                runtime = knobs.runtime
+                enter, leave = runtime.launch_enter_hook, runtime.launch_exit_hook
+                if enter or leave:
+                    metadata = self._launch_metadata(plan.kernel, grid, values)
+                    if enter:
+                        enter(metadata)
+                    launch(gx, gy, gz, args)
+                    if leave:
+                        leave(metadata)
+                else:
+                    launch(gx, gy, gz, args)
                 if key is not None and not self.pre_run_hooks:
                     if not plan.fast_tried:
                         self._make_fast_path(plan, values, options, key[2])
@@ -331,37 +424,25 @@ class JITFunction(Generic[T]):
             raise e.with_traceback(None)  # noqa: B904 (keeps the cause of an internal error)
 
     def _plan(
-        self, args: Sequence[Any], kwargs: dict[str, Any]
-    ) -> tuple[_LaunchPlan, Sequence[Any]]:
+        self, args: Sequence[Any], kwargs: dict[str, Any], warmup: bool
+    ) -> tuple[_LaunchPlan, Sequence[Any]] | None:
         """Bind, specialize, compile on a cache miss: everything a launch needs but the grid;
-        and the parameters' values."""
+        and the parameters' values (None: a ``jit_cache_hook`` skipped the compile)."""
         if self._unusual_params:
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
         backend = get_backend(selected_backend_name())
         options = self._options(raw_options, backend)
         specs, key, runtime, infos = self._specialize(values)
-        # arrays of two frameworks, host and GPU, or two devices: refused before compiling
-        execute = can_execute(backend, infos)
-        # A GPU kernel is compiled for the architecture of its arrays' device, with that device
-        # current; devices of one architecture share the compiled kernel, and each loads its
-        # own copy of it (DeviceKernel keeps the loaded function per device).
-        target: int | None = None
-        on_device: AbstractContextManager[None] = contextlib.nullcontext()
-        if isinstance(backend, DeviceBackend) and (device := launch_device(infos)) is not None:
-            target = backend.target(device)
-            on_device = backend.compiling_on(device)
-        # $TRITON_F32_DEFAULT picks the precision of f32 dots that do not name one
-        key = (*key, backend.name, options, pipeline_spec(), os.environ.get("TRITON_F32_DEFAULT"))
-        # the architecture keys the in-memory cache only: the disk cache's key has it already
-        # (the backend's toolchain identity), and the dump folder stays the one NumPy
-        # arguments (compile-only) give, so a stage dumped there overrides GPU launches too
-        cache_key = key if target is None else (*key, ("target", target))
-        if target is not None:  # layouts and instructions for the device's chip
-            options = dataclasses.replace(options, capability=target)
-        kernel = self.cache.get(cache_key)
-        if kernel is None:
-            kernel = self._compile(specs, backend, options, key, cache_key, on_device)
+        if not warmup and any(isinstance(v, MockTensor) for v in runtime):
+            raise LaunchError(
+                f"{self.fn.__name__}: a MockTensor (or a dtype) stands for an array in "
+                "warmup only; a launch needs the array"
+            )
+        found = self._kernel(specs, key, backend, options, infos, warmup)
+        if found is None:
+            return None
+        kernel, execute, options = found
         plan = _LaunchPlan(
             kernel,
             backend,
@@ -393,6 +474,62 @@ class JITFunction(Generic[T]):
             plan.fast_tried = True  # (the fast paths pass no scratch)
         return plan, values
 
+    def _kernel(
+        self,
+        specs: dict[str, Any],
+        key: tuple[Any, ...],
+        backend: Backend,
+        options: LaunchOptions,
+        infos: list[ArrayInfo | None],
+        warmup: bool,
+    ) -> tuple[CompiledKernel, bool, LaunchOptions] | None:
+        """The kernel of this specialization for these arrays (compiled on a cache miss),
+        whether it runs on them, and the options it compiled with."""
+        # arrays of two frameworks, host and GPU, or two devices: refused before compiling
+        execute = can_execute(backend, infos)
+        # A GPU kernel is compiled for the architecture of its arrays' device (without arrays,
+        # the current device's), with that device current; devices of one architecture share
+        # the compiled kernel, and each loads its own copy of it (DeviceKernel keeps the loaded
+        # function per device).
+        target: int | None = None
+        device: Any = HOST if backend.runs_on == "host" else None
+        on_device: AbstractContextManager[None] = contextlib.nullcontext()
+        if isinstance(backend, DeviceBackend):
+            device = launch_device(infos)
+            if device is None and not any(infos):
+                device = current_device()
+            if device is not None:
+                target = backend.target(device)
+                on_device = backend.compiling_on(device)
+        if options.num_ctas > 1 and target is not None and target < 90:
+            raise LaunchOptionError("num_ctas > 1 requires NVIDIA SM90+ (Hopper)")
+        # $TRITON_F32_DEFAULT picks the precision of f32 dots that do not name one
+        key = (*key, backend.name, options, pipeline_spec(), os.environ.get("TRITON_F32_DEFAULT"))
+        # the architecture keys the in-memory cache only: the disk cache's key has it already
+        # (the backend's toolchain identity), and the dump folder stays the one NumPy
+        # arguments (compile-only) give, so a stage dumped there overrides GPU launches too
+        cache_key = (*key, where_tag(backend, target))
+        if target is not None:  # layouts and instructions for the device's chip
+            options = dataclasses.replace(options, capability=target)
+        kernel = self.cache.get(cache_key)
+        if kernel is None:
+            kernel = self._compile(
+                specs, backend, options, key, cache_key, on_device, device, warmup
+            )
+            if kernel is None:
+                return None
+        return kernel, execute, options
+
+    def _launch_metadata(
+        self, kernel: CompiledKernel, grid: Any, values: Sequence[Any]
+    ) -> LaunchMetadata:
+        """What the launch hooks get: the kernel's name, and ``launch_metadata``'s dict."""
+        metadata = LaunchMetadata({"name": kernel.name, "function": kernel.name}, None)
+        if self.launch_metadata is not None:
+            args = dict(zip(self.arg_names, values, strict=True))
+            metadata.add(self.launch_metadata, (grid, kernel.metadata, args))
+        return metadata
+
     def _compile(
         self,
         specs: dict[str, Any],
@@ -401,7 +538,9 @@ class JITFunction(Generic[T]):
         key: tuple[Any, ...],
         cache_key: tuple[Any, ...],
         on_device: AbstractContextManager[None],
-    ) -> CompiledKernel:
+        device: Any = None,
+        warmup: bool = False,
+    ) -> CompiledKernel | None:
         """Compile the specialization ``key`` inside ``on_device`` and keep it in ``cache``
         under ``cache_key``.
 
@@ -413,6 +552,13 @@ class JITFunction(Generic[T]):
             kernel = self.cache.get(cache_key)
             if kernel is not None:
                 return kernel
+            runtime = knobs.runtime
+            hooks = runtime.jit_cache_hook, runtime.jit_post_compile_hook
+            hook_kwargs: dict[str, Any] = {}
+            if any(hooks):
+                hook_kwargs = hook_arguments(self, cache_key, specs, options, device, warmup)
+            if hooks[0] is not None and hooks[0](**hook_kwargs):
+                return None  # the hook asked not to compile (Triton's rule)
             # the values this compile reads, kept once it succeeds (Triton: the first's)
             reads = global_reads(self.fn) if self._globals is None else None
             name = None
@@ -427,7 +573,9 @@ class JITFunction(Generic[T]):
             self.cache[cache_key] = kernel
             if reads is not None:
                 self._globals = reads
-            return kernel
+        if hooks[1] is not None:
+            hooks[1](**hook_kwargs)
+        return kernel
 
     def _make_fast_path(
         self,
@@ -544,14 +692,11 @@ def launch_options(
     ``backend``'s launches where it matters)."""
     num_warps = check_num_warps(raw.get("num_warps", 4))
     arch = raw.get("arch")
-    if raw.get("num_ctas", 1) != 1:
+    num_ctas = check_num_ctas(raw.get("num_ctas", 1))
+    if num_ctas != 1:
         digits = re.sub(r"\D", "", str(arch)) if arch is not None else ""
         if digits and int(digits) < 90:
             raise LaunchOptionError("num_ctas > 1 requires NVIDIA SM90+ (Hopper)")
-        raise LaunchOptionError(
-            f"num_ctas > 1 (thread block clusters) is not supported by mytriton, got "
-            f"num_ctas={raw['num_ctas']!r}"
-        )
     if arch is not None:
         raise LaunchOptionError(
             f"the arch option ({arch!r}) is not supported: mytriton compiles for the device"
@@ -585,6 +730,8 @@ def launch_options(
         debug=debug,
         enable_fp_fusion=bool(fusion),
         maxnreg=maxnreg,
+        num_ctas=num_ctas,
+        launch_cooperative_grid=bool(raw.get("launch_cooperative_grid", False)),
     )
 
 
@@ -601,6 +748,16 @@ _ENV_KEYS = (
 
 
 _ENV_BYTES = tuple(os.fsencode(k) for k in _ENV_KEYS)
+
+
+def check_num_ctas(num_ctas: Any) -> int:
+    """``num_ctas`` if it is a power of 2 from 1 to 16 (a Hopper cluster's most CTAs in
+    Triton's layouts), else a ``LaunchOptionError`` saying the rule."""
+    if isinstance(num_ctas, bool) or not isinstance(num_ctas, int):
+        raise LaunchOptionError(f"num_ctas must be a power of 2 from 1 to 16, got {num_ctas!r}")
+    if num_ctas <= 0 or num_ctas & (num_ctas - 1) or num_ctas > 16:
+        raise LaunchOptionError(f"num_ctas must be a power of 2 from 1 to 16, got {num_ctas}")
+    return num_ctas
 
 
 def _environment() -> tuple[Any, ...]:

@@ -30,6 +30,7 @@ from mytriton.language import core
 from mytriton.passes.axis_info import pow2_dividing
 from mytriton.runtime.dependencies import is_jit
 from mytriton.runtime.descriptor_args import descriptor_arguments, descriptor_scalars
+from mytriton.runtime.mock_tensor import MockTensor
 from mytriton.tools.tensor_descriptor import as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
@@ -93,6 +94,9 @@ def constexpr_key(v: Any) -> Any:
         return (float, v.hex())
     if t is tuple or t is list:
         return (t, tuple(constexpr_key(x) for x in v))
+    if getattr(v, "is_mytriton_jit", False) is True:
+        # its source may be replaced (``_unsafe_update_src`` swaps its function object)
+        return (t, v, v.fn)
     return (t, v)
 
 
@@ -130,6 +134,14 @@ def specialize(
                     ) from None
             specs[name] = ConstexprArg(v)
             key.append(("c", constexpr_key(v)))
+        elif isinstance(value, MockTensor):  # warmup only: no memory, taken as aligned
+            d = value.tl_dtype(f"argument `{name}`")
+            aligned = name not in no_value and name not in no_alignment
+            div = DIVISIBILITY if aligned else 1
+            specs[name] = PointerArg(d, div)
+            key.append(("p", d.name, div))
+            runtime.append(value)
+            infos.append(None)
         elif is_array(value):
             # any strides: the kernel indexes with the strides it is passed, as in Triton
             info = describe_array(value, f"argument `{name}`")

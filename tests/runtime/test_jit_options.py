@@ -13,7 +13,7 @@ import pytest
 import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends.ptx_directives import add_maxnreg
-from mytriton.errors import LaunchError, LaunchOptionError
+from mytriton.errors import LaunchOptionError
 from mytriton.runtime.specialization import SpecializationProxy
 from tests.gpu_required import require_gpu
 
@@ -133,9 +133,25 @@ def test_num_ctas() -> None:
     x = np.zeros(1, np.float32)
     with pytest.raises(ValueError, match=r"num_ctas > 1 requires NVIDIA SM90\+ \(Hopper\)"):
         _sum.warmup(x, 1, 2, grid=(1,), num_ctas=2, arch="sm80")
-    with pytest.raises(LaunchError, match="not supported"):
-        _sum.warmup(x, 1, 2, grid=(1,), num_ctas=2)
+    for bad in (3, 0, 32, True, 2.0):
+        with pytest.raises(LaunchOptionError, match="num_ctas must be a power of 2 from 1 to 16"):
+            _sum.warmup(x, 1, 2, grid=(1,), num_ctas=bad)
     _sum.warmup(x, 1, 2, grid=(1,), num_ctas=1)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
+@pytest.mark.parametrize("num_ctas", [1, 2, 4, 16])
+def test_num_ctas_computes_what_one_cta_does(
+    monkeypatch: pytest.MonkeyPatch, backend: str, num_ctas: int
+) -> None:
+    """A program's result does not depend on how many CTAs share its work; the option is a
+    compiled option (a new specialization) recorded with the kernel."""
+    monkeypatch.delenv("MYTRITON_INTERPRET", raising=False)
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    out = np.zeros(3 * 8, np.int32)
+    kernel = _fill_programs[(3,)](out, BLOCK=8, num_ctas=num_ctas)
+    np.testing.assert_array_equal(out, np.repeat([1, 2, 3], 8))
+    assert kernel.metadata["num_ctas"] == num_ctas
 
 
 def test_pdl() -> None:

@@ -403,9 +403,9 @@ def test_num_warps_of_a_numpy_integer(recording):
     assert recording.launches[0][3].num_warps == 8
 
 
-def test_num_ctas_other_than_one():
-    with pytest.raises(LaunchError, match="num_ctas"):
-        add_kernel[(1,)](*ARGS, BLOCK=16, num_ctas=2)
+def test_num_ctas_not_a_power_of_two():
+    with pytest.raises(LaunchError, match="num_ctas must be a power of 2"):
+        add_kernel[(1,)](*ARGS, BLOCK=16, num_ctas=3)
 
 
 def test_launch_options_are_not_kernel_arguments(recording):
