@@ -19,6 +19,7 @@ from mytriton.frontend.atomic_builtins import AtomicBuiltins
 from mytriton.frontend.block_pointers import BlockPointer
 from mytriton.frontend.debug_builtins import DebugBuiltins
 from mytriton.frontend.descriptor_gather import DescriptorGatherBuiltins
+from mytriton.frontend.dot_scaled import DotScaledBuiltins
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.libdevice_builtins import LibdeviceBuiltins
 from mytriton.frontend.reduce_builtins import ReduceBuiltins
@@ -52,6 +53,7 @@ class Builtins(
     DebugBuiltins,
     DescriptorGatherBuiltins,  # and BlockPointerBuiltins, its base
     AtomicBuiltins,
+    DotScaledBuiltins,
     ShapeBuiltins,
 ):
     """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords.

@@ -554,6 +554,11 @@ from mytriton.language.shape import __all__ as _shape_all  # noqa: E402
 
 __all__ += _shape_all
 
+# microscaled dots (``tl.dot_scaled``)
+from mytriton.language.scaled import dot_scaled  # noqa: E402
+
+__all__ += ["dot_scaled"]
+
 # ``tl.rand`` & co. are ``@jit`` functions (mytriton/language/random.py): loaded on first use,
 # as they pull in the runtime, which ``import mytriton`` alone does not
 _RANDOM = (
