@@ -88,7 +88,9 @@ class DotScaledBuiltins:
     def _flag(self, value: Any, what: str) -> bool:
         v = self._static_arg(value, what)
         if not isinstance(v, (bool, int)):
-            raise KernelTypeError(f"tl.dot_scaled: {what} must be a bool, got {v!r}", self.sem.b.loc)
+            raise KernelTypeError(
+                f"tl.dot_scaled: {what} must be a bool, got {v!r}", self.sem.b.loc
+            )
         return bool(v)
 
     def _format(self, value: Any, side: str) -> str:

@@ -62,7 +62,13 @@ def scale_factors(s: np.ndarray, compute: Any) -> np.ndarray:
 
 
 def operand(
-    x: np.ndarray, fmt: str, scale: np.ndarray | None, side: str, k_pack: bool, fast: bool, compute: Any
+    x: np.ndarray,
+    fmt: str,
+    scale: np.ndarray | None,
+    side: str,
+    k_pack: bool,
+    fast: bool,
+    compute: Any,
 ) -> np.ndarray:
     """The operand as the dot reads it: ``[M, K]`` (lhs) or ``[K, N]`` (rhs) compute values."""
     k_axis = x.ndim - 1 if side == "lhs" else x.ndim - 2
@@ -94,7 +100,9 @@ def check(out: np.ndarray, exact: np.ndarray, magnitude: np.ndarray, k: int) -> 
     where ``exact`` has them."""
     np.testing.assert_array_equal(np.isnan(out), np.isnan(exact))
     finite = np.isfinite(exact)
-    np.testing.assert_array_equal(out[~finite & ~np.isnan(exact)], exact[~finite & ~np.isnan(exact)])
+    np.testing.assert_array_equal(
+        out[~finite & ~np.isnan(exact)], exact[~finite & ~np.isnan(exact)]
+    )
     err = np.abs(out[finite] - exact[finite])
     bound = k * 2.0**-23 * magnitude[finite] + k * 2.0**-149  # f32 rounding, f32 underflow
     assert (err <= bound).all(), f"max error {np.max(err - bound)} above the f32 bound"
