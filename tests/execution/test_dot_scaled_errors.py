@@ -26,12 +26,10 @@ def bad_format_kernel(x, out, n, BLOCK: tl.constexpr):
 def wrong_lhs_scale_shape_kernel(x, out, n, BLOCK: tl.constexpr):
     a = tl.full((32, 64), 0, tl.uint8)
     b = tl.full((64, 32), 0, tl.uint8)
-    lhs_scale = tl.full((32, 4), 0, tl.uint8)
-    rhs_scale = tl.full((32, 2), 0, tl.uint8)
-    acc = tl.full((32, 32), 0.0, tl.float32)
-    tl.dot_scaled(
-        a, lhs_scale, "e5m2", b, rhs_scale, "e5m2", acc, False, True, True, tl.float32
-    )  # <-
+    s = tl.full((32, 4), 0, tl.uint8)  # [M, K // 16]
+    sb = tl.full((32, 2), 0, tl.uint8)
+    c = tl.full((32, 32), 0.0, tl.float32)
+    tl.dot_scaled(a, s, "e5m2", b, sb, "e5m2", c, False, True, True, tl.float32)  # <-
 
 
 @triton.jit
