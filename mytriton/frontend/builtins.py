@@ -22,6 +22,7 @@ from mytriton.frontend.descriptor_gather import DescriptorGatherBuiltins
 from mytriton.frontend.dot_scaled import DotScaledBuiltins
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.libdevice_builtins import LibdeviceBuiltins
+from mytriton.frontend.map_elementwise import MapElementwiseBuiltins
 from mytriton.frontend.reduce_builtins import ReduceBuiltins
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.shape_builtins import ShapeBuiltins
@@ -54,6 +55,7 @@ class Builtins(
     DescriptorGatherBuiltins,  # and BlockPointerBuiltins, its base
     AtomicBuiltins,
     DotScaledBuiltins,
+    MapElementwiseBuiltins,
     ShapeBuiltins,
 ):
     """``tl.<name>(...)`` is ``Builtins.<name>(...)``; names ending in ``_`` avoid keywords.
