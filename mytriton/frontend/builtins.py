@@ -20,8 +20,10 @@ from mytriton.frontend.block_pointers import BlockPointer
 from mytriton.frontend.cuda_builtins import CudaBuiltins
 from mytriton.frontend.debug_builtins import DebugBuiltins
 from mytriton.frontend.descriptor_gather import DescriptorGatherBuiltins
+from mytriton.frontend.dot_scaled import DotScaledBuiltins
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.libdevice_builtins import LibdeviceBuiltins
+from mytriton.frontend.map_elementwise import MapElementwiseBuiltins
 from mytriton.frontend.reduce_builtins import ReduceBuiltins
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.shape_builtins import ShapeBuiltins
@@ -53,6 +55,8 @@ class Builtins(
     DebugBuiltins,
     DescriptorGatherBuiltins,  # and BlockPointerBuiltins, its base
     AtomicBuiltins,
+    DotScaledBuiltins,
+    MapElementwiseBuiltins,
     ShapeBuiltins,
     CudaBuiltins,
 ):

@@ -556,6 +556,12 @@ from mytriton.language.shape import __all__ as _shape_all  # noqa: E402
 
 __all__ += _shape_all
 
+# microscaled dots (``tl.dot_scaled``) and ``tl.map_elementwise``
+from mytriton.language.mapping import map_elementwise  # noqa: E402
+from mytriton.language.scaled import dot_scaled  # noqa: E402
+
+__all__ += ["dot_scaled", "map_elementwise"]
+
 # ``tl.rand`` & co. are ``@jit`` functions (mytriton/language/random.py): loaded on first use,
 # as they pull in the runtime, which ``import mytriton`` alone does not
 _RANDOM = (
