@@ -267,9 +267,9 @@ class KernelArgumentCountError(LaunchError, TypeError):
 class CompiledKernel:
     """Triton's compiled kernel: ``hash``, ``name``, ``asm`` (every stage's text),
     ``metadata`` (a ``KernelMetadata`` namedtuple), ``packed_metadata``, ``kernel`` (the last
-    stage), and once ``_init_handles()`` ran: ``function``, ``n_regs``, ``n_spills`` and
-    ``run``. It pickles (without its loaded state, which the receiving process rebuilds from
-    the kernel's source or, without one, from its ``tt-opt`` stage)."""
+    stage), and once ``_init_handles()`` ran: ``function``, ``n_regs``, ``n_spills``; ``run``
+    is the launcher. It pickles without its loaded state, which the receiving process rebuilds
+    from the kernel's source or, without one, from its ``tt-opt`` stage."""
 
     def __init__(
         self, src: Any, metadata: Mapping[str, Any], asm: Mapping[str, Any], hash: str
@@ -289,7 +289,8 @@ class CompiledKernel:
         self.n_regs: int | None = None
         self.n_spills: int | None = None
         self.n_max_threads: int | None = None
-        self._run: Any = None
+        #: what is loaded in this process (not pickled): the runtime's kernel, its options and,
+        #: after ``_init_handles``, the launcher behind ``run``
         self._live = _ProcessLocal()
         #: the number of kernel arguments ``run`` takes, and which of them are passed on
         self.arg_layout: tuple[int, tuple[int, ...]] = _arg_layout(argument_specs(src))
@@ -297,9 +298,9 @@ class CompiledKernel:
     def _init_handles(self) -> None:
         """Load the kernel for launching here: its runtime kernel (rebuilt after unpickling),
         launcher, registers and spills."""
-        if self._run is not None:
-            return
         live = getattr(self, "_live", None)
+        if live is not None and live.value is not None and len(live.value) == 3:
+            return
         if live is None or live.value is None:
             live = _ProcessLocal(self._rebuild())
             self._live = live
@@ -310,8 +311,8 @@ class CompiledKernel:
         launcher = make_launcher(kernel, runtime_backend, launch)
         self.n_regs, self.n_spills = _registers(kernel, runtime_backend)
         self.n_max_threads = 1024
-        self.function = kernel
-        self._run = _Runner(self.name, self.arg_layout, launcher)
+        self.function = id(kernel)  # an opaque handle, as Triton's CUfunction; run ignores it
+        live.value = (kernel, launch, _Runner(self.name, self.arg_layout, launcher))
 
     def _rebuild(self) -> tuple[RuntimeKernel, LaunchOptions]:
         """The runtime kernel of this compile in a process that did not compile it: compiled
@@ -343,9 +344,10 @@ class CompiledKernel:
 
     @property
     def run(self) -> Callable[..., None]:
-        if self._run is None:
-            self._init_handles()
-        return self._run  # type: ignore[no-any-return]
+        """Triton's launcher: ``run(gx, gy, gz, stream, function, packed_metadata,
+        launch_metadata, enter_hook, exit_hook, *args)`` (``_init_handles`` on first use)."""
+        self._init_handles()
+        return self._live.value[2]  # type: ignore[no-any-return]
 
     def launch_metadata(self, grid: Any, stream: Any, *args: Any) -> LazyDict | None:
         """What the launch-enter hook receives (None when no hook is set), as in Triton."""
@@ -391,7 +393,6 @@ class CompiledKernel:
             metadata=self.metadata._asdict(),
             module=None,
             function=None,
-            _run=None,
             _live=None,
             src=_portable_source(self.src),
         )
