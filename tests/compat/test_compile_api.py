@@ -1,5 +1,5 @@
 """Triton's host compiler API over mytriton (TorchInductor's way in): ``ASTSource`` ->
-``triton_compile(target=GPUTarget("cpu", ...), options=...)`` -> ``CompiledKernel.run(...)``, on both
+``compile(target=GPUTarget("cpu", ...), options=...)`` -> ``CompiledKernel.run(...)``, on both
 CPU backends (``MYTRITON_CPU_BACKEND``: interpreter, gpusim), pickled, and its errors."""
 
 from __future__ import annotations
