@@ -132,8 +132,10 @@ def cpu_bench(
         return picked[0] if len(picked) == 1 else picked
     if return_mode == "all":
         return times
-    return {
-        "min": min,
-        "max": max,
-        "median": statistics.median,
-    }.get(return_mode, statistics.fmean)(times)
+    if return_mode == "min":
+        return min(times)
+    if return_mode == "max":
+        return max(times)
+    if return_mode == "median":
+        return statistics.median(times)
+    return statistics.fmean(times)

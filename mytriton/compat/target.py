@@ -56,6 +56,11 @@ class BaseBackend(metaclass=ABCMeta):
     def get_module_map(self) -> dict[str, Any]:
         return {}
 
+    def pack_metadata(self, metadata: Any) -> Any:
+        """What ``CompiledKernel.run`` receives as ``packed_metadata`` (Triton's default: the
+        metadata itself)."""
+        return metadata
+
     @staticmethod
     def parse_attr(desc: str) -> list[list[Any]]:
         """Triton's specialization letters as ``attrs`` entries (``"D"``: divisible by 16)."""

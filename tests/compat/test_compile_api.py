@@ -361,3 +361,30 @@ def test_ir_text_still_compiles_through_mytriton_compile() -> None:
     text = compile_add().asm["tt-opt"]
     kernel = mytriton.compile(text, stage="tt-opt", backend="interpreter")
     assert kernel.name == "add_kernel" and "tt-opt" in kernel.asm
+
+
+@pytest.mark.parametrize("gpu_backend", ["cuda", "mlir"])
+def test_cuda_target_compiles_with_the_selected_gpu_backend(
+    gpu_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``"cuda"`` target compiles with ``MYTRITON_BACKEND`` (cuda or mlir) for its arch;
+    the IR stages run on any machine."""
+    monkeypatch.setenv("MYTRITON_BACKEND", gpu_backend)
+    src = ASTSource(kernels.add_kernel, ADD_SIGNATURE, {"BLOCK": 64})
+    kernel = triton_compile(src, target=GPUTarget("cuda", 80, 32), options={"num_warps": 4})
+    assert kernel.metadata.backend_name == gpu_backend
+    assert {"tt", "tt-opt", "ttg", "gpu"} <= set(kernel.asm)
+    assert make_backend(GPUTarget("cuda", 80, 32)).hash().endswith("-80")
+
+
+def test_cpu_benchmarker() -> None:
+    from mytriton.compat.drivers import cpu_bench
+
+    calls: list[int] = []
+    bench = CPUDriver().get_benchmarker()
+    assert bench is cpu_bench
+    assert isinstance(bench(lambda: calls.append(1), warmup=2, rep=3), float)
+    assert len(calls) == 5
+    low, high = bench(lambda: None, quantiles=[0.0, 1.0], rep=4)
+    assert 0 <= low <= high
+    assert len(bench(lambda: None, rep=3, return_mode="all")) == 3
