@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from mytriton import exec_sources as _exec_sources  # noqa: F401 (keeps exec'd kernels' text)
 from mytriton import language
+from mytriton.compat.alias import install_as_triton
 from mytriton.errors import CompilationError, LaunchError
 from mytriton.errors import MyTritonError as TritonError
 from mytriton.language.constexpr_functions import constexpr_function
@@ -18,8 +19,8 @@ from mytriton.utils import cdiv, next_power_of_2
 if TYPE_CHECKING:
     from mytriton import testing
     from mytriton.backends.tensor_wrapper import TensorWrapper, reinterpret
+    from mytriton.compat.compiler import compile  # noqa: A004 (Triton's name)
     from mytriton.runtime.autotuner import Config, autotune, heuristics
-    from mytriton.runtime.compile_ir import compile  # noqa: A004 (Triton's name)
     from mytriton.runtime.jit import JITFunction, jit
 
 
@@ -34,10 +35,14 @@ def __getattr__(name: str) -> Any:
         from mytriton.runtime import autotuner
 
         return getattr(autotuner, name)
-    if name == "compile":
-        from mytriton.runtime.compile_ir import compile as _compile
+    if name == "compile":  # Triton's (an ASTSource) and mytriton's own (a stage's IR)
+        from mytriton.compat.compiler import compile as _compile
 
         return _compile
+    if name in ("OutOfResources", "InterpreterError", "KernelInterface"):
+        from mytriton import runtime
+
+        return getattr(runtime, name)
     if name == "knobs":
         import mytriton.knobs as _knobs
 
@@ -67,6 +72,7 @@ __all__ = [
     "compile",
     "constexpr_function",
     "heuristics",
+    "install_as_triton",
     "jit",
     "knobs",
     "language",

@@ -88,6 +88,11 @@ class KernelValueError(CompilationError):
     cause_type = ValueError
 
 
+class StaticAssertionError(KernelValueError):
+    """``tl.static_assert`` failed at compile time (Triton's ``CompileTimeAssertionFailure``,
+    which ``triton.compiler.errors`` names this class)."""
+
+
 class ConstexprError(CompilationError):
     """A value that must be known at compile time (``tl.constexpr``) is a runtime value."""
 
@@ -131,6 +136,28 @@ class AutotuneTypeError(AutotuneError, TypeError):
 
 class BackendError(MyTritonError):
     """A backend failed to compile or run a kernel (compiler log attached)."""
+
+
+class OutOfResources(BackendError):
+    """A kernel needs more of a device resource (shared memory, threads, registers) than the
+    device has; Triton's class, with its constructor, which autotuners catch to skip a config."""
+
+    def __init__(self, required: int, limit: int, name: str):
+        self.required = required
+        self.limit = limit
+        self.name = name
+        self.message = (
+            f"out of resource: {name}, Required: {required}, Hardware limit: {limit}. "
+            "Reducing block sizes or `num_stages` may help."
+        )
+        super().__init__(self.message)
+
+    def __reduce__(self) -> tuple[type, tuple[int, int, str]]:
+        return (type(self), (self.required, self.limit, self.name))
+
+
+class PTXASError(BackendError):
+    """The PTX assembler rejected a kernel (Triton's class; autotuners skip such configs)."""
 
 
 class DeviceAssertionError(BackendError):

@@ -152,3 +152,21 @@ def _create(name: str) -> Backend:
     raise BackendUnavailableError(
         f"unknown backend {name!r}; MYTRITON_BACKEND must be cuda, mlir, interpreter or gpusim"
     )
+
+
+def __getattr__(name: str) -> Any:
+    # Triton's ``triton.backends.backends`` registry ("nvidia", "cpu") and its classes: the
+    # compatibility layer's (mytriton/compat/backends.py), loaded on first use
+    if name == "backends":
+        from mytriton.compat import backends as registry
+
+        return registry.backends
+    if name == "BaseBackend":
+        from mytriton.compat.target import BaseBackend
+
+        return BaseBackend
+    if name == "DriverBase":
+        from mytriton.compat.target import DriverBase
+
+        return DriverBase
+    raise AttributeError(f"module 'mytriton.backends' has no attribute {name!r}")

@@ -16,7 +16,12 @@ from xdsl.ir import Block, Operation
 
 from mytriton.dialects import tt_debug
 from mytriton.dialects.tt_debug import CACHE_ATTR, EVICT_ATTR, VOLATILE_ATTR
-from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
+from mytriton.errors import (
+    ConstexprError,
+    KernelTypeError,
+    KernelValueError,
+    StaticAssertionError,
+)
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.semantic import Semantic
@@ -112,7 +117,7 @@ class DebugBuiltins:
         c = self._constexpr(cond, "tl.static_assert's condition")
         if not c:
             text = self._constexpr(msg, "tl.static_assert's message")
-            raise KernelValueError(
+            raise StaticAssertionError(
                 f"static_assert failed: {text}" if text else "static_assert failed", self.b.loc
             )
 

@@ -15,4 +15,7 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module("mytriton.runtime.autotuner"), name)
     if name == "JITFunction":
         return importlib.import_module("mytriton.runtime.jit").JITFunction
+    # Triton's launch-time error classes (mytriton/runtime/errors.py)
+    if name in ("OutOfResources", "InterpreterError", "PTXASError"):
+        return getattr(importlib.import_module("mytriton.runtime.errors"), name)
     raise AttributeError(f"module 'mytriton.runtime' has no attribute {name!r}")

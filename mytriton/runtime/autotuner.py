@@ -28,6 +28,8 @@ from mytriton.errors import (
     DeviceAssertionError,
     KernelValueError,
 )
+from mytriton.errors import OutOfResources as OutOfResources  # Triton's home of them
+from mytriton.errors import PTXASError as PTXASError
 from mytriton.knobs import env_flag
 from mytriton.runtime import autotune_cache
 

@@ -99,8 +99,10 @@ class CudaDriver:
     def __init__(self) -> None:
         self.utils = CudaUtils()
 
-    def is_active(self) -> bool:
-        """Whether a CUDA device can be used here."""
+    @staticmethod
+    def is_active() -> bool:
+        """Whether a CUDA device can be used here (static, as Triton's drivers' is: registries
+        ask the class)."""
         try:
             _cuda_runtime()
         except BackendUnavailableError:
@@ -171,10 +173,10 @@ class CudaDriver:
 
 #: the driver mytriton starts with
 default = CudaDriver()
-_active: CudaDriver | None = None
+_active: Any = None
 
 
-def set_active(driver: CudaDriver) -> None:
+def set_active(driver: Any) -> None:
     """Make ``driver`` the one ``active`` returns (Triton's ``driver.set_active``)."""
     global _active
     _active = driver
@@ -191,3 +193,8 @@ def __getattr__(name: str) -> Any:
     if name == "active":
         return _active if _active is not None else default
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: ``from triton.runtime.driver import driver``: Triton's ``DriverConfig`` object, whose
+#: ``active``, ``default``, ``set_active`` and ``reset_active`` this module provides itself
+driver = sys.modules[__name__]

@@ -44,6 +44,7 @@ from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home
     constexpr_function,
 )
 from mytriton.passes.pipeline import pipeline_spec
+from mytriton.runtime.autotuner import KernelInterface as KernelInterface  # Triton's home
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compiler import compile_stages
 from mytriton.runtime.dependencies import Unstable, fingerprint, fingerprint_text, is_jit
@@ -60,6 +61,7 @@ from mytriton.runtime.global_values import (
 )
 from mytriton.runtime.grid import normalize_grid
 from mytriton.runtime.jit_hooks import LaunchMetadata, decode_spec, hook_arguments
+from mytriton.runtime.kernel_params import KernelParam, kernel_params
 from mytriton.runtime.launch import (
     can_execute,
     check_num_warps,
@@ -642,6 +644,16 @@ class JITFunction(Generic[T]):
             for r in self._globals or ()
             if not is_jit(r.value)
         }
+
+    @property
+    def params(self) -> list[KernelParam]:
+        """One ``KernelParam`` per parameter (Triton's ``JITFunction.params``)."""
+        return kernel_params(
+            self.signature,
+            self.constexprs,
+            self.do_not_specialize,
+            self.do_not_specialize_on_alignment,
+        )
 
     def _runtime_indices(self, specs: dict[str, Any]) -> tuple[int, ...]:
         """The positions of the parameters passed at run time (not compiled in)."""

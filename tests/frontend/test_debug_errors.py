@@ -17,6 +17,7 @@ from mytriton.errors import (
     CompilationError,
     KernelTypeError,
     KernelValueError,
+    StaticAssertionError,
     UnsupportedSyntaxError,
 )
 from tests.frontend.util import XI, X, expect_error
@@ -134,7 +135,7 @@ def static_kernel(x, xi, N: tl.constexpr):
 def test_static_print_and_assert(capsys: pytest.CaptureFixture[str]) -> None:
     static_kernel.warmup(X, XI, 8, grid=(1,))
     assert capsys.readouterr().out == "N is=8\n"
-    expect_error(static_kernel, (X, XI, 2), {}, KernelValueError, ("N must exceed 4",), "tl")
+    expect_error(static_kernel, (X, XI, 2), {}, StaticAssertionError, ("N must exceed 4",), "tl")
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from mytriton.errors import (
     KernelValueError,
     LaunchError,
     SourceUnavailableError,
+    StaticAssertionError,
     UnsupportedSyntaxError,
 )
 from tests.frontend.util import XI, X, Y, expect_error, marked_line
@@ -1053,7 +1054,7 @@ CASES = [
     (dot_dtype_kernel, KernelTypeError, ("float32", "int32"), "tl.dot"),
     (dot_out_dtype_kernel, KernelTypeError, ("out_dtype",), "tl.dot"),
     (dot_acc_shape_kernel, KernelTypeError, ("acc must be", "[16, 32]"), "tl.dot"),
-    (static_assert_kernel, KernelValueError, ("static_assert failed", "exceed 64"), "tl."),
+    (static_assert_kernel, StaticAssertionError, ("static_assert failed", "exceed 64"), "tl."),
     (static_assert_runtime_kernel, ConstexprError, ("static_assert",), "tl.static_assert"),
     (
         compile_time_matmul_operator_kernel,
