@@ -383,7 +383,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             elif isinstance(v, ast.FormattedValue):
                 x = self.visit(v.value)
                 if isinstance(x, TensorValue):
-                    self.unsupported(v, "formatting a runtime value")
+                    # at the f-string: Python 3.12 locates its parts, 3.11 does not
+                    self.unsupported(node, "formatting a runtime value")
                 parts.append(format(x, self.visit(v.format_spec) if v.format_spec else ""))
         return "".join(parts)
 

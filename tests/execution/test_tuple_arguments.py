@@ -56,6 +56,7 @@ def test_nested_tuple_with_constants(run: Any) -> None:
     a = np.array([8], np.int32)
     b = np.array([12], np.int32)
     out = np.zeros(4, np.int32)
+    nested.cache.clear()  # another backend's run of this test may have compiled both already
     run(nested, (1,), out, 1, (a, (7, None, b, tl.constexpr(4)), 1), c=20)
     np.testing.assert_array_equal(out, [8, 7, 12, 22])
     first = len(nested.cache)

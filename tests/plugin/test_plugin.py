@@ -9,8 +9,10 @@ import warnings
 from pathlib import Path
 
 import pytest
+import xdsl
 from xdsl.parser import Parser
 
+import mytriton
 from mytriton.dialects import make_context
 from mytriton.passes import registry
 from mytriton.passes.pipeline import PIPELINE_ENV, run_pipeline
@@ -34,8 +36,12 @@ func.func @k(%x: tensor<16xi32>, %f: f32) -> (tensor<16xi32>, f32, f32) {
 def _opt(plugin_dir: Path | None, *args: str, env: dict[str, str] | None = None):
     """Run the real ``mytriton-opt`` console script in a fresh process."""
     full_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", PIPELINE_ENV)}
+    # where this process found mytriton and xdsl (a PYTHONPATH on machines without an install),
+    # and no other folder of the caller's PYTHONPATH
+    paths = [str(Path(m.__file__).parent.parent) for m in (mytriton, xdsl)]
     if plugin_dir is not None:
-        full_env["PYTHONPATH"] = str(plugin_dir)
+        paths.insert(0, str(plugin_dir))
+    full_env["PYTHONPATH"] = os.pathsep.join(paths)
     full_env.update(env or {})
     exe = Path(sys.executable).with_name("mytriton-opt")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "mytriton.tools.opt"]
