@@ -627,7 +627,7 @@ class _Builder:
             second = Value(f"{second.expr}.to(tl.{first.dtype.name})", first.dtype, first.shape)
         name = self.fresh()
         self.use("if")
-        # a literal typing alike weakly and as a tensor (compare_scalar in known.py)
+        # a small literal: the branch tests control flow, binary() tests comparison typing
         bound = int(self.rng.integers(0 if s.dtype.kind == Kind.UINT else -3, 4))
         self.body.append(f"    if {s.expr} > {literal(bound)}:")
         self.body.append(f"        {name} = {first.expr}")

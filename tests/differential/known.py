@@ -10,17 +10,7 @@ only; the GPU long mode (``--reference compiled``) compares them against compile
 
 from __future__ import annotations
 
-KNOWN_DIVERGENCES: dict[str, str] = {
-    # NEW, found by this test: a comparison makes its Python scalar a tensor first (to_tensor:
-    # int32/int64/uint64/fp32 by value, no weak typing), so `x_u8 != -1`, `x_i8 < 300` are
-    # valid and `x_f16 < 1e-8` compares in f32; mytriton types the scalar weakly (rejects the
-    # first two, compares the third in f16)
-    "compare_scalar": "a comparison with a Python scalar operand",
-    # NEW, found by this test: tl.clamp promotes lo with hi first, then each with x
-    # (clamp(x_f32, lo_i8, hi_u8): lo becomes uint8, -3 -> 253.0); mytriton promotes each
-    # bound with x directly (-3.0)
-    "clamp_bounds": "tl.clamp with bounds of different dtypes",
-}
+KNOWN_DIVERGENCES: dict[str, str] = {}
 
 INTERPRETER_DEFECTS: dict[str, str] = {
     # TritonInterpreter stores bf16 as uint16 and applies NumPy's add/mul/... to the raw bits;
