@@ -78,10 +78,21 @@ def ir_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class _Items:
-    """``$result`` of a function returning a tuple (or list) of ``count`` items."""
+    """``$result`` of a function returning a tuple (or list) of ``count`` items; ``kind``
+    rebuilds it: ``tuple``, ``list`` or the ``NamedTuple`` class returned (whose fields the
+    caller reads by name, as in Triton)."""
 
     count: int
-    is_list: bool
+    kind: type
+
+    @staticmethod
+    def kind_of(value: tuple | list) -> type:
+        if hasattr(type(value), "_fields"):
+            return type(value)
+        return list if isinstance(value, list) else tuple
+
+    def build(self, items: list[Any]) -> Any:
+        return self.kind(*items) if hasattr(self.kind, "_fields") else self.kind(items)
 
 
 @dataclass(frozen=True)
@@ -177,7 +188,7 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
             del self.scope[k]
         self.scope[RETURN] = True
         if isinstance(value, (tuple, list)):
-            self.scope[RESULT] = _Items(len(value), isinstance(value, list))
+            self.scope[RESULT] = _Items(len(value), _Items.kind_of(value))
             for i, v in enumerate(value):
                 self.scope[f"{RESULT}.{i}"] = v
         elif value is not None:
@@ -222,7 +233,7 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
         value = self.scope.get(RESULT)
         if isinstance(value, _Items):
             items = [self.scope[f"{RESULT}.{i}"] for i in range(value.count)]
-            return items if value.is_list else tuple(items)
+            return value.build(items)
         return value
 
     def _falls_off_the_end(self) -> NoReturn:
@@ -729,4 +740,6 @@ def _header(node: ast.While | ast.For) -> ast.AST:
 def _words(v: Any) -> str:
     if isinstance(v, TensorValue):
         return _type_words(v.type)
+    if isinstance(v, _Items):
+        return f"a {v.kind.__name__} of {v.count} items"
     return f"the compile-time {type(unwrap_constexpr(v)).__name__} {unwrap_constexpr(v)!r}"

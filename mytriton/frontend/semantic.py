@@ -3,8 +3,9 @@
 Python numbers mixed with runtime values are *weakly typed* (Triton's rule): ``x * 2`` keeps
 ``x``'s dtype, ``i + 0.5`` becomes f32. Comparisons and ``tl.maximum``/``minimum``/``clamp``
 are the exception, as in Triton: there a Python number first becomes a value of its own dtype
-(``to_tensor``), so ``x_u8 != -1`` compares in int32. Shapes broadcast NumPy-style: lower ranks are left-padded
-with ``expand_dims(0)``, size-1 dimensions stretched with ``tt.broadcast``, scalars splatted.
+(``to_tensor``), so ``x_u8 != -1`` compares in int32. Shapes broadcast NumPy-style: lower
+ranks are left-padded with ``expand_dims(0)``, size-1 dimensions stretched with
+``tt.broadcast``, scalars splatted.
 """
 
 from __future__ import annotations
