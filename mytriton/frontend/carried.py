@@ -15,6 +15,7 @@ from typing import Any
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, SSAValue
 
+from mytriton.frontend.tuple_values import plain
 from mytriton.frontend.values import CompositeValue, TensorValue
 
 Carried = TensorValue | CompositeValue
@@ -43,7 +44,7 @@ def rebuild(
                 h = next(it)
                 h.name_hint = h.name_hint or f"{name}_{suffix}"
                 leaves.append(TensorValue(h))
-            out.append(template.with_leaves(leaves))
+            out.append(plain(template.with_leaves(leaves)))  # a tuple is a tuple again
         else:
             h = next(it)
             h.name_hint = h.name_hint or name
