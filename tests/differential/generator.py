@@ -539,6 +539,8 @@ class _Builder:
             axis = 0  # Triton's argmax wants an axis
         keep = not scan and self.rng.random() < 0.3
         shape = x.shape if scan else _reduced(x.shape, axis, keep)
+        if fn == "xor_sum" and axis is None and keep and len(x.shape) > 1:
+            self.use("reduce_none_keep_dims")
         if fn == "sum" and dt.is_int and shape == ():
             self.use("int_sum_scalar")
         self.use(f"{fn}:{dt.name}")

@@ -40,6 +40,11 @@ INTERPRETER_DEFECTS: dict[str, str] = {
     # tl.argmax/argmin (and max/min with return_indices) are np.argmax/np.max, whose NaN
     # handling differs from the compiled comparison-based combine
     "argminmax_float": "argmax/argmin of float blocks",
+    # its generic tl.reduce (xor_sum; tl.sum/max/min call NumPy instead) with axis=None and
+    # keep_dims=True flattens the block first and then keeps one dimension: a [1] result, where
+    # compiled Triton (core.reduce's expand_ndims) keeps them all ([1, 1] for a 2-D block).
+    # Found by seed 12, program 161: its next tl.cumprod(..., axis=1) failed there
+    "reduce_none_keep_dims": "a combine-function reduction with axis=None, keep_dims=True",
     # a runtime float argument stays a Python float (a weak scalar) in the interpreter but is an
     # fp32 scalar tensor when compiled; and a `range` index is a Python int there
     "float_scalar_arg": "runtime float scalar arguments",
