@@ -414,7 +414,7 @@ class BlockPointerBuiltins:
         if limit is not None:
             inside = sem.bitwise(
                 "&",
-                sem.compare(">=", along, 0),
+                sem.compare(">=", along, sem.constant(0, core.int64)),
                 sem.compare("<", along, sem.cast(limit, core.int64)),
             )
             window.mask = inside if window.mask is None else sem.bitwise("&", window.mask, inside)

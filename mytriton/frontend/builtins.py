@@ -562,7 +562,8 @@ class Builtins(
         """libdevice's ``isnan``/``isinf``: int32 1 or 0 (``__nv_isnanf`` returns an int)."""
         (a,) = self.sem.float_operands(what, x)
         if inf:
-            hit = self.sem.compare("==", self.sem.abs(a), float("inf"))
+            inf_ = self.sem.constant(float("inf"), a.dtype)  # compared in a's own dtype
+            hit = self.sem.compare("==", self.sem.abs(a), inf_)
         else:
             hit = self.sem.compare("!=", a, a)
         return self.sem.cast(hit, core.int32)

@@ -16,6 +16,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.frontend.ir_names import value_name
+from mytriton.frontend.tuple_values import plain
 from mytriton.frontend.values import CompositeValue, TensorValue
 
 Carried = TensorValue | CompositeValue
@@ -45,7 +46,7 @@ def rebuild(
                 h = next(it)
                 h.name_hint = h.name_hint or (value_name(f"{name}_{suffix}") if name else None)
                 leaves.append(TensorValue(h))
-            out.append(template.with_leaves(leaves))
+            out.append(plain(template.with_leaves(leaves)))  # a tuple is a tuple again
         else:
             h = next(it)
             h.name_hint = h.name_hint or (value_name(name) if name else None)

@@ -200,9 +200,11 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         Python number (or a constexpr holding one) becomes a scalar tensor; tuples are taken
         element by element; anything else (tensors, dtypes, ``None``, functions) is kept."""
         if isinstance(value, tuple):
-            converted = tuple(self.assigned(v) for v in value)
-            same = all(a is b for a, b in zip(converted, value, strict=True))
-            return value if same else converted
+            converted = [self.assigned(v) for v in value]
+            if all(a is b for a, b in zip(converted, value, strict=True)):
+                return value
+            # a NamedTuple stays one (its fields are read by name)
+            return type(value)(*converted) if hasattr(value, "_fields") else tuple(converted)
         v = value.value if isinstance(value, core.constexpr) else value
         if isinstance(v, (bool, int, float)):
             return self.sem.to_tensor(v)

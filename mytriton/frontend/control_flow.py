@@ -46,6 +46,7 @@ from mytriton.frontend.range_loops import (
     python_range_args,
     range_args,
 )
+from mytriton.frontend.tuple_values import align, carriable
 from mytriton.frontend.values import CompositeValue, TensorValue, unwrap_constexpr
 
 # Python `range` loops with compile-time bounds are unrolled up to this many iterations;
@@ -114,6 +115,8 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
             if a is b or _same_compile_time_value(a, b):
                 same[n] = a  # one value on both paths: no `scf.if` result needed
                 continue
+            a, b = carriable(a), carriable(b)  # a tuple of runtime values: its leaves
+            a, b = align(a, b, self._numbers_of(n, then_block, else_block, node))
             if isinstance(a, CompositeValue) and a.same_type(b):
                 results.append((n, a, b))  # a block pointer: its scalars are the results
                 continue
@@ -143,6 +146,12 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
                 f"`{n}` is not defined after the runtime `if` at line {line}: it is assigned "
                 "on only one path; assign it on both paths or before the `if`"
             )
+
+    def _numbers_of(
+        self, name: str, then_block: Block, else_block: Block, node: ast.AST
+    ) -> Callable[[Any, Any], tuple[TensorValue, TensorValue]]:
+        """``_if_values`` for the elements of a tuple ``name`` (tuple_values.align)."""
+        return lambda a, b: self._if_values(name, a, b, then_block, else_block, node)
 
     def _if_values(
         self, name: str, a: Any, b: Any, then_block: Block, else_block: Block, node: ast.AST
@@ -334,7 +343,7 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
     def _carried_init(self, name: str, node: ast.While | ast.For) -> Carried:
         """The value a runtime loop carries in for ``name``: numbers become runtime values (a
         block pointer is carried as its runtime scalars: carried.py)."""
-        v = self.scope[name]
+        v = carriable(self.scope[name])
         if isinstance(v, (TensorValue, CompositeValue)):
             return v
         if isinstance(unwrap_constexpr(v), (bool, int, float)):
@@ -378,7 +387,7 @@ class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
         self.scope.pop(CONTINUE, None)  # the iteration ends
         yields: list[TensorValue] = []
         for n, init in zip(carried, inits, strict=True):
-            v = self.scope[n]
+            v = carriable(self.scope[n])
             if isinstance(init, CompositeValue):
                 if not init.same_type(v):
                     got = v.describe() if isinstance(v, CompositeValue) else repr(v)

@@ -53,11 +53,12 @@ from mytriton.frontend.ast_scans import (
     has_call,
     loop_exits,
 )
-from mytriton.frontend.carried import Carried, flat, rebuild
+from mytriton.frontend.carried import Carried, describe_carried, flat, rebuild
 from mytriton.frontend.codegen_base import CodeGeneratorBase
 from mytriton.frontend.dtypes import from_ir, to_ir
 from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.range_loops import LoopPlan
+from mytriton.frontend.tuple_values import TupleValue, align, carriable
 from mytriton.frontend.values import CompositeValue, TensorValue, unwrap_constexpr
 from mytriton.language import core
 
@@ -80,10 +81,21 @@ def ir_name(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class _Items:
-    """``$result`` of a function returning a tuple (or list) of ``count`` items."""
+    """``$result`` of a function returning a tuple (or list) of ``count`` items; ``kind``
+    rebuilds it: ``tuple``, ``list`` or the ``NamedTuple`` class returned (whose fields the
+    caller reads by name, as in Triton)."""
 
     count: int
-    is_list: bool
+    kind: type
+
+    @staticmethod
+    def kind_of(value: tuple | list) -> type:
+        if hasattr(type(value), "_fields"):
+            return type(value)
+        return list if isinstance(value, list) else tuple
+
+    def build(self, items: list[Any]) -> Any:
+        return self.kind(*items) if hasattr(self.kind, "_fields") else self.kind(items)
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,11 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
     def _carried_init(self, name: str, node: ast.While | ast.For) -> Carried:
         raise NotImplementedError
 
+    def _numbers_of(
+        self, name: str, then_block: Block, else_block: Block, node: ast.AST
+    ) -> Callable[[Any, Any], tuple[TensorValue, TensorValue]]:
+        raise NotImplementedError
+
     def _loop_body(
         self, node: ast.While | ast.For, carried: list[str], inits: list[Carried]
     ) -> None:
@@ -179,7 +196,7 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
             del self.scope[k]
         self.scope[RETURN] = True
         if isinstance(value, (tuple, list)):
-            self.scope[RESULT] = _Items(len(value), isinstance(value, list))
+            self.scope[RESULT] = _Items(len(value), _Items.kind_of(value))
             for i, v in enumerate(value):
                 self.scope[f"{RESULT}.{i}"] = v
         elif value is not None:
@@ -225,7 +242,7 @@ class EarlyExitMixin(CodeGeneratorBase, ast.NodeVisitor):
         value = self.scope.get(RESULT)
         if isinstance(value, _Items):
             items = [self.scope[f"{RESULT}.{i}"] for i in range(value.count)]
-            return items if value.is_list else tuple(items)
+            return value.build(items)
         return value
 
     def _falls_off_the_end(self) -> NoReturn:
@@ -645,10 +662,22 @@ class _Merge:
 
         if a is b or _same_compile_time_value(a, b):
             self.same[n] = a
-        elif isinstance(a, CompositeValue) or isinstance(b, CompositeValue):
+            return
+        a, b = carriable(a), carriable(b)  # a tuple of runtime values: its leaves
+        a, b = align(a, b, self.gen._numbers_of(n, self.tb, self.eb, self.node))
+        if isinstance(a, CompositeValue) or isinstance(b, CompositeValue):
             if not (isinstance(a, CompositeValue) and a.same_type(b)):
+                if is_result_key(n):
+                    raise KernelTypeError(
+                        f"`{self.gen.src.qualname}` returns {describe_carried(a)} on one path "
+                        f"but {describe_carried(b)} on another; every `return` must give one "
+                        "type",
+                        self.gen.loc(self.node),
+                    )
                 raise KernelTypeError(
-                    f"`{n}` must have one type after the runtime `if`", self.gen.loc(self.node)
+                    f"`{n}` is {describe_carried(a)} on one path but {describe_carried(b)} on "
+                    "the other; it must have one type after the runtime `if`",
+                    self.gen.loc(self.node),
                 )
             self.pairs.append((n, a, b))
         elif is_result_key(n):
@@ -666,6 +695,7 @@ class _Merge:
     def one_sided(self, n: str, live: Any, other: Any, other_block: Block, then_live: bool) -> None:
         """``n`` after the ``if`` is ``live``, the value of one branch; ``other`` (of the other
         branch, which returned or lacks ``n``) is never read, a placeholder may stand for it."""
+        live, other = carriable(live), carriable(other)
         if live is None:
             if other is not None or n in self.before:
                 self.dropped[n] = "it is not assigned on the path that gets past the `if`"
@@ -673,6 +703,15 @@ class _Merge:
         if not isinstance(live, (TensorValue, CompositeValue)):
             self.same[n] = live
             return
+        if isinstance(live, TupleValue) and not live.same_type(other):
+            with self.gen.b.at_end_of(other_block):  # a placeholder for each runtime element
+                leaves = [self.gen.placeholder(v, self.before) for v in live.leaves()]
+            if any(v is None for v in leaves):
+                self.dropped[n] = (
+                    "it holds a pointer assigned on only one path; assign it before the `if`"
+                )
+                return
+            other = live.with_leaves([v for v in leaves if v is not None])
         if isinstance(live, CompositeValue):
             if not (isinstance(other, CompositeValue) and live.same_type(other)):
                 self.dropped[n] = "it is assigned on only one path; assign it before the `if`"
@@ -732,4 +771,6 @@ def _header(node: ast.While | ast.For) -> ast.AST:
 def _words(v: Any) -> str:
     if isinstance(v, TensorValue):
         return _type_words(v.type)
+    if isinstance(v, _Items):
+        return f"a {v.kind.__name__} of {v.count} items"
     return f"the compile-time {type(unwrap_constexpr(v)).__name__} {unwrap_constexpr(v)!r}"

@@ -192,8 +192,9 @@ def _trip_count(
     ``(hi - lo - 1) // |step| + 1`` when ``hi > lo``, in unsigned arithmetic (the span of two
     int32s needs 32 unsigned bits)."""
     u = core.uint64 if d == core.int64 else core.uint32
-    up = sem.compare(">", step, 0)
-    down = sem.compare("<", step, 0)
+    zero = sem.constant(0, step.dtype)
+    up = sem.compare(">", step, zero)
+    down = sem.compare("<", step, zero)
     hi, lo = sem.where(up, stop, start), sem.where(up, start, stop)
     nonempty = sem.bitwise("&", sem.bitwise("|", up, down), sem.compare(">", hi, lo))
     magnitude = sem.where(nonempty, sem.where(up, step, sem.neg(step)), 1)  # never 0

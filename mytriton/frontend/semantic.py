@@ -1,8 +1,11 @@
 """Triton's semantics for operators and conversions, emitting `tt` ops.
 
 Python numbers mixed with runtime values are *weakly typed* (Triton's rule): ``x * 2`` keeps
-``x``'s dtype, ``i + 0.5`` becomes f32. Shapes broadcast NumPy-style: lower ranks are left-padded
-with ``expand_dims(0)``, size-1 dimensions stretched with ``tt.broadcast``, scalars splatted.
+``x``'s dtype, ``i + 0.5`` becomes f32. Comparisons and ``tl.maximum``/``minimum``/``clamp``
+are the exception, as in Triton: there a Python number first becomes a value of its own dtype
+(``to_tensor``), so ``x_u8 != -1`` compares in int32. Shapes broadcast NumPy-style: lower
+ranks are left-padded with ``expand_dims(0)``, size-1 dimensions stretched with
+``tt.broadcast``, scalars splatted.
 """
 
 from __future__ import annotations
@@ -421,7 +424,11 @@ class Semantic:
     _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 
     def compare(self, op: str, a: Any, b: Any) -> TensorValue:
-        a, b = self.operands(a, b)
+        """``a < b`` etc. Unlike arithmetic, Triton makes a Python scalar operand a value of
+        its own dtype first (``to_tensor``: no weak typing), then promotes the two: so
+        ``x_u8 != -1`` compares in int32, ``x_i32 < 2**31`` in uint32, ``x_f16 < 1e-8`` in
+        float32 and ``x_f64 == 0.1`` against 0.1 rounded to float32."""
+        a, b = self.to_tensor(a), self.to_tensor(b)
         ordering = op not in ("==", "!=")
         a, b = self.promoted(a, b, op, bool_to_int=ordering)
         pred = self._COMPARE[op]
@@ -597,7 +604,9 @@ class Semantic:
         bits = self.bitcast(x, core.int8)
         magnitude = self.bitwise("&", bits, 0x7F)
         if x.dtype in (core.float8e4b8, core.float8e5b16):
-            magnitude = self.where(self.compare("==", bits, -128), bits, magnitude)
+            magnitude = self.where(
+                self.compare("==", bits, self.constant(-128, core.int8)), bits, magnitude
+            )
         return self.bitcast(magnitude, x.dtype)
 
     def where(self, c: Any, x: Any, y: Any) -> TensorValue:

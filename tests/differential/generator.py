@@ -539,6 +539,8 @@ class _Builder:
             axis = 0  # Triton's argmax wants an axis
         keep = not scan and self.rng.random() < 0.3
         shape = x.shape if scan else _reduced(x.shape, axis, keep)
+        if fn == "xor_sum" and axis is None and keep and len(x.shape) > 1:
+            self.use("reduce_none_keep_dims")
         if fn == "sum" and dt.is_int and shape == ():
             self.use("int_sum_scalar")
         self.use(f"{fn}:{dt.name}")
@@ -627,7 +629,7 @@ class _Builder:
             second = Value(f"{second.expr}.to(tl.{first.dtype.name})", first.dtype, first.shape)
         name = self.fresh()
         self.use("if")
-        # a literal typing alike weakly and as a tensor (compare_scalar in known.py)
+        # a small literal: the branch tests control flow, binary() tests comparison typing
         bound = int(self.rng.integers(0 if s.dtype.kind == Kind.UINT else -3, 4))
         self.body.append(f"    if {s.expr} > {literal(bound)}:")
         self.body.append(f"        {name} = {first.expr}")

@@ -150,9 +150,9 @@ def carried_block_shape_change_kernel(x, out, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def carried_tuple_kernel(x, out, n, BLOCK: tl.constexpr):
-    t = (1, 2)
+    t = (1, 2)  # a tuple is loop-carried, but its elements keep their types
     for i in range(n):  # <-
-        t = (3, 4)
+        t = (3.0, 4)
 
 
 @triton.jit

@@ -55,7 +55,10 @@ def addptr(ex: Executor, op: tt.AddPtrOp) -> Sequence[Value]:
     offset = as_array(ex.get(offset_v), "tt.addptr offset")
     if ex.debug:
         ex.set_poison(op.results[0], union([ex.poison(ptr_v), ex.poison(offset_v)]))
-    return (ptr.with_offsets(ptr.offsets + offset.astype(np.int64)),)
+    step = offset.astype(np.int64)
+    if ptr.byte_offsets:
+        step = step * ex.memory.buffers[ptr.base].flat.dtype.itemsize
+    return (ptr.with_offsets(ptr.offsets + step),)
 
 
 def _lane(shape: tuple[int, ...], index: int) -> tuple[int, tuple[int, ...]]:

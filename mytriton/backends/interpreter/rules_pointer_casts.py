@@ -4,8 +4,10 @@ A pointer's integer is the host address of the element it points at, as on a GPU
 table the host filled (``a.ctypes.data``, ``t.data_ptr()``) and one the kernel stored agree. An
 address becomes a pointer into the memory block it falls in (an argument's, else an array the
 launching code holds: ``host_addresses``), seen as the new pointee's elements; lanes outside
-that block keep their distance from it, so an access through them is out of bounds. A pointer
-value holds one array, so all lanes of one program must point into the same one.
+that block keep their distance from it, so an access through them is out of bounds; addresses
+in no known block keep their exact byte distance from an empty one (``Pointers.byte_offsets``),
+so converting them back gives the same integers. A pointer value holds one array, so all lanes
+of one program must point into the same one.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def ptr_to_int(ex: Executor, op: PtrToIntOp) -> Sequence[Value]:
     start = int(buf.flat.__array_interface__["data"][0])
     if ex.debug:
         ex.set_poison(op.result, ex.poison(op.src))
-    return (start + p.offsets * buf.flat.dtype.itemsize,)
+    return (start + p.offsets * (1 if p.byte_offsets else buf.flat.dtype.itemsize),)
 
 
 @rule(IntToPtrOp)
@@ -52,6 +54,8 @@ def int_to_ptr(ex: Executor, op: IntToPtrOp) -> Sequence[Value]:
         ex.set_poison(op.result, ex.poison(op.src))
     if block is None:  # points nowhere we know: every access through it is out of bounds
         block = HostBlock(f"the memory at address {int(addresses.reshape(-1)[0]):#x}", _NOWHERE)
+        base = ex.memory.view_of(block, dtype)
+        return (Pointers(base, addresses - block.address, byte_offsets=True),)
     distance = addresses - block.address
     inside = (distance >= 0) & (distance < block.raw.size)
     if (distance[inside] % dtype.itemsize).any():

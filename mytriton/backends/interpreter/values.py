@@ -28,13 +28,19 @@ Array = np.ndarray
 
 @dataclass(frozen=True)
 class Pointers:
-    """Pointer(s) into argument array number ``base``, as element ``offsets`` (int64)."""
+    """Pointer(s) into argument array number ``base``, as element ``offsets`` (int64).
+
+    ``byte_offsets``: the offsets count bytes. Pointers made from addresses in no memory the
+    interpreter knows (``tt.int_to_ptr`` of any integer) are such: their distances from the
+    empty block they name need not be multiples of the element size, and ``tt.ptr_to_int``
+    must give each address back exactly. Nothing can be accessed through them."""
 
     base: int
     offsets: Array
+    byte_offsets: bool = False
 
     def with_offsets(self, offsets: Array) -> Pointers:
-        return Pointers(self.base, offsets)
+        return Pointers(self.base, offsets, self.byte_offsets)
 
 
 Value = Array | Pointers
