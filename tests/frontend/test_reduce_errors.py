@@ -9,7 +9,12 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
+from mytriton.errors import (
+    ConstexprError,
+    KernelTypeError,
+    KernelValueError,
+    StaticAssertionError,
+)
 from tests.frontend.util import XI, X, expect_error
 
 
@@ -103,7 +108,12 @@ CASES: list[tuple[Any, type[Exception], tuple[str, ...], str]] = [
     (scalar_kernel, KernelTypeError, ("needs a block", "(in tl.cumsum)"), "tl.cumsum"),
     (axis_kernel, KernelValueError, ("axis 1 out of range for a rank-1 block",), "tl.associative"),
     (runtime_axis_kernel, ConstexprError, ("axis must be a compile-time constant",), "tl.reduce"),
-    (xor_sum_float_kernel, KernelValueError, ("xor_sum only supported for integers",), "tl.xor"),
+    (
+        xor_sum_float_kernel,
+        StaticAssertionError,
+        ("xor_sum only supported for integers",),
+        "tl.xor",
+    ),
 ]
 
 
