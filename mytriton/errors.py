@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -39,6 +40,15 @@ def format_at(loc: SourceLocation | None, message: str) -> str:
     return out
 
 
+def warn_at(loc: SourceLocation | None, message: str) -> None:
+    """A ``UserWarning`` attributed to the kernel's line (Triton warns the same words, from its
+    own frames)."""
+    if loc is None:
+        warnings.warn(message, UserWarning, stacklevel=3)
+    else:
+        warnings.warn_explicit(message, UserWarning, loc.file, loc.line)
+
+
 class MyTritonError(Exception):
     """Base of all mytriton errors."""
 
@@ -49,16 +59,21 @@ class CompilationError(MyTritonError):
     A subclass naming a ``cause_type`` carries, as its ``__cause__``, that plain Python
     exception with the bare message (no location): Triton's ``CompilationError`` is caused by
     the ``ValueError``/``TypeError`` its semantics raised, and code written for Triton reads
-    the message there. ``raise ... from`` another exception replaces it."""
+    the message there. ``raise ... from`` another exception replaces it. ``cause`` gives that
+    exception Triton's exact words where ours say more (code written for Triton compares them).
+    """
 
     cause_type: ClassVar[type[Exception] | None] = None
 
-    def __init__(self, message: str, loc: SourceLocation | None = None):
+    def __init__(
+        self, message: str, loc: SourceLocation | None = None, *, cause: str | None = None
+    ):
         self.message = message
         self.loc = loc
+        self.tritons_words = cause  # the cause's message where it is not ours
         super().__init__(format_at(loc, message))
         if self.cause_type is not None:
-            self.__cause__ = self.cause_type(message)
+            self.__cause__ = self.cause_type(message if cause is None else cause)
 
     @property
     def error_message(self) -> str:

@@ -41,10 +41,11 @@ class DeviceBackend(Backend):
         return device_current(device)
 
     def check_tt(self, module: Any, options: LaunchOptions) -> None:
-        """Triton's NVIDIA rule on fp8 dtypes (``nvidia_fp8``)."""
-        from mytriton.backends.nvidia_fp8 import check_fp8_types
+        """Triton's NVIDIA rules on fp8 dtypes (``nvidia_fp8``)."""
+        from mytriton.backends.nvidia_fp8 import check_fp8_types, warn_fp8e4b15_dots
 
         check_fp8_types(module, options.capability, self.name)
+        warn_fp8e4b15_dots(module, options.capability)
 
     def load(
         self, kernel: CompiledKernel, artifacts: Mapping[str, Any], options: LaunchOptions

@@ -12,16 +12,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.dialects.builtin import Float8E4M3B11FNUZType, ModuleOp
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 
+from mytriton.dialects.tt import DotOp
+from mytriton.dialects.tt_elementwise import CastOp
 from mytriton.dialects.tt_fp8 import FORMATS
-from mytriton.dialects.tt_types import FP8_TYPES
+from mytriton.dialects.tt_types import FP8_TYPES, element_type
 from mytriton.dialects.verify import source_location
-from mytriton.errors import KernelTypeError
+from mytriton.errors import KernelTypeError, warn_at
 
 #: the compute capability from which Triton's NVIDIA backend takes fp8e4nv
 FP8E4NV_CAPABILITY = 89
+#: the compute capability from which Triton warns of fp8e4b15 dot operands (Hopper's MMAs
+#: take fp8e4nv and fp8e5; fp8e4b15 is upcast to f16 first)
+FP8E4B15_DEPRECATED_CAPABILITY = 90
 
 
 def supported_fp8_dtypes(capability: int) -> tuple[str, ...]:
@@ -70,3 +75,27 @@ def check_fp8_types(module: ModuleOp, capability: int, backend: str) -> None:
                         f"sm_{capability}; the interpreter and gpusim take every fp8 dtype)",
                         source_location(op),
                     )
+
+
+def _upcast_e4b15(v: SSAValue, dot: DotOp) -> bool:
+    """Whether ``v`` is the frontend's f16 upcast of an fp8e4b15 dot operand (a ``tt.cast``
+    made for the dot: at its source location)."""
+    op = v.owner
+    return (
+        isinstance(op, CastOp)
+        and isinstance(element_type(op.src.type), Float8E4M3B11FNUZType)
+        and op.location == dot.location
+    )
+
+
+def warn_fp8e4b15_dots(module: ModuleOp, capability: int) -> None:
+    """Triton's warning, at the dot's line, for a dot of fp8e4b15 operands on Hopper or later."""
+    if capability < FP8E4B15_DEPRECATED_CAPABILITY:
+        return
+    for op in module.walk():
+        if isinstance(op, DotOp) and (_upcast_e4b15(op.a, op) or _upcast_e4b15(op.b, op)):
+            warn_at(
+                source_location(op),
+                "the use of fp8e4b15 is deprecated on Hopper and later architectures and can "
+                "cause significant slow down. It will be removed in a future triton release",
+            )

@@ -148,6 +148,9 @@ def _compile_ast(
     key = ("triton.compile", src.hash(), parsed, target)
     with _COMPILING:
         try:
+            check = getattr(src.fn, "check_unspecialized_constexprs", None)
+            if check is not None:
+                check()
             kernel = compile_stages(fn, specs, runtime_backend, launch, key)
         except MyTritonError as e:
             from mytriton.errors import CompilationError

@@ -17,6 +17,7 @@ import numpy as np
 from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, f32, f64, i32, i64
 from xdsl.ir import Attribute
 
+from mytriton.dialects import libdevice_bessel as bessel
 from mytriton.dialects import libdevice_semantics as ls
 
 # element types of the signatures, by short name
@@ -66,8 +67,8 @@ UNSUPPORTED: dict[str, str] = {
     "double2float_ru": "rounding toward +inf is not supported yet (rn and rz are)",
     "rcp64h": "not supported yet",
     **{
-        name: "Bessel functions are not supported yet"
-        for name in ("j0", "j1", "y0", "y1", "jn", "yn", "cyl_bessel_i1")
+        name: "Bessel functions of an integer order n are not supported yet"
+        for name in ("jn", "yn")
     },
 }
 
@@ -142,6 +143,11 @@ for _name, _fn in (
     ("lgamma", ls.lgamma),
     ("tgamma", ls.tgamma),
     ("cyl_bessel_i0", ls.cyl_bessel_i0),
+    ("cyl_bessel_i1", bessel.cyl_bessel_i1),
+    ("j0", bessel.j0),
+    ("j1", bessel.j1),
+    ("y0", bessel.y0),
+    ("y1", bessel.y1),
 ):
     _floats(_name, _fn)
 _floats("logb", ls.logb, own_precision=True)

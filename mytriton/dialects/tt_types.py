@@ -184,6 +184,17 @@ def block_shape_problem(shape: Sequence[int]) -> str | None:
     return numel_problem(shape)
 
 
+def triton_shape_problem(shape: Sequence[int]) -> str | None:
+    """Triton's own words for what ``block_shape_problem`` finds (the first dimension that is not
+    a power of two, else the element count; ours name the shape and the value)."""
+    for i, d in enumerate(shape):
+        if d > 0 and not is_power_of_two(d):  # (Triton's test lets 0 through: ours says why)
+            return f"Shape element {i} must be a power of 2"
+        if d <= 0:
+            return None
+    return numel_problem(shape)
+
+
 def numel_problem(shape: Sequence[int]) -> str | None:
     """Triton's words when a block of ``shape`` holds more than ``MAX_BLOCK_NUMEL`` elements."""
     numel = 1

@@ -13,8 +13,8 @@ from typing import Any
 from mytriton import knobs
 from mytriton.dialects import tt
 from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects.tt_types import block_shape_problem, block_type
-from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
+from mytriton.dialects.tt_types import block_shape_problem, block_type, triton_shape_problem
+from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError, warn_at
 from mytriton.frontend.atomic_builtins import AtomicBuiltins
 from mytriton.frontend.block_pointers import BlockPointer
 from mytriton.frontend.cuda_builtins import CudaBuiltins
@@ -98,7 +98,9 @@ class Builtins(
             )
         problem = block_shape_problem(dims)
         if problem:
-            raise KernelValueError(f"invalid block shape: {problem}", self.b.loc)
+            raise KernelValueError(
+                f"invalid block shape: {problem}", self.b.loc, cause=triton_shape_problem(dims)
+            )
         return tuple(dims)
 
     def _dtype(self, d: Any) -> core.dtype:
@@ -152,7 +154,9 @@ class Builtins(
         n = e - s
         if n & (n - 1):
             raise KernelValueError(
-                f"arange's range end - start = {n} must be a power of two", self.b.loc
+                f"arange's range end - start = {n} must be a power of two",
+                self.b.loc,
+                cause="arange's range must be a power of 2",
             )
         return TensorValue(self.b.insert(tt.MakeRangeOp(s, e)).result)
 
@@ -368,7 +372,14 @@ class Builtins(
     # ---- math ----
 
     def where(self, condition: Any, x: Any, y: Any) -> TensorValue:
-        return self.sem.where(condition, x, y)
+        c = self.sem.to_tensor(condition)
+        if c.dtype != core.int1:  # Triton's deprecation: still x != 0 for now
+            warn_at(
+                self.b.loc,
+                "tl.where with a non-boolean condition is deprecated and will error out in a "
+                f"future triton release. Got {c.dtype}",
+            )
+        return self.sem.where(c, x, y)
 
     def _propagate_nan(self, value: Any, what: str) -> ew.PropagateNan:
         v = self._constexpr(value, f"{what}'s propagate_nan")
@@ -696,7 +707,9 @@ class Builtins(
         fp8 = _mma_fp8(a) and _mma_fp8(b)
         if fp8 and n > k:
             raise KernelValueError(
-                f"tl.dot: max_num_imprecise_acc ({n}) must be <= K ({k})", self.b.loc
+                f"tl.dot: max_num_imprecise_acc ({n}) must be <= K ({k})",
+                self.b.loc,
+                cause=f"max_num_imprecise_acc ({n}) must be <= K ({k})",
             )
         return max(n, 1) if fp8 else None  # 0: after every instruction, as 1
 

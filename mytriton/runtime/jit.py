@@ -31,6 +31,7 @@ from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.device_launcher import FastLaunch
 from mytriton.errors import (
     CompilationError,
+    ConstexprError,
     GlobalChangedError,
     LaunchError,
     LaunchOptionError,
@@ -179,6 +180,25 @@ class JITFunction(Generic[T]):
                     f"or index (parameters: {', '.join(self.arg_names)})"
                 )
         return frozenset(names)
+
+    def check_unspecialized_constexprs(self) -> None:
+        """A ``tl.constexpr`` parameter is its value: it cannot also be left unspecialized
+        (Triton's compile error, at the parameter)."""
+        from mytriton.frontend.source import KernelSource
+
+        unspecialized = self.do_not_specialize | self.do_not_specialize_on_alignment
+        if not unspecialized:
+            return
+        src = KernelSource.of(self.fn)
+        params = src.parameters()
+        for arg in src.function_def().args.args:
+            if arg.arg in unspecialized and params.get(arg.arg) == "constexpr":
+                raise ConstexprError(
+                    f"{arg.arg} marked as constexpr and listed in do_not_specialize/"
+                    "do_not_specialize_on_alignment. Remove constexpr designation to skip "
+                    "specialization.",
+                    src.location(arg),
+                )
 
     def repr(self, specialization: SpecializationProxy) -> str:
         """The name of the kernel compiled for ``specialization`` (Triton's ``repr``)."""
@@ -568,6 +588,7 @@ class JITFunction(Generic[T]):
                 name = kernel_symbol(self.repr(SpecializationProxy(specs)))
             with on_device:
                 try:
+                    self.check_unspecialized_constexprs()
                     kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
                 except CompilationError as e:
                     raise backend.compile_error(e) from e.__cause__

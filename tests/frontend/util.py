@@ -74,7 +74,10 @@ def expect_error(
         # Python operation raised, else the error's own kind and message
         cause = err.__cause__
         assert cause is not None and not isinstance(cause, CompilationError), repr(cause)
-        assert str(cause) in err.message, f"{cause!r} is not in {err.message!r}"
+        if err.tritons_words is None:
+            assert str(cause) in err.message, f"{cause!r} is not in {err.message!r}"
+        else:  # Triton's own words for the same error
+            assert str(cause) == err.tritons_words, f"{cause!r} is not {err.tritons_words!r}"
     if at is None:
         return err
     file, line, text = marked_line(kernel)
