@@ -108,6 +108,8 @@ class JITFunction(Generic[T]):
     """A ``@jit`` kernel (or helper, when called from another kernel)."""
 
     is_mytriton_jit = True
+    #: the kernel's name (``functools.update_wrapper``), kept when Inductor clears ``fn``
+    __name__: str
 
     def __init__(
         self,

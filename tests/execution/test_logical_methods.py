@@ -43,5 +43,7 @@ def test_logical_and_of_ints_is_a_type_error(run: Any) -> None:
     x = np.arange(8, dtype=np.int32)
     with pytest.raises(KernelTypeError, match="Cannot bitcast data-type of size 32") as info:
         run(logical_and_of_ints_kernel, (1,), x, np.zeros(8, np.int32))
-    line = logical_and_of_ints_kernel.fn.__code__.co_firstlineno + 3  # the decorator's line, then def, load, store
+    line = (
+        logical_and_of_ints_kernel.fn.__code__.co_firstlineno + 3
+    )  # the decorator's line, then def, load, store
     assert f"test_logical_methods.py:{line}:" in str(info.value)
