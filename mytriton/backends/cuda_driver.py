@@ -174,6 +174,9 @@ class DeviceKernel:
         self.hash = ""
         #: the kernel holds device assertions (``llvm.intr.trap``): launches wait for it
         self.has_assertions = False
+        #: whether launches of a kernel with assertions wait for it (mytriton's ``@jit``
+        #: launches do; Triton's ``CompiledKernel.run`` does not unless asked: mytriton/compat)
+        self.wait_for_assertions = True
 
     @property
     def devices(self) -> tuple[int, ...]:
@@ -256,7 +259,11 @@ class DeviceKernel:
                 framework=framework,
                 device=device,
                 several_devices=cupy.cuda.runtime.getDeviceCount() > 1,
-                on_launched=self._wait_for_assertions if self.has_assertions else None,
+                on_launched=(
+                    self._wait_for_assertions
+                    if self.has_assertions and self.wait_for_assertions
+                    else None
+                ),
                 raw_pointers=raw_pointers,
                 shared=self.signature.shared,
             )

@@ -170,6 +170,16 @@ def install_as_triton() -> None:
     os.environ[ENV_SWITCH] = "1"
     if not installed():
         sys.meta_path.insert(0, _FINDER)
+    from mytriton.runtime import driver
+
+    # Triton's default driver is the active one: with no GPU here, the "cpu" backend's
+    driver.set_fallback(_cpu_driver)
+
+
+def _cpu_driver() -> Any:
+    from mytriton.compat.drivers import CPUDriver
+
+    return CPUDriver()
 
 
 def install_from_environment() -> None:

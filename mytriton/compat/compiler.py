@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import os
 from collections import namedtuple
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -309,6 +310,7 @@ class CompiledKernel:
             self._live = live
         kernel, launch = live.value
         runtime_backend = get_backend(self.metadata.backend_name)
+        _wait_for_assertions(kernel)
         from mytriton.runtime.launch import make_launcher
 
         launcher = make_launcher(kernel, runtime_backend, launch)
@@ -411,6 +413,20 @@ class CompiledKernel:
 
     def __repr__(self) -> str:
         return f"<CompiledKernel {self.name} target={self.metadata.target} hash={self.hash[:12]}>"
+
+
+def sync_asked() -> bool:
+    """Whether launches should wait for kernels with device assertions, to report a failed one
+    at its launch: ``CUDA_LAUNCH_BLOCKING=1``, as with Triton (whose launcher never waits
+    otherwise; TorchInductor compiles every kernel with ``debug=True``)."""
+    return os.environ.get("CUDA_LAUNCH_BLOCKING", "") not in ("", "0")
+
+
+def _wait_for_assertions(kernel: RuntimeKernel) -> None:
+    """A GPU kernel's launches keep its assertions but wait for it only when asked."""
+    binary = getattr(kernel, "binary", None)
+    if binary is not None and hasattr(binary, "wait_for_assertions"):
+        binary.wait_for_assertions = sync_asked()
 
 
 def _registers(kernel: RuntimeKernel, backend: RuntimeBackend) -> tuple[int, int]:

@@ -129,6 +129,25 @@ class Builtins(
     def to_tensor(self, x: Any) -> TensorValue:
         return self.sem.to_tensor(x)
 
+    def tensor_logical_and(self, x: Any, other: Any) -> TensorValue:
+        return self._logical_method("and", x, other)
+
+    def tensor_logical_or(self, x: Any, other: Any) -> TensorValue:
+        return self._logical_method("or", x, other)
+
+    def _logical_method(self, op: str, x: Any, other: Any) -> TensorValue:
+        """``x.logical_and(other)`` / ``x.logical_or(other)``: Triton bitcasts both operands
+        to int1, which only booleans survive (no truth-value conversion, unlike ``and``)."""
+        operands = [self._tensor(x, f"x.logical_{op}"), self._tensor(other, f"x.logical_{op}")]
+        for v in operands:
+            if v.dtype != core.int1:
+                raise KernelTypeError(
+                    f"x.logical_{op}(...) takes booleans (int1), got {v.dtype}: Cannot bitcast "
+                    f"data-type of size {v.dtype.primitive_bitwidth} to data-type of size 1",
+                    self.b.loc,
+                )
+        return self.sem.logical(op, *operands)
+
     # ---- programming model ----
 
     def program_id(self, axis: Any) -> TensorValue:

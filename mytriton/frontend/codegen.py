@@ -279,6 +279,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
                 return math.prod(obj.shape)
             if name == "T":  # Triton's ``x.T``: ``tl.trans(x)``
                 return self.call(core_fn("trans"), [obj], {}, node)  # type: ignore[arg-type]
+            if name in ("logical_and", "logical_or"):  # methods only, no `tl` function
+                return BoundMethod(obj, name, getattr(core, f"tensor_{name}"))
             if name in TENSOR_METHODS:
                 if name != "to" and not _has_tl_function(name):
                     raise UnsupportedSyntaxError(

@@ -592,6 +592,17 @@ def to_tensor(x: Any) -> Any:
 
 
 @builtin
+def tensor_logical_and(x: Any, other: Any) -> Any:
+    """``x.logical_and(other)``, Triton's tensor method (not a ``tl`` function): the ``&`` of
+    two booleans (int1); other dtypes are an error, as Triton's bitcast to int1 is."""
+
+
+@builtin
+def tensor_logical_or(x: Any, other: Any) -> Any:
+    """``x.logical_or(other)``: the ``|`` of two booleans (int1), as ``tensor_logical_and``."""
+
+
+@builtin
 def descriptor_gather(desc: Any, *offsets: Any) -> Any:
     """``desc.gather(x_offsets, y_offset)``: the ``[len(x_offsets), N]`` block whose row ``i`` is
     the descriptor's ``[1, N]`` block at ``(x_offsets[i], y_offset)`` (padding out of bounds)."""

@@ -11,6 +11,7 @@ inspecting the driver object itself never fails.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,9 +172,29 @@ class CudaDriver:
         return "CudaDriver()"
 
 
-#: the driver mytriton starts with
-default = CudaDriver()
 _active: Any = None
+_default: Any = None
+#: what ``default`` is when CUDA cannot be used here (None: the CUDA driver all the same, whose
+#: queries then raise ``BackendUnavailableError``); ``set_fallback`` sets it
+_fallback: Callable[[], Any] | None = None
+
+
+def set_fallback(factory: Callable[[], Any] | None) -> None:
+    """Make ``factory()`` the default driver on a machine where CUDA cannot be used (Triton's
+    rule: the default driver is the one that is active). mytriton alone keeps the CUDA driver;
+    ``import triton`` as mytriton (``mytriton/compat``) falls back to its CPU driver, as a Triton
+    with a CPU backend does."""
+    global _fallback, _default
+    _fallback = factory
+    _default = None
+
+
+def _default_driver() -> Any:
+    global _default
+    if _default is None:
+        use_fallback = _fallback is not None and not CudaDriver.is_active()
+        _default = _fallback() if use_fallback and _fallback is not None else CudaDriver()
+    return _default
 
 
 def set_active(driver: Any) -> None:
@@ -191,7 +212,9 @@ def reset_active() -> None:
 def __getattr__(name: str) -> Any:
     # ``triton.runtime.driver.active``: the module is the driver configuration, as Triton's object
     if name == "active":
-        return _active if _active is not None else default
+        return _active if _active is not None else _default_driver()
+    if name == "default":
+        return _default_driver()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -109,6 +109,8 @@ class JITFunction(Generic[T]):
     """A ``@jit`` kernel (or helper, when called from another kernel)."""
 
     is_mytriton_jit = True
+    #: the kernel's name (``functools.update_wrapper``), kept when Inductor clears ``fn``
+    __name__: str
 
     def __init__(
         self,
@@ -140,19 +142,9 @@ class JITFunction(Generic[T]):
             for n, p in self.signature.parameters.items()
             if _is_constexpr_annotation(p.annotation)
         )
-        #: the compiled kernels, keyed by specialization and where they run
-        #: (``device_caches.py``: ``device_caches[device][0]`` views it per device)
-        self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
-        self.device_caches = DeviceCaches(self.cache, self._forget_plans)
-        self._plans: dict[tuple[Any, ...], _LaunchPlan] = {}
-        self._binder = make_binder(fn.__name__, self.signature, self.constexprs)
-        #: the fast path of the last plan launched (None: none yet, or it has none)
-        self._fast: FastPath | None = None
-        #: what ``kernel[grid]`` calls: the native fast path of the last plan, or ``_launch``
-        self._entry: Callable[..., CompiledKernel] = self._launch
-        #: the globals the compiled kernels hold, read at the first compile (None: none yet);
-        #: every launch checks them (``global_values.py``), the fast paths by identity
-        self._globals: list[GlobalRead] | None = None
+        #: Triton's attribute (TorchInductor clears and restores it around pickling)
+        self.__globals__: dict[str, Any] | None = fn.__globals__
+        self._init_process_state()
         #: called as ``hook(*args, **kwargs)`` with each launch's arguments before it binds
         #: them (``add_pre_run_hook``); a kernel with hooks launches by the general path
         self.pre_run_hooks: list[Callable[..., Any]] = []
@@ -163,8 +155,41 @@ class JITFunction(Generic[T]):
             for p in self.signature.parameters.values()
         )
 
+    def _init_process_state(self) -> None:
+        """What belongs to this process: compiled kernels, launch plans, tracked globals."""
+        #: the compiled kernels, keyed by specialization and where they run
+        #: (``device_caches.py``: ``device_caches[device][0]`` views it per device)
+        self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
+        self.device_caches = DeviceCaches(self.cache, self._forget_plans)
+        self._plans: dict[tuple[Any, ...], _LaunchPlan] = {}
+        self._binder = make_binder(self.__name__, self.signature, self.constexprs)
+        #: the fast path of the last plan launched (None: none yet, or it has none)
+        self._fast: FastPath | None = None
+        #: what ``kernel[grid]`` calls: the native fast path of the last plan, or ``_launch``
+        self._entry: Callable[..., CompiledKernel] = self._launch
+        #: the globals the compiled kernels hold, read at the first compile (None: none yet);
+        #: every launch checks them (``global_values.py``), the fast paths by identity
+        self._globals: list[GlobalRead] | None = None
+
+    _PROCESS_STATE = ("cache", "device_caches", "_plans", "_binder", "_fast", "_entry", "_globals")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickles without what belongs to this process (rebuilt empty on unpickling).
+        TorchInductor's compile workers send kernels so, having set ``fn`` and ``__globals__``
+        to None; the function itself pickles by reference where it is given."""
+        state = {k: v for k, v in self.__dict__.items() if k not in self._PROCESS_STATE}
+        state["__wrapped__"] = state.get("fn")
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._init_process_state()
+
     def __repr__(self) -> str:
-        return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+        fn = self.fn
+        if fn is None:  # cleared for pickling (TorchInductor)
+            return f"JITFunction({self.__module__}:{self.__qualname__})"
+        return f"JITFunction({fn.__module__}:{fn.__qualname__})"
 
     def _parameters(self, which: Iterable[int | str] | None, option: str) -> frozenset[str]:
         """Parameter names given by name or position (``do_not_specialize=[0, "n"]``)."""
@@ -202,7 +227,7 @@ class JITFunction(Generic[T]):
 
     def repr(self, specialization: SpecializationProxy) -> str:
         """The name of the kernel compiled for ``specialization`` (Triton's ``repr``)."""
-        return self.fn.__name__ if self._repr is None else self._repr(specialization)
+        return self.__name__ if self._repr is None else self._repr(specialization)
 
     @property
     def cache_key(self) -> str:
@@ -665,6 +690,13 @@ class JITFunction(Generic[T]):
             for r in self._globals or ()
             if not is_jit(r.value)
         }
+
+    @used_global_vals.setter
+    def used_global_vals(self, value: dict[Any, Any] | None) -> None:
+        """TorchInductor sets it to None before pickling and back after: the view derives from
+        the tracked globals, which pickling drops and the next compile reads again."""
+        if value is not None and not isinstance(value, dict):
+            raise TypeError(f"used_global_vals is a dict or None, got {type(value).__name__}")
 
     @property
     def params(self) -> list[KernelParam]:

@@ -333,7 +333,7 @@ def test_ast_source_argument_errors() -> None:
     ("options", "message"),
     [
         ({"num_warps": 3}, "num_warps must be a power of 2"),
-        ({"num_ctas": 2}, "num_ctas > 1"),
+        ({"num_ctas": 3}, "num_ctas must be a power of 2"),  # 2, 4... compile (clusters)
         ({"launch_pdl": True}, "launch_pdl=True is not supported"),
     ],
 )
