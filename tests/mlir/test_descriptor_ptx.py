@@ -1,5 +1,6 @@
-"""Tensor descriptor atomics compile to PTX through upstream MLIR without a GPU: relaxed
-``atom`` instructions (``atom.relaxed.gpu.X`` is PTX's ``atom.X``) with no fences around."""
+"""Tensor descriptor kernels compile to PTX through upstream MLIR without a GPU: atomics as
+relaxed ``atom`` instructions (``atom.relaxed.gpu.X`` is PTX's ``atom.X``) with no fences around;
+descriptors remade in loops."""
 
 from __future__ import annotations
 
@@ -26,3 +27,14 @@ def test_descriptor_atomics_compile_to_relaxed_atoms(mlir_backend: object) -> No
         found = {i.replace("atom.relaxed.gpu.", "atom.") for i in re.findall(r"atom\.[\w.]+", ptx)}
         assert found == {instruction}, (instruction, found)
         assert "fence." not in ptx
+
+
+@requires_provider
+def test_loop_carried_descriptors_compile(mlir_backend: object) -> None:
+    """Maps remade in loops lower to their bases: the loops carry pointers, no map is built."""
+    from tests.execution.test_descriptor_loop_carried import loop_carried_warmups
+
+    for kernel in loop_carried_warmups():
+        ptx = kernel.asm["ptx"]
+        assert f".visible .entry {kernel.name}(" in ptx
+        assert "tensormap" not in ptx

@@ -1,5 +1,6 @@
-"""Tensor descriptor atomics compile to CUDA C++ on machines without a GPU: one relaxed
-``atom`` per element at gpu scope (tests/execution/test_descriptor_atomics.py checks values)."""
+"""Tensor descriptor kernels compile to CUDA C++ on machines without a GPU: atomics as one
+relaxed ``atom`` per element at gpu scope, descriptors remade in loops (tests/execution checks
+values)."""
 
 from __future__ import annotations
 
@@ -33,3 +34,12 @@ def test_descriptor_atomics_compile_with_nvcc(
 
     for i, kernel in enumerate(descriptor_atomic_warmups()):
         assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"{kernel.name}_{i}.cu")
+
+
+def test_loop_carried_descriptors_compile_with_nvcc(
+    nvcc: str, tmp_path: Path, cuda_backend: object
+) -> None:
+    from tests.execution.test_descriptor_loop_carried import loop_carried_warmups
+
+    for kernel in loop_carried_warmups():
+        assert_compiles(nvcc, kernel.asm["cuda"], tmp_path / f"{kernel.name}.cu")
