@@ -139,6 +139,16 @@ class LaunchOptionError(LaunchError, ValueError, AssertionError):
     Also a ``ValueError`` and an ``AssertionError``: what Triton raises for these."""
 
 
+class DescriptorAssertionError(LaunchError, AssertionError):
+    """A host ``TensorDescriptor`` Triton refuses with an ``AssertionError`` (rank, alignment,
+    strides, shape, padding)."""
+
+
+class DescriptorValueError(LaunchError, ValueError):
+    """A host ``TensorDescriptor`` whose block shape Triton refuses with a ``ValueError`` (a
+    size that is not a power of two), or one a GPU's tensor map cannot hold."""
+
+
 class AutotuneError(LaunchError, ValueError):
     """A misused ``@autotune``: a launch re-defining a tuned meta-parameter, pruning that leaves
     no config (also a ``ValueError``, what Triton raises for the first)."""

@@ -11,7 +11,8 @@ store through it expands into ordinary ``tt`` ops, as Triton's RewriteTensorPoin
 
 A tensor descriptor is the same record (int32 shape, int64 strides) whose loads and stores
 always check every dimension (out-of-bounds elements read as the padding, writes are dropped:
-TMA's behaviour); ``desc.gather``/``desc.scatter`` pick rows of one (``descriptor_gather.py``).
+TMA's behaviour); ``desc.gather``/``desc.scatter`` pick rows of one (``descriptor_gather.py``),
+``desc.atomic_add`` & co. combine a block into one (``descriptor_atomics.py``).
 In a kernel ``desc.shape``/``desc.strides`` are its runtime scalars and ``desc.block_shape`` its
 compile-time sizes, as in Triton. Runtime loops and ``if``s carry a record as its scalars
 (``CompositeValue``).
@@ -100,6 +101,12 @@ class BlockPointer(CompositeValue):
         return None
 
 
+# ``desc.<name>`` that is ``tl.core.descriptor_<name>(desc, ...)``
+_DESCRIPTOR_BUILTINS = frozenset(
+    ["gather", "scatter", *(f"atomic_{k}" for k in ("add", "min", "max", "and", "or", "xor"))]
+)
+
+
 @dataclass(frozen=True, repr=False)
 class TensorDescriptor(CompositeValue):
     """``tl.make_tensor_descriptor(...)``: loads and stores ``block_shape`` blocks of a tensor."""
@@ -145,7 +152,7 @@ class TensorDescriptor(CompositeValue):
     def attribute(self, name: str) -> Any:
         if name in ("load", "store"):
             return BoundMethod(self, f"{name}_tensor_descriptor")
-        if name in ("gather", "scatter"):
+        if name in _DESCRIPTOR_BUILTINS:  # tl.core builtins that tl does not export
             return BoundMethod(self, name, getattr(core, f"descriptor_{name}"))
         if name == "shape":  # runtime int32 scalars, as Triton's
             return self.shape

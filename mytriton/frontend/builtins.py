@@ -19,6 +19,7 @@ from mytriton.frontend.atomic_builtins import AtomicBuiltins
 from mytriton.frontend.block_pointers import BlockPointer
 from mytriton.frontend.cuda_builtins import CudaBuiltins
 from mytriton.frontend.debug_builtins import DebugBuiltins
+from mytriton.frontend.descriptor_atomics import DescriptorAtomicBuiltins
 from mytriton.frontend.descriptor_gather import DescriptorGatherBuiltins
 from mytriton.frontend.dot_scaled import DotScaledBuiltins
 from mytriton.frontend.dtypes import to_ir
@@ -54,6 +55,7 @@ class Builtins(
     LibdeviceBuiltins,
     DebugBuiltins,
     DescriptorGatherBuiltins,  # and BlockPointerBuiltins, its base
+    DescriptorAtomicBuiltins,
     AtomicBuiltins,
     DotScaledBuiltins,
     MapElementwiseBuiltins,

@@ -612,3 +612,34 @@ def descriptor_gather(desc: Any, *offsets: Any) -> Any:
 def descriptor_scatter(desc: Any, value: Any, *offsets: Any) -> Any:
     """``desc.scatter(value, x_offsets, y_offset)``: row ``i`` of ``value`` stored as the
     descriptor's ``[1, N]`` block at ``(x_offsets[i], y_offset)`` (out of bounds dropped)."""
+
+
+@builtin
+def descriptor_atomic_add(desc: Any, offsets: Any, value: Any) -> Any:
+    """``desc.atomic_add(offsets, value)``: add ``value`` (a block of the descriptor's block
+    shape) to the block at ``offsets`` element by element, atomically; out of bounds dropped."""
+
+
+@builtin
+def descriptor_atomic_min(desc: Any, offsets: Any, value: Any) -> Any:
+    """``desc.atomic_min(offsets, value)``: as ``atomic_add``, keeping the smaller."""
+
+
+@builtin
+def descriptor_atomic_max(desc: Any, offsets: Any, value: Any) -> Any:
+    """``desc.atomic_max(offsets, value)``: as ``atomic_add``, keeping the larger."""
+
+
+@builtin
+def descriptor_atomic_and(desc: Any, offsets: Any, value: Any) -> Any:
+    """``desc.atomic_and(offsets, value)``: as ``atomic_add``, with a bitwise and."""
+
+
+@builtin
+def descriptor_atomic_or(desc: Any, offsets: Any, value: Any) -> Any:
+    """``desc.atomic_or(offsets, value)``: as ``atomic_add``, with a bitwise or."""
+
+
+@builtin
+def descriptor_atomic_xor(desc: Any, offsets: Any, value: Any) -> Any:
+    """``desc.atomic_xor(offsets, value)``: as ``atomic_add``, with a bitwise xor."""

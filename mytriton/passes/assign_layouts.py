@@ -1,7 +1,9 @@
 """``tt-assign-layouts``: give every block value a `ttg` layout, as its tensor encoding.
 
 Anchors decide layouts: a load uses the default (coalesced) layout of its shape unless its
-pointers already have one, a store follows its pointers when they are bound (else its value),
+pointers already have one, a store follows its pointers when they are bound (else its value,
+but for a tensor-core accumulator whose coalesced store moves wider vectors: as Triton's, it is
+converted, through shared memory, ``mma_policy.widens_accumulator_store``),
 ``tt.dot`` produces a register-tile layout (``dot_layout``), a reduction leaves the slice of its
 operand's layout, and a loop-carried block keeps the layout its yielded value will have.
 Everything else follows its operands. Values that are cheap to recompute (ranges, splats,
@@ -49,6 +51,7 @@ from mytriton.passes.mma_policy import (
     mma_staging,
     tensor_core_dot,
     wgmma_staging,
+    widens_accumulator_store,
 )
 from mytriton.passes.shape_layouts import unpaired
 
@@ -350,7 +353,9 @@ class LayoutAssigner:
         """A bound pointer block (e.g. loop-carried) cannot move between layouts: the stored
         value follows it. Otherwise the pointers are recomputed for the value (or mask), unless
         the value runs along another dimension than the addresses are contiguous in (a
-        transposing copy): then the value is converted to the store's coalesced layout."""
+        transposing copy), or is a tensor-core accumulator the coalesced layout stores in wider
+        vectors (``widens_accumulator_store``): then the value is converted to the store's
+        coalesced layout."""
         bound = self.home.get(op.ptr)
         if bound is not None:
             return bound
@@ -364,6 +369,8 @@ class LayoutAssigner:
             and known.dim_order[0] != fastest
             and self.axis[op.ptr].contiguity[fastest] > 1
         ):
+            return coalesced
+        if self.tensor_cores and widens_accumulator_store(known, coalesced, op.value):
             return coalesced
         return known
 

@@ -37,10 +37,11 @@ of an odd number of 16-byte units) hit different banks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, bf16, f16, f32, i8, i32
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 
 from mytriton.dialects import tt
 from mytriton.dialects.ptx_mma import FP8_MMA_CAPABILITY, FP8_MMA_FORMS
@@ -63,6 +64,9 @@ FP8_FORMS: dict[Attribute, MmaForm] = {
     Float8E5M2Type(): FP8_MMA_FORMS["e5m2"],
 }
 WGMMA_N_TILE = 64  # N a multiple of one swizzled row of 16-bit elements (an N-major B's atom)
+# the largest accumulator tile a store converts to its coalesced layout (bytes of shared memory:
+# a 128 x 128 f32 tile; a 128 x 256 one rounded to f16)
+EPILOGUE_CONVERSION_BYTES = 64 * 1024
 
 
 def mma_form(op: tt.DotOp) -> MmaForm | None:
@@ -150,6 +154,25 @@ def mma_warps(layout: Attribute | None, shape: Sequence[int]) -> tuple[int, int]
     if shape[0] % (wm * M_TILE) or shape[1] % (wn * N_TILE):
         return None
     return wm, wn
+
+
+def widens_accumulator_store(
+    known: Attribute | None, coalesced: BlockedLayoutAttr, value: SSAValue
+) -> bool:
+    """Whether a store of ``value``, held in a tensor-core accumulator layout ``known`` (two
+    consecutive columns a thread), moves wider vectors in its ``coalesced`` layout along the
+    same contiguous dimension, and the tile is small enough to convert through shared memory
+    (``EPILOGUE_CONVERSION_BYTES``). Then, as Triton's coalescing does, the value is converted
+    (16-byte ``st.global.v4`` of f32/i32 rather than 8-byte ``v2``); a loop's tiles shrink their
+    stages to leave the room (``pipeline_async``)."""
+    if mma_warps(known, shape_of(value.type)) is None:
+        return False
+    assert isinstance(known, BlockedLayoutAttr)
+    fastest = coalesced.dim_order[0]
+    if fastest != known.dim_order[0] or coalesced.spt[fastest] <= known.spt[fastest]:
+        return False
+    numel = math.prod(shape_of(value.type))
+    return numel * byte_size(element_type(value.type)) <= EPILOGUE_CONVERSION_BYTES
 
 
 def tensor_core_dot(

@@ -6,8 +6,10 @@ stores it in; inside the kernel it is what ``tl.make_tensor_descriptor`` returns
 its base as a pointer, its shape as int32 and its strides as int64 scalars; the block shape,
 the padding and the element type are part of the specialization (``block_shape`` may be changed
 between launches, as Triton's autotuned tutorials do in a ``pre_hook``). The checks are
-Triton 3.6's: rank 1 to 5, a contiguous last dimension, a 16-byte aligned base and 16-byte
-multiple strides, blocks of powers of two of at least 16 bytes a row.
+Triton 3.6's, at construction, in its order and with its exception types: rank 1 to 5, a
+16-byte aligned base, blocks of powers of two (a ``ValueError``), 16-byte multiple strides, a
+positive shape, a contiguous last dimension (``AssertionError``s). A launch checks them again,
+and rows of at least 16 bytes (Triton's driver refuses fewer when it makes the tensor map).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
-from mytriton.errors import LaunchError
+from mytriton.errors import DescriptorAssertionError, DescriptorValueError
 
 MAX_RANK = 5
 ALIGNMENT = 16  # bytes: the base and every stride but the last
@@ -38,53 +40,74 @@ class TensorDescriptor:
     def __post_init__(self) -> None:
         self.shape, self.strides = list(self.shape), list(self.strides)
         self.block_shape = list(self.block_shape)
-        self.validate()
+        self.check()
 
-    def validate(self) -> ArrayInfo:
-        """Triton's checks (the launch repeats them: ``block_shape`` may have changed); the
-        base's metadata."""
+    def check(self) -> ArrayInfo:
+        """Triton's checks, in its order and with its exception types (``AssertionError``, a
+        ``ValueError`` for a block size that is not a power of two) and words; the base's
+        metadata."""
         rank = len(self.shape)
-        if not 1 <= rank <= MAX_RANK:
-            raise LaunchError(f"TensorDescriptor: rank must be 1 to {MAX_RANK}, got {rank}")
         for name, values in (("strides", self.strides), ("block_shape", self.block_shape)):
             if len(values) != rank:
-                raise LaunchError(
-                    f"TensorDescriptor: {name} has {len(values)} entries for a rank-{rank} shape"
+                raise DescriptorAssertionError(
+                    f"TensorDescriptor: rank mismatch: {name} has {len(values)} entries for a "
+                    f"rank-{rank} shape"
                 )
+        if not 1 <= rank <= MAX_RANK:
+            raise DescriptorAssertionError(
+                f"TensorDescriptor: rank must be 1 to {MAX_RANK}, got {rank}"
+            )
         if not is_array(self.base):
-            raise LaunchError(
+            raise DescriptorAssertionError(
                 f"TensorDescriptor: base must be an array, got {type(self.base).__name__}"
             )
         info = describe_array(self.base, "TensorDescriptor's base")
         size = max(info.dtype.primitive_bitwidth // 8, 1)
         if info.address % ALIGNMENT:
-            raise LaunchError("TensorDescriptor: base must be 16-byte aligned")
-        if self.strides[-1] != 1:
-            raise LaunchError(
-                f"TensorDescriptor: the last dimension must be contiguous (stride 1), got "
-                f"strides {self.strides}"
-            )
-        if any((s * size) % ALIGNMENT for s in self.strides[:-1]):
-            raise LaunchError(
-                f"TensorDescriptor: strides {self.strides} of {size}-byte elements must be "
-                "multiples of 16 bytes (but the last)"
-            )
-        for b in self.block_shape:
-            if not isinstance(b, int) or b < 1 or b & (b - 1):
-                raise LaunchError(
-                    f"TensorDescriptor: block_shape {self.block_shape} must be powers of two"
+            raise DescriptorAssertionError("TensorDescriptor: base must be 16-byte aligned")
+        for i, b in enumerate(self.block_shape):
+            if not isinstance(b, int) or isinstance(b, bool) or b < 1 or b & (b - 1):
+                raise DescriptorValueError(
+                    f"TensorDescriptor: block_shape {self.block_shape}: Shape element {i} must "
+                    "be a power of 2"
                 )
+        if any((s * size) % ALIGNMENT for s in self.strides[:-1]):
+            raise DescriptorAssertionError(
+                f"TensorDescriptor: strides must be 16-byte aligned: strides {self.strides} of "
+                f"{size}-byte elements must be multiples of 16 bytes (but the last)"
+            )
+        if any(d <= 0 for d in self.shape):
+            raise DescriptorAssertionError(
+                f"TensorDescriptor: shape must be positive, got {self.shape}"
+            )
+        if self.strides[-1] != 1:
+            raise DescriptorAssertionError(
+                f"TensorDescriptor: Last dimension must be contiguous (stride 1), got strides "
+                f"{self.strides}"
+            )
+        if self.padding not in ("zero", "nan"):
+            raise DescriptorAssertionError(
+                f"TensorDescriptor: Illegal value for padding: {self.padding!r} (use 'zero' or "
+                "'nan')"
+            )
+        if self.padding == "nan" and info.dtype.kind != "float":
+            raise DescriptorAssertionError(
+                f"TensorDescriptor: Padding option `nan` is only supported for floating point "
+                f"tensors, not {info.dtype}"
+            )
+        return info
+
+    def validate(self) -> ArrayInfo:
+        """At a launch: Triton's checks again (the fields may have changed since), and what a
+        GPU's tensor map needs, which Triton leaves to the driver at its launch: rows of at
+        least 16 bytes. The base's metadata."""
+        info = self.check()
+        size = max(info.dtype.primitive_bitwidth // 8, 1)
         if self.block_shape[-1] * size < ALIGNMENT:
-            raise LaunchError(
+            raise DescriptorValueError(
                 "TensorDescriptor: the block shape must have at least 16 bytes in the last "
                 f"dimension, got {self.block_shape[-1]} * {size} bytes"
             )
-        if self.padding not in ("zero", "nan"):
-            raise LaunchError(
-                f"TensorDescriptor: padding must be 'zero' or 'nan', got {self.padding!r}"
-            )
-        if self.padding == "nan" and info.dtype.kind != "float":
-            raise LaunchError(f"TensorDescriptor: padding 'nan' needs floats, not {info.dtype}")
         return info
 
     @staticmethod

@@ -152,23 +152,78 @@ def test_triton_descriptor_class_is_taken(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.mark.parametrize(
-    ("make", "message"),
+    ("make", "error", "message"),
     [
-        (lambda x: TensorDescriptor(x, [16, 16], [1, 16], [16, 8]), "last dimension"),
-        (lambda x: TensorDescriptor(x[:, 1:], [16, 15], [16, 1], [16, 8]), "16-byte aligned"),
-        (lambda x: TensorDescriptor(x, [16, 16], [18, 1], [16, 8]), "multiples of 16 bytes"),
-        (lambda x: TensorDescriptor(x, [16, 16], [16, 1], [16, 6]), "powers of two"),
-        (lambda x: TensorDescriptor(x, [16, 16], [16, 1], [16, 2]), "at least 16 bytes"),
-        (lambda x: TensorDescriptor(x, [16, 16], [16, 1], [16]), "block_shape has 1"),
-        (lambda x: TensorDescriptor(x, [16, 16], [16, 1], [16, 8], "one"), "padding"),
-        (lambda x: TensorDescriptor(x.astype(np.int32), [16, 16], [16, 1], [16, 8], "nan"), "nan"),
-        (lambda x: TensorDescriptor(16, [16, 16], [16, 1], [16, 8]), "must be an array"),
+        (lambda x: TensorDescriptor(x, [16, 16], [16, 2], [16, 8]), AssertionError, "Last dim"),
+        (
+            lambda x: TensorDescriptor(x[:, 1:], [16, 15], [16, 1], [16, 8]),
+            AssertionError,
+            "base must be 16-byte aligned",
+        ),
+        (
+            lambda x: TensorDescriptor(x, [16, 16], [18, 1], [16, 8]),
+            AssertionError,
+            "strides must be 16-byte aligned",
+        ),
+        (
+            lambda x: TensorDescriptor(x, [16, 16], [16, 1], [16, 6]),
+            ValueError,
+            "Shape element 1 must be a power of 2",
+        ),
+        (
+            lambda x: TensorDescriptor(x, [0, 16], [16, 1], [16, 8]),
+            AssertionError,
+            "shape must be positive",
+        ),
+        (lambda x: TensorDescriptor(x, [16, 16], [16, 1], [16]), AssertionError, "block_shape has"),
+        (lambda x: TensorDescriptor(x, [], [], []), AssertionError, "rank must be 1 to 5"),
+        (
+            lambda x: TensorDescriptor(x, [16, 16], [16, 1], [16, 8], "one"),
+            AssertionError,
+            "Illegal value for padding",
+        ),
+        (
+            lambda x: TensorDescriptor(x.astype(np.int32), [16, 16], [16, 1], [16, 8], "nan"),
+            AssertionError,
+            "Padding option `nan` is only supported for floating point",
+        ),
+        (lambda x: TensorDescriptor(16, [16, 16], [16, 1], [16, 8]), AssertionError, "an array"),
     ],
 )
-def test_invalid_descriptors(make: Any, message: str) -> None:
+def test_invalid_descriptors(make: Any, error: type[Exception], message: str) -> None:
+    """Refused where Triton refuses them, when made, with its exception types and words."""
     x = np.zeros((16, 16), np.float32)
-    with pytest.raises(LaunchError, match=message):
+    with pytest.raises(error, match=message) as info:
         make(x)
+    assert isinstance(info.value, LaunchError)
+
+
+@pytest.mark.parametrize(
+    ("shape", "block", "error", "message"),
+    [
+        # Triton checks the block shape before the strides, the strides before the shape
+        ((125, 127), [33, 32], ValueError, "Shape element 0 must be a power of 2"),
+        ((0, 127), [32, 32], AssertionError, "strides must be 16-byte aligned"),
+        ((0, 128), [32, 32], AssertionError, "shape must be positive"),
+        ((128,), [31], ValueError, "Shape element 0 must be a power of 2"),
+    ],
+)
+def test_first_failed_check_is_tritons(
+    shape: tuple[int, ...], block: list[int], error: type[Exception], message: str
+) -> None:
+    x = np.zeros(max(1, int(np.prod(shape))), np.float16)  # row-major strides, as torch's
+    strides = [shape[1], 1] if len(shape) == 2 else [1]
+    with pytest.raises(error, match=message):
+        TensorDescriptor(x, list(shape), strides, block)
+
+
+def test_narrow_rows_are_refused_at_launch() -> None:
+    """Rows of 8 bytes: a descriptor Triton makes, but no tensor map can hold (its driver
+    refuses it at the launch)."""
+    x = np.zeros((16, 16), np.float32)
+    narrow = TensorDescriptor(x, [16, 16], [16, 1], [16, 2])
+    with pytest.raises(ValueError, match="at least 16 bytes"):
+        scale_kernel[(1, 1)](narrow, TensorDescriptor.from_tensor(x, [16, 8]), 1.0)
 
 
 def test_changed_into_invalid_is_caught_at_launch() -> None:
@@ -176,7 +231,7 @@ def test_changed_into_invalid_is_caught_at_launch() -> None:
     x = np.zeros((16, 16), np.float32)
     src, dst = TensorDescriptor.from_tensor(x, [16, 8]), TensorDescriptor.from_tensor(x, [16, 8])
     src.block_shape = [16, 3]
-    with pytest.raises(LaunchError, match="powers of two"):
+    with pytest.raises(LaunchError, match="power of 2"):
         scale_kernel[(1, 1)](src, dst, 1.0)
 
 
@@ -217,7 +272,7 @@ def test_planned_descriptor_changed_into_invalid_is_caught() -> None:
     with pytest.raises(LaunchError, match="multiples of 16 bytes"):
         scale_kernel[(2, 4)](src, dst, 1.0)
     src.strides, src.block_shape = [32, 1], [16, 3]
-    with pytest.raises(LaunchError, match="powers of two"):
+    with pytest.raises(LaunchError, match="power of 2"):
         scale_kernel[(2, 4)](src, dst, 1.0)
 
 

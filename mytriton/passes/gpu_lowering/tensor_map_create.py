@@ -28,7 +28,9 @@ loop also serializes the MMAs (C7518): either cost two thirds of Triton's speed 
 A kernel that makes such a descriptor and loads none of its blocks (a persistent kernel with
 no tile) runs.
 
-A map no copy reads (no box recorded) lowers to nothing.
+A map no copy reads (no box recorded) writes nothing: its value is the tensor's base pointer,
+which runtime loops and ``if``s carry as any pointer (a map made in a loop is never read by
+copies: only maps made at the kernel's top level are).
 """
 
 from __future__ import annotations
@@ -83,8 +85,10 @@ class LowerMakeTensorMap:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, MakeTensorMapOp)
         found = op.copies()
-        if found is None:
-            return  # no copy reads it
+        if found is None:  # no copy reads it: its value is the tensor's base, as in the
+            # interpreter, so that a loop or an ``if`` that carries it has a register to carry
+            ctx.set(op.result, [ctx.scalar(op.base)])
+            return
         box, swizzle, span, slot = found
         kernel = ctx.source
         assert isinstance(kernel, func.FuncOp)
