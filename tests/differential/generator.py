@@ -21,7 +21,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from tests.differential.known import COMPILED_DEFECTS, INTERPRETER_DEFECTS, KNOWN_DIVERGENCES
+from tests.differential.known import COMPILED_DIFFERENCES, INTERPRETER_DEFECTS, KNOWN_DIVERGENCES
 from tests.differential.typerules import (
     BF16,
     BOOL,
@@ -128,7 +128,7 @@ class _Builder:
         if reference == "interpreter":
             self.excluded |= set(INTERPRETER_DEFECTS)
         else:
-            self.excluded |= set(COMPILED_DEFECTS)
+            self.excluded |= set(COMPILED_DIFFERENCES)
         self.allow_reject = self.rng.random() < 0.1
         self.expect_reject: str | None = None
         self.rank = int(self.rng.integers(1, 3))
@@ -656,6 +656,9 @@ class _Builder:
             if dt == BF16 and "bf16_subnormal" in self.excluded:
                 tiny = float(ml_dtypes.finfo(ml_dtypes.bfloat16).tiny)
                 data = np.where(np.abs(data.astype(np.float32)) < tiny, np.zeros_like(data), data)
+            if dt == F32 and "f32_subnormal" in self.excluded:
+                tiny = float(np.finfo(np.float32).tiny)
+                data = np.where(np.abs(data) < tiny, np.zeros_like(data), data)
             self.args.append(Arg("in", f"{name}_ptr", dt.name, self.shape, data))
             load = f"tl.load({name}_ptr + {self.offset(self.shape)})"
             if dt == BF16 and "bf16_arith" in self.excluded:
