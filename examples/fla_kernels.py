@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from library_cases import Case, main  # noqa: E402
+from library_cases import Case, main
 
 B, T, H, K, V = 1, 40, 2, 16, 16
 
@@ -52,7 +52,7 @@ def recurrence(
 
 def cases() -> list[Case]:
     import torch
-    import torch.nn.functional as F
+    import torch.nn.functional as F  # noqa: N812 (torch's usual name)
     from fla.modules import RMSNorm
     from fla.modules.l2norm import l2norm
     from fla.ops.delta_rule import chunk_delta_rule, fused_recurrent_delta_rule

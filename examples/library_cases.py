@@ -169,7 +169,8 @@ def main(cases: Callable[[], list[Case]], library: str, argv: Sequence[str] | No
             continue
         errs = " ".join(f"{k}={v:.1e}" for k, v in case.errors.items())
         timing = f"  {seconds * 1e3:.3f} ms/call" if seconds is not None else ""
-        print(f"{case.name:28s} {'ok  ' if ok else 'FAIL'} {errs}{timing}" + (f"  {error}" * bool(error)))
+        status = "ok  " if ok else "FAIL"
+        print(f"{case.name:28s} {status} {errs}{timing}" + (f"  {error}" if error else ""))
     print(f"{library} on {runner} ({device}): {'all ok' if not failed else f'{failed} failed'}")
     sys.stdout.flush()
     return 1 if failed else 0

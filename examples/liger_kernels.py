@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from library_cases import Case, main  # noqa: E402
+from library_cases import Case, main
 
 
 def cases() -> list[Case]:
     import torch
-    import torch.nn.functional as F
+    import torch.nn.functional as F  # noqa: N812 (torch's usual name)
     from liger_kernel.ops.fused_moe import LigerFusedMoEFunction
-    from liger_kernel.transformers import functional as LF
+    from liger_kernel.transformers import functional as LF  # noqa: N812
 
     def randn(*shape: int, dtype: Any = torch.float32) -> Any:
         return lambda dev: torch.randn(*shape, device=dev, dtype=dtype)
@@ -184,7 +184,13 @@ def cases() -> list[Case]:
             lambda x: torch.softmax(x, -1),
             grads=(0,),
         ),
-        Case("sparsemax", lambda d: [randn(6, 96)(d)], LF.liger_sparsemax, sparsemax_ref, grads=(0,)),
+        Case(
+            "sparsemax",
+            lambda d: [randn(6, 96)(d)],
+            LF.liger_sparsemax,
+            sparsemax_ref,
+            grads=(0,),
+        ),
         Case(
             "group_norm",
             lambda d: [randn(3, 8, 20)(d), randn(8)(d), randn(8)(d)],
