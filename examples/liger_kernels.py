@@ -25,6 +25,7 @@ def cases() -> list[Case]:
     import torch
     import torch.nn.functional as F  # noqa: N812 (torch's usual name)
     from liger_kernel.ops.fused_moe import LigerFusedMoEFunction
+    from liger_kernel.ops.mlp import LigerMLPFunction
     from liger_kernel.transformers import functional as LF  # noqa: N812
 
     def randn(*shape: int, dtype: Any = torch.float32) -> Any:
@@ -98,6 +99,16 @@ def cases() -> list[Case]:
             g, u = torch.einsum("th,tnh->tn", x, gate_up[e]).chunk(2, -1)
             out += weights[:, j : j + 1] * torch.einsum("thi,ti->th", down[e], F.silu(g) * u)
         return out
+
+    def mlp_inputs(dev: Any) -> list[Any]:
+        dim, hidden = 128, 256
+        weights = [torch.randn(hidden, dim), torch.randn(hidden, dim), torch.randn(dim, hidden)]
+        x = torch.randn(2, 64, dim)
+        return [t.mul(0.1).to(dev, torch.bfloat16) for t in [x, *weights]]
+
+    def mlp_ref(x: Any, gate: Any, up: Any, down: Any) -> Any:
+        xf = x.float()
+        return F.linear(F.silu(xf @ gate.float().T) * (xf @ up.float().T), down.float())
 
     return [
         Case(
@@ -222,6 +233,17 @@ def cases() -> list[Case]:
             moe_ref,
             atol=2e-3,  # its tl.dot rounds to tf32 on the GPU and on gpusim
             rtol=2e-3,
+        ),
+        Case(
+            # tensor descriptors made by autotune pre-hooks; the library asserts CUDA tensors
+            "mlp_swiglu_bf16",
+            mlp_inputs,
+            lambda *a: LigerMLPFunction.apply(*a),
+            mlp_ref,
+            grads=(0, 1, 2, 3),
+            atol=2e-2,
+            rtol=2e-2,
+            cuda_only=True,
         ),
     ]
 

@@ -7,7 +7,9 @@ its base as a pointer, its shape as int32 and its strides as int64 scalars; the 
 the padding and the element type are part of the specialization (``block_shape`` may be changed
 between launches, as Triton's autotuned tutorials do in a ``pre_hook``). The checks are
 Triton 3.6's: rank 1 to 5, a contiguous last dimension, a 16-byte aligned base and 16-byte
-multiple strides, blocks of powers of two of at least 16 bytes a row.
+multiple strides, blocks of powers of two; and, at launch only, at least 16 bytes a block row
+(Triton's constructor allows less: libraries make descriptors with a placeholder block such as
+``[1, 1]`` and set the real one in an autotune ``pre_hook``, as Liger-Kernel's MLP does).
 """
 
 from __future__ import annotations
@@ -38,11 +40,11 @@ class TensorDescriptor:
     def __post_init__(self) -> None:
         self.shape, self.strides = list(self.shape), list(self.strides)
         self.block_shape = list(self.block_shape)
-        self.validate()
+        self.validate(launch=False)
 
-    def validate(self) -> ArrayInfo:
-        """Triton's checks (the launch repeats them: ``block_shape`` may have changed); the
-        base's metadata."""
+    def validate(self, launch: bool = True) -> ArrayInfo:
+        """Triton's checks (the launch repeats them: ``block_shape`` may have changed), with
+        the row size of the block only at ``launch``; the base's metadata."""
         rank = len(self.shape)
         if not 1 <= rank <= MAX_RANK:
             raise LaunchError(f"TensorDescriptor: rank must be 1 to {MAX_RANK}, got {rank}")
@@ -74,7 +76,7 @@ class TensorDescriptor:
                 raise LaunchError(
                     f"TensorDescriptor: block_shape {self.block_shape} must be powers of two"
                 )
-        if self.block_shape[-1] * size < ALIGNMENT:
+        if launch and self.block_shape[-1] * size < ALIGNMENT:
             raise LaunchError(
                 "TensorDescriptor: the block shape must have at least 16 bytes in the last "
                 f"dimension, got {self.block_shape[-1]} * {size} bytes"
