@@ -10,7 +10,8 @@ import pytest
 
 from tests.libraries.conftest import CPU_BACKENDS, require, run_example, run_python
 
-# every case of examples/liger_kernels.py that runs on CPU tensors (dyt's backward needs CUDA)
+# every case of examples/liger_kernels.py that runs on CPU tensors (dyt's backward and the
+# MLP's autograd function need CUDA)
 CASES = {
     "rms_norm",
     "rms_norm_gemma_bf16",
@@ -28,6 +29,7 @@ CASES = {
     "group_norm",
     "dyt_forward",
     "fused_moe",
+    "mlp_gemm_swiglu_bf16",
 }
 
 
