@@ -118,6 +118,30 @@ def env_int(key: str, default: int = 0, *, ignored: bool = False) -> env_knob:
     return env_knob(key, default, parse=int, ignored=ignored)
 
 
+def _load_class(text: str) -> type:
+    """The class ``module.path:ClassName`` names (Triton's ``env_class`` format)."""
+    import importlib
+
+    module, sep, name = text.strip().partition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"expected 'module.path:ClassName', got {text!r}")
+    cls = importlib.import_module(module)
+    for part in name.split("."):
+        cls = getattr(cls, part)
+    if not isinstance(cls, type):
+        raise TypeError(f"{text!r} names {cls!r}, not a class")
+    return cls
+
+
+def _show_class(value: Any) -> str:
+    return value if isinstance(value, str) else f"{value.__module__}:{value.__qualname__}"
+
+
+def env_class(key: str) -> env_knob:
+    """A knob naming a class as ``module.path:ClassName``; reading it imports the class."""
+    return env_knob(key, None, parse=_load_class, show=_show_class)
+
+
 K = TypeVar("K", bound="base_knobs")
 
 
@@ -196,6 +220,9 @@ class cache_knobs(base_knobs):  # noqa: N801
     )
     #: the on-disk kernel cache's folder (default ``~/.cache/mytriton``)
     dir = env_str("TRITON_CACHE_DIR", _disk_cache_dir, alias="MYTRITON_CACHE_DIR")
+    #: a ``triton.runtime.cache.CacheManager`` subclass that stores the disk cache's entries
+    #: (``module.path:ClassName``; unset: mytriton's own layout under ``cache.dir``)
+    manager_class = env_class("TRITON_CACHE_MANAGER")
     home_dir = env_str("TRITON_HOME", os.path.expanduser("~/"), ignored=True)
 
 

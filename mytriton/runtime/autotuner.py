@@ -381,6 +381,8 @@ class Autotuner(KernelInterface):
             if verbose:
                 print(f"Autotuning kernel {self.base_fn.__name__} with config {config}")
             current = self._current(config, {**meta, "warmup": True})
+            if config.pre_hook:  # it may set what the compile specializes on (descriptors)
+                config.pre_hook({**(self.nargs or {}), **meta, **config.all_kwargs()})
             try:
                 self.fn.run(*args, **current)
             except Exception as e:

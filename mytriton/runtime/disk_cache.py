@@ -190,7 +190,7 @@ class CacheEntry:
 
     def load(self) -> CompiledKernel | None:
         try:
-            data = self.path.read_bytes()
+            data = self._read()
         except FileNotFoundError:
             stats.misses += 1
             return None
@@ -213,9 +213,7 @@ class CacheEntry:
         if body is None:
             return
         try:
-            _write_atomically(
-                self.path, MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
-            )
+            self._write(MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
         except OSError as e:
             _warn_once(
                 str(self.path.parent), f"cannot write the compile cache in {self.path.parent}: {e}"
@@ -227,6 +225,32 @@ class CacheEntry:
         stats.rejected += 1
         _warn_once(str(self.path), f"compile cache entry {self.path} {why}; compiling again")
 
+    def _read(self) -> bytes:
+        return self.path.read_bytes()
+
+    def _write(self, data: bytes) -> None:
+        _write_atomically(self.path, data)
+
+
+@dataclass(frozen=True)
+class ManagedCacheEntry(CacheEntry):
+    """An entry stored through the ``CacheManager`` class ``knobs.cache.manager_class`` names
+    (Triton's ``TRITON_CACHE_MANAGER``), as Triton stores its own: ``path`` is the file's
+    name in the manager's folder for the key."""
+
+    def _read(self) -> bytes:
+        from mytriton.compat.cache_manager import get_cache_manager
+
+        found = get_cache_manager(self.key).get_file(self.path.name)
+        if found is None:
+            raise FileNotFoundError(self.path.name)
+        return Path(found).read_bytes()
+
+    def _write(self, data: bytes) -> None:
+        from mytriton.compat.cache_manager import get_cache_manager
+
+        get_cache_manager(self.key).put(data, self.path.name, binary=True)
+
 
 def entry_for(
     fn: Callable[..., Any], backend: Backend, options: LaunchOptions, key: Any
@@ -237,6 +261,8 @@ def entry_for(
     k = entry_key(fn, backend, options, key)
     if k is None:
         return None
+    if os.environ.get("TRITON_CACHE_MANAGER"):
+        return ManagedCacheEntry(k, Path(f"{k}{SUFFIX}"))
     return CacheEntry(k, cache_dir() / k[:2] / f"{k}{SUFFIX}")
 
 

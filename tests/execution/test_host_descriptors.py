@@ -226,6 +226,48 @@ def test_narrow_rows_are_refused_at_launch() -> None:
         scale_kernel[(1, 1)](narrow, TensorDescriptor.from_tensor(x, [16, 8]), 1.0)
 
 
+def test_short_block_rows_are_refused_at_launch_only() -> None:
+    """Triton makes a descriptor whose block rows are under 16 bytes (a placeholder block, set
+    before the launch), and refuses it at the launch."""
+    x = np.zeros((16, 16), np.float32)
+    src, dst = TensorDescriptor.from_tensor(x, [1, 1]), TensorDescriptor.from_tensor(x, [16, 8])
+    with pytest.raises(LaunchError, match="at least 16 bytes"):
+        scale_kernel[(1, 1)](src, dst, 1.0)
+
+
+def _set_blocks(nargs: dict[str, Any]) -> None:
+    """An autotune pre-hook giving placeholder descriptors the config's block shape."""
+    for name in ("in_desc", "out_desc"):
+        nargs[name].block_shape = [nargs["BM"], nargs["BN"]]
+
+
+@triton.autotune(
+    configs=[
+        triton.Config({"BM": 16, "BN": 8}, pre_hook=_set_blocks),
+        triton.Config({"BM": 8, "BN": 8}, pre_hook=_set_blocks),
+    ],
+    key=["n"],
+)
+@triton.jit
+def tuned_scale_kernel(in_desc, out_desc, factor, n, BM: tl.constexpr, BN: tl.constexpr):
+    offsets = [tl.program_id(0) * BM, tl.program_id(1) * BN]
+    out_desc.store(offsets, in_desc.load(offsets) * factor)
+
+
+def test_placeholder_blocks_set_by_an_autotune_pre_hook(run: Any) -> None:
+    """Liger-Kernel's pattern: descriptors made with a ``[1, 1]`` block, the real block shape
+    set by the config's ``pre_hook`` before each launch, and before each config's compile
+    when the configs are not timed (the CPU backends)."""
+    x = np.arange(32 * 24, dtype=np.float32).reshape(32, 24)
+    out = np.zeros_like(x)
+    src, dst = (TensorDescriptor.from_tensor(a, [1, 1]) for a in (x, out))
+    grid = lambda meta: (triton.cdiv(32, meta["BM"]), triton.cdiv(24, meta["BN"]))  # noqa: E731
+    run(tuned_scale_kernel, grid, src, dst, 3.0, 32 * 24)
+    np.testing.assert_array_equal(out, 3 * x)
+    best = tuned_scale_kernel.best_config.kwargs
+    assert src.block_shape == dst.block_shape == [best["BM"], best["BN"]]
+
+
 def test_changed_into_invalid_is_caught_at_launch() -> None:
     """The launch checks the descriptor again: a field changed since is caught there."""
     x = np.zeros((16, 16), np.float32)
