@@ -25,7 +25,8 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the torch.compile suite needs torch ([torch] extra)")
 
-from tests.inductor.graphs import GRAPHS  # noqa: E402 (after the torch check)
+from tests.gpu_required import gpu_missing, require_gpu  # noqa: E402 (after the torch check)
+from tests.inductor.graphs import GRAPHS  # noqa: E402
 from tests.inductor.runner import RESULT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ _RESULTS: dict[str, dict[str, Any]] = {}
 
 
 def _cuda_available() -> bool:
-    return bool(torch.cuda.is_available())
+    return gpu_missing("torch") is None
 
 
 def _run_path(path: str, tmp: Path) -> dict[str, Any]:
@@ -102,8 +103,8 @@ def _run_path(path: str, tmp: Path) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def path_results(tmp_path_factory: pytest.TempPathFactory) -> Any:
     def get(path: str) -> dict[str, Any]:
-        if PATHS[path][0] == "cuda" and not _cuda_available():
-            pytest.skip("torch has no CUDA device here")
+        if PATHS[path][0] == "cuda":
+            require_gpu("torch")  # skips, or fails under MYTRITON_REQUIRE_CUDA=1
         if path not in _RESULTS:
             _RESULTS[path] = _run_path(path, tmp_path_factory.mktemp(path))
         return _RESULTS[path]
