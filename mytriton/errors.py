@@ -141,6 +141,11 @@ class StaticAssertionError(KernelValueError):
     cause_type = None
 
 
+class UnusedResultError(CompilationError):
+    """A call of a ``must_use_result`` function (``tl.advance``) drops its result: the call
+    would do nothing. No cause, as in Triton."""
+
+
 class ConstexprError(CompilationError):
     """A value that must be known at compile time (``tl.constexpr``) is a runtime value."""
 

@@ -30,6 +30,7 @@ from mytriton.errors import (
     KernelTypeError,
     KernelValueError,
     UnsupportedSyntaxError,
+    UnusedResultError,
 )
 from mytriton.frontend.block_pointers import BlockPointer, TensorDescriptor
 from mytriton.frontend.codegen_base import CodeGeneratorBase, core_fn
@@ -184,6 +185,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # docstring
+        if isinstance(node.value, ast.Call):
+            self.unused_call = node.value
         self.visit(node.value)
 
     def visit_Pass(self, node: ast.Pass) -> None:
@@ -530,6 +533,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         if isinstance(fn, BoundMethod):  # `x.sum(0)` is `tl.sum(x, 0)`, `x.to(d)` `tl.cast(x, d)`
             target = fn.function or core_fn("cast" if fn.name == "to" else fn.name)
             return self.call(target, [fn.receiver, *args], kwargs, node)
+        self.check_result_used(fn, node)
         name = core.BUILTINS.get(fn) if is_hashable(fn) else None
         if name is not None:
             return self.call_builtin(name, fn, args, kwargs, node)
@@ -568,6 +572,16 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             "compile-time helpers are callable",
             self.loc(node),
         )
+
+    def check_result_used(self, fn: Any, node: ast.Call) -> None:
+        """Triton's rule: a ``must_use_result`` function called as a statement is an error."""
+        words = getattr(fn, "_must_use_result", False)
+        if not words or node is not self.unused_call:
+            return
+        message = f"The result of {ast.unparse(node.func)} is not being used."
+        if isinstance(words, str):
+            message += " " + words
+        raise UnusedResultError(message, self.loc(node))
 
     def python_getattr(
         self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call

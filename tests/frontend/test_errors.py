@@ -1145,10 +1145,15 @@ def test_unsupported_array_dtype_names_parameter():
 
 
 def test_recursive_call_located_in_the_helper():
-    """An error inside an inlined @jit helper names the helper's own source line."""
+    """An error inside an inlined @jit helper is raised at the call, caused by the error at the
+    helper's own source line (Triton chains them the same way)."""
     with pytest.raises(UnsupportedSyntaxError) as info:
         recursive_kernel.warmup(*ARGS, grid=(1,), **KW)
-    err = info.value
+    at_call = info.value
+    assert at_call.loc is not None and at_call.loc.scope is not None
+    assert at_call.loc.scope.name == "recursive_kernel"
+    err = at_call.__cause__
+    assert isinstance(err, UnsupportedSyntaxError) and err.loc is not None
     assert "recursive call of @jit function `recursive_helper`" in err.message
     file, line, text = marked_line(recursive_helper)
     assert (err.loc.file, err.loc.line) == (file, line)
@@ -1182,15 +1187,18 @@ def test_lambda_kernel_rejected():
     assert "plain `def`" in str(info.value)
 
 
-def test_error_report_format_has_three_lines():
-    """``file:line:col: error: message``, the source line, a caret line (Python's own layout)."""
+def test_error_report_format_has_four_lines():
+    """``file:line:col: error: in KERNEL at L:C:`` (Triton's position: line from the ``def``,
+    0-based column), the source line, a caret line (Python's own layout), the message last (as
+    in Triton)."""
     with pytest.raises(UnsupportedSyntaxError) as info:
         while_kernel.warmup(*ARGS, grid=(1,), **KW)
     lines = str(info.value).splitlines()
-    assert len(lines) == 3
-    assert lines[0].endswith(": error: `while ... else` is not supported in a kernel")
+    assert len(lines) == 4
+    assert lines[0].endswith(": error: in while_kernel at 3:4:")
     assert lines[1] == "        while i < n:  # <-"
     assert lines[2] == "        ^"
+    assert lines[3] == "`while ... else` is not supported in a kernel"
 
 
 def test_internal_errors_are_still_located(monkeypatch):
