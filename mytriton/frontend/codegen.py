@@ -441,6 +441,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
         v = self.visit(node.operand)
+        if isinstance(node.op, ast.Not) and self.is_kernel_tuple(node.operand, v):
+            self.unsupported(node, "`not` of a tuple", "write `len(t) == 0`")
         if not isinstance(v, TensorValue):
             v = unwrap_constexpr(v)
             fn = {
@@ -462,6 +464,17 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         if isinstance(node.op, ast.Invert):
             return self.sem.invert(v)
         return self.sem.logical_not(v)
+
+    @staticmethod
+    def is_kernel_tuple(node: ast.expr, value: Any) -> bool:
+        """Whether ``value`` is a tuple the kernel built (a literal, or one holding runtime
+        values): Triton's ``tl.tuple``, which has no truth value; a constexpr tuple (a
+        parameter's) is plain Python to Triton and to us."""
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return True
+        return isinstance(value, (tuple, list)) and any(
+            isinstance(unwrap_constexpr(e), TensorValue) for e in value
+        )
 
     def visit_Compare(self, node: ast.Compare) -> Any:
         if len(node.ops) != 1:
