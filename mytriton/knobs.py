@@ -208,7 +208,8 @@ class compilation_knobs(base_knobs):  # noqa: N801
     always_compile = env_bool("TRITON_ALWAYS_COMPILE", alias="MYTRITON_ALWAYS_COMPILE")
     disable_line_info = env_bool("TRITON_DISABLE_LINE_INFO", ignored=True)
     front_end_debugging = env_bool("TRITON_FRONT_END_DEBUGGING", ignored=True)
-    allow_non_constexpr_globals = env_bool("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", ignored=True)
+    #: let kernels read plain (non-constexpr) globals and closure variables
+    allow_non_constexpr_globals = env_bool("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS")
     store_binary_only = env_bool("TRITON_STORE_BINARY_ONLY", ignored=True)
     enable_asan = env_bool("TRITON_ENABLE_ASAN", ignored=True)
 

@@ -41,9 +41,11 @@ from mytriton.frontend.compile_time import (
     call_at_compile_time,
     call_constexpr_function,
     check_global,
+    global_readable,
     is_dtype_api,
     is_hashable,
     is_jit_function,
+    refuse_global,
 )
 from mytriton.frontend.control_flow import ControlFlowMixin
 from mytriton.frontend.ir_names import value_name
@@ -146,6 +148,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             if hasattr(py, name):
                 return getattr(py, name)
             raise KernelNameError(f"name `{name}` is not defined", self.loc(node))
+        if not global_readable(name, value):
+            raise refuse_global(name, self.loc(node))
         return check_global(name, value, self.loc(node))
 
     def assign(self, target: ast.expr, value: Any, source: Any = None) -> None:

@@ -30,6 +30,7 @@ from tests.frontend.util import XI, X, Y, expect_error, marked_line
 ARGS = (X, Y, 16)
 KW = {"BLOCK": 16}
 
+NO_GLOBAL = "Cannot access global variable "
 GLOBAL_LIST = [1, 2]
 GLOBAL_ARRAY = np.zeros(4)
 
@@ -913,9 +914,10 @@ CASES = [
     (fstring_runtime_kernel, UnsupportedSyntaxError, ("formatting a runtime value",), 'f"n is'),
     # names and calls
     (unknown_name_kernel, KernelNameError, ("`undefined_name` is not defined",), "undefined_name"),
-    (plain_call_kernel, KernelNameError, ("cannot call `plain_python`",), "plain_python("),
-    (global_list_kernel, KernelNameError, ("global `GLOBAL_LIST`", "list"), "GLOBAL_LIST"),
-    (global_array_kernel, KernelNameError, ("global `GLOBAL_ARRAY`", "ndarray"), "GLOBAL_ARRAY"),
+    # Triton's rule: a plain (not tl.constexpr(...)) global is refused by name
+    (plain_call_kernel, KernelNameError, (NO_GLOBAL + "plain_python",), "plain_python"),
+    (global_list_kernel, KernelNameError, (NO_GLOBAL + "GLOBAL_LIST",), "GLOBAL_LIST"),
+    (global_array_kernel, KernelNameError, (NO_GLOBAL + "GLOBAL_ARRAY",), "GLOBAL_ARRAY"),
     (block_attribute_kernel, KernelNameError, ("no attribute `nbytes`",), "offs.nbytes"),
     (module_attribute_kernel, KernelNameError, ("no attribute `not_a_builtin`",), "tl.not_a"),
     (int_attribute_kernel, KernelNameError, ("attribute `real` of int",), "BLOCK.real"),
@@ -1093,6 +1095,23 @@ CASES = [
 def test_rejected_construct(kernel, cls, words, at):
     args = (*ARGS, 1.5) if kernel is float_bound_kernel else ARGS
     expect_error(kernel, args, KW, cls, words, at)
+
+
+PLAIN_GLOBAL_CASES = [
+    (plain_call_kernel, ("cannot call `plain_python`",), "plain_python("),
+    (global_list_kernel, ("global `GLOBAL_LIST`", "list"), "GLOBAL_LIST"),
+    (global_array_kernel, ("global `GLOBAL_ARRAY`", "ndarray"), "GLOBAL_ARRAY"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kernel", "words", "at"), PLAIN_GLOBAL_CASES, ids=[c[0].__name__ for c in PLAIN_GLOBAL_CASES]
+)
+def test_plain_globals_allowed_by_env_must_be_compile_time(monkeypatch, kernel, words, at):
+    """With ``TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1`` a plain global is read, and must still be
+    a compile-time value (or a callable the kernel may call)."""
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
+    expect_error(kernel, ARGS, KW, KernelNameError, words, at)
 
 
 def test_every_case_kernel_is_listed():
