@@ -27,7 +27,7 @@ from tests.mlir.conftest import any_provider
 REPO = Path(__file__).resolve().parents[2]
 X = np.ones(64, np.float32)
 
-OFFSET = 1.0
+OFFSET = tl.constexpr(1.0)
 
 
 @triton.jit
@@ -150,7 +150,7 @@ def test_entry_edited_in_place_is_rejected(cache: Path) -> None:
 
 def test_changing_a_read_global_misses(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = compile_offset()
-    monkeypatch.setitem(globals(), "OFFSET", 2.5)
+    monkeypatch.setitem(globals(), "OFFSET", tl.constexpr(2.5))
     offset_kernel.clear_cache()
     changed = compile_offset()
     assert disk_cache.stats.hits == 0 and len(entries(cache)) == 2
@@ -178,7 +178,7 @@ def test_interpreter_is_not_cached_on_disk(cache: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
     out = np.zeros(64, np.float32)
     offset_kernel[(1,)](X, out, 64, BLOCK=64)
-    np.testing.assert_allclose(out, X + OFFSET)
+    np.testing.assert_allclose(out, X + OFFSET.value)
     assert entries(cache) == [] and disk_cache.stats.stores == 0
 
 
@@ -228,7 +228,7 @@ HELPERS_V1 = """
 import mytriton as triton
 import mytriton.language as tl
 
-FACTOR = 2.0
+FACTOR = tl.constexpr(2.0)
 
 
 @triton.jit
@@ -279,9 +279,9 @@ def test_fingerprint_follows_helpers_and_globals(tmp_path: Path, monkeypatch: py
     source.write_text(HELPERS_V1)
     module = load_module(source, "fp_kernels")
     before = fingerprint(module.kernel.fn)
-    module.FACTOR = 3.0  # read by the helper, not by the kernel itself
+    module.FACTOR = tl.constexpr(3.0)  # read by the helper, not by the kernel itself
     assert fingerprint(module.kernel.fn) != before
-    module.FACTOR = 2.0
+    module.FACTOR = tl.constexpr(2.0)
     assert fingerprint(module.kernel.fn) == before
 
 
@@ -487,7 +487,7 @@ def test_a_kernel_from_disk_runs_on_the_gpu(
     out2 = cp.zeros(100, dtype=cp.float32)
     offset_kernel[(1,)](x, out2, 100, BLOCK=128)
     assert disk_cache.stats.hits == 1
-    expected = np.arange(100, dtype=np.float32) + OFFSET
+    expected = np.arange(100, dtype=np.float32) + OFFSET.value
     np.testing.assert_allclose(cp.asnumpy(out), expected)
     np.testing.assert_allclose(cp.asnumpy(out2), expected)
 
