@@ -269,6 +269,37 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
     def visit_List(self, node: ast.List) -> list[Any]:
         return [self.visit(e) for e in node.elts]
 
+    def visit_ListComp(self, node: ast.ListComp) -> tuple[Any, ...]:
+        """``[f(v) for v in t]`` over a tuple: the tuple of ``f`` of each element, unrolled
+        while compiling (Triton's rule: one ``for``, over a tuple). ``v`` is local to the
+        comprehension, as in Python."""
+        if len(node.generators) != 1:
+            self.unsupported(node, "a comprehension with several `for`s")
+        comp = node.generators[0]
+        if comp.ifs or comp.is_async:
+            self.unsupported(node, "`if` or `async` in a comprehension")
+        items = unwrap_constexpr(self.visit(comp.iter))
+        if not isinstance(items, (tuple, list)):
+            what = "a block" if isinstance(items, TensorValue) else type(items).__name__
+            self.unsupported(
+                comp.iter,
+                f"a comprehension over {what}",
+                "only tuples can be iterated in a comprehension (tl.static_range in a loop "
+                "otherwise)",
+            )
+        names = [n.id for n in ast.walk(comp.target) if isinstance(n, ast.Name)]
+        saved = {n: self.scope[n] for n in names if n in self.scope}
+        results = []
+        try:
+            for item in items:
+                self.assign(comp.target, item)
+                results.append(self.visit(node.elt))
+        finally:
+            for n in names:
+                self.scope.pop(n, None)
+            self.scope.update(saved)
+        return tuple(results)
+
     def visit_Attribute(self, node: ast.Attribute) -> Any:
         return self.attribute(self.visit(node.value), node.attr, node, ast.unparse(node.value))
 

@@ -906,7 +906,7 @@ CASES = [
         "C:",
     ),
     (dict_literal_kernel, UnsupportedSyntaxError, ("`Dict`",), "{"),
-    (list_comprehension_kernel, UnsupportedSyntaxError, ("`ListComp`",), "["),
+    (list_comprehension_kernel, UnsupportedSyntaxError, ("over range", "only tuples"), "range"),
     (with_kernel, UnsupportedSyntaxError, ("`With`",), "with"),
     (global_statement_kernel, UnsupportedSyntaxError, ("`Global`",), "global"),
     (unpack_scalar_kernel, KernelTypeError, ("cannot unpack", "2 names"), "a, b"),
