@@ -52,10 +52,10 @@ def __getattr__(name: str) -> Any:
         from mytriton.backends import tensor_wrapper
 
         return getattr(tensor_wrapper, name)
-    if name == "testing":
+    if name in ("testing", "compiler"):  # subpackages Triton's __init__ imports
         import importlib
 
-        return importlib.import_module("mytriton.testing")
+        return importlib.import_module(f"mytriton.{name}")
     raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
 

@@ -388,3 +388,25 @@ def test_cpu_benchmarker() -> None:
     low, high = bench(lambda: None, quantiles=[0.0, 1.0], rep=4)
     assert 0 <= low <= high
     assert len(bench(lambda: None, rep=3, return_mode="all")) == 3
+
+
+def test_compiler_package_is_an_attribute_of_a_fresh_import() -> None:
+    """``triton.compiler.errors.CompilationError`` without importing ``triton.compiler``
+    first, as Triton's tests write it (its ``__init__`` imports the subpackage)."""
+    code = (
+        "import mytriton as triton\n"
+        "from mytriton.errors import CompilationError, StaticAssertionError\n"
+        "print(triton.compiler.errors.CompilationError is CompilationError,\n"
+        "      triton.compiler.errors.CompileTimeAssertionFailure is StaticAssertionError,\n"
+        "      triton.compiler.ASTSource.__name__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "ASTSource"]
