@@ -9,7 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mytriton.errors import FunctionScope, SourceLocation, SourceUnavailableError, UnsupportedSyntaxError
+from mytriton.errors import (
+    FunctionScope,
+    SourceLocation,
+    SourceUnavailableError,
+    UnsupportedSyntaxError,
+)
 from mytriton.exec_sources import exec_source
 from mytriton.language import core
 

@@ -73,22 +73,22 @@ def test_comprehension_variable_does_not_leak(run: Any) -> None:
 
 @triton.jit
 def two_fors_kernel(x, out, BLOCK: tl.constexpr):
-    t = [a * b for a in (1, 2) for b in (3, 4)]  # <-
+    t = [a * b for a in (1, 2) for b in (3, 4)]  # <-  # noqa: F841
 
 
 @triton.jit
 def filtered_kernel(x, out, BLOCK: tl.constexpr):
-    t = [a for a in (1, 2) if a > 1]  # <-
+    t = [a for a in (1, 2) if a > 1]  # <-  # noqa: F841
 
 
 @triton.jit
 def over_range_kernel(x, out, BLOCK: tl.constexpr):
-    t = [a for a in range(3)]  # <-
+    t = [a for a in range(3)]  # <-  # noqa: F841
 
 
 @triton.jit
 def over_block_kernel(x, out, BLOCK: tl.constexpr):
-    t = [a for a in tl.arange(0, BLOCK)]  # <-
+    t = [a for a in tl.arange(0, BLOCK)]  # <-  # noqa: F841
 
 
 @pytest.mark.parametrize(

@@ -104,7 +104,8 @@ def test_clear_cache_sees_changed_globals():
         assert "2.000000e+00" in k.warmup(X, Y, grid=(1,)).asm["tt"]
         me.SCALE = tl.constexpr(5.0)
         with pytest.raises(
-            GlobalChangedError, match=r"SCALE has changed .* from constexpr\[2\.0\] to constexpr\[5\.0\]"
+            GlobalChangedError,
+            match=r"SCALE has changed .* from constexpr\[2\.0\] to constexpr\[5\.0\]",
         ):
             k.warmup(X, Y, grid=(1,))  # not the old value, silently
         k.clear_cache()

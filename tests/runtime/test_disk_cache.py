@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -527,3 +528,45 @@ def test_a_hit_keeps_the_dynamic_shared_memory(
     assert disk_cache.stats.hits == 1
     assert isinstance(again.binary, DeviceKernel) and again.binary.signature.shared == 66560
     big_dot_kernel.clear_cache()
+
+
+def test_compilation_listener_hears_compiles_and_hits(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``knobs.compilation.listener`` (Triton's): the source, the metadata (hash, target), the
+    cache file, the times of each phase, and whether the disk cache had the kernel."""
+    from mytriton import knobs
+    from mytriton.compat.compiler import ASTSource, GPUTarget
+
+    heard: list[dict[str, Any]] = []
+    monkeypatch.setattr(knobs.compilation, "listener", lambda **kw: heard.append(kw))
+    first = compile_offset()
+    offset_kernel.clear_cache()
+    second = compile_offset()
+    assert [h["cache_hit"] for h in heard] == [False, True]
+    for h, kernel in zip(heard, (first, second), strict=True):
+        assert isinstance(h["src"], ASTSource) and h["src"].name == "offset_kernel"
+        assert h["src"].signature == {
+            "x": "*fp32",
+            "out": "*fp32",
+            "n": "i32",
+            "BLOCK": "constexpr",
+        }
+        assert h["metadata"]["hash"] == kernel.hash and len(kernel.hash) > 0
+        assert h["metadata"]["target"] == GPUTarget("cuda", 90, 32)
+        assert list(h["metadata_group"].values()) == [str(entries(cache)[0])]
+    compiled, hit = heard[0]["times"], heard[1]["times"]
+    assert isinstance(compiled, knobs.CompileTimes)
+    assert [s for s, _ in compiled.lowering_stages] == ["tt-opt", "ttg", "gpu", "cuda"]
+    assert compiled.ir_initialization > 0 and compiled.total_lowering > 0
+    assert compiled.store_results > 0
+    assert compiled.total == (
+        compiled.ir_initialization + compiled.total_lowering + compiled.store_results
+    )
+    assert hit.ir_initialization > 0 and hit.lowering_stages == [] and hit.store_results == 0
+
+
+def test_compilation_listener_unset_by_default() -> None:
+    from mytriton import knobs
+
+    assert knobs.compilation.listener is None

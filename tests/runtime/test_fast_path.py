@@ -371,7 +371,9 @@ def test_a_changed_global_is_caught_on_the_fast_path(
     scaled_kernel[(1,)](OUT, BLOCK=16)
     assert gpu.routes() == ["general", "fast"]
     monkeypatch.setitem(globals(), "FAST_OFFSET", tl.constexpr(7.0))
-    with pytest.raises(GlobalChangedError, match=r"FAST_OFFSET has changed .* to constexpr\[7\.0\]"):
+    with pytest.raises(
+        GlobalChangedError, match=r"FAST_OFFSET has changed .* to constexpr\[7\.0\]"
+    ):
         scaled_kernel[(1,)](OUT, BLOCK=16)
     monkeypatch.setitem(globals(), "FAST_OFFSET", tl.constexpr(float("1000.5")))
     scaled_kernel[(1,)](OUT, BLOCK=16)  # an equal new object: the general path, once
