@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from xdsl.ir import Operation
 
-from mytriton import utils
+from mytriton import knobs, utils
 from mytriton.errors import (
     ConstexprError,
     KernelNameError,
@@ -586,6 +586,7 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         if name is not None:
             return self.call_builtin(name, fn, args, kwargs, node)
         if is_jit_function(fn):
+            self.check_noinline_arguments(fn, args, node)
             return self.inline(fn, args, kwargs, node)
         if fn is py.hasattr or fn is py.getattr:
             return self.python_getattr(fn, args, kwargs, node)
@@ -620,6 +621,23 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             "compile-time helpers are callable",
             self.loc(node),
         )
+
+    def check_noinline_arguments(self, fn: Any, args: list[Any], node: ast.Call) -> None:
+        """Triton's rule for ``@jit(noinline=True)`` functions, compiled as real calls there:
+        no block argument (of more than one element) in a positional place. Its interpreter
+        (``TRITON_INTERPRET=1``) has no such rule, and neither has ours then."""
+        if not getattr(fn, "noinline", False) or knobs.runtime.interpret:
+            return
+        names = list(inspect.signature(fn.fn).parameters)
+        for i, arg in enumerate(args):
+            if isinstance(arg, TensorValue) and arg.is_block and math.prod(arg.shape) != 1:
+                name = names[i] if i < len(names) else f"#{i}"
+                raise UnsupportedSyntaxError(
+                    f"Function {fn.fn.__name__} is marked noinline, but was called with "
+                    f"non-scalar argument {name}:{arg.dtype}{list(arg.shape)} (pass blocks to "
+                    "a function without noinline, which is inlined)",
+                    self.loc(node),
+                )
 
     def check_result_used(self, fn: Any, node: ast.Call) -> None:
         """Triton's rule: a ``must_use_result`` function called as a statement is an error."""
