@@ -193,6 +193,7 @@ def _launch_options(
         "num_ctas": parsed.num_ctas,
         "maxnreg": parsed.maxnreg,
         "enable_fp_fusion": parsed.enable_fp_fusion,
+        "enable_reflect_ftz": parsed.enable_reflect_ftz,
         "launch_cooperative_grid": parsed.launch_cooperative_grid,
         "launch_pdl": parsed.launch_pdl,
     }
