@@ -130,7 +130,7 @@ class KernelTypeError(CompilationError):
 class KernelValueError(CompilationError):
     """A compile-time value is out of range (shape not a power of two, axis out of range...)."""
 
-    cause_type = ValueError
+    cause_type: ClassVar[type[Exception] | None] = ValueError
 
 
 class StaticAssertionError(KernelValueError):
