@@ -13,6 +13,7 @@ from mytriton.compat.alias import install_as_triton
 from mytriton.errors import CompilationError, LaunchError
 from mytriton.errors import MyTritonError as TritonError
 from mytriton.language.constexpr_functions import constexpr_function
+from mytriton.language.core import must_use_result
 from mytriton.runtime._allocation import set_allocator
 from mytriton.utils import cdiv, next_power_of_2
 
@@ -51,10 +52,10 @@ def __getattr__(name: str) -> Any:
         from mytriton.backends import tensor_wrapper
 
         return getattr(tensor_wrapper, name)
-    if name == "testing":
+    if name in ("testing", "compiler"):  # subpackages Triton's __init__ imports
         import importlib
 
-        return importlib.import_module("mytriton.testing")
+        return importlib.import_module(f"mytriton.{name}")
     raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
 
@@ -76,6 +77,7 @@ __all__ = [
     "jit",
     "knobs",
     "language",
+    "must_use_result",
     "next_power_of_2",
     "reinterpret",
     "set_allocator",

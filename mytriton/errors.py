@@ -1,7 +1,10 @@
 """Every error mytriton raises at compile or launch time, in one place.
 
 Compile-time errors name the kernel's source location as ``file:line:col`` and show the source
-line with a caret, the way Python's own ``SyntaxError`` does.
+line with a caret, the way Python's own ``SyntaxError`` does. Where the error lies in a
+``@jit`` function's body, the first line also gives Triton's position, ``at L:C:`` (line from
+the ``def`` line, 1-based; column 0-based, dedented), and the message comes last, as in Triton's
+reports: code written for Triton looks for both.
 """
 
 from __future__ import annotations
@@ -9,8 +12,18 @@ from __future__ import annotations
 import linecache
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class FunctionScope:
+    """The ``@jit`` function a location lies in: its name and where its ``def`` is (1-based
+    line and column in the file)."""
+
+    name: str
+    def_line: int
+    def_col: int
 
 
 @dataclass(frozen=True)
@@ -20,9 +33,18 @@ class SourceLocation:
     file: str
     line: int
     col: int
+    #: the function whose body holds it, where known (frontend locations)
+    scope: FunctionScope | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+    def triton_position(self) -> str | None:
+        """Triton's ``L:C``: line counted from the ``def`` line (1-based), column 0-based
+        from the ``def``'s indentation."""
+        if self.scope is None:
+            return None
+        return f"{self.line - self.scope.def_line + 1}:{self.col - self.scope.def_col}"
 
     def source_line(self) -> str | None:
         text = linecache.getline(self.file, self.line)
@@ -30,13 +52,21 @@ class SourceLocation:
 
 
 def format_at(loc: SourceLocation | None, message: str) -> str:
-    """``file:line:col: error: message`` followed by the source line and a caret."""
+    """``file:line:col: error: message`` followed by the source line and a caret; in a
+    function's body ``file:line:col: error: in NAME at L:C:``, the source line, the caret, then
+    the message (Triton's ``at L:C:`` and its message as the last line)."""
     if loc is None:
         return message
-    out = f"{loc}: error: {message}"
+    position = loc.triton_position()
+    if position is None or loc.scope is None:
+        out = f"{loc}: error: {message}"
+    else:
+        out = f"{loc}: error: in {loc.scope.name} at {position}:"
     line = loc.source_line()
     if line is not None:
         out += f"\n    {line}\n    {' ' * max(loc.col - 1, 0)}^"
+    if position is not None and message:
+        out += f"\n{message}"
     return out
 
 
@@ -100,12 +130,20 @@ class KernelTypeError(CompilationError):
 class KernelValueError(CompilationError):
     """A compile-time value is out of range (shape not a power of two, axis out of range...)."""
 
-    cause_type = ValueError
+    cause_type: ClassVar[type[Exception] | None] = ValueError
 
 
 class StaticAssertionError(KernelValueError):
     """``tl.static_assert`` failed at compile time (Triton's ``CompileTimeAssertionFailure``,
-    which ``triton.compiler.errors`` names this class)."""
+    which ``triton.compiler.errors`` names this class). No cause: nothing in Python failed,
+    and Triton's has none either."""
+
+    cause_type = None
+
+
+class UnusedResultError(CompilationError):
+    """A call of a ``must_use_result`` function (``tl.advance``) drops its result: the call
+    would do nothing. No cause, as in Triton."""
 
 
 class ConstexprError(CompilationError):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 #: Triton's switch; mytriton always writes a set knob to the environment (see the module doc)
@@ -226,6 +227,25 @@ class cache_knobs(base_knobs):  # noqa: N801
     home_dir = env_str("TRITON_HOME", os.path.expanduser("~/"), ignored=True)
 
 
+@dataclass
+class CompileTimes:
+    """How long one compile took, in microseconds (Triton's model, handed to
+    ``knobs.compilation.listener``): making the IR (on a disk-cache hit: finding the entry),
+    each lowering stage by name, and storing the result."""
+
+    ir_initialization: int
+    lowering_stages: list[tuple[str, int]]
+    store_results: int
+
+    @property
+    def total_lowering(self) -> int:
+        return sum(t for _, t in self.lowering_stages)
+
+    @property
+    def total(self) -> int:
+        return self.ir_initialization + self.total_lowering + self.store_results
+
+
 class compilation_knobs(base_knobs):  # noqa: N801
     #: write every stage of each compiled kernel to ``cache.dump_dir``
     dump_ir = env_bool("TRITON_KERNEL_DUMP", alias="MYTRITON_KERNEL_DUMP")
@@ -235,7 +255,11 @@ class compilation_knobs(base_knobs):  # noqa: N801
     always_compile = env_bool("TRITON_ALWAYS_COMPILE", alias="MYTRITON_ALWAYS_COMPILE")
     disable_line_info = env_bool("TRITON_DISABLE_LINE_INFO", ignored=True)
     front_end_debugging = env_bool("TRITON_FRONT_END_DEBUGGING", ignored=True)
-    allow_non_constexpr_globals = env_bool("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", ignored=True)
+    #: let kernels read plain (non-constexpr) globals and closure variables
+    allow_non_constexpr_globals = env_bool("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS")
+    #: called after each compile of a kernel, disk-cache hits included:
+    #: ``listener(src=, metadata=, metadata_group=, times=CompileTimes, cache_hit=)``
+    listener: Callable[..., Any] | None = None
     store_binary_only = env_bool("TRITON_STORE_BINARY_ONLY", ignored=True)
     enable_asan = env_bool("TRITON_ENABLE_ASAN", ignored=True)
 

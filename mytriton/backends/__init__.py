@@ -32,6 +32,9 @@ class LaunchOptions:
     debug: bool = False
     #: fuse a*b+c into one FMA (Triton's ``enable_fp_fusion``; default ``knobs.language``)
     enable_fp_fusion: bool = True
+    #: flush f32 subnormals to zero in the functions Triton takes from libdevice, which it links
+    #: with ``__CUDA_FTZ`` on (Triton's ``enable_reflect_ftz``): ``tl.exp2``'s ``ex2.approx``
+    enable_reflect_ftz: bool = True
     #: the most registers a thread of the kernel may use (``.maxnreg`` in the PTX), or None
     maxnreg: int | None = None
     #: CTAs per program (a thread-block cluster on Hopper in Triton): a power of 2 up to 16.

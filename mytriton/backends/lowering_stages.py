@@ -13,9 +13,15 @@ from mytriton.dialects.ttg_aliases import with_layout_aliases
 
 
 def _lay_out(module: ModuleOp, options: Any) -> ModuleOp:
+    from xdsl.dialects.builtin import BoolAttr, i1
+
+    from mytriton.dialects.ttg import REFLECT_FTZ_ATTR
     from mytriton.passes.lower_to_gpu import assign_layouts  # the lowering imports much
 
-    return assign_layouts(module, options.num_warps, options.num_stages, options.capability)
+    laid = assign_layouts(module, options.num_warps, options.num_stages, options.capability)
+    if not getattr(options, "enable_reflect_ftz", True):
+        laid.attributes[REFLECT_FTZ_ATTR] = BoolAttr(False, i1)  # the lowering reads it
+    return laid
 
 
 def _lower(laid: ModuleOp, options: Any) -> ModuleOp:

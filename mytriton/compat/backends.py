@@ -36,6 +36,7 @@ class CompileOptions:
     warp_size: int = 32
     maxnreg: int | None = None
     enable_fp_fusion: bool = True
+    enable_reflect_ftz: bool = True
     launch_cooperative_grid: bool = False
     launch_pdl: bool = False
     debug: bool = False

@@ -25,6 +25,7 @@ from mytriton.backends import Backend as RuntimeBackend
 from mytriton.backends import LaunchOptions, get_backend
 from mytriton.backends.compiled import CompiledKernel as RuntimeKernel
 from mytriton.compat.backends import CompileOptions, make_backend
+from mytriton.compat.ir_source import IRSource
 from mytriton.compat.signature import argument_specs, source_hash
 from mytriton.compat.target import GPUTarget, Language
 from mytriton.errors import LaunchError, MyTritonError, debug_enabled
@@ -113,8 +114,11 @@ def compile(  # noqa: A001 (Triton's name)
 ) -> Any:
     """``triton.compile``: an ``ASTSource`` for ``target`` (default: the active driver's) with
     Triton's ``options`` dict, giving a Triton ``CompiledKernel``; or, as ``mytriton.compile``
-    always did, a stage's IR (a file path or the text) from ``stage`` on (``runtime/compile_ir``).
+    always did, a stage's IR (an ``IRSource``, a file path or the text) from ``stage`` on
+    (``runtime/compile_ir``).
     """
+    if isinstance(src, IRSource):  # a stage file: compiled from its stage on
+        src = src.path
     if not isinstance(src, ASTSource):
         from mytriton.runtime.compile_ir import compile as compile_ir
 
@@ -190,6 +194,7 @@ def _launch_options(
         "num_ctas": parsed.num_ctas,
         "maxnreg": parsed.maxnreg,
         "enable_fp_fusion": parsed.enable_fp_fusion,
+        "enable_reflect_ftz": parsed.enable_reflect_ftz,
         "launch_cooperative_grid": parsed.launch_cooperative_grid,
         "launch_pdl": parsed.launch_pdl,
     }

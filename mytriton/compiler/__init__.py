@@ -10,6 +10,7 @@ from mytriton.compat.compiler import (
     get_cache_key,
     make_backend,
 )
+from mytriton.compiler import errors  # `triton.compiler.errors`, bound as in Triton
 from mytriton.errors import CompilationError
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "CompiledKernel",
     "LazyDict",
     "compile",
+    "errors",
     "get_cache_key",
     "make_backend",
 ]

@@ -1,4 +1,4 @@
-"""``triton.compiler.compiler``: ``ASTSource``, ``compile``, ``CompiledKernel``,
+"""``triton.compiler.compiler``: ``ASTSource``, ``IRSource``, ``compile``, ``CompiledKernel``,
 ``make_backend``, ``triton_key`` (``mytriton/compat/compiler.py``)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from mytriton.compat.compiler import (
     make_backend,
     triton_key,
 )
+from mytriton.compat.ir_source import IRSource
 from mytriton.compat.target import BaseBackend, GPUTarget, Language
 from mytriton.errors import OutOfResources
 
@@ -20,6 +21,7 @@ __all__ = [
     "BaseBackend",
     "CompiledKernel",
     "GPUTarget",
+    "IRSource",
     "Language",
     "LazyDict",
     "OutOfResources",

@@ -33,6 +33,11 @@ def _ex2_ftz(x: np.ndarray) -> np.ndarray:
         return flush_subnormals(np.exp2(flush_subnormals(x)))
 
 
+def _ex2(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore", under="ignore"):
+        return np.exp2(x)
+
+
 @dataclass(frozen=True)
 class Intrinsic:
     """``llvm.call_intrinsic "name"(operands) : (operand types) -> result``."""
@@ -47,5 +52,7 @@ class Intrinsic:
 EX2_APPROX_FTZ = Intrinsic(
     "llvm.nvvm.ex2.approx.ftz.f", "ex2.approx.ftz.f32", (f32,), f32, _ex2_ftz
 )
+#: the same without flushing subnormals (``enable_reflect_ftz=False``)
+EX2_APPROX = Intrinsic("llvm.nvvm.ex2.approx.f32", "ex2.approx.f32", (f32,), f32, _ex2)
 
-INTRINSICS: dict[str, Intrinsic] = {i.name: i for i in (EX2_APPROX_FTZ,)}
+INTRINSICS: dict[str, Intrinsic] = {i.name: i for i in (EX2_APPROX_FTZ, EX2_APPROX)}

@@ -255,6 +255,9 @@ Layout = BlockedLayoutAttr | SliceLayoutAttr
 NUM_WARPS_ATTR = "ttg.num-warps"
 THREADS_PER_WARP_ATTR = "ttg.threads-per-warp"
 TARGET_ATTR = "ttg.target"  # "cuda:90": the chip the layouts were chosen for
+#: ``false`` when the kernel compiles with ``enable_reflect_ftz=False``: ``tl.exp2`` of f32 is
+#: then ``ex2.approx.f32``, which keeps subnormals (absent: Triton's default, flushed to zero)
+REFLECT_FTZ_ATTR = "mytriton.enable-reflect-ftz"
 #: the compute capability layouts are chosen for when the launch names no device (gpusim, a
 #: compile without a GPU): the H100/H200 that mytriton is built for
 DEFAULT_CAPABILITY = 90

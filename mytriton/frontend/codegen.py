@@ -23,13 +23,14 @@ from typing import Any, NoReturn
 
 from xdsl.ir import Operation
 
-from mytriton import utils
+from mytriton import knobs, utils
 from mytriton.errors import (
     ConstexprError,
     KernelNameError,
     KernelTypeError,
     KernelValueError,
     UnsupportedSyntaxError,
+    UnusedResultError,
 )
 from mytriton.frontend.block_pointers import BlockPointer, TensorDescriptor
 from mytriton.frontend.codegen_base import CodeGeneratorBase, core_fn
@@ -40,9 +41,11 @@ from mytriton.frontend.compile_time import (
     call_at_compile_time,
     call_constexpr_function,
     check_global,
+    global_readable,
     is_dtype_api,
     is_hashable,
     is_jit_function,
+    refuse_global,
 )
 from mytriton.frontend.control_flow import ControlFlowMixin
 from mytriton.frontend.ir_names import value_name
@@ -145,6 +148,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             if hasattr(py, name):
                 return getattr(py, name)
             raise KernelNameError(f"name `{name}` is not defined", self.loc(node))
+        if not global_readable(name, value):
+            raise refuse_global(name, self.loc(node))
         return check_global(name, value, self.loc(node))
 
     def assign(self, target: ast.expr, value: Any, source: Any = None) -> None:
@@ -184,6 +189,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # docstring
+        if isinstance(node.value, ast.Call):
+            self.unused_call = node.value
         self.visit(node.value)
 
     def visit_Pass(self, node: ast.Pass) -> None:
@@ -261,6 +268,37 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
 
     def visit_List(self, node: ast.List) -> list[Any]:
         return [self.visit(e) for e in node.elts]
+
+    def visit_ListComp(self, node: ast.ListComp) -> tuple[Any, ...]:
+        """``[f(v) for v in t]`` over a tuple: the tuple of ``f`` of each element, unrolled
+        while compiling (Triton's rule: one ``for``, over a tuple). ``v`` is local to the
+        comprehension, as in Python."""
+        if len(node.generators) != 1:
+            self.unsupported(node, "a comprehension with several `for`s")
+        comp = node.generators[0]
+        if comp.ifs or comp.is_async:
+            self.unsupported(node, "`if` or `async` in a comprehension")
+        items = unwrap_constexpr(self.visit(comp.iter))
+        if not isinstance(items, (tuple, list)):
+            what = "a block" if isinstance(items, TensorValue) else type(items).__name__
+            self.unsupported(
+                comp.iter,
+                f"a comprehension over {what}",
+                "only tuples can be iterated in a comprehension (tl.static_range in a loop "
+                "otherwise)",
+            )
+        names = [n.id for n in ast.walk(comp.target) if isinstance(n, ast.Name)]
+        saved = {n: self.scope[n] for n in names if n in self.scope}
+        results = []
+        try:
+            for item in items:
+                self.assign(comp.target, item)
+                results.append(self.visit(node.elt))
+        finally:
+            for n in names:
+                self.scope.pop(n, None)
+            self.scope.update(saved)
+        return tuple(results)
 
     def visit_Attribute(self, node: ast.Attribute) -> Any:
         return self.attribute(self.visit(node.value), node.attr, node, ast.unparse(node.value))
@@ -440,6 +478,8 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
         v = self.visit(node.operand)
+        if isinstance(node.op, ast.Not) and self.is_kernel_tuple(node.operand, v):
+            self.unsupported(node, "`not` of a tuple", "write `len(t) == 0`")
         if not isinstance(v, TensorValue):
             v = unwrap_constexpr(v)
             fn = {
@@ -461,6 +501,17 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         if isinstance(node.op, ast.Invert):
             return self.sem.invert(v)
         return self.sem.logical_not(v)
+
+    @staticmethod
+    def is_kernel_tuple(node: ast.expr, value: Any) -> bool:
+        """Whether ``value`` is a tuple the kernel built (a literal, or one holding runtime
+        values): Triton's ``tl.tuple``, which has no truth value; a constexpr tuple (a
+        parameter's) is plain Python to Triton and to us."""
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return True
+        return isinstance(value, (tuple, list)) and any(
+            isinstance(unwrap_constexpr(e), TensorValue) for e in value
+        )
 
     def visit_Compare(self, node: ast.Compare) -> Any:
         if len(node.ops) != 1:
@@ -532,10 +583,12 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
         if isinstance(fn, BoundMethod):  # `x.sum(0)` is `tl.sum(x, 0)`, `x.to(d)` `tl.cast(x, d)`
             target = fn.function or core_fn("cast" if fn.name == "to" else fn.name)
             return self.call(target, [fn.receiver, *args], kwargs, node)
+        self.check_result_used(fn, node)
         name = core.BUILTINS.get(fn) if is_hashable(fn) else None
         if name is not None:
             return self.call_builtin(name, fn, args, kwargs, node)
         if is_jit_function(fn):
+            self.check_noinline_arguments(fn, args, node)
             return self.inline(fn, args, kwargs, node)
         if fn is py.hasattr or fn is py.getattr:
             return self.python_getattr(fn, args, kwargs, node)
@@ -570,6 +623,33 @@ class CodeGenerator(ControlFlowMixin, CodeGeneratorBase, ast.NodeVisitor):
             "compile-time helpers are callable",
             self.loc(node),
         )
+
+    def check_noinline_arguments(self, fn: Any, args: list[Any], node: ast.Call) -> None:
+        """Triton's rule for ``@jit(noinline=True)`` functions, compiled as real calls there:
+        no block argument (of more than one element) in a positional place. Its interpreter
+        (``TRITON_INTERPRET=1``) has no such rule, and neither has ours then."""
+        if not getattr(fn, "noinline", False) or knobs.runtime.interpret:
+            return
+        names = list(inspect.signature(fn.fn).parameters)
+        for i, arg in enumerate(args):
+            if isinstance(arg, TensorValue) and arg.is_block and math.prod(arg.shape) != 1:
+                name = names[i] if i < len(names) else f"#{i}"
+                raise UnsupportedSyntaxError(
+                    f"Function {fn.fn.__name__} is marked noinline, but was called with "
+                    f"non-scalar argument {name}:{arg.dtype}{list(arg.shape)} (pass blocks to "
+                    "a function without noinline, which is inlined)",
+                    self.loc(node),
+                )
+
+    def check_result_used(self, fn: Any, node: ast.Call) -> None:
+        """Triton's rule: a ``must_use_result`` function called as a statement is an error."""
+        words = getattr(fn, "_must_use_result", False)
+        if not words or node is not self.unused_call:
+            return
+        message = f"The result of {ast.unparse(node.func)} is not being used."
+        if isinstance(words, str):
+            message += " " + words
+        raise UnusedResultError(message, self.loc(node))
 
     def python_getattr(
         self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.Call

@@ -39,6 +39,8 @@ class CodeGeneratorBase(ast.NodeVisitor):
         self.call_stack = (*call_stack, source.qualname)
         # why a name the kernel assigned is not defined here (one path of a runtime `if`...)
         self.not_defined_after: dict[str, str] = {}
+        # the call that is a statement of its own, its result dropped (Triton's `_is_unused`)
+        self.unused_call: ast.Call | None = None
 
     # ------------------------------------------------------------------ infrastructure
 

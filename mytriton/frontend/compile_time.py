@@ -49,6 +49,44 @@ def is_jit_function(obj: Any) -> bool:
     return getattr(obj, "is_mytriton_jit", False) is True
 
 
+_LANGUAGE_MODULES = ("mytriton.language", "triton.language")
+
+
+def global_readable(name: str, value: Any) -> bool:
+    """Triton 3.6's rule for a global or closure variable a kernel reads by name: only
+    compile-time objects by construction (``tl.constexpr(...)`` values, modules, ``@jit`` and
+    constexpr functions, dtypes, the language's own objects, NamedTuple classes, Python's
+    builtin names); a plain global (``N = 42``, even annotated ``N: tl.constexpr = 42``) is
+    refused, as it could change between launches unseen, unless
+    ``TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1`` (``knobs.compilation.allow_non_constexpr_globals``).
+    """
+    from mytriton import knobs, utils
+
+    module = getattr(value, "__module__", None)
+    return (
+        hasattr(py, name)
+        or isinstance(value, (ModuleType, core.constexpr, core.dtype, ConstexprFunction))
+        or is_jit_function(value)
+        or value is utils.cdiv  # constexpr functions in Triton
+        or value is utils.next_power_of_2
+        or (isinstance(module, str) and module.startswith(_LANGUAGE_MODULES))
+        or (isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields"))
+        or bool(knobs.compilation.allow_non_constexpr_globals)
+    )
+
+
+def refuse_global(name: str, loc: SourceLocation | None) -> KernelNameError:
+    """The error for a global that ``global_readable`` refuses (Triton's first words, which
+    code written for Triton looks for)."""
+    return KernelNameError(
+        f"Cannot access global variable {name} from within @jit'ed function: kernels read "
+        f"only globals made with tl.constexpr(...) (`{name} = tl.constexpr(value)`; an "
+        f"annotation `{name}: tl.constexpr = value` is not enough), modules, @jit functions "
+        "and dtypes. TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1 lifts the rule (Triton may drop it).",
+        loc,
+    )
+
+
 def check_global(name: str, value: Any, loc: SourceLocation | None) -> Any:
     """A global (or module attribute) the kernel uses, if it is a compile-time value; a
     function decorated ``@tl.constexpr`` is a constexpr function (Triton calls it at compile

@@ -5,6 +5,9 @@ The library is plain ``tl`` code in ``mytriton/language``; an error it raises on
 input (an integer ``xor_sum`` of floats, a scalar ``cumsum``) would otherwise point into
 mytriton's own source. At the boundary where kernel code calls library code, such an error
 is re-raised, same class and message (naming the library function), at the call.
+
+An error in the user's own ``@jit`` function is reported at the call too, as in Triton: same
+class and message, located at the call, caused by the callee's error (located in the callee).
 """
 
 from __future__ import annotations
@@ -27,11 +30,16 @@ def is_library_file(path: str) -> bool:
 def reported_at_call(
     caller_file: str, call: SourceLocation | None, callee_file: str, callee: str
 ) -> Iterator[None]:
-    """Inline the library function ``callee`` with its errors located at ``call`` (when the
-    caller is kernel code, not the library itself)."""
+    """Inline the function ``callee`` with its errors located at ``call``: a library function's
+    in place of its own (when the caller is kernel code, not the library itself), a user
+    function's as the cause of the error at the call."""
     try:
         yield
     except CompilationError as e:
+        if call is not None and not is_library_file(callee_file):
+            at_call = type(e).__new__(type(e))
+            CompilationError.__init__(at_call, e.message, call, cause=e.tritons_words)
+            raise at_call from e
         if (
             call is None
             or not is_library_file(callee_file)

@@ -9,7 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mytriton.errors import SourceLocation, SourceUnavailableError, UnsupportedSyntaxError
+from mytriton.errors import (
+    FunctionScope,
+    SourceLocation,
+    SourceUnavailableError,
+    UnsupportedSyntaxError,
+)
 from mytriton.exec_sources import exec_source
 from mytriton.language import core
 
@@ -122,7 +127,16 @@ class KernelSource:
         if line is None:
             return None
         col = getattr(node, "col_offset", 0)
-        return SourceLocation(self.file, self.first_line + line - 1, col + self.indent + 1)
+        return SourceLocation(
+            self.file, self.first_line + line - 1, col + self.indent + 1, self.scope()
+        )
+
+    def scope(self) -> FunctionScope:
+        """The function itself, for Triton's ``at L:C:`` positions in its errors."""
+        fd = self.function_def()
+        return FunctionScope(
+            fd.name, self.first_line + fd.lineno - 1, fd.col_offset + self.indent + 1
+        )
 
     def parameters(self) -> dict[str, str]:
         """Parameter name -> ``"constexpr"`` or ``"runtime"``, in declaration order."""

@@ -38,6 +38,7 @@ from mytriton.language.core import (
     uint64,
     void,
 )
+from mytriton.language.core import must_use_result as _must_use_result  # not tl's name
 
 # ---- programming model ----
 
@@ -145,6 +146,10 @@ def make_block_ptr(
     ``tl.load``/``tl.store`` through it take ``boundary_check`` (and ``padding_option``)."""
 
 
+@_must_use_result(
+    "Note that tl.advance does not have any side effects. To move the block pointer, you need "
+    "to assign the result of tl.advance to a variable."
+)
 @builtin
 def advance(base: Any, offsets: Any) -> Any:
     """The block pointer ``base`` moved by ``offsets`` (one per dimension)."""

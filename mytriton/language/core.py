@@ -570,6 +570,17 @@ class PropagateNan(enum.Enum):
 BUILTINS: dict[Callable[..., Any], str] = {}
 
 
+def must_use_result(x: Any, s: str | bool = True) -> Any:
+    """``triton.must_use_result``: calling the function ``x`` as a statement of its own (its
+    result dropped) is a compile error; ``must_use_result("words")`` adds words to the error.
+    For functions with no effect but their result (``tl.advance``)."""
+    if isinstance(x, str):
+        words = x
+        return lambda fn: must_use_result(fn, words)
+    x._must_use_result = s
+    return x
+
+
 def builtin(fn: F) -> F:
     """Mark ``fn`` as a kernel builtin; the frontend implements it under ``fn.__name__``."""
 

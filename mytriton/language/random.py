@@ -18,18 +18,18 @@ from mytriton.runtime.jit import jit
 N_ROUNDS_DEFAULT = tl.constexpr(10)  # Triton's default number of Philox rounds
 
 # The Philox multipliers and Weyl key increments (golden ratio, sqrt(3) - 1), 32 and 64 bits.
-_ROUND_A_32 = 0xD2511F53
-_ROUND_B_32 = 0xCD9E8D57
-_KEY_A_32 = 0x9E3779B9
-_KEY_B_32 = 0xBB67AE85
-_ROUND_A_64 = 0xD2E7470EE14C6C93
-_ROUND_B_64 = 0xCA5A826395121157
-_KEY_A_64 = 0x9E3779B97F4A7C15
-_KEY_B_64 = 0xBB67AE8584CAA73B
+_ROUND_A_32 = tl.constexpr(0xD2511F53)
+_ROUND_B_32 = tl.constexpr(0xCD9E8D57)
+_KEY_A_32 = tl.constexpr(0x9E3779B9)
+_KEY_B_32 = tl.constexpr(0xBB67AE85)
+_ROUND_A_64 = tl.constexpr(0xD2E7470EE14C6C93)
+_ROUND_B_64 = tl.constexpr(0xCA5A826395121157)
+_KEY_A_64 = tl.constexpr(0x9E3779B97F4A7C15)
+_KEY_B_64 = tl.constexpr(0xBB67AE8584CAA73B)
 
 # Largest scales with ``INT_MAX * scale < 1.0`` after float32 rounding: [0, 1) from 31/63 bits.
-_UNIFORM_SCALE_32 = 4.6566127342e-10
-_UNIFORM_SCALE_64 = 1.0842020432385337e-19
+_UNIFORM_SCALE_32 = tl.constexpr(4.6566127342e-10)
+_UNIFORM_SCALE_64 = tl.constexpr(1.0842020432385337e-19)
 
 
 @jit

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.ttg import DEFAULT_CAPABILITY, module_num_warps
+from mytriton.dialects.ttg import DEFAULT_CAPABILITY, REFLECT_FTZ_ATTR, module_num_warps
 from mytriton.errors import CompilationError
 from mytriton.passes.gpu_lowering.driver import Lowering
 from mytriton.passes.module_body import replace_body
@@ -86,7 +86,9 @@ class LowerToGpuPass(ModulePass):
             num_warps = module_num_warps(op)
         except VerifyException as e:
             raise CompilationError(str(e)) from None
-        replace_body(op, Lowering(num_warps).run(op))
+        ftz = op.attributes.get(REFLECT_FTZ_ATTR)
+        reflect_ftz = not (isinstance(ftz, IntegerAttr) and ftz.value.data == 0)
+        replace_body(op, Lowering(num_warps, reflect_ftz).run(op))
         for name in list(op.attributes):
             del op.attributes[name]
         op.attributes["gpu.container_module"] = UnitAttr()

@@ -40,6 +40,7 @@ from mytriton.dialects.ttg_tma import kernel_tensor_maps
 from mytriton.errors import MyTritonError, OverrideIgnoredWarning
 from mytriton.frontend import ArgSpec, compile_kernel
 from mytriton.passes.pipeline import run_pipeline
+from mytriton.runtime.compile_listener import CompileClock
 
 
 class StageError(MyTritonError):
@@ -123,10 +124,15 @@ def compile_stages(
     renames the kernel (``@jit(repr=...)``; default: the function's name)."""
     from mytriton.frontend.source import KernelSource
     from mytriton.runtime import disk_cache
+    from mytriton.runtime.compile_listener import notify
 
+    clock = CompileClock()
     entry = disk_cache.entry_for(fn, backend, options, key if name is None else (key, name))
+    files = {} if entry is None else {entry.path.name: str(entry.path)}
     cached = entry.load() if entry is not None else None
     if cached is not None:
+        clock.ir_done()
+        notify(fn, specs, cached, options.capability, clock, True, files)
         return cached
     module = compile_kernel(fn, specs, debug=options.debug, num_warps=options.num_warps)
     if name is not None:
@@ -135,9 +141,11 @@ def compile_stages(
     src = KernelSource.of(fn)
     identity = f"{src.file}:{src.qualname}\n{ast.dump(src.tree)}"
     kernel.hash = kernel_hash(identity, (key, backend.name, options))
-    run_stages(kernel, backend, options, "tt", module)
+    clock.ir_done()
+    run_stages(kernel, backend, options, "tt", module, clock)
     if entry is not None:
-        entry.store(kernel)
+        clock.timed_store(lambda: entry.store(kernel))
+    notify(fn, specs, kernel, options.capability, clock, False, files)
     return kernel
 
 
@@ -153,10 +161,16 @@ def rename_kernel(module: ModuleOp, name: str) -> None:
 
 
 def run_stages(
-    kernel: CompiledKernel, backend: Backend, options: LaunchOptions, start: str, artifact: Any
+    kernel: CompiledKernel,
+    backend: Backend,
+    options: LaunchOptions,
+    start: str,
+    artifact: Any,
+    clock: CompileClock | None = None,
 ) -> None:
     """Run the stages from ``start`` on (``artifact`` is that stage's), record and dump each
-    one's text, apply overrides, then let the backend make the kernel launchable."""
+    one's text, apply overrides, then let the backend make the kernel launchable; ``clock``
+    times each stage run (for ``knobs.compilation.listener``)."""
     table = stage_table(backend)
     names = [s.name for s in table]
     if start not in names:
@@ -168,7 +182,10 @@ def run_stages(
     for stage in table[names.index(start) :]:
         if stage.name != start:
             try:
-                artifact = stage.run(artifact, options)
+                if clock is None:
+                    artifact = stage.run(artifact, options)
+                else:
+                    artifact = clock.timed_stage(stage.name, stage.run, artifact, options)
             except StageUnavailable as e:
                 kernel.metadata["unavailable"] = f"no {stage.name} stage: {e}"
                 break

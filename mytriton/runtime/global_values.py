@@ -1,7 +1,8 @@
 """The globals a compiled kernel has compiled in, and the check that they have not changed.
 
-The frontend reads globals (``BLOCK = tl.constexpr(128)``, ``SCALE = 2.0``, ``helpers.add``)
-while it compiles, so a compiled kernel holds their values. Like Triton, a launch after one of
+The frontend reads globals (``BLOCK = tl.constexpr(128)``, ``helpers.add``; plain ones such
+as ``SCALE = 2.0`` only with ``TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1``, Triton's rule) while it
+compiles, so a compiled kernel holds their values. Like Triton, a launch after one of
 them changed raises instead of running the old value: ``Global variable X has changed since we
 compiled this kernel``. The reads are found by scanning the kernel's body and, recursively, the
 ``@jit`` helpers it reads (each in its own scope), the way ``dependencies.py`` scans for the

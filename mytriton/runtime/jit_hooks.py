@@ -191,6 +191,7 @@ def hook_arguments(
         "num_ctas": options.num_ctas,
         "num_stages": options.num_stages,
         "enable_fp_fusion": options.enable_fp_fusion,
+        "enable_reflect_ftz": options.enable_reflect_ftz,
         "launch_cooperative_grid": options.launch_cooperative_grid,
         "extern_libs": (),
         "configs": [attrs],

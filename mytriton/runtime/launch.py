@@ -19,6 +19,7 @@ from mytriton.errors import (
     LaunchError,
     LaunchOptionError,
     MyTritonError,
+    OutOfResources,
     debug_enabled,
 )
 from mytriton.runtime.global_scratch import with_scratch
@@ -37,14 +38,17 @@ def require_binary(kernel: CompiledKernel) -> None:
 def check_num_warps(num_warps: Any) -> int:
     """``num_warps`` if it is a launch's warp count: a power of 2 from 1 to 32 (a block holds
     at most 1024 threads); else a ``LaunchOptionError`` saying the rule, before any layout
-    is built from it."""
+    is built from it. A larger power of 2 is Triton's ``OutOfResources`` for threads (what
+    its driver raises loading such a kernel; autotuners skip the config)."""
     if isinstance(num_warps, bool) or not isinstance(num_warps, (int, np.integer)):
         raise LaunchOptionError(
             f"num_warps must be a power of 2 from 1 to 32, got {type(num_warps).__name__} "
             f"{num_warps!r}"
         )
     n = int(num_warps)
-    if n <= 0 or n & (n - 1) or n > 32:
+    if n > 32 and not n & (n - 1):
+        raise OutOfResources(n * 32, 1024, "threads")
+    if n <= 0 or n & (n - 1):
         raise LaunchOptionError(f"num_warps must be a power of 2 from 1 to 32, got {n}")
     return n
 

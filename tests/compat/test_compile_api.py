@@ -388,3 +388,51 @@ def test_cpu_benchmarker() -> None:
     low, high = bench(lambda: None, quantiles=[0.0, 1.0], rep=4)
     assert 0 <= low <= high
     assert len(bench(lambda: None, rep=3, return_mode="all")) == 3
+
+
+def test_compiler_package_is_an_attribute_of_a_fresh_import() -> None:
+    """``triton.compiler.errors.CompilationError`` without importing ``triton.compiler``
+    first, as Triton's tests write it (its ``__init__`` imports the subpackage)."""
+    code = (
+        "import mytriton as triton\n"
+        "from mytriton.errors import CompilationError, StaticAssertionError\n"
+        "print(triton.compiler.errors.CompilationError is CompilationError,\n"
+        "      triton.compiler.errors.CompileTimeAssertionFailure is StaticAssertionError,\n"
+        "      triton.compiler.ASTSource.__name__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "ASTSource"]
+
+
+@pytest.mark.parametrize(("stage", "suffix"), [("tt", ".tt.mlir"), ("ttg", ".ttg.mlir")])
+def test_ir_source_compiles_a_stage_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stage: str, suffix: str
+) -> None:
+    """``triton.compile(IRSource(path, context, backend))``: a stage file (as the dump writes
+    it) compiled from that stage on, giving the same later stages."""
+    from mytriton.compiler.compiler import IRSource
+
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    x = np.zeros(64, np.float32)
+
+    @mytriton.jit
+    def copy_kernel(x, out, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+
+    warm = copy_kernel.warmup(x, x, 64, BLOCK=64, grid=(1,))
+    path = tmp_path / f"copy_kernel{suffix}"
+    path.write_text(warm.asm[stage])
+    src = IRSource(path, None, None)
+    assert (src.ext, src.name, src.src) == ("mlir", "@copy_kernel", warm.asm[stage])
+    assert src.hash() == IRSource(str(path)).hash()
+    compiled = mytriton.compile(src)
+    assert compiled.asm["gpu"] == warm.asm["gpu"]

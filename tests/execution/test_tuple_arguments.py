@@ -113,7 +113,7 @@ def tl_tuple_of_a_number(out):
 
 def test_errors(run: Any) -> None:
     out = np.zeros(4, np.float32)
-    with pytest.raises(KernelTypeError, match=r"test_tuple_arguments.py:\d+.*tl.tuple takes"):
+    with pytest.raises(KernelTypeError, match=r"(?s)test_tuple_arguments.py:\d+.*tl.tuple takes"):
         run(tl_tuple_of_a_number, (1,), out)
     desc = TensorDescriptor.from_tensor(np.zeros((16, 16), np.float32), [16, 16])
     with pytest.raises(LaunchError, match=r"argument `XPtrs\[0\]`: a tensor descriptor inside"):

@@ -113,7 +113,7 @@ def advance_rank_kernel(x, out, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def advance_plain_pointer_kernel(x, out, n, BLOCK: tl.constexpr):
-    tl.advance(x + tl.arange(0, BLOCK), (BLOCK,))  # <-
+    p = tl.advance(x + tl.arange(0, BLOCK), (BLOCK,))  # <-  # noqa: F841
 
 
 @triton.jit

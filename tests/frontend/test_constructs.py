@@ -12,13 +12,15 @@ from xdsl.dialects.builtin import FileLineColLoc
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.errors import ConstexprError
+from mytriton.errors import ConstexprError, KernelNameError
 from tests.frontend.util import X, Y, expect_error, op_lines, ops, tt
 
-GLOBAL_BLOCK = 32
+GLOBAL_BLOCK = tl.constexpr(32)
 GLOBAL_SCALE = tl.constexpr(3)
 GLOBAL_DTYPE = tl.float32
-GLOBAL_SHAPE = (4, 8)
+GLOBAL_SHAPE = tl.constexpr((4, 8))
+PLAIN_GLOBAL = 32
+ANNOTATED_GLOBAL: tl.constexpr = 32
 
 
 # ------------------------------------------------------------------ compile-time if
@@ -397,11 +399,55 @@ def make_scaled_copy(scale, block):
 
 
 def test_closure_values_are_compile_time():
-    k1 = make_scaled_copy(0.5, 8)
-    k2 = make_scaled_copy(4.0, 32)
+    k1 = make_scaled_copy(tl.constexpr(0.5), tl.constexpr(8))
+    k2 = make_scaled_copy(tl.constexpr(4.0), tl.constexpr(32))
     a, b = tt(k1, X, Y), tt(k2, X, Y)
     assert "arith.constant 5.000000e-01 : f32" in a and "end = 8 : i32" in a
     assert "arith.constant 4.000000e+00 : f32" in b and "end = 32 : i32" in b
+
+
+@triton.jit
+def plain_global_kernel(x, out):
+    tl.store(out + tl.arange(0, PLAIN_GLOBAL), 0.0)  # <-
+
+
+@triton.jit
+def annotated_global_kernel(x, out):
+    tl.store(out + tl.arange(0, ANNOTATED_GLOBAL), 0.0)  # <-
+
+
+@pytest.mark.parametrize(
+    ("kernel", "name"),
+    [(plain_global_kernel, "PLAIN_GLOBAL"), (annotated_global_kernel, "ANNOTATED_GLOBAL")],
+)
+def test_plain_globals_are_refused(kernel, name):
+    """Triton 3.6's rule: a global read by name must be made with ``tl.constexpr(...)`` (an
+    annotation is not enough): a plain one may change between launches unseen."""
+    err = expect_error(
+        kernel, (X, Y), {}, KernelNameError, (f"Cannot access global variable {name}",), name
+    )
+    assert isinstance(err.__cause__, NameError)
+
+
+def test_plain_closure_values_are_refused():
+    with pytest.raises(KernelNameError, match="Cannot access global variable scale"):
+        tt(make_scaled_copy(0.5, tl.constexpr(8)), X, Y)
+
+
+@pytest.mark.parametrize("setting", ["1", "true"])
+def test_env_allows_plain_globals(monkeypatch, setting):
+    """``TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1`` lifts the rule (and closures follow it)."""
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", setting)
+    assert "end = 32 : i32" in tt(plain_global_kernel, X, Y)
+    assert "end = 32 : i32" in tt(annotated_global_kernel, X, Y)
+    assert "end = 8 : i32" in tt(make_scaled_copy(0.5, 8), X, Y)
+
+
+def test_knob_allows_plain_globals(monkeypatch):
+    from mytriton import knobs
+
+    monkeypatch.setattr(knobs.compilation, "allow_non_constexpr_globals", True)
+    assert "end = 32 : i32" in tt(plain_global_kernel, X, Y)
 
 
 def test_global_module_attribute_chain():

@@ -30,6 +30,7 @@ from tests.frontend.util import XI, X, Y, expect_error, marked_line
 ARGS = (X, Y, 16)
 KW = {"BLOCK": 16}
 
+NO_GLOBAL = "Cannot access global variable "
 GLOBAL_LIST = [1, 2]
 GLOBAL_ARRAY = np.zeros(4)
 
@@ -905,7 +906,7 @@ CASES = [
         "C:",
     ),
     (dict_literal_kernel, UnsupportedSyntaxError, ("`Dict`",), "{"),
-    (list_comprehension_kernel, UnsupportedSyntaxError, ("`ListComp`",), "["),
+    (list_comprehension_kernel, UnsupportedSyntaxError, ("over range", "only tuples"), "range"),
     (with_kernel, UnsupportedSyntaxError, ("`With`",), "with"),
     (global_statement_kernel, UnsupportedSyntaxError, ("`Global`",), "global"),
     (unpack_scalar_kernel, KernelTypeError, ("cannot unpack", "2 names"), "a, b"),
@@ -913,9 +914,10 @@ CASES = [
     (fstring_runtime_kernel, UnsupportedSyntaxError, ("formatting a runtime value",), 'f"n is'),
     # names and calls
     (unknown_name_kernel, KernelNameError, ("`undefined_name` is not defined",), "undefined_name"),
-    (plain_call_kernel, KernelNameError, ("cannot call `plain_python`",), "plain_python("),
-    (global_list_kernel, KernelNameError, ("global `GLOBAL_LIST`", "list"), "GLOBAL_LIST"),
-    (global_array_kernel, KernelNameError, ("global `GLOBAL_ARRAY`", "ndarray"), "GLOBAL_ARRAY"),
+    # Triton's rule: a plain (not tl.constexpr(...)) global is refused by name
+    (plain_call_kernel, KernelNameError, (NO_GLOBAL + "plain_python",), "plain_python"),
+    (global_list_kernel, KernelNameError, (NO_GLOBAL + "GLOBAL_LIST",), "GLOBAL_LIST"),
+    (global_array_kernel, KernelNameError, (NO_GLOBAL + "GLOBAL_ARRAY",), "GLOBAL_ARRAY"),
     (block_attribute_kernel, KernelNameError, ("no attribute `nbytes`",), "offs.nbytes"),
     (module_attribute_kernel, KernelNameError, ("no attribute `not_a_builtin`",), "tl.not_a"),
     (int_attribute_kernel, KernelNameError, ("attribute `real` of int",), "BLOCK.real"),
@@ -1095,6 +1097,23 @@ def test_rejected_construct(kernel, cls, words, at):
     expect_error(kernel, args, KW, cls, words, at)
 
 
+PLAIN_GLOBAL_CASES = [
+    (plain_call_kernel, ("cannot call `plain_python`",), "plain_python("),
+    (global_list_kernel, ("global `GLOBAL_LIST`", "list"), "GLOBAL_LIST"),
+    (global_array_kernel, ("global `GLOBAL_ARRAY`", "ndarray"), "GLOBAL_ARRAY"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kernel", "words", "at"), PLAIN_GLOBAL_CASES, ids=[c[0].__name__ for c in PLAIN_GLOBAL_CASES]
+)
+def test_plain_globals_allowed_by_env_must_be_compile_time(monkeypatch, kernel, words, at):
+    """With ``TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1`` a plain global is read, and must still be
+    a compile-time value (or a callable the kernel may call)."""
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
+    expect_error(kernel, ARGS, KW, KernelNameError, words, at)
+
+
 def test_every_case_kernel_is_listed():
     """A kernel defined in this file but missing from CASES would silently go untested."""
     listed = {c[0] for c in CASES} | {
@@ -1145,10 +1164,15 @@ def test_unsupported_array_dtype_names_parameter():
 
 
 def test_recursive_call_located_in_the_helper():
-    """An error inside an inlined @jit helper names the helper's own source line."""
+    """An error inside an inlined @jit helper is raised at the call, caused by the error at the
+    helper's own source line (Triton chains them the same way)."""
     with pytest.raises(UnsupportedSyntaxError) as info:
         recursive_kernel.warmup(*ARGS, grid=(1,), **KW)
-    err = info.value
+    at_call = info.value
+    assert at_call.loc is not None and at_call.loc.scope is not None
+    assert at_call.loc.scope.name == "recursive_kernel"
+    err = at_call.__cause__
+    assert isinstance(err, UnsupportedSyntaxError) and err.loc is not None
     assert "recursive call of @jit function `recursive_helper`" in err.message
     file, line, text = marked_line(recursive_helper)
     assert (err.loc.file, err.loc.line) == (file, line)
@@ -1182,15 +1206,18 @@ def test_lambda_kernel_rejected():
     assert "plain `def`" in str(info.value)
 
 
-def test_error_report_format_has_three_lines():
-    """``file:line:col: error: message``, the source line, a caret line (Python's own layout)."""
+def test_error_report_format_has_four_lines():
+    """``file:line:col: error: in KERNEL at L:C:`` (Triton's position: line from the ``def``,
+    0-based column), the source line, a caret line (Python's own layout), the message last (as
+    in Triton)."""
     with pytest.raises(UnsupportedSyntaxError) as info:
         while_kernel.warmup(*ARGS, grid=(1,), **KW)
     lines = str(info.value).splitlines()
-    assert len(lines) == 3
-    assert lines[0].endswith(": error: `while ... else` is not supported in a kernel")
+    assert len(lines) == 4
+    assert lines[0].endswith(": error: in while_kernel at 3:4:")
     assert lines[1] == "        while i < n:  # <-"
     assert lines[2] == "        ^"
+    assert lines[3] == "`while ... else` is not supported in a kernel"
 
 
 def test_internal_errors_are_still_located(monkeypatch):

@@ -11,6 +11,7 @@ import mytriton as triton
 import mytriton.language as tl
 from mytriton.errors import (
     ConstexprError,
+    KernelNameError,
     KernelTypeError,
     KernelValueError,
     StaticAssertionError,
@@ -98,7 +99,7 @@ CASES: list[tuple[Any, type[Exception], tuple[str, ...], str]] = [
     (result_dtype_kernel, KernelTypeError, ("returns fp32 for result 0", "int32"), "tl.reduce"),
     (result_count_kernel, KernelTypeError, ("must return 1 value(s)", "got 2"), "tl.associative"),
     (tuple_arity_kernel, KernelTypeError, ("calling `_add`", "too many"), "tl.reduce"),
-    (not_jit_kernel, KernelTypeError, ("combine_fn must be a @triton.jit function",), "tl.reduce"),
+    (not_jit_kernel, KernelNameError, ("Cannot access global variable _python_add",), "_py"),
     (
         shapes_kernel,
         KernelValueError,
@@ -122,3 +123,16 @@ CASES: list[tuple[Any, type[Exception], tuple[str, ...], str]] = [
 )
 def test_reduce_errors(kernel: Any, cls: type[Exception], words: tuple[str, ...], at: str) -> None:
     expect_error(kernel, (X, XI), {}, cls, words, at)  # type: ignore[arg-type]
+
+
+def test_combine_fn_must_be_jit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain Python function read as a global (Triton's rule lifted) is still no combine_fn."""
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
+    expect_error(
+        not_jit_kernel,
+        (X, XI),
+        {},
+        KernelTypeError,
+        ("combine_fn must be a @triton.jit function",),
+        "tl.reduce",
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import linecache
 import re
 from typing import Any
 
@@ -60,12 +61,19 @@ def expect_error(
 ) -> CompilationError:
     """Compiling ``kernel`` raises ``cls`` whose message holds ``words``.
 
-    With ``at``, the error is located at the kernel line marked ``# <-``: the report starts with
-    ``file:line:col: error:``, repeats that source line, and its caret points at the text ``at``.
+    An error inside a called ``@jit`` function is raised at the call, same class and message,
+    caused by the callee's error; the checks below are on the innermost one, where it arose.
+    With ``at``, that error is located at the kernel line marked ``# <-``: the report starts
+    with ``file:line:col: error: in FUNCTION at L:C:`` (Triton's position: line from the
+    ``def``, 0-based column), repeats that source line, its caret points at the text ``at``,
+    and the message comes last.
     """
     with pytest.raises(CompilationError) as info:
         kernel.warmup(*args, grid=(1,), **kwargs)
     err = info.value
+    while isinstance(err.__cause__, CompilationError):
+        outer, err = err, err.__cause__
+        assert type(outer) is type(err) and outer.message == err.message, repr(outer)
     assert type(err) is cls, f"expected {cls.__name__}, got {type(err).__name__}: {err}"
     for w in words:
         assert w in err.message, f"{w!r} not in {err.message!r}"
@@ -81,14 +89,19 @@ def expect_error(
     if at is None:
         return err
     file, line, text = marked_line(kernel)
-    assert err.loc is not None, f"no location in {err}"
+    assert err.loc is not None and err.loc.scope is not None, f"no location in {err}"
     assert (err.loc.file, err.loc.line) == (file, line), f"{err.loc} is not {file}:{line}"
     report = str(err).splitlines()
-    assert report[0] == f"{file}:{line}:{err.loc.col}: error: {err.message.splitlines()[0]}"
+    scope = err.loc.scope
+    position = f"{line - scope.def_line + 1}:{err.loc.col - scope.def_col}"
+    assert report[0] == f"{file}:{line}:{err.loc.col}: error: in {scope.name} at {position}:"
     assert report[1].strip() == text.strip()
     caret = report[2].index("^") - 4
     assert caret == err.loc.col - 1
     assert text[caret:].startswith(at), f"caret at {text[caret:]!r}, expected {at!r}"
+    assert "\n".join(report[3:]) == err.message
+    def_text = linecache.getline(file, scope.def_line)
+    assert def_text[scope.def_col - 1 :].startswith("def "), def_text
     return err
 
 

@@ -42,3 +42,17 @@ def test_ex2_approx_ftz_flushes_subnormal_results() -> None:
         flush_subnormals(np.array([-tiny / 2, tiny / 2, -tiny], np.float32)), [-0.0, 0.0, -tiny]
     )
     assert np.signbit(flush_subnormals(np.array([-tiny / 2], np.float32)))[0]
+
+
+def test_ex2_approx_keeps_subnormal_results() -> None:
+    """``ex2.approx.f32`` (``enable_reflect_ftz=False``): subnormal inputs and results kept."""
+    from mytriton.dialects.nvvm_intrinsics import EX2_APPROX, INTRINSICS
+
+    x = np.array([-127.0, -149.0, -126.0, 0.0, 3.0, -150.0], np.float32)
+    got = EX2_APPROX.semantics(x)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(
+        got, np.array([2.0**-127, 2.0**-149, 2.0**-126, 1.0, 8.0, 0.0], np.float32)
+    )
+    assert INTRINSICS["llvm.nvvm.ex2.approx.f32"] is EX2_APPROX
+    assert EX2_APPROX.ptx == "ex2.approx.f32"

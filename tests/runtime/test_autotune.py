@@ -14,7 +14,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.errors import BackendError, BackendUnavailableError, LaunchError
+from mytriton.errors import BackendError, BackendUnavailableError, LaunchError, OutOfResources
 from mytriton.runtime import autotuner as autotuner_module
 from mytriton.runtime.autotuner import Autotuner, Config, is_resource_error
 from tests.gpu_required import require_gpu
@@ -435,6 +435,30 @@ def test_post_hook_sees_the_resource_error() -> None:
     x, out = inputs(40)
     kernel[grid](x, out, 40)
     assert len(errors) == 1 and "BLOCK too large" in errors[0]
+
+
+def test_config_with_too_many_warps_is_skipped() -> None:
+    """``num_warps=128`` is more threads than a block holds: Triton's ``OutOfResources``,
+    handed to the post-hook, and the tuner goes on with the other config (Triton's
+    ``test_exceed_threads``)."""
+    errors: list[BaseException] = []
+
+    def post(kwargs: dict[str, Any], exception: BaseException | None) -> None:
+        if exception is not None:
+            errors.append(exception)
+
+    def bench(fn: Callable[[], Any], quantiles: Any = None) -> list[float]:
+        fn()
+        return [1.0] * 3
+
+    configs = [Config({"BLOCK": 16}, num_warps=128), Config({"BLOCK": 16}, num_warps=4)]
+    kernel = triton.autotune(configs, key=["n"], do_bench=bench, post_hook=post)(add_kernel)
+    x, out = inputs(40)
+    kernel[grid](x, out, 40)
+    assert kernel.best_config is configs[1]
+    assert len(errors) == 1 and isinstance(errors[0], OutOfResources)
+    assert "out of resource: threads, Required: 4096, Hardware limit: 1024" in str(errors[0])
+    np.testing.assert_array_equal(out, x + 1)
 
 
 def test_autotuner_over_any_kernel_object_prunes_fraction_after_early_prune() -> None:

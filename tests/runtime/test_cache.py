@@ -94,7 +94,7 @@ def test_clear_cache_sees_changed_globals():
     """Globals are compile-time values: a change is an error until clear_cache() picks it up."""
     import tests.runtime.test_cache as me
 
-    me.SCALE = 2.0
+    me.SCALE = tl.constexpr(2.0)
     try:
 
         @triton.jit
@@ -102,8 +102,11 @@ def test_clear_cache_sees_changed_globals():
             tl.store(out, SCALE)  # noqa: F821
 
         assert "2.000000e+00" in k.warmup(X, Y, grid=(1,)).asm["tt"]
-        me.SCALE = 5.0
-        with pytest.raises(GlobalChangedError, match=r"SCALE has changed .* from 2\.0 to 5\.0"):
+        me.SCALE = tl.constexpr(5.0)
+        with pytest.raises(
+            GlobalChangedError,
+            match=r"SCALE has changed .* from constexpr\[2\.0\] to constexpr\[5\.0\]",
+        ):
             k.warmup(X, Y, grid=(1,))  # not the old value, silently
         k.clear_cache()
         assert "5.000000e+00" in k.warmup(X, Y, grid=(1,)).asm["tt"]

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from tests.mlir.conftest import any_provider
 REPO = Path(__file__).resolve().parents[2]
 X = np.ones(64, np.float32)
 
-OFFSET = 1.0
+OFFSET = tl.constexpr(1.0)
 
 
 @triton.jit
@@ -150,7 +151,7 @@ def test_entry_edited_in_place_is_rejected(cache: Path) -> None:
 
 def test_changing_a_read_global_misses(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = compile_offset()
-    monkeypatch.setitem(globals(), "OFFSET", 2.5)
+    monkeypatch.setitem(globals(), "OFFSET", tl.constexpr(2.5))
     offset_kernel.clear_cache()
     changed = compile_offset()
     assert disk_cache.stats.hits == 0 and len(entries(cache)) == 2
@@ -178,7 +179,7 @@ def test_interpreter_is_not_cached_on_disk(cache: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
     out = np.zeros(64, np.float32)
     offset_kernel[(1,)](X, out, 64, BLOCK=64)
-    np.testing.assert_allclose(out, X + OFFSET)
+    np.testing.assert_allclose(out, X + OFFSET.value)
     assert entries(cache) == [] and disk_cache.stats.stores == 0
 
 
@@ -228,7 +229,7 @@ HELPERS_V1 = """
 import mytriton as triton
 import mytriton.language as tl
 
-FACTOR = 2.0
+FACTOR = tl.constexpr(2.0)
 
 
 @triton.jit
@@ -279,9 +280,9 @@ def test_fingerprint_follows_helpers_and_globals(tmp_path: Path, monkeypatch: py
     source.write_text(HELPERS_V1)
     module = load_module(source, "fp_kernels")
     before = fingerprint(module.kernel.fn)
-    module.FACTOR = 3.0  # read by the helper, not by the kernel itself
+    module.FACTOR = tl.constexpr(3.0)  # read by the helper, not by the kernel itself
     assert fingerprint(module.kernel.fn) != before
-    module.FACTOR = 2.0
+    module.FACTOR = tl.constexpr(2.0)
     assert fingerprint(module.kernel.fn) == before
 
 
@@ -487,7 +488,7 @@ def test_a_kernel_from_disk_runs_on_the_gpu(
     out2 = cp.zeros(100, dtype=cp.float32)
     offset_kernel[(1,)](x, out2, 100, BLOCK=128)
     assert disk_cache.stats.hits == 1
-    expected = np.arange(100, dtype=np.float32) + OFFSET
+    expected = np.arange(100, dtype=np.float32) + OFFSET.value
     np.testing.assert_allclose(cp.asnumpy(out), expected)
     np.testing.assert_allclose(cp.asnumpy(out2), expected)
 
@@ -527,3 +528,45 @@ def test_a_hit_keeps_the_dynamic_shared_memory(
     assert disk_cache.stats.hits == 1
     assert isinstance(again.binary, DeviceKernel) and again.binary.signature.shared == 66560
     big_dot_kernel.clear_cache()
+
+
+def test_compilation_listener_hears_compiles_and_hits(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``knobs.compilation.listener`` (Triton's): the source, the metadata (hash, target), the
+    cache file, the times of each phase, and whether the disk cache had the kernel."""
+    from mytriton import knobs
+    from mytriton.compat.compiler import ASTSource, GPUTarget
+
+    heard: list[dict[str, Any]] = []
+    monkeypatch.setattr(knobs.compilation, "listener", lambda **kw: heard.append(kw))
+    first = compile_offset()
+    offset_kernel.clear_cache()
+    second = compile_offset()
+    assert [h["cache_hit"] for h in heard] == [False, True]
+    for h, kernel in zip(heard, (first, second), strict=True):
+        assert isinstance(h["src"], ASTSource) and h["src"].name == "offset_kernel"
+        assert h["src"].signature == {
+            "x": "*fp32",
+            "out": "*fp32",
+            "n": "i32",
+            "BLOCK": "constexpr",
+        }
+        assert h["metadata"]["hash"] == kernel.hash and len(kernel.hash) > 0
+        assert h["metadata"]["target"] == GPUTarget("cuda", 90, 32)
+        assert list(h["metadata_group"].values()) == [str(entries(cache)[0])]
+    compiled, hit = heard[0]["times"], heard[1]["times"]
+    assert isinstance(compiled, knobs.CompileTimes)
+    assert [s for s, _ in compiled.lowering_stages] == ["tt-opt", "ttg", "gpu", "cuda"]
+    assert compiled.ir_initialization > 0 and compiled.total_lowering > 0
+    assert compiled.store_results > 0
+    assert compiled.total == (
+        compiled.ir_initialization + compiled.total_lowering + compiled.store_results
+    )
+    assert hit.ir_initialization > 0 and hit.lowering_stages == [] and hit.store_results == 0
+
+
+def test_compilation_listener_unset_by_default() -> None:
+    from mytriton import knobs
+
+    assert knobs.compilation.listener is None

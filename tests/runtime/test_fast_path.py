@@ -353,7 +353,7 @@ def test_a_pre_run_hook_is_called_on_every_launch(gpu: FakeGpuBackend) -> None:
 
 
 FAST_SCALE = tl.constexpr(2.0)
-FAST_OFFSET = 1000.5
+FAST_OFFSET = tl.constexpr(1000.5)
 
 
 @triton.jit
@@ -370,10 +370,12 @@ def test_a_changed_global_is_caught_on_the_fast_path(
     scaled_kernel[(1,)](OUT, BLOCK=16)
     scaled_kernel[(1,)](OUT, BLOCK=16)
     assert gpu.routes() == ["general", "fast"]
-    monkeypatch.setitem(globals(), "FAST_OFFSET", 7.0)
-    with pytest.raises(GlobalChangedError, match=r"FAST_OFFSET has changed .* to 7\.0"):
+    monkeypatch.setitem(globals(), "FAST_OFFSET", tl.constexpr(7.0))
+    with pytest.raises(
+        GlobalChangedError, match=r"FAST_OFFSET has changed .* to constexpr\[7\.0\]"
+    ):
         scaled_kernel[(1,)](OUT, BLOCK=16)
-    monkeypatch.setitem(globals(), "FAST_OFFSET", float("1000.5"))
+    monkeypatch.setitem(globals(), "FAST_OFFSET", tl.constexpr(float("1000.5")))
     scaled_kernel[(1,)](OUT, BLOCK=16)  # an equal new object: the general path, once
     scaled_kernel[(1,)](OUT, BLOCK=16)
     assert gpu.routes() == ["general", "fast", "general", "fast"]

@@ -2,7 +2,9 @@
 ``RuntimeError: Global variable X has changed since we compiled this kernel``), never the old
 value run silently; ``clear_cache()`` compiles the new one. Which globals count: values,
 constexprs (also mutated in place), dtypes, ``@jit`` helpers and their own globals, attributes
-of user modules; not modules, classes or plain functions."""
+of user modules; not modules, classes or plain functions. Plain globals (``SCALE = 2.0``) are
+read only with ``TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1`` (Triton's rule), which these tests set;
+``test_constexpr_global_change_caught_by_default`` runs without it."""
 
 from __future__ import annotations
 
@@ -46,6 +48,20 @@ def uses_helper(out):
 @pytest.fixture(autouse=True)
 def interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
+
+
+def test_constexpr_global_change_caught_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the variable only ``tl.constexpr(...)`` globals are read, and a change of one
+    is caught (Triton's ``test_local_does_not_shadow_global``)."""
+    monkeypatch.delenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS")
+    k = fresh("WIDTH")
+    out = np.zeros(16, np.float32)
+    k[(1,)](out)
+    np.testing.assert_array_equal(out, 16.0)
+    monkeypatch.setitem(globals(), "WIDTH", tl.constexpr(17))
+    with pytest.raises(GlobalChangedError, match=r"WIDTH has changed .* to constexpr\[17\]"):
+        k[(1,)](out)
 
 
 def fresh(body: str) -> Any:

@@ -261,6 +261,44 @@ def test_enable_fp_fusion_ptx(fusion: bool, monkeypatch: pytest.MonkeyPatch) -> 
     assert re.search(r"\.visible \.entry [^{;]*\.maxnreg 42", k.asm["ptx"])
 
 
+@triton.jit
+def _exp2(data):
+    ptrs = data + tl.arange(0, 128)
+    tl.store(ptrs, tl.math.exp2(tl.load(ptrs)))
+
+
+@pytest.mark.parametrize("ftz", [False, True])
+@pytest.mark.parametrize(("backend", "stage"), [("cuda", "cuda"), ("mlir", "ptx")])
+def test_enable_reflect_ftz_selects_the_ex2_instruction(
+    ftz: bool, backend: str, stage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Triton's test_enable_reflect_ftz: ``tl.exp2`` of f32 is ``ex2.approx.ftz.f32`` by
+    default (Triton links libdevice with ``__CUDA_FTZ``), ``ex2.approx.f32`` with
+    ``enable_reflect_ftz=False``; the lowering reads the choice from the `ttg` module."""
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        h = _exp2.warmup(np.zeros(128, np.float32), grid=(1,), enable_reflect_ftz=ftz)
+    assert ('"mytriton.enable-reflect-ftz" = false' in h.asm["ttg"]) == (not ftz)
+    text = h.asm.get(stage)
+    if not isinstance(text, str):  # the mlir backend without an MLIR provider here
+        text = h.asm["gpu"]
+        assert ("llvm.nvvm.ex2.approx.ftz.f" in text) == ftz
+        return
+    assert (re.search(r"ex2\.approx\.ftz\.f32", text) is not None) == ftz
+    assert (re.search(r"ex2\.approx\.f32", text) is not None) == (not ftz)
+
+
+def test_enable_reflect_ftz_is_part_of_the_specialization(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.delenv("MYTRITON_INTERPRET")
+    data = np.zeros(128, np.float32)
+    default = _exp2.warmup(data, grid=(1,))
+    assert _exp2.warmup(data, grid=(1,), enable_reflect_ftz=True) is default
+    assert _exp2.warmup(data, grid=(1,), enable_reflect_ftz=False) is not default
+
+
 def test_compile_only_launch_with_options(monkeypatch: pytest.MonkeyPatch) -> None:
     """The options reach the cuda backend's stages without a GPU (compile-only mode)."""
     monkeypatch.delenv("MYTRITON_INTERPRET")

@@ -21,6 +21,7 @@ from mytriton.errors import (
     LaunchError,
     LaunchOptionError,
     MyTritonError,
+    OutOfResources,
 )
 from mytriton.runtime import launch as launch_module
 from tests.frontend.util import X, Y, without_locations
@@ -395,10 +396,21 @@ def test_default_parameter_values():
     assert "end = 32 : i32" in k.warmup(X, Y, 4, grid=(1,)).asm["tt"]
 
 
-@pytest.mark.parametrize("num_warps", [0, 3, 64, -4, 2.0, True])
+@pytest.mark.parametrize("num_warps", [0, 3, 48, -4, 2.0, True])
 def test_bad_num_warps(num_warps):
     with pytest.raises(LaunchOptionError, match=r"num_warps must be a power of 2 from 1 to 32"):
         add_kernel[(1,)](*ARGS, BLOCK=16, num_warps=num_warps)
+
+
+@pytest.mark.parametrize("num_warps", [64, 128])
+def test_too_many_warps_are_out_of_resources(num_warps):
+    """A power of 2 past 32 warps is more threads than a block holds: Triton's
+    ``OutOfResources`` (which autotuners skip), with its words."""
+    with pytest.raises(OutOfResources) as info:
+        add_kernel[(1,)](*ARGS, BLOCK=16, num_warps=num_warps)
+    assert str(info.value).startswith(
+        f"out of resource: threads, Required: {num_warps * 32}, Hardware limit: 1024."
+    )
 
 
 def test_num_warps_of_a_numpy_integer(recording):

@@ -247,7 +247,7 @@ def test_compile_of_a_missing_file_says_so(
     assert isinstance(IRFileNotFoundError("x"), FileNotFoundError)
 
 
-@pytest.mark.parametrize("num_warps", [3, 64, 0])
+@pytest.mark.parametrize("num_warps", [3, 48, 0])
 def test_compile_rejects_a_bad_num_warps_before_laying_out(
     monkeypatch: pytest.MonkeyPatch, num_warps: int
 ) -> None:

@@ -63,6 +63,8 @@ class LoweringContext:
 
     num_warps: int
     block: Block
+    #: flush f32 subnormals where Triton's libdevice would (``enable_reflect_ftz``)
+    reflect_ftz: bool = True
     prologue: list[Operation] = field(default_factory=list)
     regs: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     location: LocationAttr | None = None

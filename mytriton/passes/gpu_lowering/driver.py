@@ -51,9 +51,9 @@ GPU_MODULE_NAME = "kernels"
 class Lowering:
     """Lowers one laid-out kernel module for ``num_warps`` warps per program."""
 
-    def __init__(self, num_warps: int):
+    def __init__(self, num_warps: int, reflect_ftz: bool = True):
         self.num_warps = num_warps
-        self.ctx = LoweringContext(num_warps, Block())
+        self.ctx = LoweringContext(num_warps, Block(), reflect_ftz=reflect_ftz)
         self.ctx.lower_op = self.lower_op
 
     def lower_op(self, op: Operation) -> None:

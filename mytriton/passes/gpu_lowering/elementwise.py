@@ -21,7 +21,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.dialects import tt_elementwise as ew
 from mytriton.dialects import tt_math as tm
-from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ, Intrinsic
+from mytriton.dialects.nvvm_intrinsics import EX2_APPROX, EX2_APPROX_FTZ, Intrinsic
 from mytriton.dialects.tt_pointer_casts import IntToPtrOp, PtrToIntOp
 from mytriton.dialects.tt_types import (
     element_type,
@@ -106,6 +106,8 @@ _FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
 }
 # ops Triton computes with an approximate PTX instruction, not the math library (f64 excepted)
 _APPROXIMATE: dict[type[Operation], Intrinsic] = {ew.Exp2Op: EX2_APPROX_FTZ}
+# the same, where the kernel keeps subnormals (``enable_reflect_ftz=False``)
+_APPROXIMATE_NO_FTZ: dict[type[Operation], Intrinsic] = {ew.Exp2Op: EX2_APPROX}
 _INT_PREDICATES = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
 # unsigned integers, and booleans: false < true (as a signed i1, true is -1 and would sort first)
 _UNSIGNED_PREDICATES = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
@@ -281,7 +283,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
                 return _in_f32(ctx, t, args, math.FmaOp)
             return ctx.value(math.FmaOp(args[0], args[1], args[2]))
         if kind in _APPROXIMATE and not isinstance(t, Float64Type):
-            return _approximate(ctx, t, args, _APPROXIMATE[kind])
+            table = _APPROXIMATE if ctx.reflect_ftz else _APPROXIMATE_NO_FTZ
+            return _approximate(ctx, t, args, table[kind])
         if kind in _FLOAT_UNARY:
             if _is_half(t) and kind not in (ew.AbsOp, ew.NegOp):
                 return _in_f32(ctx, t, args, _FLOAT_UNARY[kind])
