@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULT = "INDUCTOR-RESULT "
+sys.path.insert(0, str(ROOT))  # the runner is part of the test suite
+
+from tests.inductor.runner import parse_results  # noqa: E402
 
 
 def run(python: str, env: dict[str, str], graphs: str, calls: int) -> dict[str, Any]:
@@ -41,11 +43,7 @@ def run(python: str, env: dict[str, str], graphs: str, calls: int) -> dict[str, 
         if graphs:
             command += ["--graphs", graphs]
         proc = subprocess.run(command, capture_output=True, text=True, env=full, cwd=ROOT)
-    results: dict[str, Any] = {}
-    for line in proc.stdout.splitlines():
-        if line.startswith(RESULT):
-            r = json.loads(line[len(RESULT) :])
-            results[r.get("graph", "")] = r
+    results = parse_results(proc.stdout)
     if "" not in results:
         sys.exit(f"the runner failed ({' '.join(command)}):\n{proc.stderr[-4000:]}")
     return results

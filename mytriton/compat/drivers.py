@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import platform
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from mytriton.compat.target import DriverBase, GPUTarget
+from mytriton.testing import _summarize
 
 #: the scalar types of Triton's signatures as C types (``map_python_to_cpp_type``)
 _CPP_TYPES = {
@@ -126,16 +126,4 @@ def cpu_bench(
         start = time.perf_counter()
         kernel_call()
         times.append((time.perf_counter() - start) * 1e3)
-    if quantiles:
-        ordered = sorted(times)
-        picked = [ordered[min(int(q * len(ordered)), len(ordered) - 1)] for q in quantiles]
-        return picked[0] if len(picked) == 1 else picked
-    if return_mode == "all":
-        return times
-    if return_mode == "min":
-        return min(times)
-    if return_mode == "max":
-        return max(times)
-    if return_mode == "median":
-        return statistics.median(times)
-    return statistics.fmean(times)
+    return _summarize(times, quantiles, return_mode)

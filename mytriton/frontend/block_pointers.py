@@ -646,15 +646,21 @@ class BlockPointerBuiltins:
             pointers, in_bounds, d.padding, no_options, (d.tensor_map.handle, coords)
         )
 
-    def store_tensor_descriptor(self, desc: Any, offsets: Any, value: Any) -> None:
-        what = "tensor descriptor store"
-        d = self._descriptor(desc, what)
+    def _block_value(self, d: TensorDescriptor, value: Any, what: str) -> TensorValue:
+        """``value`` when it is a block of ``d``'s block shape (what a store or an atomic
+        through a descriptor writes), else a typed error."""
         if not isinstance(value, TensorValue) or value.shape != d.block_shape:
             got = f"shape {list(value.shape)}" if isinstance(value, TensorValue) else repr(value)
             raise self._type_error(
                 f"{what}: the value must be a block of the descriptor's block shape "
                 f"{list(d.block_shape)}, got {got}"
             )
+        return value
+
+    def store_tensor_descriptor(self, desc: Any, offsets: Any, value: Any) -> None:
+        what = "tensor descriptor store"
+        d = self._descriptor(desc, what)
+        value = self._block_value(d, value, what)
         pointers, in_bounds = self._descriptor_window(d, offsets, what)
         v = self.sem.cast(value, d.element_dtype)  # Triton converts to the descriptor's type
         self._masked_store(pointers, v, in_bounds, no_options)

@@ -24,7 +24,6 @@ from typing import Any
 
 from mytriton.dialects import tt_atomic as ta
 from mytriton.frontend.block_pointers import BlockPointerBuiltins
-from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
 _INTEGERS = (core.uint32, core.int32, core.uint64, core.int64)
@@ -54,12 +53,7 @@ class DescriptorAtomicBuiltins(BlockPointerBuiltins):
     def _descriptor_atomic(self, kind: ta.AtomicKind, desc: Any, offsets: Any, value: Any) -> None:
         what = f"tensor descriptor atomic_{kind.value}"
         d = self._descriptor(desc, what)
-        if not isinstance(value, TensorValue) or value.shape != d.block_shape:
-            got = f"shape {list(value.shape)}" if isinstance(value, TensorValue) else repr(value)
-            raise self._type_error(
-                f"{what}: the value must be a block of the descriptor's block shape "
-                f"{list(d.block_shape)}, got {got}"
-            )
+        value = self._block_value(d, value, what)
         element = d.element_dtype
         if element not in SUPPORTED[kind]:
             names = ", ".join(str(t) for t in SUPPORTED[kind])

@@ -22,7 +22,7 @@ from mytriton.backends import LaunchOptions
 from mytriton.errors import LaunchError
 from mytriton.frontend import ArgSpec, ConstexprArg, PointerArg, ScalarArg, TupleArg
 from mytriton.language import core
-from mytriton.runtime.specialization import constexpr_key
+from mytriton.runtime.specialization import constexpr_key, signature_type_name
 
 
 @dataclass
@@ -37,24 +37,14 @@ class JitFunctionInfo:
 def signature_text(spec: ArgSpec) -> Any:
     """Triton's type string of a parameter (``*fp32``, ``i32``, ``constexpr``)."""
     if isinstance(spec, PointerArg):
-        return f"*{_short(spec.dtype)}"
+        return f"*{signature_type_name(spec.dtype)}"
     if isinstance(spec, ScalarArg):
-        return _short(spec.dtype)
+        return signature_type_name(spec.dtype)
     if isinstance(spec, TupleArg):
         return tuple(signature_text(e) for e in spec.elements)
     if isinstance(spec, ConstexprArg):
         return "constexpr"
     return type(spec).__name__
-
-
-def _short(d: core.dtype) -> str:
-    """Triton's short name of a dtype in signatures (``i32``, ``u8``, ``fp32``)."""
-    name = d.name
-    if name.startswith("uint"):
-        return "u" + name[4:]
-    if name.startswith("int"):
-        return "i" + name[3:]
-    return name
 
 
 def _divisibility(spec: ArgSpec) -> int:

@@ -284,7 +284,7 @@ def tuple_runtime(
     return runtime
 
 
-def _type_name(d: core.dtype) -> str:
+def signature_type_name(d: core.dtype) -> str:
     """Triton's short name of a scalar type in a signature: ``i32``, ``u64``, ``fp32``..."""
     name = d.name
     if name.startswith("uint"):
@@ -307,11 +307,11 @@ class SpecializationProxy:
                 self.signature[name] = "constexpr"
                 self.constants[name] = spec.value
             elif isinstance(spec, PointerArg):
-                self.signature[name] = "*" + _type_name(spec.dtype)
+                self.signature[name] = "*" + signature_type_name(spec.dtype)
             elif isinstance(spec, DescriptorArg):
                 shape = list(spec.block_shape)
-                self.signature[name] = f"tensordesc<{_type_name(spec.dtype)}{shape}>"
+                self.signature[name] = f"tensordesc<{signature_type_name(spec.dtype)}{shape}>"
             elif isinstance(spec, TupleArg):
                 self.signature[name] = "tuple"
             else:
-                self.signature[name] = _type_name(spec.dtype)
+                self.signature[name] = signature_type_name(spec.dtype)

@@ -22,6 +22,16 @@ from typing import Any
 RESULT = "INDUCTOR-RESULT "
 
 
+def parse_results(stdout: str) -> dict[str, Any]:
+    """The runner's result lines in ``stdout``: graph name -> result (``""``: the header)."""
+    results: dict[str, Any] = {}
+    for line in stdout.splitlines():
+        if line.startswith(RESULT):
+            r = json.loads(line[len(RESULT) :])
+            results[r.get("graph", "")] = r
+    return results
+
+
 def _compare(graph: Any, out: Any, ref: Any, inputs: tuple[Any, ...]) -> None:
     import torch
 

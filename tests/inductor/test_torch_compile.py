@@ -14,7 +14,6 @@ per graph.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -27,7 +26,7 @@ torch = pytest.importorskip("torch", reason="the torch.compile suite needs torch
 
 from tests.gpu_required import gpu_missing, require_gpu  # noqa: E402 (after the torch check)
 from tests.inductor.graphs import GRAPHS  # noqa: E402
-from tests.inductor.runner import RESULT  # noqa: E402
+from tests.inductor.runner import parse_results  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,11 +85,7 @@ def _run_path(path: str, tmp: Path) -> dict[str, Any]:
         cwd=ROOT,
         timeout=1800,
     )
-    results: dict[str, Any] = {}
-    for line in proc.stdout.splitlines():
-        if line.startswith(RESULT):
-            r = json.loads(line[len(RESULT) :])
-            results[r.get("graph", "")] = r
+    results = parse_results(proc.stdout)
     if "" not in results:
         raise AssertionError(
             f"the {path} runner failed (rc {proc.returncode}):\n{proc.stdout[-3000:]}\n"
