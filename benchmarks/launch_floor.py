@@ -107,7 +107,7 @@ def main() -> None:
         cupy.cuda.driver.launchKernel = launch
     # the native fast path's own time: cuLaunchKernel's address replaced by a C no-op
     os.environ.pop("MYTRITON_NATIVE_LAUNCH", None)
-    from mytriton.backends import device_launcher
+    from mytriton.backends.nvidia import device_launcher
     from mytriton.runtime import native_build
 
     native = native_build.load()

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import IndexType, ModuleOp, bf16, f16, f32, i8, i32, 
 from xdsl.ir import Attribute, SSAValue
 
 from mytriton.backends.gpusim.dtypes import dtype_of
-from mytriton.dialects.upstream_nvvm import (
+from mytriton.dialects.nvgpu.nvvm import (
     SHARED_POINTER,
     CpAsyncCommitGroupOp,
     CpAsyncOp,

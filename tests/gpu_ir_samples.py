@@ -43,8 +43,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ, flush_subnormals
-from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
+from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX_FTZ, flush_subnormals
+from mytriton.dialects.nvgpu.upstream import RemFOp, ShuffleMode, ShuffleOp
 
 PTR = llvm.LLVMPointerType(IntAttr(1))
 index = IndexType()

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 
-from mytriton.dialects.upstream_nvvm import SHARED_POINTER, LdMatrixOp
+from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER, LdMatrixOp
 from tests.gpu_ir_samples import KernelBuilder, Ptr
 
 ROWS, ROW = 32, 8  # staged rows, 16-bit elements per row

@@ -17,9 +17,9 @@ from xdsl.dialects import arith, gpu, llvm
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, bf16, f16, f32, i8, i16, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
-from mytriton.dialects.ptx_mma import FP8_MMA_FORMS, Fp8MmaSyncOp
-from mytriton.dialects.tt_semantics import bfloat16_dtype
-from mytriton.dialects.upstream_nvvm import ACCUMULATORS, MMA_FORMS, MmaSyncOp
+from mytriton.dialects.nvgpu.nvvm import ACCUMULATORS, MMA_FORMS, MmaSyncOp
+from mytriton.dialects.nvgpu.ptx_mma import FP8_MMA_FORMS, Fp8MmaSyncOp
+from mytriton.dialects.tt.semantics import bfloat16_dtype
 from tests.gpu_ir_samples import KernelBuilder, Ptr
 
 M, N = 16, 8

@@ -39,8 +39,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from mytriton.dialects.tt_semantics import bfloat16_dtype
-from mytriton.dialects.upstream_wgmma import (
+from mytriton.dialects.nvgpu.wgmma import (
     WGMMA_FORMS,
     WGMMA_M,
     FenceProxyOp,
@@ -49,6 +48,7 @@ from mytriton.dialects.upstream_wgmma import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupSyncAlignedOp,
 )
+from mytriton.dialects.tt.semantics import bfloat16_dtype
 from tests.gpu_ir_samples import KernelBuilder, Ptr
 
 # the element type of the kernel's A and B pointers (fp8: their bytes)

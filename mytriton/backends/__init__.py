@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.device_launcher import LaunchCode
+from mytriton.backends.nvidia.device_launcher import LaunchCode
+from mytriton.backends.nvidia.tensor_maps import TensorMapRequest
 from mytriton.backends.stages import Stage
-from mytriton.backends.tensor_maps import TensorMapRequest
 from mytriton.errors import BackendError, BackendUnavailableError, CompilationError
 
 DEFAULT_BACKEND = "cuda"
@@ -137,7 +137,7 @@ def get_backend(name: str) -> Backend:
 
 def _create(name: str) -> Backend:
     if name == "interpreter":
-        from mytriton.backends.interpreter_backend import InterpreterBackend
+        from mytriton.backends.interpreter.backend import InterpreterBackend
 
         return InterpreterBackend()
     if name == "mlir":

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from mytriton.backends.tensor_wrapper import TensorWrapper, tl_dtype
-from mytriton.dialects import tt_fp8
-from mytriton.dialects.tt_semantics import bfloat16_dtype, numpy_dtype
+from mytriton.dialects.tt import fp8 as tt_fp8
+from mytriton.dialects.tt.semantics import bfloat16_dtype, numpy_dtype
 from mytriton.errors import LaunchError
 from mytriton.language import core
 

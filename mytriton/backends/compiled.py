@@ -82,7 +82,7 @@ class CompiledKernel:
                     f"kernel `{self.name}` ({self.backend} backend) has no GPU binary: registers "
                     "and spills are known once it is compiled for a GPU"
                 )
-            from mytriton.backends.cuda_driver import current_device
+            from mytriton.backends.nvidia.cuda_driver import current_device
 
             device = current_device()
             load(0 if device is None else device)

@@ -9,14 +9,16 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 
 from mytriton.backends.stages import Stage, parse_module, print_generic, print_module
-from mytriton.dialects.ttg_aliases import with_layout_aliases
+from mytriton.dialects.ttg.aliases import with_layout_aliases
 
 
 def _lay_out(module: ModuleOp, options: Any) -> ModuleOp:
     from xdsl.dialects.builtin import BoolAttr, i1
 
-    from mytriton.dialects.ttg import REFLECT_FTZ_ATTR
-    from mytriton.passes.lower_to_gpu import assign_layouts  # the lowering imports much
+    from mytriton.dialects.ttg.layouts import REFLECT_FTZ_ATTR
+    from mytriton.passes.gpu_lowering.lower_to_gpu import (
+        assign_layouts,  # the lowering imports much
+    )
 
     laid = assign_layouts(module, options.num_warps, options.num_stages, options.capability)
     if not getattr(options, "enable_reflect_ftz", True):
@@ -25,7 +27,7 @@ def _lay_out(module: ModuleOp, options: Any) -> ModuleOp:
 
 
 def _lower(laid: ModuleOp, options: Any) -> ModuleOp:
-    from mytriton.passes.lower_to_gpu import lower_laid_out
+    from mytriton.passes.gpu_lowering.lower_to_gpu import lower_laid_out
 
     return lower_laid_out(laid)  # the launch geometry is the module's (`ttg.num-warps`)
 

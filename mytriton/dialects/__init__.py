@@ -1,43 +1,13 @@
-"""xDSL dialects of mytriton: ``tt`` (Triton's block-level IR) and helpers to load them."""
+"""xDSL dialects of mytriton by IR level: ``tt/`` (Triton's block-level IR), ``ttg/`` (layouts,
+shared memory, async copies) and ``nvgpu/`` (the NVIDIA-level and upstream ops the lowering
+emits); ``verify`` holds the checks every level shares. ``make_context`` loads them all."""
 
 from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
-from mytriton.dialects.tt import TT_CORE_OPS, ProgramAxisAttr
-from mytriton.dialects.tt_atomic import TT_ATOMIC_ATTRS, TT_ATOMIC_OPS
-from mytriton.dialects.tt_debug import TT_DEBUG_OPS
-from mytriton.dialects.tt_elementwise import (
-    TT_ELEMENTWISE_OPS,
-    CmpPredicateAttr,
-    PropagateNanAttr,
-)
-from mytriton.dialects.tt_math import TT_MATH_OPS
-from mytriton.dialects.tt_pointer_casts import TT_POINTER_CAST_OPS
-from mytriton.dialects.tt_shape import SHAPE_OPS
-from mytriton.dialects.tt_sreg import TT_SREG_OPS
-from mytriton.dialects.tt_tensor_map import TT_TENSOR_MAP_OPS
-from mytriton.dialects.tt_traits import TTConstantMaterialization, bound_blocks
-from mytriton.dialects.tt_types import PointerType
-
-TT = Dialect(
-    "tt",
-    [
-        *TT_CORE_OPS,
-        *TT_ELEMENTWISE_OPS,
-        *TT_POINTER_CAST_OPS,
-        *TT_MATH_OPS,
-        *SHAPE_OPS,
-        *TT_DEBUG_OPS,
-        *TT_ATOMIC_OPS,
-        *TT_TENSOR_MAP_OPS,
-        *TT_SREG_OPS,
-    ],
-    [PointerType, ProgramAxisAttr, CmpPredicateAttr, PropagateNanAttr, *TT_ATOMIC_ATTRS],
-    [TTConstantMaterialization()],
-)
-bound_blocks(TT.operations)
+from mytriton.dialects.tt.dialect import TT
 
 
 def all_dialects() -> list[Dialect]:
@@ -46,10 +16,8 @@ def all_dialects() -> list[Dialect]:
     holds the one op upstream has no form of: a warpgroup MMA with A in registers)."""
     from xdsl.dialects import builtin, func, math, memref, scf, vector
 
-    from mytriton.dialects.ptx_wgmma import PTX
-    from mytriton.dialects.ttg_dialect import TTG
-    from mytriton.dialects.upstream import ARITH, GPU, LLVM
-    from mytriton.dialects.upstream_wgmma import NVVM
+    from mytriton.dialects.nvgpu.dialect import ARITH, GPU, LLVM, NVVM, PTX
+    from mytriton.dialects.ttg.dialect import TTG
 
     return [
         builtin.Builtin,

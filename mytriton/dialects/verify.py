@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.tt_constants import scalar_constant
+from mytriton.dialects.tt.constants import scalar_constant
 from mytriton.errors import IRVerificationError, SourceLocation
 
 

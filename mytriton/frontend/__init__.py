@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Region
 
-from mytriton.dialects import tt
+from mytriton.dialects.tt import core as tt
 from mytriton.dialects.verify import verify_module
 from mytriton.errors import KernelTypeError, KernelValueError
 from mytriton.frontend.block_pointers import TensorDescriptor

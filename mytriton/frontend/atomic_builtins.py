@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mytriton.dialects import tt_atomic as ta
+from mytriton.dialects.tt import atomic as ta
 from mytriton.errors import KernelTypeError, KernelValueError
 from mytriton.frontend.dtypes import to_ir
 from mytriton.frontend.semantic import Semantic

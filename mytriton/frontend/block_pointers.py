@@ -29,9 +29,9 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects.tt_tensor_map import MakeTensorMapOp
-from mytriton.dialects.tt_types import numel_problem
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.tensor_map import MakeTensorMapOp
+from mytriton.dialects.tt.types import numel_problem
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import (

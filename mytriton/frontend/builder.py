@@ -13,7 +13,7 @@ from typing import TypeVar
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
 from xdsl.ir import Block, Operation
 
-from mytriton.dialects.tt_types import numel_problem, shape_of
+from mytriton.dialects.tt.types import numel_problem, shape_of
 from mytriton.errors import KernelValueError, SourceLocation
 
 OpT = TypeVar("OpT", bound=Operation)

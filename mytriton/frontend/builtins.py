@@ -11,9 +11,9 @@ import math
 from typing import Any
 
 from mytriton import knobs
-from mytriton.dialects import tt
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects.tt_types import block_shape_problem, block_type, triton_shape_problem
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt.types import block_shape_problem, block_type, triton_shape_problem
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError, warn_at
 from mytriton.frontend.atomic_builtins import AtomicBuiltins
 from mytriton.frontend.block_pointers import BlockPointer

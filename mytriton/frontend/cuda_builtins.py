@@ -8,8 +8,8 @@ compile-time constants of the launch (Triton's ``builder.options.num_warps``; th
 
 from __future__ import annotations
 
-from mytriton.dialects.tt_sreg import GlobaltimerOp, SmidOp
-from mytriton.dialects.ttg import WARP_SIZE
+from mytriton.dialects.tt.sreg import GlobaltimerOp, SmidOp
+from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.values import TensorValue
 from mytriton.language import core

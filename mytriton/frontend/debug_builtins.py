@@ -14,8 +14,8 @@ from xdsl.dialects import gpu
 from xdsl.dialects.builtin import DenseArrayBase, StringAttr, UnitAttr, i32
 from xdsl.ir import Block, Operation
 
-from mytriton.dialects import tt_debug
-from mytriton.dialects.tt_debug import CACHE_ATTR, EVICT_ATTR, VOLATILE_ATTR
+from mytriton.dialects.tt import debug as tt_debug
+from mytriton.dialects.tt.debug import CACHE_ATTR, EVICT_ATTR, VOLATILE_ATTR
 from mytriton.errors import (
     ConstexprError,
     KernelTypeError,
@@ -222,7 +222,7 @@ class DebugBuiltins:
             )
         result_types = [to_ir(x, self.b.loc) for x in dtypes]
         if shape:
-            from mytriton.dialects.tt_types import block_type
+            from mytriton.dialects.tt.types import block_type
 
             result_types = [block_type(t, shape) for t in result_types]
         op = self.b.insert(

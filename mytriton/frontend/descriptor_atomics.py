@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mytriton.dialects import tt_atomic as ta
+from mytriton.dialects.tt import atomic as ta
 from mytriton.frontend.block_pointers import BlockPointerBuiltins
 from mytriton.language import core
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mytriton.dialects import tt
-from mytriton.dialects import tt_elementwise as ew
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import elementwise as ew
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from mytriton.dialects.tt_types import PointerType, element_type
+from mytriton.dialects.tt.types import PointerType, element_type
 from mytriton.errors import KernelTypeError, SourceLocation
 from mytriton.language import core
 

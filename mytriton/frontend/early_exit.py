@@ -35,8 +35,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import i1
 from xdsl.ir import Attribute, Block, Region
 
-from mytriton.dialects import tt
-from mytriton.dialects.tt_types import is_block, shape_of
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import is_block, shape_of
 from mytriton.errors import (
     KernelTypeError,
     KernelValueError,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mytriton.dialects import libdevice_table as lt
-from mytriton.dialects.libdevice_table import UNSUPPORTED
-from mytriton.dialects.tt_math import ExternElementwiseOp
+from mytriton.dialects.tt import libdevice_table as lt
+from mytriton.dialects.tt.libdevice_table import UNSUPPORTED
+from mytriton.dialects.tt.math import ExternElementwiseOp
 from mytriton.errors import KernelNameError, KernelTypeError
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue

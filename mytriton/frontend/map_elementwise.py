@@ -23,9 +23,9 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Block, Operation, SSAValue
 
-from mytriton.dialects.tt_constants import UnsignedConstantOp
-from mytriton.dialects.tt_elementwise import ElementwiseOp
-from mytriton.dialects.tt_types import block_type, element_type
+from mytriton.dialects.tt.constants import UnsignedConstantOp
+from mytriton.dialects.tt.elementwise import ElementwiseOp
+from mytriton.dialects.tt.types import block_type, element_type
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue

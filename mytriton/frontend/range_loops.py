@@ -32,7 +32,7 @@ from mytriton.frontend.values import TensorValue, unwrap_constexpr
 from mytriton.language import core
 
 # The scf.for attribute that keeps LICM from hoisting out of that loop (Triton sets an LLVM
-# loop annotation instead, which xDSL does not have); read by passes/licm.py.
+# loop annotation instead, which xDSL does not have); read by passes/tt/licm.py.
 DISABLE_LICM = "tt.disable_licm"
 
 _INT_OPTIONS = {"num_stages": "tt.num_stages", "loop_unroll_factor": "tt.loop_unroll_factor"}

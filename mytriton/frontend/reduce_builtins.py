@@ -13,9 +13,9 @@ from typing import Any
 
 from xdsl.ir import Block, Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects.tt_reduce import (
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt.reduce import (
     ReduceOp,
     ReduceReturnOp,
     ScanOp,

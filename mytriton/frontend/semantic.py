@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mytriton.dialects import tt, tt_fp8
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects import tt_math as tm
-from mytriton.dialects.tt_constants import make_constant
-from mytriton.dialects.tt_pointer_casts import IntToPtrOp, PtrToIntOp
-from mytriton.dialects.tt_types import block_type, element_type, with_element_type
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt import fp8 as tt_fp8
+from mytriton.dialects.tt import math as tm
+from mytriton.dialects.tt.constants import make_constant
+from mytriton.dialects.tt.pointer_casts import IntToPtrOp, PtrToIntOp
+from mytriton.dialects.tt.types import block_type, element_type, with_element_type
 from mytriton.errors import KernelTypeError, KernelValueError
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.dtypes import HALF_FLOATS, computation_type, promote, to_ir

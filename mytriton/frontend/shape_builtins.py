@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mytriton.dialects import tt, tt_shape
-from mytriton.dialects.tt_types import block_shape_problem
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import shape as tt_shape
+from mytriton.dialects.tt.types import block_shape_problem
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue

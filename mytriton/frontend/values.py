@@ -8,7 +8,7 @@ from typing import Any
 
 from xdsl.ir import Attribute, SSAValue
 
-from mytriton.dialects.tt_types import is_block, is_pointer, shape_of
+from mytriton.dialects.tt.types import is_block, is_pointer, shape_of
 from mytriton.frontend.dtypes import from_ir
 from mytriton.language import core
 

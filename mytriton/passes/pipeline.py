@@ -32,8 +32,9 @@ PIPELINE_ENV = "MYTRITON_PIPELINE"
 # licm: hoist pure ops out of scf.for bodies (loads and stores have memory effects and stay).
 # tt-simplify again: ops hoisted out of different loops may now be duplicates of each other.
 # (tt-pipeline, which loads a K loop's dot operands one iteration early, is not in it: with the
-# tiles held in registers it made the H200 matmuls slower; see passes/pipeline_loads.py. K loops
-# are pipelined through shared memory after layout assignment: ttg-pipeline, lower_to_gpu.py.)
+# tiles held in registers it made the H200 matmuls slower; see passes/ttg/pipelining/loads.py.
+# K loops are pipelined through shared memory after layout assignment: ttg-pipeline,
+# lower_to_gpu.py.)
 DEFAULT_PIPELINE = "tt-simplify,licm,tt-simplify"
 #: the default pipeline with tt-pipeline (``MYTRITON_PIPELINE``'s value to try it)
 PIPELINED = "tt-simplify,licm,tt-pipeline,tt-simplify"

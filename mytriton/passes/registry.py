@@ -58,49 +58,49 @@ def _dce() -> type[ModulePass]:
 
 
 def _licm() -> type[ModulePass]:
-    from mytriton.passes.licm import LoopInvariantCodeMotionPass
+    from mytriton.passes.tt.licm import LoopInvariantCodeMotionPass
 
     return LoopInvariantCodeMotionPass
 
 
 def _tt_pipeline() -> type[ModulePass]:
-    from mytriton.passes.pipeline_loads import PipelineLoadsPass
+    from mytriton.passes.ttg.pipelining.loads import PipelineLoadsPass
 
     return PipelineLoadsPass
 
 
 def _tt_simplify() -> type[ModulePass]:
-    from mytriton.passes.simplify import SimplifyPass
+    from mytriton.passes.tt.simplify import SimplifyPass
 
     return SimplifyPass
 
 
 def _tt_legalize_fp8_dots() -> type[ModulePass]:
-    from mytriton.passes.legalize_fp8_dots import LegalizeFp8DotsPass
+    from mytriton.passes.ttg.legalize_fp8_dots import LegalizeFp8DotsPass
 
     return LegalizeFp8DotsPass
 
 
 def _tt_legalize_tf32x3_dots() -> type[ModulePass]:
-    from mytriton.passes.legalize_tf32x3_dots import LegalizeTf32x3DotsPass
+    from mytriton.passes.ttg.legalize_tf32x3_dots import LegalizeTf32x3DotsPass
 
     return LegalizeTf32x3DotsPass
 
 
 def _tt_assign_layouts() -> type[ModulePass]:
-    from mytriton.passes.assign_layouts import AssignLayoutsPass
+    from mytriton.passes.ttg.assign_layouts import AssignLayoutsPass
 
     return AssignLayoutsPass
 
 
 def _ttg_pipeline() -> type[ModulePass]:
-    from mytriton.passes.pipeline_async import PipelineAsyncPass
+    from mytriton.passes.ttg.pipelining.async_copies import PipelineAsyncPass
 
     return PipelineAsyncPass
 
 
 def _tt_lower_to_gpu() -> type[ModulePass]:
-    from mytriton.passes.lower_to_gpu import LowerToGpuPass
+    from mytriton.passes.gpu_lowering.lower_to_gpu import LowerToGpuPass
 
     return LowerToGpuPass
 

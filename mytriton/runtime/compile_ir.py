@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import ModuleOp
 from mytriton.backends import LaunchOptions, get_backend, selected_backend_name
 from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.stages import Stage, Text
-from mytriton.dialects.ttg import NUM_WARPS_ATTR, module_num_warps
+from mytriton.dialects.ttg.layouts import NUM_WARPS_ATTR, module_num_warps
 from mytriton.errors import MyTritonError, debug_enabled
 from mytriton.runtime.compiler import (
     IRFileNotFoundError,

@@ -35,8 +35,8 @@ from mytriton.backends.stages import (
     parse_module,
     print_module,
 )
-from mytriton.dialects.tt_tensor_map import module_global_scratch
-from mytriton.dialects.ttg_tma import kernel_tensor_maps
+from mytriton.dialects.tt.tensor_map import module_global_scratch
+from mytriton.dialects.ttg.tma import kernel_tensor_maps
 from mytriton.errors import MyTritonError, OverrideIgnoredWarning
 from mytriton.frontend import ArgSpec, compile_kernel
 from mytriton.passes.pipeline import run_pipeline
@@ -54,7 +54,7 @@ class IRFileNotFoundError(StageError, FileNotFoundError):
 def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
     from xdsl.dialects.builtin import IntegerAttr, i32
 
-    from mytriton.passes.pipeline_loads import NUM_STAGES_ATTR
+    from mytriton.passes.ttg.pipelining.loads import NUM_STAGES_ATTR
 
     stages = getattr(options, "num_stages", None)
     if isinstance(stages, int):  # the launch's num_stages, read by tt-pipeline while it runs

@@ -38,7 +38,7 @@ def device_tag(device: Any) -> tuple[Any, ...]:
         return HOST_TAG
     if device is None:
         return COMPILE_ONLY_TAG
-    from mytriton.backends.cuda_driver import compute_capability
+    from mytriton.backends.nvidia.cuda_driver import compute_capability
 
     return ("target", compute_capability(int(device)))
 

@@ -278,7 +278,7 @@ def _warn_once(what: str, message: str) -> None:
 
 def _encode(kernel: CompiledKernel, key: str) -> bytes | None:
     """The JSON body of ``kernel``'s entry, or None when it cannot be rebuilt from one."""
-    from mytriton.backends.cuda_driver import DeviceKernel
+    from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 
     device: dict[str, Any] | None = None
     if isinstance(kernel.binary, DeviceKernel):
@@ -334,8 +334,8 @@ def _decode(data: bytes, key: str) -> CompiledKernel | None:
     kernel.metadata = KernelMetadata(entry["metadata"])
     device = entry["device"]
     if device is not None:
-        from mytriton.backends.cuda_driver import attach_device_kernel
-        from mytriton.backends.kernel_signature import KernelSignature
+        from mytriton.backends.nvidia.cuda_driver import attach_device_kernel
+        from mytriton.kernel_signature import KernelSignature
 
         signature = KernelSignature(
             device["name"],

@@ -43,7 +43,7 @@ def _cuda_runtime() -> Any:
     try:
         import cupy
     except ImportError as e:
-        from mytriton.backends.cuda_driver import CUPY_HINT
+        from mytriton.backends.nvidia.cuda_driver import CUPY_HINT
 
         raise BackendUnavailableError(f"querying the GPU needs CuPy ({e}); {CUPY_HINT}") from None
     runtime = cupy.cuda.runtime

@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mytriton.backends.device_launcher import LaunchCode
+from mytriton.backends.nvidia.device_launcher import LaunchCode
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.runtime.global_values import MISSING
 from mytriton.runtime.grid import normalize_grid

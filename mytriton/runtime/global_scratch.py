@@ -1,5 +1,5 @@
 """The global scratch of a launch: the memory a kernel that writes its own tensor maps (a
-``tl.make_tensor_descriptor`` whose blocks are TMA copies, ``dialects/tt_tensor_map.py``) keeps
+``tl.make_tensor_descriptor`` whose blocks are TMA copies, ``dialects/tt/tensor_map.py``) keeps
 them in, ``kernel.metadata["global_scratch"]`` bytes per program, passed as the kernel's last
 argument.
 

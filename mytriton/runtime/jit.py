@@ -26,9 +26,9 @@ from mytriton import knobs
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.cuda_driver import current_device
-from mytriton.backends.device_backend import DeviceBackend
-from mytriton.backends.device_launcher import FastLaunch
+from mytriton.backends.nvidia.cuda_driver import current_device
+from mytriton.backends.nvidia.device_backend import DeviceBackend
+from mytriton.backends.nvidia.device_launcher import FastLaunch
 from mytriton.errors import (
     CompilationError,
     ConstexprError,

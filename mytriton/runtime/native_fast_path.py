@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mytriton.backends.device_launcher import NativeLaunch
+from mytriton.backends.nvidia.device_launcher import NativeLaunch
 from mytriton.runtime import native_build
 from mytriton.runtime.fast_path import environment_store
 from mytriton.runtime.guards import Guard, guard_of

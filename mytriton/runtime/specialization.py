@@ -27,7 +27,7 @@ from mytriton.frontend import (
 )
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
-from mytriton.passes.axis_info import pow2_dividing
+from mytriton.passes.analysis.axis_info import pow2_dividing
 from mytriton.runtime.dependencies import is_jit
 from mytriton.runtime.descriptor_args import descriptor_arguments, descriptor_scalars
 from mytriton.runtime.mock_tensor import MockTensor

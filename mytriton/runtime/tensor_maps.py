@@ -19,7 +19,7 @@ import numpy as np
 
 from mytriton.backends import Backend
 from mytriton.backends.arrays import ArrayInfo, array_address, describe_array
-from mytriton.backends.tensor_maps import TensorMapRequest, map_key
+from mytriton.backends.nvidia.tensor_maps import TensorMapRequest, map_key
 
 CACHED_MAPS = 256
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mytriton.backends.cuda import CudaBackend
-from mytriton.backends.cuda_driver import current_device
+from mytriton.backends.nvidia.cuda_driver import current_device
 from mytriton.backends.stages import parse_module, print_generic
 from mytriton.errors import BackendUnavailableError
 from mytriton.passes.gpu_lowering.abi import KernelSignature, kernel_signature

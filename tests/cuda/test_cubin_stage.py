@@ -13,7 +13,7 @@ import pytest
 
 from mytriton.backends.cuda import backend
 from mytriton.backends.mlir import toolkit
-from mytriton.backends.ptxas import ptx_target, run_ptxas
+from mytriton.backends.nvidia.ptxas import ptx_target, run_ptxas
 from mytriton.errors import BackendError
 
 PTX = """//

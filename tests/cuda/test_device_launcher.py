@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mytriton.backends.device_launcher import ArgumentBuffer, build_launcher
+from mytriton.backends.nvidia.device_launcher import ArgumentBuffer, build_launcher
 from mytriton.errors import BackendError
 
 _READ = {

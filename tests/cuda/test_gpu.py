@@ -18,7 +18,7 @@ from mytriton.backends.arrays import describe_array, is_array
 from mytriton.backends.cuda import emitter
 from mytriton.backends.cuda.compile import compile_ptx
 from mytriton.backends.cuda.printer import print_cuda
-from mytriton.backends.cuda_driver import DeviceKernel, device_arch, link_cubin
+from mytriton.backends.nvidia.cuda_driver import DeviceKernel, device_arch, link_cubin
 from mytriton.errors import BackendError, LaunchError
 from mytriton.passes.gpu_lowering.abi import kernel_signature
 from tests import kernels

@@ -15,7 +15,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.backends.ptx_directives import add_maxnreg
+from mytriton.backends.nvidia.ptx_directives import add_maxnreg
 
 FMA = re.compile(r"(mad|fma)\.r[nzmp]\.(ftz\.)?f32")
 

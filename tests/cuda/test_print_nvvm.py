@@ -17,7 +17,7 @@ import pytest
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.backends.gpusim import run_lowered
 from mytriton.backends.gpusim.dtypes import dtype_of
-from mytriton.dialects.upstream_nvvm import (
+from mytriton.dialects.nvgpu.nvvm import (
     MMA_FORMS,
     CpAsyncCommitGroupOp,
     CpAsyncOp,

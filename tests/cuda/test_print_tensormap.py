@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
-from mytriton.dialects.ptx_tensormap import TENSORMAP_OPS
-from mytriton.dialects.upstream_tensormap import TENSORMAP_FENCE_OPS
+from mytriton.dialects.nvgpu.ptx_tensormap import TENSORMAP_OPS
+from mytriton.dialects.nvgpu.tensormap import TENSORMAP_FENCE_OPS
 from tests.cuda.test_nvcc import assert_compiles
 from tests.tensormap_samples import tensormap_module
 

@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import IntAttr
 
 from mytriton.backends.cuda.print_tma import TRY_WAIT_ASM, bulk_tensor_asm_text
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
-from mytriton.dialects.upstream_tma import LLVM_TMA_OPS, TMA_OPS, AddrSpaceCastOp
+from mytriton.dialects.nvgpu.tma import LLVM_TMA_OPS, TMA_OPS, AddrSpaceCastOp
 from mytriton.errors import BackendError
 from tests.cuda.test_nvcc import assert_compiles
 from tests.tma_samples import tma_module

@@ -23,8 +23,8 @@ from mytriton.backends.cuda.compile import nvrtc_arch
 from mytriton.backends.cuda.print_wgmma import wgmma_asm_text
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.backends.gpusim import run_lowered
-from mytriton.dialects.ptx_wgmma import WgmmaRegisterAOp
-from mytriton.dialects.upstream_wgmma import (
+from mytriton.dialects.nvgpu.ptx_wgmma import WgmmaRegisterAOp
+from mytriton.dialects.nvgpu.wgmma import (
     WGMMA_FORMS,
     FenceProxyOp,
     WgmmaCommitGroupSyncAlignedOp,

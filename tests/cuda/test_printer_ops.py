@@ -12,9 +12,9 @@ from xdsl.dialects import arith, gpu, llvm, math, memref
 from xdsl.dialects.builtin import FloatAttr, f16, f32, f64, i1, i16, i32, i64
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
-from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ
-from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
-from mytriton.dialects.upstream_sreg import ReadGlobaltimerOp, ReadSmidOp
+from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX_FTZ
+from mytriton.dialects.nvgpu.sreg import ReadGlobaltimerOp, ReadSmidOp
+from mytriton.dialects.nvgpu.upstream import RemFOp, ShuffleMode, ShuffleOp
 from mytriton.errors import BackendError
 from tests.gpu_ir_samples import KernelBuilder, Ptr, index
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import f16, f32, i1, i16, i32, i64
 
-from mytriton.dialects import tt_math as tm
+from mytriton.dialects.tt import math as tm
 from tests.dialects.test_verifiers import args, error_of, ok
 
 

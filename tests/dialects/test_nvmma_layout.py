@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr, rotate_rows
+from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr, rotate_rows
 
 
 def _hardware_offset(r: int, c: int, rows: int, size: int) -> int:

@@ -9,8 +9,8 @@ import itertools
 import pytest
 from xdsl.ir import Attribute
 
-from mytriton.dialects.ttg import WARP_SIZE, BlockedLayoutAttr, SliceLayoutAttr
-from mytriton.dialects.ttg_geometry import Geometry
+from mytriton.dialects.ttg.geometry import Geometry
+from mytriton.dialects.ttg.layouts import WARP_SIZE, BlockedLayoutAttr, SliceLayoutAttr
 
 
 def held(g: Geometry, tid: int) -> frozenset[tuple[int, ...]]:

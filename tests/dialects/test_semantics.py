@@ -9,10 +9,10 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType, f32, i1, i32
 from xdsl.ir import Block, Region
 
-from mytriton.dialects import tt
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects import tt_semantics as sem
-from mytriton.dialects.tt_constants import (
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt import semantics as sem
+from mytriton.dialects.tt.constants import (
     constant_attr,
     make_constant,
     scalar_constant,

@@ -145,7 +145,7 @@ def test_parsed_ir_is_verified_by_op_rules():
 
 
 def test_pointer_type_syntax():
-    from mytriton.dialects.tt_types import PointerType
+    from mytriton.dialects.tt.types import PointerType
 
     module = parse("func.func @k(%a: !tt.ptr<f32>, %b: !tt.ptr<i32, 3>) {\n  func.return\n}")
     a, b = module.body.block.ops.first.body.block.args

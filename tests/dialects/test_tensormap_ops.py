@@ -20,9 +20,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from mytriton.backends.mlir.provider_config import find_mlir_opt
 from mytriton.dialects import make_context
-from mytriton.dialects.ptx_tensormap import FIELDS, GLOBAL, TensormapReplaceOp
-from mytriton.dialects.upstream_tensormap import FenceProxyAcquireOp, FenceProxyReleaseOp
-from mytriton.dialects.upstream_tma import GENERIC_POINTER, ProxyKindAttr
+from mytriton.dialects.nvgpu.ptx_tensormap import FIELDS, GLOBAL, TensormapReplaceOp
+from mytriton.dialects.nvgpu.tensormap import FenceProxyAcquireOp, FenceProxyReleaseOp
+from mytriton.dialects.nvgpu.tma import GENERIC_POINTER, ProxyKindAttr
 
 #: a value of each type a field takes, by type
 VALUE_TYPES: dict[Attribute, int] = {GLOBAL: 1, i32: 2, i64: 3}

@@ -21,8 +21,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from mytriton.backends.mlir.provider_config import find_mlir_opt
 from mytriton.dialects import make_context
-from mytriton.dialects.upstream_nvvm import GLOBAL_POINTER, SHARED_POINTER
-from mytriton.dialects.upstream_tma import (
+from mytriton.dialects.nvgpu.nvvm import GLOBAL_POINTER, SHARED_POINTER
+from mytriton.dialects.nvgpu.tma import (
     GENERIC_POINTER,
     SHARED_CLUSTER_POINTER,
     AddrSpaceCastOp,

@@ -27,9 +27,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects import tt
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects.tt_types import PointerType
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt.types import PointerType
 from mytriton.dialects.verify import source_location, verify_module
 from mytriton.errors import IRVerificationError
 
@@ -239,7 +239,7 @@ def test_memory_effects_and_purity():
 def _sum(srcs: tuple[SSAValue, ...], axis: int, scan: bool = False):
     """``tt.reduce`` (``tt.scan``) of ``srcs`` whose region adds the first pair and passes on
     the rest."""
-    from mytriton.dialects.tt_reduce import combine_block
+    from mytriton.dialects.tt.reduce import combine_block
 
     block = combine_block([v.type for v in srcs])
     n = len(srcs)

@@ -239,7 +239,7 @@ def test_dot_rejects_a_bfloat16_accumulator() -> None:
 def test_missing_ml_dtypes_is_a_launch_error(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from mytriton.dialects.tt_semantics import bfloat16_dtype
+    from mytriton.dialects.tt.semantics import bfloat16_dtype
 
     monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # import ml_dtypes fails
     with pytest.raises(LaunchError, match="pip install ml_dtypes"):
@@ -254,7 +254,7 @@ def test_ml_dtypes_that_rounds_twice_is_a_launch_error(monkeypatch: pytest.Monke
 
     import ml_dtypes
 
-    from mytriton.dialects import tt_semantics
+    from mytriton.dialects.tt import semantics as tt_semantics
 
     assert tt_semantics._rounds_once(BF16)  # the installed release rounds once
     fake = types.SimpleNamespace(bfloat16=ml_dtypes.bfloat16, __version__="0.5.1")

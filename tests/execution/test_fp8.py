@@ -15,8 +15,8 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.backends.nvidia_fp8 import supported_fp8_dtypes
-from mytriton.dialects.ttg import DEFAULT_CAPABILITY
+from mytriton.backends.nvidia.nvidia_fp8 import supported_fp8_dtypes
+from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY
 from mytriton.errors import KernelTypeError, KernelValueError
 from tests.frontend.util import expect_error
 
@@ -129,7 +129,7 @@ def device_rejects(run: Any, formats: list[Format]) -> str | None:
     the fp8 dtypes Triton's NVIDIA backend lacks (``nvidia_fp8``)."""
     if run.backend not in ("cuda", "mlir"):
         return None
-    from mytriton.backends.cuda_driver import compute_capability, current_device
+    from mytriton.backends.nvidia.cuda_driver import compute_capability, current_device
 
     device = current_device()
     capability = (compute_capability(device) if device is not None else None) or 90
@@ -756,7 +756,7 @@ def test_the_cpu_backends_take_every_fp8_dtype(
 
 def test_fp8e4nv_needs_compute_capability_8_9(monkeypatch: pytest.MonkeyPatch) -> None:
     """Triton's NVIDIA backend takes fp8e4nv from sm_89 on, fp8e5 and fp8e4b15 on any chip."""
-    from mytriton.backends.nvidia_fp8 import check_fp8_types
+    from mytriton.backends.nvidia.nvidia_fp8 import check_fp8_types
     from mytriton.backends.stages import parse_module
 
     monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")

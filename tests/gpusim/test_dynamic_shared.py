@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends.gpusim import SimulationError, run_lowered
-from mytriton.dialects.upstream import DynamicSharedMemoryOp
+from mytriton.dialects.nvgpu.upstream import DynamicSharedMemoryOp
 from mytriton.passes.gpu_lowering.abi import dynamic_shared_bytes
 from tests.gpusim.extra_kernels import dot_then_reduce_kernel
 from tests.gpusim.util import lower, nans, parse

@@ -13,7 +13,7 @@ import mytriton.backends.gpusim.launch  # noqa: F401  (registers the rules)
 from mytriton.backends.gpusim import SimulationError
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.registry import RULES
-from mytriton.dialects.nvvm_intrinsics import EX2_APPROX_FTZ, flush_subnormals
+from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX_FTZ, flush_subnormals
 
 
 def _rule(name: str) -> tuple[llvm.CallIntrinsicOp, object]:
@@ -46,7 +46,7 @@ def test_ex2_approx_ftz_flushes_subnormal_results() -> None:
 
 def test_ex2_approx_keeps_subnormal_results() -> None:
     """``ex2.approx.f32`` (``enable_reflect_ftz=False``): subnormal inputs and results kept."""
-    from mytriton.dialects.nvvm_intrinsics import EX2_APPROX, INTRINSICS
+    from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX, INTRINSICS
 
     x = np.array([-127.0, -149.0, -126.0, 0.0, 3.0, -150.0], np.float32)
     got = EX2_APPROX.semantics(x)

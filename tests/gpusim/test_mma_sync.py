@@ -18,8 +18,8 @@ from mytriton.backends.gpusim import SimulationError, run_lowered
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.registry import RULES
 from mytriton.backends.gpusim.rules_nvvm import _elements, _fragments
-from mytriton.dialects.ptx_mma import FP8_MMA_FORMS
-from mytriton.dialects.upstream_nvvm import MMA_FORMS
+from mytriton.dialects.nvgpu.nvvm import MMA_FORMS
+from mytriton.dialects.nvgpu.ptx_mma import FP8_MMA_FORMS
 from mytriton.passes.gpu_lowering.abi import find_kernel
 from tests.mma_samples import (
     ALL_FORMS,

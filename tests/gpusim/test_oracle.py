@@ -9,9 +9,9 @@ from xdsl.dialects import arith, gpu, llvm, scf
 from xdsl.dialects.builtin import ModuleOp
 
 from mytriton.backends.gpusim import SimulationError, run_lowered
-from mytriton.dialects.upstream import ShuffleOp
-from mytriton.dialects.upstream_nvvm import CpAsyncWaitGroupOp
-from mytriton.dialects.upstream_wgmma import WgmmaFenceAlignedOp, WgmmaWaitGroupSyncAlignedOp
+from mytriton.dialects.nvgpu.nvvm import CpAsyncWaitGroupOp
+from mytriton.dialects.nvgpu.upstream import ShuffleOp
+from mytriton.dialects.nvgpu.wgmma import WgmmaFenceAlignedOp, WgmmaWaitGroupSyncAlignedOp
 from tests import kernels
 from tests.gpusim.util import lower, nans, randn
 

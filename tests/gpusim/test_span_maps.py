@@ -11,9 +11,9 @@ import pytest
 from mytriton.backends.arrays import describe_array
 from mytriton.backends.gpusim.backend import GpuSimBackend
 from mytriton.backends.gpusim.tensor_maps import MAP_WORDS, decode_gpusim_tensor_map
-from mytriton.backends.tensor_maps import TensorMapRequest
-from mytriton.dialects.ttg_nvmma import rotate_rows
-from mytriton.dialects.ttg_tma import SPAN_MAP_OFFSET
+from mytriton.backends.nvidia.tensor_maps import TensorMapRequest
+from mytriton.dialects.ttg.nvmma import rotate_rows
+from mytriton.dialects.ttg.tma import SPAN_MAP_OFFSET
 
 
 def _request(rows: int, cols: int, row_stride: int, span: int) -> TensorMapRequest:

@@ -22,8 +22,8 @@ from mytriton.backends.gpusim.rules_wgmma import (
     swizzle,
 )
 from mytriton.backends.gpusim.shared_memory import SharedBuffer, SharedMemory
-from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
-from mytriton.dialects.upstream_wgmma import WGMMA_FORMS, WgmmaWaitGroupSyncAlignedOp
+from mytriton.dialects.nvgpu.wgmma import WGMMA_FORMS, WgmmaWaitGroupSyncAlignedOp
+from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr
 from tests.wgmma_samples import (
     HARDWARE_CASES,
     WgmmaCase,

@@ -11,7 +11,7 @@ from xdsl.parser import Parser
 
 from mytriton.backends.gpusim import run_lowered
 from mytriton.dialects import make_context
-from mytriton.passes.lower_to_gpu import lower_to_gpu
+from mytriton.passes.gpu_lowering.lower_to_gpu import lower_to_gpu
 
 
 def cdiv(a: int, b: int) -> int:

@@ -169,7 +169,7 @@ def test_run_waits_for_assertions_only_when_asked(
 
 
 def test_jit_launches_still_wait_for_assertions() -> None:
-    from mytriton.backends.cuda_driver import DeviceKernel
+    from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 
     binary = DeviceKernel(b"", SimpleNamespace(block=(128, 1, 1)), None)  # type: ignore[arg-type]
     assert binary.wait_for_assertions is True

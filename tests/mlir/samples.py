@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from mytriton.dialects.upstream import RemFOp, ShuffleMode, ShuffleOp
+from mytriton.dialects.nvgpu.upstream import RemFOp, ShuffleMode, ShuffleOp
 
 PTR = llvm.LLVMPointerType(IntAttr(1))
 INDEX = IndexType()

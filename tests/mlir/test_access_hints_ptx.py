@@ -148,7 +148,7 @@ def test_emitted_hinted_load_is_inline_ptx() -> None:
 
     from mytriton.backends.mlir.access_hints import rewrite_hinted_access
     from mytriton.backends.mlir.emit import print_generic
-    from mytriton.dialects.tt_debug import LOWERED_CACHE_ATTR, LOWERED_EVICT_ATTR
+    from mytriton.dialects.tt.debug import LOWERED_CACHE_ATTR, LOWERED_EVICT_ATTR
 
     block = Block(arg_types=[llvm.LLVMPointerType(IntAttr(1))])
     (p,) = block.args

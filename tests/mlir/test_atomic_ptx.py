@@ -60,7 +60,7 @@ def test_emitted_atomicrmw_is_relaxed_between_fences() -> None:
 
     from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
     from mytriton.backends.mlir.emit import print_generic
-    from mytriton.dialects.upstream_atomic import AtomicBinOp, AtomicOrdering, AtomicRMWOp
+    from mytriton.dialects.nvgpu.atomic import AtomicBinOp, AtomicOrdering, AtomicRMWOp
 
     block = Block(arg_types=[llvm.LLVMPointerType(IntAttr(1)), i32])
     p, v = block.args

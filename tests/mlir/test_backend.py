@@ -10,10 +10,10 @@ import pytest
 
 import mytriton
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.cuda_driver import DeviceKernel
 from mytriton.backends.mlir.backend import MlirBackend
 from mytriton.backends.mlir.providers import OPT_ENV_VAR, PROVIDER_ENV_VAR, PYTHON_ENV_VAR
 from mytriton.backends.mlir.toolkit import find_cuda_toolkit
+from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 from mytriton.backends.stages import parse_module, print_generic
 from mytriton.errors import BackendUnavailableError
 from mytriton.passes.gpu_lowering.abi import kernel_signature

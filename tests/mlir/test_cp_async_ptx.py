@@ -20,7 +20,7 @@ from mytriton.backends.mlir.emit import emit_mlir, print_generic
 from mytriton.backends.mlir.pipeline import mlir_to_ptx, ptx_to_cubin
 from mytriton.backends.mlir.provider_config import find_mlir_opt
 from mytriton.dialects import make_context
-from mytriton.dialects.upstream_nvvm import (
+from mytriton.dialects.nvgpu.nvvm import (
     GLOBAL_POINTER,
     SHARED_POINTER,
     CpAsyncCommitGroupOp,

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from mytriton.backends.arrays import describe_array
-from mytriton.backends.cuda_driver import DeviceKernel
 from mytriton.backends.mlir import compile_mlir, emit_mlir
 from mytriton.backends.mlir.backend import MlirBackend
+from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 from mytriton.passes.gpu_lowering.abi import kernel_signature
 from tests import kernels
 from tests.dot_precision import compiled_tol

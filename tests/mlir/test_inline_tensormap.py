@@ -17,7 +17,7 @@ from xdsl.ir import Block
 from mytriton.backends.mlir.emit import emit_mlir
 from mytriton.backends.mlir.inline_tensormap import replace_asm
 from mytriton.backends.mlir.pipeline import FP8_MMA_TEXT, mlir_to_ptx, ptx_features, ptx_to_cubin
-from mytriton.dialects.ptx_tensormap import GLOBAL, TensormapReplaceOp
+from mytriton.dialects.nvgpu.ptx_tensormap import GLOBAL, TensormapReplaceOp
 from tests.mlir.conftest import requires_provider
 from tests.tensormap_samples import REPLACED, tensormap_module
 

@@ -8,7 +8,7 @@ import pytest
 
 from mytriton.backends.mlir.emit import emit_mlir
 from mytriton.backends.mlir.pipeline import mlir_to_ptx, ptx_to_cubin
-from mytriton.dialects.upstream_nvvm import MMA_FORMS
+from mytriton.dialects.nvgpu.nvvm import MMA_FORMS
 from tests.cuda.test_print_nvvm import INSTRUCTIONS, LDMATRIX_CASES, LDMATRIX_IDS
 from tests.ldmatrix_samples import ldmatrix_module
 from tests.mlir.conftest import requires_provider

@@ -17,7 +17,7 @@ from mytriton.backends.mlir import toolkit
 from mytriton.backends.mlir.emit import emit_mlir
 from mytriton.backends.mlir.pipeline import mlir_to_ptx, ptx_to_cubin
 from mytriton.backends.mlir.toolkit import CHIP_ENV_VAR, device_chip, select_chip
-from mytriton.dialects.upstream_wgmma import WGMMA_FORMS
+from mytriton.dialects.nvgpu.wgmma import WGMMA_FORMS
 from tests.mlir.conftest import requires_provider
 from tests.wgmma_samples import HARDWARE_CASES, WgmmaCase, WgmmaOptions, wgmma_module
 

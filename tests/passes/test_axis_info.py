@@ -7,7 +7,7 @@ from xdsl.ir import SSAValue
 from xdsl.parser import Parser
 
 from mytriton.dialects import make_context
-from mytriton.passes.axis_info import MAX_DIVISIBILITY, AxisAnalysis, pow2_dividing
+from mytriton.passes.analysis.axis_info import MAX_DIVISIBILITY, AxisAnalysis, pow2_dividing
 
 
 def analyse(body: str, args: str) -> tuple[AxisAnalysis, dict[str, SSAValue]]:

@@ -21,8 +21,9 @@ from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
-from mytriton.dialects import make_context, tt
-from mytriton.dialects.tt_types import PointerType
+from mytriton.dialects import make_context
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import PointerType
 from mytriton.errors import IRVerificationError, SourceLocation
 from mytriton.passes import pipeline
 from mytriton.passes.pipeline import (

@@ -31,7 +31,7 @@ def test_every_factory_gives_the_named_pass(name: str) -> None:
 
 
 def test_upstream_passes_are_xdsl_classes() -> None:
-    from mytriton.passes.licm import LoopInvariantCodeMotionPass
+    from mytriton.passes.tt.licm import LoopInvariantCodeMotionPass
 
     # ours: xDSL's LICM, except out of loops marked tl.range(..., disable_licm=True)
     assert get_pass_class("licm") is LoopInvariantCodeMotionPass

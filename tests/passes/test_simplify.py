@@ -7,9 +7,9 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 
 from mytriton.dialects import make_context
-from mytriton.passes import simplify
 from mytriton.passes.registry import available_passes
-from mytriton.passes.simplify import SimplifyPass
+from mytriton.passes.tt import simplify
+from mytriton.passes.tt.simplify import SimplifyPass
 
 # Needs canonicalize, cse, canonicalize, cse, canonicalize (see lit_tests/passes/tt-simplify.mlir)
 ALTERNATING = """

@@ -403,7 +403,7 @@ def test_two_processes_compiling_at_once_both_succeed(child_files: Path, cache: 
 @pytest.mark.skipif(not any_provider(), reason="no MLIR provider here to make PTX")
 def test_a_hit_is_launchable_without_its_ir(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The mlir backend's PTX/cubin and ABI come back from the entry, no module is parsed."""
-    from mytriton.backends.cuda_driver import DeviceKernel
+    from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 
     monkeypatch.setenv("MYTRITON_BACKEND", "mlir")
     first = compile_offset()
@@ -508,7 +508,7 @@ def test_a_hit_keeps_the_dynamic_shared_memory(
 ) -> None:
     """A kernel past 48 KiB of shared memory launches with its bytes: they come back from the
     entry with the rest of its ABI."""
-    from mytriton.backends.cuda_driver import DeviceKernel
+    from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 
     monkeypatch.setenv("MYTRITON_BACKEND", "mlir")
     a, b = np.ones((128, 64), np.float32), np.ones((64, 128), np.float32)

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from mytriton.backends.cuda_driver import DeviceKernel
-from mytriton.backends.kernel_signature import KernelSignature
+from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 from mytriton.errors import BackendError
+from mytriton.kernel_signature import KernelSignature
 from tests.runtime.test_multi_device import FakeCupy, FakeDeviceArray
 
 

@@ -21,7 +21,7 @@ import mytriton.language as tl
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.device_launcher import LaunchCode, NativeLaunch
+from mytriton.backends.nvidia.device_launcher import LaunchCode, NativeLaunch
 from mytriton.errors import DeviceAssertionError, GlobalChangedError, LaunchError
 from mytriton.runtime import jit as jit_module
 from mytriton.runtime import native_build

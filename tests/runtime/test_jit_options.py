@@ -12,7 +12,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.backends.ptx_directives import add_maxnreg
+from mytriton.backends.nvidia.ptx_directives import add_maxnreg
 from mytriton.errors import LaunchOptionError
 from mytriton.runtime.specialization import SpecializationProxy
 from tests.gpu_required import require_gpu

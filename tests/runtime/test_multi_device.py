@@ -31,14 +31,14 @@ import pytest
 import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends import LaunchOptions
-from mytriton.backends import cuda_driver as cuda_driver_module
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.cuda_driver import DeviceKernel, compute_capability, device_current
-from mytriton.backends.device_backend import DeviceBackend
-from mytriton.backends.device_launcher import LaunchCode, build_launcher
-from mytriton.backends.kernel_signature import KernelSignature
+from mytriton.backends.nvidia import cuda_driver as cuda_driver_module
+from mytriton.backends.nvidia.cuda_driver import DeviceKernel, compute_capability, device_current
+from mytriton.backends.nvidia.device_backend import DeviceBackend
+from mytriton.backends.nvidia.device_launcher import LaunchCode, build_launcher
 from mytriton.errors import BackendError, LaunchError
+from mytriton.kernel_signature import KernelSignature
 from mytriton.runtime import jit as jit_module
 from mytriton.runtime import native_build
 from mytriton.runtime.launch import launch_device

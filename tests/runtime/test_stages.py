@@ -18,7 +18,7 @@ import mytriton.language as tl
 from mytriton.backends import get_backend
 from mytriton.backends.stages import StageParseError
 from mytriton.errors import LaunchOptionError, OverrideIgnoredWarning
-from mytriton.passes.lower_to_gpu import GPU_PIPELINE, ttg_pipeline
+from mytriton.passes.gpu_lowering.lower_to_gpu import GPU_PIPELINE, ttg_pipeline
 from mytriton.runtime.compiler import IRFileNotFoundError, StageError, stage_table
 
 

@@ -3,8 +3,8 @@
 Its stages after ``gpu``: ``cuda`` (the C++, printed without CuPy or a GPU, so NumPy arguments
 still give the source: compile-only mode), ``ptx`` and ``cubin`` (for the current device's
 architecture, where CuPy and a GPU are present). The cubin is the CUDA toolkit's ptxas's where
-one is found (``backends/ptxas.py`` says why), else the driver's: also where that ptxas rejects
-the PTX (one older than NVRTC does not know its ``.version``).
+one is found (``backends/nvidia/ptxas.py`` says why), else the driver's: also where that ptxas
+rejects the PTX (one older than NVRTC does not know its ``.version``).
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from mytriton.backends.cuda_driver import (
+from mytriton.backends.lowering_stages import LOWERING_STAGES
+from mytriton.backends.nvidia.cuda_driver import (
     CUPY_HINT,
     current_device,
     device_arch,
     link_cubin,
 )
-from mytriton.backends.device_backend import DeviceBackend
-from mytriton.backends.lowering_stages import LOWERING_STAGES
+from mytriton.backends.nvidia.device_backend import DeviceBackend
 from mytriton.backends.stages import Stage, StageUnavailable, same_text
 
 
@@ -49,7 +49,7 @@ def _print(module: ModuleOp, options: Any) -> str:
 
 def _ptx(source: str, options: Any) -> str:
     from mytriton.backends.cuda.compile import compile_ptx
-    from mytriton.backends.ptx_directives import apply_ptx_options
+    from mytriton.backends.nvidia.ptx_directives import apply_ptx_options
 
     fmad = getattr(options, "enable_fp_fusion", True)
     ptx = compile_ptx(source, _kernel_name(source), device_arch(_device()), fmad=fmad)
@@ -58,7 +58,7 @@ def _ptx(source: str, options: Any) -> str:
 
 def _cubin(ptx: str, options: Any) -> bytes:
     from mytriton.backends.mlir.toolkit import find_cuda_toolkit
-    from mytriton.backends.ptxas import ptx_target, run_ptxas
+    from mytriton.backends.nvidia.ptxas import ptx_target, run_ptxas
     from mytriton.errors import BackendError
 
     device = _device()
@@ -84,6 +84,6 @@ class CudaBackend(DeviceBackend):
     stages = CUDA_STAGES
 
     def cache_identity(self) -> str:
-        from mytriton.backends.toolchain_identity import cuda_identity
+        from mytriton.backends.nvidia.toolchain_identity import cuda_identity
 
         return cuda_identity()

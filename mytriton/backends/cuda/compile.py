@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from mytriton.backends.cuda_driver import CUPY_HINT, require_cupy
+from mytriton.backends.nvidia.cuda_driver import CUPY_HINT, require_cupy
 from mytriton.errors import BackendError, BackendUnavailableError
 
 #: NVRTC options besides -arch: the language mytriton prints, and line info for profilers

@@ -10,7 +10,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
-from mytriton.dialects.tt_debug import (
+from mytriton.dialects.tt.debug import (
     LOWERED_CACHE_ATTR,
     LOWERED_EVICT_ATTR,
     LOWERED_VOLATILE_ATTR,

@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from mytriton.backends.cuda.c_types import int_width, scalar_type
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.upstream_atomic import (
+from mytriton.dialects.nvgpu.atomic import (
     AtomicBinOp,
     AtomicOrdering,
     AtomicRMWOp,

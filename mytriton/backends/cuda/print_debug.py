@@ -10,7 +10,7 @@ from xdsl.dialects import llvm
 from xdsl.ir import Attribute
 
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.upstream import AssumeOp, PrintfOp, TrapOp
+from mytriton.dialects.nvgpu.upstream import AssumeOp, PrintfOp, TrapOp
 from mytriton.errors import BackendError
 
 

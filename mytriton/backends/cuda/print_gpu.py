@@ -6,7 +6,7 @@ from xdsl.dialects import gpu
 
 from mytriton.backends.cuda.c_types import int_width
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.upstream import ShuffleMode, ShuffleOp
+from mytriton.dialects.nvgpu.upstream import ShuffleMode, ShuffleOp
 from mytriton.errors import BackendError
 
 _SHUFFLES = {

@@ -1,6 +1,6 @@
 """``llvm.call_intrinsic`` of the NVVM intrinsics the lowering calls
-(``mytriton/dialects/nvvm_intrinsics.py``) in CUDA C++: each is one PTX instruction, printed as
-inline PTX (``asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));``)."""
+(``mytriton/dialects/nvgpu/nvvm_intrinsics.py``) in CUDA C++: each is one PTX instruction,
+printed as inline PTX (``asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import f32
 
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.nvvm_intrinsics import INTRINSICS
+from mytriton.dialects.nvgpu.nvvm_intrinsics import INTRINSICS
 
 
 class IntrinsicPrinter(Emitter):

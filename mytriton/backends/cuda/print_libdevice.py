@@ -10,7 +10,7 @@ from __future__ import annotations
 from xdsl.dialects import llvm
 
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.libdevice_table import SYMBOLS
+from mytriton.dialects.tt.libdevice_table import SYMBOLS
 from mytriton.errors import BackendError
 
 

@@ -7,7 +7,7 @@ from xdsl.ir import Operation
 
 from mytriton.backends.cuda.c_types import BF16, HALF, int_width
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.upstream import RemFOp
+from mytriton.dialects.nvgpu.upstream import RemFOp
 from mytriton.errors import BackendError
 
 # math ops that are one CUDA math-library call: (f32 function, f64 function)

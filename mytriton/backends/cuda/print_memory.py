@@ -30,8 +30,8 @@ from mytriton.backends.cuda.c_types import is_shared_memref, vector_bytes, vecto
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.hinted_access import load_statements, store_statements
 from mytriton.backends.cuda.literals import int_literal
-from mytriton.dialects.tt_types import byte_size
-from mytriton.dialects.upstream import DynamicSharedMemoryOp
+from mytriton.dialects.nvgpu.upstream import DynamicSharedMemoryOp
+from mytriton.dialects.tt.types import byte_size
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.abi import is_global_pointer, is_shared_pointer
 

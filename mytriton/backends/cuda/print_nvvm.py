@@ -31,8 +31,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from mytriton.backends.cuda.c_types import int_width, packed_vector, vector_lanes
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.ptx_mma import Fp8MmaSyncOp
-from mytriton.dialects.upstream_nvvm import (
+from mytriton.dialects.nvgpu.nvvm import (
     ACCUMULATORS,
     CpAsyncCommitGroupOp,
     CpAsyncOp,
@@ -41,7 +40,8 @@ from mytriton.dialects.upstream_nvvm import (
     MmaSyncOp,
     WarpMmaOp,
 )
-from mytriton.dialects.upstream_sreg import ReadGlobaltimerOp, ReadSmidOp
+from mytriton.dialects.nvgpu.ptx_mma import Fp8MmaSyncOp
+from mytriton.dialects.nvgpu.sreg import ReadGlobaltimerOp, ReadSmidOp
 from mytriton.errors import BackendError
 
 

@@ -26,9 +26,9 @@ the immediate fields' values are literals in the instruction (PTX takes no regis
 from __future__ import annotations
 
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.ptx_tensormap import TensormapCpFenceproxyOp, TensormapReplaceOp
-from mytriton.dialects.upstream_tensormap import FenceProxyAcquireOp, FenceProxyReleaseOp
-from mytriton.dialects.upstream_tma import constant_int
+from mytriton.dialects.nvgpu.ptx_tensormap import TensormapCpFenceproxyOp, TensormapReplaceOp
+from mytriton.dialects.nvgpu.tensormap import FenceProxyAcquireOp, FenceProxyReleaseOp
+from mytriton.dialects.nvgpu.tma import constant_int
 
 #: the fences' PTX without the scope and operands
 FENCE_PTX = "fence.proxy.tensormap::generic"

@@ -28,7 +28,7 @@ is a generic one on NVIDIA GPUs, ``cvta.global`` being the identity).
 from __future__ import annotations
 
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.upstream_tma import (
+from mytriton.dialects.nvgpu.tma import (
     AddrSpaceCastOp,
     CpAsyncBulkTensorGlobalToSharedClusterOp,
     FenceMBarrierInitOp,

@@ -35,8 +35,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from mytriton.backends.cuda.c_types import scalar_type
 from mytriton.backends.cuda.emitter import Emitter, prints
-from mytriton.dialects.ptx_wgmma import WgmmaRegisterAOp, register_a_ptx
-from mytriton.dialects.upstream_wgmma import (
+from mytriton.dialects.nvgpu.ptx_wgmma import WgmmaRegisterAOp, register_a_ptx
+from mytriton.dialects.nvgpu.wgmma import (
     FenceProxyOp,
     WgmmaCommitGroupSyncAlignedOp,
     WgmmaFenceAlignedOp,

@@ -13,8 +13,8 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.gpusim.launch import SimKernel
 from mytriton.backends.gpusim.tensor_maps import encode_gpusim_tensor_map
 from mytriton.backends.lowering_stages import LOWERING_STAGES
-from mytriton.backends.tensor_maps import TensorMapRequest
-from mytriton.dialects.ttg_tma import SPAN_MAP_OFFSET
+from mytriton.backends.nvidia.tensor_maps import TensorMapRequest
+from mytriton.dialects.ttg.tma import SPAN_MAP_OFFSET
 
 
 class GpuSimBackend(Backend):

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from mytriton.backends.gpusim.errors import SimulationError
-from mytriton.dialects.tt_semantics import numpy_dtype
+from mytriton.dialects.tt.semantics import numpy_dtype
 
 #: the largest vector access (``ld.global.v4.b32``)
 _MAX_VECTOR_BYTES = 16

@@ -26,9 +26,9 @@ from mytriton.backends.gpusim.dtypes import (
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import binary, cast, rule, unary
 from mytriton.backends.gpusim.values import merge
-from mytriton.dialects.tt_semantics import float_to_int
-from mytriton.dialects.tt_semantics import maximum as float_maximum
-from mytriton.dialects.tt_semantics import minimum as float_minimum
+from mytriton.dialects.tt.semantics import float_to_int
+from mytriton.dialects.tt.semantics import maximum as float_maximum
+from mytriton.dialects.tt.semantics import minimum as float_minimum
 
 Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
 

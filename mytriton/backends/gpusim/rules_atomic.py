@@ -27,7 +27,7 @@ from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Ptr
 from mytriton.backends.gpusim.warpgroups import scalar_fields
-from mytriton.dialects.upstream_atomic import AtomicBinOp, AtomicRMWOp, CmpXchgOp, FenceOp
+from mytriton.dialects.nvgpu.atomic import AtomicBinOp, AtomicRMWOp, CmpXchgOp, FenceOp
 
 Array = np.ndarray
 Update = Callable[..., Array]

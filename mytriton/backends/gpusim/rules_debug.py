@@ -13,8 +13,8 @@ from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
-from mytriton.dialects.tt_print_format import c_printf
-from mytriton.dialects.upstream import PrintfOp
+from mytriton.dialects.nvgpu.upstream import PrintfOp
+from mytriton.dialects.tt.print_format import c_printf
 from mytriton.errors import DeviceAssertionError
 
 

@@ -11,7 +11,7 @@ from xdsl.ir import Operation
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.machine import WARP_SIZE, Machine, Step
 from mytriton.backends.gpusim.registry import rule
-from mytriton.dialects.upstream import ShuffleMode, ShuffleOp
+from mytriton.dialects.nvgpu.upstream import ShuffleMode, ShuffleOp
 
 _DIM = {gpu.DimensionEnum.X: 0, gpu.DimensionEnum.Y: 1, gpu.DimensionEnum.Z: 2}
 

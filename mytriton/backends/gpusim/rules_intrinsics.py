@@ -1,5 +1,5 @@
 """``llvm.call_intrinsic`` of an NVVM intrinsic the lowering calls: its NumPy semantics
-(``mytriton/dialects/nvvm_intrinsics.py``)."""
+(``mytriton/dialects/nvgpu/nvvm_intrinsics.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
-from mytriton.dialects.nvvm_intrinsics import INTRINSICS
+from mytriton.dialects.nvgpu.nvvm_intrinsics import INTRINSICS
 
 
 @rule("llvm.call_intrinsic")

@@ -10,8 +10,8 @@ from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
-from mytriton.dialects.libdevice_table import SYMBOLS
-from mytriton.dialects.tt_semantics import evaluate
+from mytriton.dialects.tt.libdevice_table import SYMBOLS
+from mytriton.dialects.tt.semantics import evaluate
 
 
 @rule("llvm.call")

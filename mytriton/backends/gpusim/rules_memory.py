@@ -32,7 +32,7 @@ from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.rules_pointer_casts import global_inttoptr
 from mytriton.backends.gpusim.shared_memory import DYNAMIC_REGION, is_shared_space
 from mytriton.backends.gpusim.values import Ptr, SharedRef
-from mytriton.dialects.upstream_nvvm import SHARED_POINTER
+from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER
 
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
 

@@ -34,9 +34,7 @@ from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import WARP_SIZE, Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.values import Ptr
-from mytriton.dialects.tt_fp8 import FORMATS, decode_bytes
-from mytriton.dialects.tt_semantics import bfloat16_dtype
-from mytriton.dialects.upstream_nvvm import (
+from mytriton.dialects.nvgpu.nvvm import (
     ACCUMULATORS,
     CpAsyncCommitGroupOp,
     CpAsyncOp,
@@ -45,6 +43,8 @@ from mytriton.dialects.upstream_nvvm import (
     MmaForm,
     WarpMmaOp,
 )
+from mytriton.dialects.tt.fp8 import FORMATS, decode_bytes
+from mytriton.dialects.tt.semantics import bfloat16_dtype
 
 Array = np.ndarray
 Positions = tuple[Array, Array]  # (rows, columns)

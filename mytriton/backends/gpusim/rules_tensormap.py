@@ -52,8 +52,8 @@ from mytriton.backends.gpusim.tensor_maps import (
 )
 from mytriton.backends.gpusim.tensormap_writes import locate_map, locate_shared_map, where
 from mytriton.backends.gpusim.values import Ptr, Value
-from mytriton.dialects.ptx_tensormap import TensormapCpFenceproxyOp, TensormapReplaceOp
-from mytriton.dialects.upstream_tensormap import FenceProxyAcquireOp, FenceProxyReleaseOp
+from mytriton.dialects.nvgpu.ptx_tensormap import TensormapCpFenceproxyOp, TensormapReplaceOp
+from mytriton.dialects.nvgpu.tensormap import FenceProxyAcquireOp, FenceProxyReleaseOp
 
 #: what an i32 field's value means: its bits, unsigned (PTX's ``.b32``)
 _U32 = (1 << 32) - 1

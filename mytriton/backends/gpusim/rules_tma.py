@@ -54,7 +54,7 @@ from mytriton.backends.gpusim.tensor_maps import (
 )
 from mytriton.backends.gpusim.tensormap_writes import locate_map, where
 from mytriton.backends.gpusim.values import Ptr
-from mytriton.dialects.upstream_tma import (
+from mytriton.dialects.nvgpu.tma import (
     AddrSpaceCastOp,
     CpAsyncBulkTensorGlobalToSharedClusterOp,
     FenceMBarrierInitOp,

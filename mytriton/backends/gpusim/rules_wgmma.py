@@ -55,10 +55,8 @@ from mytriton.backends.gpusim.warpgroups import (
     scalar_fields,
     struct_dtype,
 )
-from mytriton.dialects import tt_fp8
-from mytriton.dialects.ptx_wgmma import A_REGISTERS, WgmmaRegisterAOp
-from mytriton.dialects.tt_semantics import bfloat16_dtype
-from mytriton.dialects.upstream_wgmma import (
+from mytriton.dialects.nvgpu.ptx_wgmma import A_REGISTERS, WgmmaRegisterAOp
+from mytriton.dialects.nvgpu.wgmma import (
     WGMMA_FORMS,
     WGMMA_M,
     FenceProxyOp,
@@ -68,6 +66,8 @@ from mytriton.dialects.upstream_wgmma import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupSyncAlignedOp,
 )
+from mytriton.dialects.tt import fp8 as tt_fp8
+from mytriton.dialects.tt.semantics import bfloat16_dtype
 
 Array = np.ndarray
 ATOM_ROWS = 8  # rows of a swizzle atom (the pattern's period)

@@ -41,7 +41,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.values import first_conflict, same_number
-from mytriton.dialects.upstream import WORKGROUP, DynamicSharedMemoryOp
+from mytriton.dialects.nvgpu.upstream import WORKGROUP, DynamicSharedMemoryOp
 from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from mytriton.dialects.tt_semantics import is_float_dtype
+from mytriton.dialects.tt.semantics import is_float_dtype
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from xdsl.dialects import func, scf
 from xdsl.ir import BlockArgument, SSAValue
 
 from mytriton.backends.interpreter.memory import Buffer, Memory
-from mytriton.dialects import tt
-from mytriton.dialects.tt_atomic import AtomicCASOp, AtomicRMWOp
-from mytriton.dialects.tt_elementwise import SelectOp
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.atomic import AtomicCASOp, AtomicRMWOp
+from mytriton.dialects.tt.elementwise import SelectOp
 
 Array = np.ndarray
 

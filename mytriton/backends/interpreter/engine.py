@@ -37,8 +37,8 @@ from mytriton.backends.interpreter.memory import Memory
 from mytriton.backends.interpreter.poison import Poison
 from mytriton.backends.interpreter.registry import Rule, rule_for
 from mytriton.backends.interpreter.values import Value, dtype_of
-from mytriton.dialects import tt
-from mytriton.dialects.tt_types import PointerType, element_type, shape_of
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import PointerType, element_type, shape_of
 
 Array = np.ndarray
 T = TypeVar("T")

@@ -20,8 +20,8 @@ from mytriton.backends.interpreter.engine import Executor, LaunchState, Prepared
 from mytriton.backends.interpreter.errors import InterpreterError
 from mytriton.backends.interpreter.memory import Memory
 from mytriton.backends.interpreter.values import Pointers, Value, dtype_of
-from mytriton.dialects.tt_pointer_casts import IntToPtrOp
-from mytriton.dialects.tt_types import PointerType, type_str
+from mytriton.dialects.tt.pointer_casts import IntToPtrOp
+from mytriton.dialects.tt.types import PointerType, type_str
 
 # Work per batch: programs x largest block. Big enough to amortise Python's per-op cost,
 # small enough to stay in cache-friendly array sizes.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mytriton.dialects.tt_semantics import is_float_dtype
+from mytriton.dialects.tt.semantics import is_float_dtype
 
 Array = np.ndarray
 

@@ -19,8 +19,8 @@ from mytriton.backends.interpreter.memory import BadOffset, check_bounds, scatte
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.rules_memory import _check_poisoned_use, _out_of_bounds
 from mytriton.backends.interpreter.values import Pointers, Value, as_array
-from mytriton.dialects import tt_atomic as ta
-from mytriton.dialects.tt_types import PointerType, element_type
+from mytriton.dialects.tt import atomic as ta
+from mytriton.dialects.tt.types import PointerType, element_type
 
 if TYPE_CHECKING:
     from xdsl.ir import Operation, SSAValue

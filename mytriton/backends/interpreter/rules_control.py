@@ -16,9 +16,9 @@ from mytriton.backends.interpreter.errors import InterpreterError, PoisonUse
 from mytriton.backends.interpreter.poison import Poison
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Value, as_array, dtype_of
-from mytriton.dialects import tt_fp8
-from mytriton.dialects.tt_constants import UnsignedConstantOp
-from mytriton.dialects.tt_types import shape_of, type_str
+from mytriton.dialects.tt import fp8 as tt_fp8
+from mytriton.dialects.tt.constants import UnsignedConstantOp
+from mytriton.dialects.tt.types import shape_of, type_str
 
 if TYPE_CHECKING:
     from mytriton.backends.interpreter.engine import Executor

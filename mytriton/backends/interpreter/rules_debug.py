@@ -23,9 +23,9 @@ from mytriton.backends.interpreter.errors import (
 )
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Value, as_array
-from mytriton.dialects import tt_debug
-from mytriton.dialects.tt_print_format import c_printf, line_format, message_format
-from mytriton.dialects.tt_types import byte_size, element_type, is_bool, is_float, shape_of
+from mytriton.dialects.tt import debug as tt_debug
+from mytriton.dialects.tt.print_format import c_printf, line_format, message_format
+from mytriton.dialects.tt.types import byte_size, element_type, is_bool, is_float, shape_of
 
 if TYPE_CHECKING:
     from mytriton.backends.interpreter.engine import Executor

@@ -30,8 +30,8 @@ from mytriton.backends.interpreter.memory import (
 from mytriton.backends.interpreter.poison import Poison, make_poison, mask_of, poison_scalar, union
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array
-from mytriton.dialects import tt
-from mytriton.dialects.tt_tensor_map import MakeTensorMapOp
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.tensor_map import MakeTensorMapOp
 
 if TYPE_CHECKING:
     from xdsl.ir import Operation, SSAValue

@@ -22,8 +22,8 @@ from mytriton.backends.interpreter.batching import BatchDiverged
 from mytriton.backends.interpreter.errors import InterpreterError
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array, dtype_of
-from mytriton.dialects.tt_pointer_casts import IntToPtrOp, PtrToIntOp
-from mytriton.dialects.tt_types import PointerType, element_type
+from mytriton.dialects.tt.pointer_casts import IntToPtrOp, PtrToIntOp
+from mytriton.dialects.tt.types import PointerType, element_type
 
 if TYPE_CHECKING:
     from mytriton.backends.interpreter.engine import Executor

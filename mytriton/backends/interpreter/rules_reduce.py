@@ -17,7 +17,7 @@ import numpy as np
 from mytriton.backends.interpreter.errors import PoisonUse, describe_program
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Value, as_array, dtype_of
-from mytriton.dialects.tt_reduce import ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp
+from mytriton.dialects.tt.reduce import ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp
 
 if TYPE_CHECKING:
     from mytriton.backends.interpreter.engine import Executor

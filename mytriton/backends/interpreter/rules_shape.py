@@ -16,8 +16,8 @@ from mytriton.backends.interpreter.errors import InterpreterError, PoisonUse
 from mytriton.backends.interpreter.poison import Poison, mask_of
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array, map_value
-from mytriton.dialects import tt_shape
-from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.tt import shape as tt_shape
+from mytriton.dialects.tt.types import shape_of
 
 if TYPE_CHECKING:
     from xdsl.ir import Operation, SSAValue

@@ -21,10 +21,11 @@ from mytriton.backends.interpreter.errors import (
 from mytriton.backends.interpreter.poison import Poison, make_poison, poison_block, union
 from mytriton.backends.interpreter.registry import rule
 from mytriton.backends.interpreter.values import Pointers, Value, as_array, dtype_of, map_value
-from mytriton.dialects import tt, tt_fp8
-from mytriton.dialects.tt_elementwise import CmpOp, ElementwiseOp, SelectOp
-from mytriton.dialects.tt_sreg import GlobaltimerOp, SmidOp
-from mytriton.dialects.tt_types import shape_of
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import fp8 as tt_fp8
+from mytriton.dialects.tt.elementwise import CmpOp, ElementwiseOp, SelectOp
+from mytriton.dialects.tt.sreg import GlobaltimerOp, SmidOp
+from mytriton.dialects.tt.types import shape_of
 
 if TYPE_CHECKING:
     from xdsl.ir import Operation

@@ -20,8 +20,8 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute
 
 from mytriton.backends.interpreter.errors import InterpreterError
-from mytriton.dialects.tt_semantics import numpy_dtype
-from mytriton.dialects.tt_types import element_type, type_str
+from mytriton.dialects.tt.semantics import numpy_dtype
+from mytriton.dialects.tt.types import element_type, type_str
 
 Array = np.ndarray
 

@@ -28,12 +28,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from mytriton.dialects.tt_debug import (
+from mytriton.dialects.tt.debug import (
     LOWERED_CACHE_ATTR,
     LOWERED_EVICT_ATTR,
     LOWERED_VOLATILE_ATTR,
 )
-from mytriton.dialects.tt_types import byte_size
+from mytriton.dialects.tt.types import byte_size
 
 _CLOBBER = "~{memory}"
 

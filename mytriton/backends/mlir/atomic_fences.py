@@ -11,7 +11,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Operation
 
-from mytriton.dialects.upstream_atomic import AtomicOrdering, AtomicRMWOp, FenceOp
+from mytriton.dialects.nvgpu.atomic import AtomicOrdering, AtomicRMWOp, FenceOp
 
 _RELEASES = (AtomicOrdering.RELEASE, AtomicOrdering.ACQ_REL, AtomicOrdering.SEQ_CST)
 _ACQUIRES = (AtomicOrdering.ACQUIRE, AtomicOrdering.ACQ_REL, AtomicOrdering.SEQ_CST)

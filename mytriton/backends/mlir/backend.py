@@ -12,8 +12,8 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from mytriton.backends.device_backend import DeviceBackend
 from mytriton.backends.lowering_stages import LOWERING_STAGES
+from mytriton.backends.nvidia.device_backend import DeviceBackend
 from mytriton.backends.stages import Stage, StageUnavailable, same_text
 
 _warned = False
@@ -40,7 +40,7 @@ def _ptx(text: str, options: Any) -> str:
             _warned = True
             warnings.warn(f"mlir backend: no PTX or cubin: {reason}", stacklevel=2)
         raise StageUnavailable(reason)
-    from mytriton.backends.ptx_directives import apply_ptx_options
+    from mytriton.backends.nvidia.ptx_directives import apply_ptx_options
 
     return apply_ptx_options(mlir_to_ptx(text), options)
 
@@ -67,6 +67,6 @@ class MlirBackend(DeviceBackend):
     stages = MLIR_STAGES
 
     def cache_identity(self) -> str:
-        from mytriton.backends.toolchain_identity import mlir_identity
+        from mytriton.backends.nvidia.toolchain_identity import mlir_identity
 
         return mlir_identity()

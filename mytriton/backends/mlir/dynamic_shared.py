@@ -14,7 +14,7 @@ from __future__ import annotations
 from xdsl.dialects import gpu, llvm
 from xdsl.dialects.builtin import IntAttr, ModuleOp, i8
 
-from mytriton.dialects.upstream import DynamicSharedMemoryOp
+from mytriton.dialects.nvgpu.upstream import DynamicSharedMemoryOp
 
 #: the global's name (the cuda backend's array has the same one) and the alignment upstream's
 #: lowering looks for

@@ -58,7 +58,7 @@ from mytriton.backends.mlir.inline_tensormap import (
     inline_tensormap_replace,
 )
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
-from mytriton.dialects.upstream import IntAbsOp
+from mytriton.dialects.nvgpu.upstream import IntAbsOp
 from mytriton.errors import BackendError
 
 CONTAINER_MODULE = "gpu.container_module"

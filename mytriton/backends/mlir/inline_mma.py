@@ -10,8 +10,8 @@ from __future__ import annotations
 from xdsl.dialects import llvm
 from xdsl.ir import Operation
 
-from mytriton.dialects.ptx_mma import Fp8MmaSyncOp
-from mytriton.dialects.upstream_nvvm import ACCUMULATORS
+from mytriton.dialects.nvgpu.nvvm import ACCUMULATORS
+from mytriton.dialects.nvgpu.ptx_mma import Fp8MmaSyncOp
 
 
 def inline_fp8_mma_sync(op: Operation) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from xdsl.dialects import llvm
 from xdsl.ir import Operation, SSAValue
 
-from mytriton.dialects.ptx_tensormap import TensormapCpFenceproxyOp, TensormapReplaceOp
+from mytriton.dialects.nvgpu.ptx_tensormap import TensormapCpFenceproxyOp, TensormapReplaceOp
 
 _CLOBBER = "~{memory}"
 

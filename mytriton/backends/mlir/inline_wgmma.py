@@ -13,7 +13,7 @@ from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i32, i64
 from xdsl.ir import Operation, SSAValue
 
-from mytriton.dialects.ptx_wgmma import A_REGISTERS, WgmmaRegisterAOp, register_a_ptx
+from mytriton.dialects.nvgpu.ptx_wgmma import A_REGISTERS, WgmmaRegisterAOp, register_a_ptx
 
 _CLOBBER = "~{memory}"
 

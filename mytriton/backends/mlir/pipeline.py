@@ -30,7 +30,7 @@ from mytriton.backends.mlir.toolkit import (
     select_chip,
     tool_env,
 )
-from mytriton.backends.ptxas import run_ptxas
+from mytriton.backends.nvidia.ptxas import run_ptxas
 from mytriton.errors import BackendError, BackendUnavailableError
 
 _EXTERN_RE = re.compile(r"\.extern\s+\.func\s+(?:\([^)]*\)\s*)?(__nv_\w+)")

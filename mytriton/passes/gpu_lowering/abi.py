@@ -21,8 +21,8 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
 
-from mytriton.backends.kernel_signature import KernelSignature
 from mytriton.errors import BackendError
+from mytriton.kernel_signature import KernelSignature
 
 POINTEE_TYPES_ATTR = "mytriton.pointee_types"
 #: the kernel's dynamic shared memory bytes, to launch with (absent: none; ``dynamic_shared.py``)

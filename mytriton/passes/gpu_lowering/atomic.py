@@ -23,16 +23,16 @@ from xdsl.dialects import arith, gpu, llvm, memref, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt_atomic as ta
-from mytriton.dialects.tt_types import byte_size, is_block, is_float, is_unsigned, shape_of
-from mytriton.dialects.ttg import WARP_SIZE
-from mytriton.dialects.upstream_atomic import (
+from mytriton.dialects.nvgpu.atomic import (
     AtomicBinOp,
     AtomicOrdering,
     AtomicRMWOp,
     CmpXchgOp,
     cmpxchg_result_type,
 )
+from mytriton.dialects.tt import atomic as ta
+from mytriton.dialects.tt.types import byte_size, is_block, is_float, is_unsigned, shape_of
+from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.convert import _root_strides
 from mytriton.passes.gpu_lowering.memory import _pointee

@@ -24,13 +24,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.backends.kernel_signature import STATIC_SHARED_LIMIT
-from mytriton.dialects import tt_fp8
-from mytriton.dialects.tt_types import byte_size, shape_of
-from mytriton.dialects.ttg import WARP_SIZE, layout_of
-from mytriton.dialects.ttg_geometry import Geometry, log2
+from mytriton.dialects.tt import fp8 as tt_fp8
+from mytriton.dialects.tt.types import byte_size, shape_of
+from mytriton.dialects.ttg.geometry import Geometry, log2
+from mytriton.dialects.ttg.layouts import WARP_SIZE, layout_of
 from mytriton.errors import BackendError
-from mytriton.passes.axis_info import AxisAnalysis
+from mytriton.kernel_signature import STATIC_SHARED_LIMIT
+from mytriton.passes.analysis.axis_info import AxisAnalysis
 
 #: shared memory a program may use at all (sm_90's opt-in maximum per block, 227 KiB): past the
 #: static limit the buffers are views of dynamic shared memory (``dynamic_shared.py``)

@@ -12,9 +12,9 @@ from xdsl.dialects import arith, func, gpu, scf
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects.tt_constants import UnsignedConstantOp
-from mytriton.dialects.ttg_async_dot import is_async_dot
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.constants import UnsignedConstantOp
+from mytriton.dialects.ttg.async_dot import is_async_dot
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_wgmma import in_flight_init
 from mytriton.passes.gpu_lowering.rules import lowers

@@ -7,9 +7,9 @@ from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation
 
-from mytriton.dialects.tt_types import element_type, is_bool, is_pointer, shape_of
-from mytriton.dialects.ttg import ConvertLayoutOp
-from mytriton.dialects.ttg_geometry import Geometry
+from mytriton.dialects.tt.types import element_type, is_bool, is_pointer, shape_of
+from mytriton.dialects.ttg.geometry import Geometry
+from mytriton.dialects.ttg.layouts import ConvertLayoutOp
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type

@@ -18,9 +18,10 @@ from xdsl.dialects import arith, gpu, llvm, scf
 from xdsl.dialects.builtin import DenseArrayBase, Float64Type, IntegerType, f32, f64, i1, i32, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt_debug
-from mytriton.dialects.tt_print_format import line_format, message_format
-from mytriton.dialects.tt_types import (
+from mytriton.dialects.nvgpu.upstream import AssumeOp, PrintfOp, TrapOp
+from mytriton.dialects.tt import debug as tt_debug
+from mytriton.dialects.tt.print_format import line_format, message_format
+from mytriton.dialects.tt.types import (
     PointerType,
     byte_size,
     element_type,
@@ -30,8 +31,7 @@ from mytriton.dialects.tt_types import (
     is_unsigned,
     shape_of,
 )
-from mytriton.dialects.ttg import WARP_SIZE
-from mytriton.dialects.upstream import AssumeOp, PrintfOp, TrapOp
+from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext

@@ -33,15 +33,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects.tt_fp8 import format_of, is_fp8
-from mytriton.dialects.tt_types import byte_size, element_type, shape_of
-from mytriton.dialects.ttg import SharedLayoutAttr, layout_of
-from mytriton.dialects.ttg_geometry import Geometry
-from mytriton.dialects.ttg_nvmma import NvmmaSharedLayoutAttr
-from mytriton.dialects.ttg_shared import LocalLoadOp, MemDescType, SharedEncoding, tile_alignment
-from mytriton.dialects.upstream_nvvm import MmaForm
-from mytriton.passes.axis_info import MAX_VECTOR_BYTES
+from mytriton.dialects.nvgpu.nvvm import MmaForm
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.fp8 import format_of, is_fp8
+from mytriton.dialects.tt.types import byte_size, element_type, shape_of
+from mytriton.dialects.ttg.geometry import Geometry
+from mytriton.dialects.ttg.layouts import SharedLayoutAttr, layout_of
+from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg.shared import LocalLoadOp, MemDescType, SharedEncoding, tile_alignment
+from mytriton.passes.analysis.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, lower_mma_dot
@@ -52,7 +52,7 @@ from mytriton.passes.gpu_lowering.shared_layouts import (
     strided_run,
     tile_offset,
 )
-from mytriton.passes.mma_policy import tensor_core_dot, wgmma_register_a
+from mytriton.passes.ttg.mma_policy import tensor_core_dot, wgmma_register_a
 
 index = IndexType()
 

@@ -24,14 +24,14 @@ from xdsl.dialects import arith, gpu, llvm, memref, scf
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32, i64
 from xdsl.ir import Attribute, Block, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects.ptx_mma import Fp8MmaSyncOp
-from mytriton.dialects.tt_types import element_type, shape_of
-from mytriton.dialects.ttg import SharedLayoutAttr
-from mytriton.dialects.upstream_nvvm import SHARED_POINTER, LdMatrixOp, MmaForm, MmaSyncOp
+from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER, LdMatrixOp, MmaForm, MmaSyncOp
+from mytriton.dialects.nvgpu.ptx_mma import Fp8MmaSyncOp
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import element_type, shape_of
+from mytriton.dialects.ttg.layouts import SharedLayoutAttr
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
-from mytriton.passes.mma_policy import FP8_FORMS, M_TILE, N_TILE
+from mytriton.passes.ttg.mma_policy import FP8_FORMS, M_TILE, N_TILE
 
 index = IndexType()
 

@@ -47,13 +47,8 @@ from xdsl.dialects import arith, gpu, llvm, vector
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, VectorType, f32, i32, i64
 from xdsl.ir import Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects.ptx_wgmma import WgmmaRegisterAOp
-from mytriton.dialects.tt_types import byte_size, element_type, shape_of
-from mytriton.dialects.ttg import BlockedLayoutAttr, layout_of
-from mytriton.dialects.ttg_async_dot import DotWaitOp, is_async_dot
-from mytriton.dialects.ttg_nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
-from mytriton.dialects.upstream_wgmma import (
+from mytriton.dialects.nvgpu.ptx_wgmma import WgmmaRegisterAOp
+from mytriton.dialects.nvgpu.wgmma import (
     WGMMA_FORMS,
     FenceProxyOp,
     WgmmaCommitGroupSyncAlignedOp,
@@ -62,10 +57,15 @@ from mytriton.dialects.upstream_wgmma import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupSyncAlignedOp,
 )
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import byte_size, element_type, shape_of
+from mytriton.dialects.ttg.async_dot import DotWaitOp, is_async_dot
+from mytriton.dialects.ttg.layouts import BlockedLayoutAttr, layout_of
+from mytriton.dialects.ttg.nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, shared_address
 from mytriton.passes.gpu_lowering.rules import lowers
-from mytriton.passes.mma_policy import FP8_FORMS, WGMMA_M, mma_form
+from mytriton.passes.ttg.mma_policy import FP8_FORMS, WGMMA_M, mma_form
 
 WARPGROUP_WARPS = 4
 SWIZZLE_MODES = {128: 1, 64: 2}  # the descriptor's swizzle mode field (bits 62-63) per row width

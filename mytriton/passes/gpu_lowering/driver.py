@@ -17,11 +17,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region
 
-from mytriton.dialects.tt_types import PointerType, is_bool, is_float, is_int
-from mytriton.dialects.ttg import WARP_SIZE
+from mytriton.dialects.tt.types import PointerType, is_bool, is_float, is_int
+from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, CompilationError
-from mytriton.passes.axis_info import AxisAnalysis
+from mytriton.passes.analysis.axis_info import AxisAnalysis
 from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers its patterns)
     atomic,
     control,

@@ -24,7 +24,7 @@ from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, i32
 from xdsl.ir import Operation, SSAValue
 
-from mytriton.dialects.upstream import WORKGROUP, DynamicSharedMemoryOp
+from mytriton.dialects.nvgpu.upstream import WORKGROUP, DynamicSharedMemoryOp
 from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
 from mytriton.passes.gpu_lowering.context import SharedBuffer, shared_layout
 

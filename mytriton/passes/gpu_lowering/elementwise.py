@@ -19,11 +19,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects import tt_math as tm
-from mytriton.dialects.nvvm_intrinsics import EX2_APPROX, EX2_APPROX_FTZ, Intrinsic
-from mytriton.dialects.tt_pointer_casts import IntToPtrOp, PtrToIntOp
-from mytriton.dialects.tt_types import (
+from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX, EX2_APPROX_FTZ, Intrinsic
+from mytriton.dialects.nvgpu.upstream import RemFOp
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt import math as tm
+from mytriton.dialects.tt.pointer_casts import IntToPtrOp, PtrToIntOp
+from mytriton.dialects.tt.types import (
     element_type,
     is_bool,
     is_float,
@@ -31,7 +32,6 @@ from mytriton.dialects.tt_types import (
     is_pointer,
     is_unsigned,
 )
-from mytriton.dialects.upstream import RemFOp
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext

@@ -21,7 +21,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, f32, i8, i16, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from mytriton.dialects.tt_fp8 import Fp8Format, format_of, is_fp8
+from mytriton.dialects.tt.fp8 import Fp8Format, format_of, is_fp8
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
 

@@ -16,7 +16,7 @@ from xdsl.dialects import arith, llvm, math
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute, SSAValue
 
-from mytriton.dialects import tt_math as tm
+from mytriton.dialects.tt import math as tm
 from mytriton.passes.gpu_lowering.context import LoweringContext
 
 

@@ -15,11 +15,12 @@ from xdsl.dialects import llvm, scf, vector
 from xdsl.dialects.builtin import IntAttr, StringAttr, UnitAttr, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt, tt_debug
-from mytriton.dialects.tt_types import PointerType, byte_size, element_type, is_block, is_bool
-from mytriton.dialects.ttg import WARP_SIZE
-from mytriton.dialects.ttg_shared import AsyncCopyGlobalToLocalOp
-from mytriton.passes.axis_info import MAX_VECTOR_BYTES
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import debug as tt_debug
+from mytriton.dialects.tt.types import PointerType, byte_size, element_type, is_block, is_bool
+from mytriton.dialects.ttg.layouts import WARP_SIZE
+from mytriton.dialects.ttg.shared import AsyncCopyGlobalToLocalOp
+from mytriton.passes.analysis.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.rules import lowers

@@ -20,10 +20,10 @@ from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt_shape
-from mytriton.dialects.tt_types import element_type, is_bool, is_pointer, shape_of
-from mytriton.dialects.ttg import WARP_SIZE
-from mytriton.dialects.ttg_geometry import Geometry, log2
+from mytriton.dialects.tt import shape as tt_shape
+from mytriton.dialects.tt.types import element_type, is_bool, is_pointer, shape_of
+from mytriton.dialects.ttg.geometry import Geometry, log2
+from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type

@@ -29,12 +29,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects.tt_reduce import ReduceReturnOp, ScanReturnOp
-from mytriton.dialects.tt_types import element_type, is_block
-from mytriton.dialects.ttg_geometry import Geometry, log2
-from mytriton.dialects.upstream import ShuffleMode, ShuffleOp
+from mytriton.dialects.nvgpu.upstream import ShuffleMode, ShuffleOp
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt.reduce import ReduceReturnOp, ScanReturnOp
+from mytriton.dialects.tt.types import element_type, is_block
+from mytriton.dialects.ttg.geometry import Geometry, log2
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.rules import lowers
 

@@ -26,10 +26,10 @@ from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects.tt_types import element_type
-from mytriton.dialects.ttg_geometry import Geometry, log2
-from mytriton.dialects.upstream import ShuffleMode
+from mytriton.dialects.nvgpu.upstream import ShuffleMode
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import element_type
+from mytriton.dialects.ttg.geometry import Geometry, log2
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.reduce import (
     WARP_SIZE,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.ir import Operation
 
-from mytriton.dialects import tt
-from mytriton.dialects.tt_types import element_type
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import element_type
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.rules import lowers

@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import arith
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from mytriton.dialects.tt_types import byte_size
-from mytriton.dialects.ttg import WARP_SIZE, SharedLayoutAttr
-from mytriton.dialects.ttg_geometry import Geometry, log2
-from mytriton.dialects.ttg_nvmma import ATOM_ROWS, CHUNK_BYTES, NvmmaSharedLayoutAttr
-from mytriton.dialects.ttg_shared import SharedEncoding
+from mytriton.dialects.tt.types import byte_size
+from mytriton.dialects.ttg.geometry import Geometry, log2
+from mytriton.dialects.ttg.layouts import WARP_SIZE, SharedLayoutAttr
+from mytriton.dialects.ttg.nvmma import ATOM_ROWS, CHUNK_BYTES, NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg.shared import SharedEncoding
 from mytriton.passes.gpu_lowering.context import LoweringContext
 
 

@@ -26,10 +26,16 @@ from xdsl.dialects import arith, gpu, llvm, memref, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from mytriton.dialects import tt
-from mytriton.dialects.tt_types import byte_size
-from mytriton.dialects.ttg_geometry import Geometry
-from mytriton.dialects.ttg_shared import (
+from mytriton.dialects.nvgpu.nvvm import (
+    SHARED_POINTER,
+    CpAsyncCommitGroupOp,
+    CpAsyncOp,
+    CpAsyncWaitGroupOp,
+)
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.types import byte_size
+from mytriton.dialects.ttg.geometry import Geometry
+from mytriton.dialects.ttg.shared import (
     AsyncCommitGroupOp,
     AsyncCopyGlobalToLocalOp,
     AsyncWaitOp,
@@ -37,12 +43,6 @@ from mytriton.dialects.ttg_shared import (
     LocalLoadOp,
     MemDescIndexOp,
     MemDescType,
-)
-from mytriton.dialects.upstream_nvvm import (
-    SHARED_POINTER,
-    CpAsyncCommitGroupOp,
-    CpAsyncOp,
-    CpAsyncWaitGroupOp,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot import LowerDot, tile_operand

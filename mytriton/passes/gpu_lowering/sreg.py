@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from mytriton.dialects.tt_sreg import GlobaltimerOp, SmidOp
-from mytriton.dialects.upstream_sreg import ReadGlobaltimerOp, ReadSmidOp
+from mytriton.dialects.nvgpu.sreg import ReadGlobaltimerOp, ReadSmidOp
+from mytriton.dialects.tt.sreg import GlobaltimerOp, SmidOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.rules import lowers
 

@@ -1,4 +1,4 @@
-"""Lowering of ``tt.make_tensor_map`` (``dialects/tt_tensor_map.py``): thread 0 of each
+"""Lowering of ``tt.make_tensor_map`` (``dialects/tt/tensor_map.py``): thread 0 of each
 program writes the tensor map its TMA copies read into the program's slot of the kernel's
 global scratch, as Triton writes an in-kernel descriptor's.
 
@@ -43,23 +43,23 @@ from xdsl.dialects import arith, func, gpu, llvm, memref
 from xdsl.dialects.builtin import IntegerType, i64
 from xdsl.ir import Block, Operation, SSAValue
 
-from mytriton.dialects.ptx_tensormap import (
+from mytriton.dialects.nvgpu.nvvm import GLOBAL_POINTER, SHARED_POINTER
+from mytriton.dialects.nvgpu.ptx_tensormap import (
     ELEMTYPE_BY_BYTES,
     MAP_BYTES,
     SWIZZLE_MODES,
     TensormapCpFenceproxyOp,
     TensormapReplaceOp,
 )
-from mytriton.dialects.tt_tensor_map import SCRATCH_SLOT_BYTES, MakeTensorMapOp, global_scratch
-from mytriton.dialects.tt_types import byte_size
-from mytriton.dialects.ttg import WARP_SIZE
-from mytriton.dialects.ttg_nvmma import ATOM_ROWS
-from mytriton.dialects.ttg_tma import SPAN_MAP_OFFSET
-from mytriton.dialects.upstream import TrapOp
-from mytriton.dialects.upstream_nvvm import GLOBAL_POINTER, SHARED_POINTER
-from mytriton.dialects.upstream_tensormap import FenceProxyAcquireOp
-from mytriton.dialects.upstream_tma import GENERIC_POINTER, AddrSpaceCastOp
-from mytriton.passes.device_tensor_maps import TMA_ALIGNMENT, scratch_argument
+from mytriton.dialects.nvgpu.tensormap import FenceProxyAcquireOp
+from mytriton.dialects.nvgpu.tma import GENERIC_POINTER, AddrSpaceCastOp
+from mytriton.dialects.nvgpu.upstream import TrapOp
+from mytriton.dialects.tt.tensor_map import SCRATCH_SLOT_BYTES, MakeTensorMapOp, global_scratch
+from mytriton.dialects.tt.types import byte_size
+from mytriton.dialects.ttg.layouts import WARP_SIZE
+from mytriton.dialects.ttg.nvmma import ATOM_ROWS
+from mytriton.dialects.ttg.tma import SPAN_MAP_OFFSET
+from mytriton.passes.analysis.device_tensor_maps import TMA_ALIGNMENT, scratch_argument
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.debug import guarded, program_ids
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer

@@ -1,5 +1,5 @@
 """Lowering of ``ttg_tma``: TMA copies and the mbarriers they complete on, as upstream's
-``nvvm`` ops (``dialects/upstream_tma.py``).
+``nvvm`` ops (``dialects/nvgpu/tma.py``).
 
 A barrier is a ``!ttg.memdesc<1xi64>`` tile (its shared buffer and element offset, as every
 tile lowers: ``shared_tiles.py``), addressed as an ``!llvm.ptr<3>``. Thread 0 of the program
@@ -22,21 +22,8 @@ from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Block, Operation, SSAValue
 
-from mytriton.dialects.tt_types import byte_size
-from mytriton.dialects.ttg_nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
-from mytriton.dialects.ttg_shared import MemDescType
-from mytriton.dialects.ttg_tma import (
-    SPAN_MAP_OFFSET,
-    AsyncTMACopyGlobalToLocalOp,
-    BarrierExpectOp,
-    InitBarrierOp,
-    InvalBarrierOp,
-    WaitBarrierOp,
-    rotated_span,
-    tensor_map_box,
-)
-from mytriton.dialects.upstream_nvvm import GLOBAL_POINTER, SHARED_POINTER
-from mytriton.dialects.upstream_tma import (
+from mytriton.dialects.nvgpu.nvvm import GLOBAL_POINTER, SHARED_POINTER
+from mytriton.dialects.nvgpu.tma import (
     GENERIC_POINTER,
     SHARED_CLUSTER_POINTER,
     AddrSpaceCastOp,
@@ -46,6 +33,19 @@ from mytriton.dialects.upstream_tma import (
     MBarrierInitOp,
     MBarrierInvalOp,
     MBarrierTryWaitParityOp,
+)
+from mytriton.dialects.tt.types import byte_size
+from mytriton.dialects.ttg.nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
+from mytriton.dialects.ttg.shared import MemDescType
+from mytriton.dialects.ttg.tma import (
+    SPAN_MAP_OFFSET,
+    AsyncTMACopyGlobalToLocalOp,
+    BarrierExpectOp,
+    InitBarrierOp,
+    InvalBarrierOp,
+    WaitBarrierOp,
+    rotated_span,
+    tensor_map_box,
 )
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer

@@ -17,8 +17,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from mytriton.dialects import tt_elementwise as ew
-from mytriton.dialects.tt_constants import uniform_constant
+from mytriton.dialects.tt import elementwise as ew
+from mytriton.dialects.tt.constants import uniform_constant
 
 
 def _is_two(v: SSAValue) -> bool:

@@ -3,7 +3,7 @@ also ``tl.extra.libdevice``).
 
 A function with an upstream ``math`` op (``tanh``, ``erf``, ``pow``...) is that op (the CUDA
 math library in the printed C++, NumPy in the interpreter); every other one is a call of the
-libdevice function itself (``tt.extern_elementwise``, ``mytriton.dialects.libdevice_table``),
+libdevice function itself (``tt.extern_elementwise``, ``mytriton.dialects.tt.libdevice_table``),
 defined below from that table with Triton's parameter names. An f16/bf16 argument is computed
 in f32 and rounded. ``isnan``/``isinf`` return int32 0/1, as libdevice's ``__nv_isnanf`` does.
 The ``fast_*`` functions compute the accurate result. The few functions of Triton's list that
@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from mytriton.dialects.libdevice_table import BY_NAME, UNSUPPORTED
+from mytriton.dialects.tt.libdevice_table import BY_NAME, UNSUPPORTED
 from mytriton.language import (
     abs,  # noqa: A004 (libdevice.abs: ints and floats, as tl.abs)
     ceil,

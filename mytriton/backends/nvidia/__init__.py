@@ -1,0 +1,1 @@
+"""The NVIDIA toolchain and driver: CUDA driver calls, the launcher, ptxas, tensor maps."""

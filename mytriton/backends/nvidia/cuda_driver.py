@@ -1,0 +1,365 @@
+"""The CUDA driver both GPU backends share: devices, loading an image, packing arguments,
+streams and launching a kernel on CuPy arrays or CUDA torch tensors, zero-copy.
+
+The image is a cubin (loaded as is) or PTX (the driver compiles it for the device); the cuda
+backend gets it from NVRTC, the mlir backend from upstream MLIR.
+
+Arrays are passed as raw device pointers (``numpy.uint64``), scalars as ``numpy.int32`` /
+``numpy.float32`` (bools as int32, the ABI of ``docs/gpu-ir.md``). The kernel runs on the
+arrays' device, on torch's current stream for torch tensors and on CuPy's current stream
+otherwise, so it is ordered with the work around it without synchronising. Everything that does
+not change between launches (the packer, the loaded function per device) is computed once.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
+
+from mytriton.backends.arrays import ArrayInfo
+from mytriton.backends.compiled import CompiledKernel
+from mytriton.backends.nvidia.device_launcher import FastLaunch, LaunchCode, build_launch_code
+from mytriton.errors import BackendError, BackendUnavailableError, DeviceAssertionError
+from mytriton.kernel_signature import STATIC_SHARED_LIMIT, KernelSignature
+
+CUPY_HINT = (
+    'install CuPy for your CUDA version: pip install "mytriton[cuda12]" (CUDA 12) or '
+    'pip install "mytriton[cuda13]" (CUDA 13)'
+)
+
+_Convert = Callable[[Any], Any]
+
+
+def require_cupy() -> ModuleType:
+    """CuPy, or a ``BackendUnavailableError`` that says how to install it."""
+    try:
+        import cupy
+    except ImportError as e:
+        raise BackendUnavailableError(
+            f"launching on the GPU needs CuPy ({e}); {CUPY_HINT}"
+        ) from None
+    return cupy
+
+
+def current_device() -> int | None:
+    """The current CUDA device, or None where CuPy or a GPU is missing (compile-only)."""
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() == 0:
+            return None
+        return int(cupy.cuda.runtime.getDevice())
+    except Exception:  # no CuPy, no driver
+        return None
+
+
+def device_arch(device: int) -> int:
+    """Compute capability of ``device`` as an int (``90`` for an H100/H200)."""
+    cupy = require_cupy()
+    return int(cupy.cuda.Device(device).compute_capability)
+
+
+_CAPABILITIES: dict[int, int | None] = {}
+
+
+def compute_capability(device: int) -> int | None:
+    """``device_arch(device)``, or None where CuPy or the device is missing (the kernel then
+    compiles only as far as this machine can take it, and its launch says why).
+
+    Asked once per device and process: a kernel compiled for one device runs unchanged on
+    every device of the same capability, so the runtime's in-memory compile cache keys its
+    kernels on this rather than on the device."""
+    if device not in _CAPABILITIES:
+        try:
+            _CAPABILITIES[device] = device_arch(device)
+        except Exception:  # no CuPy, no driver, no such device
+            _CAPABILITIES[device] = None
+    return _CAPABILITIES[device]
+
+
+@contextmanager
+def device_current(device: int) -> Iterator[None]:
+    """``device`` current in this thread for the block, and what was current after it.
+
+    Compiling reads the current device (the cuda backend's target architecture, the disk
+    cache's toolchain identity), so the runtime compiles a launch's kernel with the arrays'
+    device current: a launch on ``cuda:1`` from a thread whose current device is 0 builds for
+    device 1. Without CuPy there is nothing to switch (nothing compiles for a device)."""
+    try:
+        import cupy
+    except ImportError:
+        yield
+        return
+    with cupy.cuda.Device(device):
+        yield
+
+
+_CU_JIT_INPUT_PTX = 1
+
+
+def link_cubin(ptx: str, device: int, name: str) -> bytes:
+    """The cubin the driver's JIT (ptxas) makes of ``ptx`` for ``device``'s architecture."""
+    cupy = require_cupy()
+    driver = cupy.cuda.driver
+    with cupy.cuda.Device(device):
+        cupy.cuda.runtime.free(0)  # make the device's primary context current
+        state = driver.linkCreate()
+        try:
+            driver.linkAddData(state, _CU_JIT_INPUT_PTX, ptx.encode() + b"\0", f"{name}.ptx")
+            return bytes(driver.linkComplete(state))
+        except driver.CUDADriverError as e:
+            raise BackendError(f"the CUDA driver cannot compile the PTX of `{name}`: {e}") from None
+        finally:
+            driver.linkDestroy(state)
+
+
+# cuFuncGetAttribute's attributes (CUfunction_attribute)
+_SHARED_SIZE_BYTES, _LOCAL_SIZE_BYTES, _NUM_REGS = 1, 3, 4
+_MAX_DYNAMIC_SHARED_SIZE = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+_MAX_SHARED_PER_BLOCK_OPTIN = 97  # cudaDevAttrMaxSharedMemoryPerBlockOptin
+
+
+def function_metadata(fn: Any) -> dict[str, int]:
+    """Registers, spills (local memory words, as Triton counts them) and static shared memory
+    of a loaded kernel."""
+    driver = sys.modules["cupy"].cuda.driver
+    attr = driver.funcGetAttribute
+    return {
+        "n_regs": int(attr(_NUM_REGS, fn.ptr)),
+        "n_spills": int(attr(_LOCAL_SIZE_BYTES, fn.ptr)) // 4,
+        "shared": int(attr(_SHARED_SIZE_BYTES, fn.ptr)),
+    }
+
+
+class DeviceKernel:
+    """A compiled kernel, loaded per device on first use and launched on the arrays' device.
+
+    ``image`` is a cubin or PTX; ``ptx`` (when the image is a cubin) is loaded instead on a
+    device of another architecture, which the driver then compiles it for.
+    ``on_loaded`` is told the metadata of the first load (registers, spills, shared memory).
+    Launches go through a launcher generated per (framework, device)
+    (``device_launcher.build_launcher``).
+
+    A ``CUmodule`` and its ``CUfunction`` belong to the context they were loaded in (each
+    device's primary context): a function loaded on device 0 cannot be launched on device 1.
+    So everything loaded or built from a function is kept per device, and the first load on a
+    device happens once under a lock: two threads launching on one device at once must not
+    each load a module, or the launch code built from the one whose module is dropped (and
+    unloaded) would launch a function that no longer exists.
+    """
+
+    def __init__(
+        self,
+        image: bytes,
+        signature: KernelSignature,
+        ptx: str | None = None,
+        on_loaded: Callable[[dict[str, int]], None] | None = None,
+    ):
+        self.image = image
+        self.ptx = ptx
+        self.signature = signature
+        self.block = signature.block
+        self._on_loaded = on_loaded
+        self._modules: dict[int, Any] = {}  # device -> cupy Module, kept loaded
+        self._functions: dict[int, Any] = {}  # device -> cupy.cuda.Function
+        self._codes: dict[tuple[str, int, bool], LaunchCode] = {}
+        self._launchers: dict[tuple[str, int], FastLaunch] = {}
+        self._array_index = -1
+        self._load_lock = threading.Lock()
+        #: the compiled kernel's hash, passed to ``knobs.runtime.kernel_load_*_hook``
+        self.hash = ""
+        #: the kernel holds device assertions (``llvm.intr.trap``): launches wait for it
+        self.has_assertions = False
+        #: whether launches of a kernel with assertions wait for it (mytriton's ``@jit``
+        #: launches do; Triton's ``CompiledKernel.run`` does not unless asked: mytriton/compat)
+        self.wait_for_assertions = True
+
+    @property
+    def devices(self) -> tuple[int, ...]:
+        """The devices this kernel is loaded on, in the order it was loaded."""
+        return tuple(self._functions)
+
+    def function(self, device: int) -> Any:
+        """The kernel loaded on ``device`` (a module per device: each has its own context),
+        loaded on the first call for that device, once even when threads race to it."""
+        fn = self._functions.get(device)
+        if fn is None:
+            with self._load_lock:
+                fn = self._functions.get(device)
+                if fn is None:
+                    fn = self._load(device)
+        return fn
+
+    def _load(self, device: int) -> Any:
+        """Load the image on ``device`` (the caller holds ``_load_lock``)."""
+        cupy = require_cupy()
+        error = cupy.cuda.driver.CUDADriverError
+        from mytriton import knobs
+
+        name, group = self.signature.name, {"device": str(device)}
+        start, end = knobs.runtime.kernel_load_start_hook, knobs.runtime.kernel_load_end_hook
+        if start:
+            start(None, None, name, group, self.hash)
+        with cupy.cuda.Device(device):
+            # the module is loaded into the context current in this thread: make sure it is
+            # the device's primary context (CuPy's Device skips cudaSetDevice when the device is
+            # current already, which in a thread that made no CUDA call yet binds none)
+            cupy.cuda.runtime.free(0)
+            module = cupy.cuda.function.Module()
+            try:
+                module.load(self.image)
+            except error as e:
+                if self.ptx is None:
+                    raise BackendError(
+                        f"the driver cannot load kernel `{self.signature.name}`: {e}"
+                    ) from None
+                module = cupy.cuda.function.Module()
+                module.load(self.ptx.encode() + b"\0")  # a cubin of another architecture
+            fn = module.get_function(self.signature.name)
+            if self.signature.shared > STATIC_SHARED_LIMIT:
+                self._allow_dynamic_shared(cupy, fn, device)
+        if end:
+            end(module, fn, name, group, self.hash)
+        self._modules[device] = module
+        self._functions[device] = fn  # last: another thread may read it without the lock
+        if self._on_loaded is not None:
+            self._on_loaded(function_metadata(fn))
+            self._on_loaded = None
+        return fn
+
+    def _allow_dynamic_shared(self, cupy: Any, fn: Any, device: int) -> None:
+        """Let ``fn`` launch with its dynamic shared memory past the 48 KiB default, or say
+        that ``device`` has less than it needs."""
+        need = self.signature.shared
+        most = int(cupy.cuda.runtime.deviceGetAttribute(_MAX_SHARED_PER_BLOCK_OPTIN, device))
+        if need > most:
+            raise BackendError(
+                f"kernel `{self.signature.name}` needs {need} bytes of shared memory, more than "
+                f"the {most} bytes a program may use on device {device}; use smaller blocks or "
+                "fewer stages"
+            )
+        cupy.cuda.driver.funcSetAttribute(fn.ptr, _MAX_DYNAMIC_SHARED_SIZE, need)
+
+    def launch_code(self, framework: str, device: int, raw_pointers: bool) -> LaunchCode:
+        """The statements launching this kernel for arrays of ``framework`` on ``device``
+        (built once); ``raw_pointers``: they take the arrays' addresses instead of the arrays."""
+        code = self._codes.get((framework, device, raw_pointers))
+        if code is None:
+            fn = self.function(device)
+            cupy = sys.modules["cupy"]
+            code = build_launch_code(
+                name=self.signature.name,
+                function=int(fn.ptr),
+                block=self.block,
+                params=self.signature.params,
+                framework=framework,
+                device=device,
+                several_devices=cupy.cuda.runtime.getDeviceCount() > 1,
+                on_launched=(
+                    self._wait_for_assertions
+                    if self.has_assertions and self.wait_for_assertions
+                    else None
+                ),
+                raw_pointers=raw_pointers,
+                shared=self.signature.shared,
+            )
+            self._codes[(framework, device, raw_pointers)] = code
+        return code
+
+    def launcher(self, framework: str, device: int) -> FastLaunch:
+        """The launch function for arrays of ``framework`` on ``device`` (built once)."""
+        launch = self._launchers.get((framework, device))
+        if launch is None:
+            code = self.launch_code(framework, device, raw_pointers=False)
+            launch = code.as_function(len(self.signature.params))
+            self._launchers[(framework, device)] = launch
+        return launch
+
+    def __call__(
+        self, grid: tuple[int, int, int], args: Sequence[Any], arrays: Sequence[ArrayInfo | None]
+    ) -> None:
+        info = arrays[self._first_array(arrays)]
+        assert info is not None and info.device is not None
+        if len(args) != len(self.signature.params):
+            raise BackendError(
+                f"kernel {self.signature.name} takes {len(self.signature.params)} runtime "
+                f"arguments, got {len(args)}"
+            )
+        self.launcher(info.framework, info.device)(grid[0], grid[1], grid[2], args)
+
+    def _wait_for_assertions(self, stream: int) -> None:
+        """A kernel with device assertions (debug mode) is waited for, so that a failed one
+        (the kernel trapped: its message is in the process's output) is reported here as a
+        ``DeviceAssertionError`` rather than as a CUDA error of some later call."""
+        cupy = sys.modules["cupy"]
+        try:
+            cupy.cuda.runtime.streamSynchronize(stream)
+        except Exception as e:  # CUDARuntimeError / CUDADriverError: the context is lost
+            raise DeviceAssertionError(
+                f"device assertion failed in kernel `{self.signature.name}` (the kernel trapped; "
+                f"the assertion's message, line and program are in the process's output); "
+                f"the CUDA context is unusable from here on: {e}"
+            ) from None
+
+    def _first_array(self, arrays: Sequence[ArrayInfo | None]) -> int:
+        if self._array_index < 0 or arrays[self._array_index] is None:
+            self._array_index = next(i for i, a in enumerate(arrays) if a is not None)
+        return self._array_index
+
+
+def device_launcher(kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]) -> FastLaunch:
+    """The launch function of a GPU backend's kernel for arrays like ``arrays`` (framework and
+    device of the first of them)."""
+    binary, info = _device_kernel(kernel, arrays)
+    return binary.launcher(info.framework, info.device)
+
+
+def device_launch_code(kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]) -> LaunchCode:
+    """The launch statements of a GPU backend's kernel taking addresses for arrays like
+    ``arrays`` (what the runtime's generated fast path inlines)."""
+    binary, info = _device_kernel(kernel, arrays)
+    return binary.launch_code(info.framework, info.device, raw_pointers=True)
+
+
+def _device_kernel(
+    kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]
+) -> tuple[DeviceKernel, Any]:
+    info = next(a for a in arrays if a is not None)
+    assert info.device is not None
+    binary: DeviceKernel = kernel.binary
+    return binary, info
+
+
+def load_device_kernel(kernel: CompiledKernel, artifacts: Mapping[str, Any]) -> None:
+    """Make a GPU backend's kernel launchable: its cubin (else its PTX) on this driver, with
+    the ABI of its ``gpu`` stage. Without either, ``kernel.binary`` stays unset."""
+    ptx, cubin = artifacts.get("ptx"), artifacts.get("cubin")
+    if ptx is None and cubin is None:
+        return
+    gpu = artifacts["gpu"]
+    has_assertions = any(op.name == "llvm.intr.trap" for op in gpu.walk())
+    from mytriton.passes.gpu_lowering.abi import kernel_signature  # the lowering's: compiles only
+
+    attach_device_kernel(kernel, cubin, ptx, kernel_signature(gpu), has_assertions)
+
+
+def attach_device_kernel(
+    kernel: CompiledKernel,
+    cubin: bytes | None,
+    ptx: str | None,
+    signature: KernelSignature,
+    has_assertions: bool,
+) -> None:
+    """Set ``kernel.binary`` to its cubin (else its PTX) with this ABI (the disk cache rebuilds
+    a kernel so, without its ``gpu`` module)."""
+    image = cubin or (ptx.encode() + b"\0" if ptx is not None else None)
+    if image is None:
+        return
+    device_kernel = DeviceKernel(image, signature, ptx, kernel.metadata.update)
+    device_kernel.has_assertions = has_assertions
+    device_kernel.hash = kernel.hash
+    kernel.binary = device_kernel

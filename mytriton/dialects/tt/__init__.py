@@ -1,0 +1,1 @@
+"""The ``tt`` dialect: Triton's block-level IR (ops, types, semantics, folding)."""

@@ -1,0 +1,1 @@
+"""The ``ttg`` dialect: layouts of blocks over threads, shared memory, async copies."""

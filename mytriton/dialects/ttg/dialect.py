@@ -1,0 +1,29 @@
+"""The ``ttg`` dialect object: layouts and conversions (``ttg``) with shared-memory blocks and
+their asynchronous copies (``ttg_shared``, ``ttg_tma``)."""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from mytriton.dialects.ttg import shared as ttg_shared
+from mytriton.dialects.ttg import tma as ttg_tma
+from mytriton.dialects.ttg.async_dot import DotWaitOp
+from mytriton.dialects.ttg.layouts import (
+    BlockedLayoutAttr,
+    ConvertLayoutOp,
+    SharedLayoutAttr,
+    SliceLayoutAttr,
+)
+from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr
+
+TTG = Dialect(
+    "ttg",
+    [ConvertLayoutOp, *ttg_shared.OPS, *ttg_tma.OPS, DotWaitOp],
+    [
+        BlockedLayoutAttr,
+        SliceLayoutAttr,
+        SharedLayoutAttr,
+        NvmmaSharedLayoutAttr,
+        *ttg_shared.ATTRIBUTES,
+    ],
+)

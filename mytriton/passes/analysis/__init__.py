@@ -1,0 +1,1 @@
+"""Analyses the passes and the lowering read (axis info, device tensor maps)."""

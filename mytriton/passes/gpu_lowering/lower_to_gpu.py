@@ -1,0 +1,94 @@
+"""`tt` -> layouts -> upstream dialects: the single lowering shared by gpusim and both GPU
+emitters, as two named pass pipelines that ``mytriton-opt -p`` replays exactly.
+
+``ttg_pipeline(num_warps)`` lays out optimised `tt` (``asm["ttg"]``; the module carries
+``ttg.num-warps``), ``GPU_PIPELINE`` lowers laid-out `tt` to a ``gpu.module`` (``asm["gpu"]``),
+reading the launch geometry from the module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
+
+from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY, REFLECT_FTZ_ATTR, module_num_warps
+from mytriton.errors import CompilationError
+from mytriton.passes.gpu_lowering.driver import Lowering
+from mytriton.passes.module_body import replace_body
+from mytriton.passes.pipeline import run_pipeline
+
+# fp8 dots widened where no fp8 MMA runs them, tf32x3 dots split into tf32 ones where those
+# run on tensor cores, layouts, then the clean-up of the layout conversions it inserted (merged
+# clones, hoisting), then the K loops' tensor-core operands copied into shared memory
+# num_stages - 1 iterations ahead
+TTG_PIPELINE = (
+    "tt-legalize-fp8-dots{{num_warps={num_warps} capability={capability}}},"
+    "tt-legalize-tf32x3-dots{{num_warps={num_warps} capability={capability}}},"
+    "tt-assign-layouts{{num_warps={num_warps} capability={capability}}},cse,licm,"
+    "ttg-pipeline{{num_stages={num_stages}}}"
+)
+# the lowering proper, then CSE and DCE of what it emitted
+GPU_PIPELINE = "tt-lower-to-gpu,cse,dce"
+DEFAULT_NUM_STAGES = 3  # Triton's launch default
+
+
+def ttg_pipeline(
+    num_warps: int, num_stages: int = DEFAULT_NUM_STAGES, capability: int = DEFAULT_CAPABILITY
+) -> str:
+    return TTG_PIPELINE.format(num_warps=num_warps, num_stages=num_stages, capability=capability)
+
+
+def assign_layouts(
+    module: ModuleOp,
+    num_warps: int,
+    num_stages: int = DEFAULT_NUM_STAGES,
+    capability: int = DEFAULT_CAPABILITY,
+) -> ModuleOp:
+    """A laid-out (and pipelined) copy of optimised `tt` IR (``asm["ttg"]``) for a chip of
+    ``capability``."""
+    laid = module.clone()
+    run_pipeline(laid, ttg_pipeline(num_warps, num_stages, capability))
+    return laid
+
+
+def lower_laid_out(laid: ModuleOp) -> ModuleOp:
+    """The ``gpu.module`` of laid-out `tt` IR (``asm["gpu"]``), for the module's warps."""
+    lowered = laid.clone()
+    run_pipeline(lowered, GPU_PIPELINE)
+    lowered.verify()
+    return lowered
+
+
+def lower_to_gpu(
+    module: ModuleOp,
+    num_warps: int,
+    num_stages: int = DEFAULT_NUM_STAGES,
+    capability: int = DEFAULT_CAPABILITY,
+) -> ModuleOp:
+    """Both pipelines: optimised `tt` to a ``gpu.module`` for ``num_warps`` warps."""
+    return lower_laid_out(assign_layouts(module, num_warps, num_stages, capability))
+
+
+@dataclass(frozen=True)
+class LowerToGpuPass(ModulePass):
+    """``tt-lower-to-gpu``: laid-out `tt` (run ``tt-assign-layouts`` first: the module's
+    ``ttg.num-warps`` sets the launch geometry) -> a ``gpu.module`` of upstream dialects, in
+    place. Compose with ``cse,dce`` as ``GPU_PIPELINE`` does."""
+
+    name = "tt-lower-to-gpu"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            num_warps = module_num_warps(op)
+        except VerifyException as e:
+            raise CompilationError(str(e)) from None
+        ftz = op.attributes.get(REFLECT_FTZ_ATTR)
+        reflect_ftz = not (isinstance(ftz, IntegerAttr) and ftz.value.data == 0)
+        replace_body(op, Lowering(num_warps, reflect_ftz).run(op))
+        for name in list(op.attributes):
+            del op.attributes[name]
+        op.attributes["gpu.container_module"] = UnitAttr()

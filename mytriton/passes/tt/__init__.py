@@ -1,0 +1,1 @@
+"""Passes over the ``tt`` level (before layouts)."""

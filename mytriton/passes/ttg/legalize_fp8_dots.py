@@ -1,0 +1,58 @@
+"""``tt-legalize-fp8-dots``: widen the operands of the fp8 dots no fp8 MMA runs to f16.
+
+The frontend keeps a ``tt.dot`` of fp8e4nv or fp8e5 blocks (either each) in fp8, as Triton does:
+where fp8 MMAs run it (``mma_policy.native_fp8_dot``: warpgroup MMAs on sm_90a, warp ones,
+``ptx.mma.sync``, from sm_89 on; a tile they take, an f32 accumulator), the tensor cores read
+the bytes themselves, at twice the f16 rate. Everywhere else (an older chip, a tile of the
+wrong shape, an f16 accumulator in hand-written ``tt``, no tensor cores) the operands become
+f16 first: exact (every fp8e4nv and fp8e5 value is an f16), and the f16 dot runs on
+``mma.sync`` where its tile allows. Layout assignment then meets only fp8 dots it lays out
+for fp8 MMAs. The options are layout assignment's (the same decision).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, f16
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.elementwise import CastOp
+from mytriton.dialects.tt.fp8 import is_fp8
+from mytriton.dialects.tt.types import block_type, shape_of
+from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY
+from mytriton.passes.ttg.mma_policy import native_fp8_dot
+
+
+@dataclass(frozen=True)
+class LegalizeFp8DotsPass(ModulePass):
+    """Cast the operands of every fp8 ``tt.dot`` that will not run as fp8 MMAs (for
+    ``num_warps`` warps on a chip of ``capability``; ``tensor_cores=false``: none does) to
+    f16, at the dot's source location."""
+
+    name = "tt-legalize-fp8-dots"
+
+    num_warps: int = 4
+    tensor_cores: bool = True
+    capability: int = DEFAULT_CAPABILITY
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for dot in [d for d in op.walk() if isinstance(d, tt.DotOp) and is_fp8(d.a.type)]:
+            if self.tensor_cores and native_fp8_dot(dot, self.num_warps, self.capability):
+                continue
+            a, b = (_widened(dot, v) for v in (dot.a, dot.b))
+            new = tt.DotOp(a, b, dot.acc, dot.precision_setting)
+            new.location = dot.location
+            Rewriter.replace_op(dot, new)
+
+
+def _widened(dot: tt.DotOp, v: SSAValue) -> SSAValue:
+    """``v`` (fp8) cast to f16 just before ``dot``."""
+    cast = CastOp(v, block_type(f16, shape_of(v.type)))
+    cast.location = dot.location
+    Rewriter.insert_op(cast, InsertPoint.before(dot))
+    return cast.result

@@ -1,0 +1,1 @@
+"""Software pipelining of loop loads (register prefetch, async copies, TMA)."""
