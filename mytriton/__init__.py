@@ -59,7 +59,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'mytriton' has no attribute {name!r}")
 
 
-__version__ = "0.1.0"
+from mytriton.version import __version__ as __version__  # noqa: E402
 
 __all__ = [
     "CompilationError",

@@ -25,3 +25,11 @@ class KernelSignature:
     params: tuple[str, ...]
     block: tuple[int, int, int]
     shared: int = 0
+
+
+def descriptor_leaves(rank: int) -> list[str]:
+    """The names of a host descriptor's function arguments (after its parameter's), in order:
+    its base, shape, strides but the last, and the tensor map the runtime makes where the
+    compiled kernel copies blocks by TMA (``ttg_tma``; else any pointer, never read)."""
+    r = range(rank)
+    return ["base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r[:-1]), "tensor_map"]

@@ -18,7 +18,7 @@ import numpy as np
 
 from mytriton.backends.tensor_wrapper import TensorWrapper, tl_dtype
 from mytriton.dialects.tt import fp8 as tt_fp8
-from mytriton.dialects.tt.semantics import bfloat16_dtype, numpy_dtype
+from mytriton.dialects.tt.semantics import bfloat16_dtype
 from mytriton.errors import LaunchError
 from mytriton.language import core
 
@@ -42,6 +42,18 @@ _NUMPY_DTYPES: dict[str, core.dtype] = {
     "float8_e4m3fnuz": core.float8e4b8,
     "float8_e5m2fnuz": core.float8e5b16,
 }
+
+
+_NUMPY_NAMES: dict[core.dtype, str] = {d: name for name, d in _NUMPY_DTYPES.items()}
+
+
+def _numpy_of(d: core.dtype) -> np.dtype:
+    """The NumPy dtype of ``d``'s elements (ml_dtypes' for bfloat16 and fp8)."""
+    try:
+        return np.dtype(_NUMPY_NAMES[d])
+    except TypeError:  # a name ml_dtypes registers once imported (a clear error without it)
+        bfloat16_dtype()
+        return np.dtype(_NUMPY_NAMES[d])
 
 
 @dataclass(frozen=True)
@@ -147,12 +159,10 @@ def as_host_numpy(x: Any) -> np.ndarray:
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, TensorWrapper):
-        from mytriton.frontend.dtypes import to_ir
-
         d = tl_dtype(x.dtype)
-        if d is None:
+        if d is None or d not in _NUMPY_NAMES:
             raise LaunchError(f"an array reinterpreted as {x.dtype!r}, which names no tl dtype")
-        return as_host_numpy(x.base).view(numpy_dtype(to_ir(d)))
+        return as_host_numpy(x.base).view(_numpy_of(d))
     mod = type(x).__module__
     if mod.startswith("torch"):
         return _torch_view(x.detach())

@@ -80,7 +80,7 @@ class _MytritonBackend(BaseBackend):
         return (metadata.num_warps, metadata.num_ctas, metadata.shared)
 
     def hash(self) -> str:
-        from mytriton import __version__
+        from mytriton.version import __version__
 
         name = self.mytriton_backend()
         try:

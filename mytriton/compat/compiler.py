@@ -90,8 +90,8 @@ class ASTSource:
 def triton_key() -> str:
     """The compiler's identity (Triton hashes its own sources): mytriton's version and the
     Triton API level it implements."""
-    from mytriton import __version__
     from mytriton.compat.alias import TRITON_API_VERSION
+    from mytriton.version import __version__
 
     return f"mytriton-{__version__}-triton-api-{TRITON_API_VERSION}"
 

@@ -34,10 +34,10 @@ from mytriton.frontend.signature import (
     PointerArg,
     ScalarArg,
     TupleArg,
-    descriptor_leaves,
 )
 from mytriton.frontend.source import KernelSource
 from mytriton.frontend.values import TensorValue
+from mytriton.kernel_signature import descriptor_leaves
 from mytriton.language import core
 
 __all__ = [

@@ -26,21 +26,22 @@ from typing import Any
 from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i32
 from xdsl.ir import Attribute
 
+from mytriton.dialects.tt import loop_attrs
 from mytriton.errors import KernelTypeError, KernelValueError, SourceLocation
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue, unwrap_constexpr
 from mytriton.language import core
 
-# The scf.for attribute that keeps LICM from hoisting out of that loop (Triton sets an LLVM
-# loop annotation instead, which xDSL does not have); read by passes/tt/licm.py.
-DISABLE_LICM = "tt.disable_licm"
-
-_INT_OPTIONS = {"num_stages": "tt.num_stages", "loop_unroll_factor": "tt.loop_unroll_factor"}
+# the scf.for attribute each option sets (dialects/tt/loop_attrs.py says who reads them)
+_INT_OPTIONS = {
+    "num_stages": loop_attrs.NUM_STAGES,
+    "loop_unroll_factor": loop_attrs.LOOP_UNROLL_FACTOR,
+}
 _FLAG_OPTIONS = {
-    "disallow_acc_multi_buffer": "tt.disallow_acc_multi_buffer",
-    "flatten": "tt.flatten",
-    "warp_specialize": "tt.warp_specialize",
-    "disable_licm": DISABLE_LICM,
+    "disallow_acc_multi_buffer": loop_attrs.DISALLOW_ACC_MULTI_BUFFER,
+    "flatten": loop_attrs.FLATTEN,
+    "warp_specialize": loop_attrs.WARP_SPECIALIZE,
+    "disable_licm": loop_attrs.DISABLE_LICM,
 }
 
 

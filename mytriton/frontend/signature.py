@@ -58,14 +58,6 @@ class DescriptorArg:
         return len(self.block_shape)
 
 
-def descriptor_leaves(rank: int) -> list[str]:
-    """The names of a host descriptor's function arguments (after its parameter's), in order:
-    its base, shape, strides but the last, and the tensor map the runtime makes where the
-    compiled kernel copies blocks by TMA (``ttg_tma``; else any pointer, never read)."""
-    r = range(rank)
-    return ["base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r[:-1]), "tensor_map"]
-
-
 @dataclass(frozen=True)
 class TupleArg:
     r"""A tuple argument (Triton passes them, nested, and ``NamedTuple``\ s too): one spec per

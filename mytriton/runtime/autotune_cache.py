@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import mytriton
+from mytriton.version import __version__
 
 
 def cache_dir() -> Path:
@@ -27,7 +27,7 @@ def cache_dir() -> Path:
 
 def cache_path(kernel_name: str, parts: list[str]) -> Path:
     """The file for one tuning: ``parts`` (source hash, key, configs, device...) name it."""
-    digest = hashlib.sha256("\0".join([mytriton.__version__, *parts]).encode("utf-8")).hexdigest()
+    digest = hashlib.sha256("\0".join([__version__, *parts]).encode("utf-8")).hexdigest()
     return cache_dir() / f"{kernel_name[:100]}-{digest[:32]}.autotune.json"
 
 

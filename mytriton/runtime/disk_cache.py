@@ -42,12 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import mytriton
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.compiled import CompiledKernel, KernelMetadata
 from mytriton.errors import CacheEntryWarning
 from mytriton.knobs import env_flag
 from mytriton.runtime.dependencies import Unstable, fingerprint, stable_text
+from mytriton.version import PACKAGE_DIR, __version__
 
 FORMAT = 1
 MAGIC = f"mytriton-cache-entry {FORMAT}\n".encode()
@@ -96,7 +96,7 @@ _reported: set[str] = set()  # entries and folders already warned about
 @functools.cache
 def compiler_identity() -> str:
     """mytriton's version, the sha256 of its source files, xDSL's version, Python's."""
-    return source_identity(Path(mytriton.__file__).parent, f"mytriton {mytriton.__version__}")
+    return source_identity(PACKAGE_DIR, f"mytriton {__version__}")
 
 
 def source_identity(root: Path, name: str) -> str:

@@ -19,7 +19,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.loop_invariant_code_motion import move_loop_invariant_code
 
-from mytriton.frontend.range_loops import DISABLE_LICM
+from mytriton.dialects.tt.loop_attrs import DISABLE_LICM
 
 
 class _HoistUnlessDisabled(RewritePattern):

@@ -70,6 +70,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.constants import uniform_constant
+from mytriton.dialects.tt.debug import VOLATILE_ATTR
 from mytriton.dialects.tt.elementwise import AddOp, AndOp, CmpOp, MulOp, SelectOp, SubOp
 from mytriton.dialects.tt.tensor_map import MakeTensorMapOp
 from mytriton.dialects.tt.types import byte_size, element_type, shape_of
@@ -99,8 +100,7 @@ from mytriton.dialects.ttg.tma import (
     tensor_maps,
     tile_bytes,
 )
-from mytriton.frontend.debug_builtins import VOLATILE_ATTR
-from mytriton.frontend.signature import descriptor_leaves
+from mytriton.kernel_signature import descriptor_leaves
 from mytriton.passes.analysis.axis_info import AxisAnalysis
 from mytriton.passes.analysis.device_tensor_maps import aligned_for_tma, made_map, record_device_map
 from mytriton.passes.module_body import replace_body

@@ -40,11 +40,10 @@ from xdsl.passes import ModulePass
 from xdsl.traits import MemoryEffectKind, get_effects
 
 from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.debug import VOLATILE_ATTR
 from mytriton.dialects.tt.elementwise import AddOp, AndOp, CmpOp
+from mytriton.dialects.tt.loop_attrs import NUM_STAGES as NUM_STAGES_ATTR
 from mytriton.dialects.tt.types import shape_of
-from mytriton.frontend.debug_builtins import VOLATILE_ATTR
-
-NUM_STAGES_ATTR = "tt.num_stages"
 
 
 class PipelineLoadsPass(ModulePass):

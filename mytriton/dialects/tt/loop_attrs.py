@@ -1,0 +1,15 @@
+"""The ``scf.for`` attributes ``tl.range``'s options set, and the module attribute that carries
+the launch's ``num_stages``: the frontend writes them, the passes read them (one spelling each).
+
+``tt.num_stages`` on a loop overrides the module's (the launch's) for that loop;
+``tt.disable_licm`` keeps LICM from hoisting out of the loop (Triton sets an LLVM loop
+annotation instead, which xDSL does not have)."""
+
+from __future__ import annotations
+
+NUM_STAGES = "tt.num_stages"
+LOOP_UNROLL_FACTOR = "tt.loop_unroll_factor"
+DISALLOW_ACC_MULTI_BUFFER = "tt.disallow_acc_multi_buffer"
+FLATTEN = "tt.flatten"
+WARP_SPECIALIZE = "tt.warp_specialize"
+DISABLE_LICM = "tt.disable_licm"
