@@ -7,6 +7,7 @@ one (``MYTRITON_INTERPRET=1`` or ``TRITON_INTERPRET=1`` picks the interpreter).
 
 from __future__ import annotations
 
+import importlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -135,26 +136,26 @@ def get_backend(name: str) -> Backend:
     return _INSTANCES[name]
 
 
+#: each backend's class, as ``module:Class`` (imported when first asked for: a process that
+#: runs one backend loads no other)
+FACTORIES: dict[str, str] = {
+    "cuda": "mytriton.backends.cuda:CudaBackend",
+    "mlir": "mytriton.backends.mlir.backend:MlirBackend",
+    "interpreter": "mytriton.backends.interpreter.backend:InterpreterBackend",
+    "gpusim": "mytriton.backends.gpusim:GpuSimBackend",
+}
+
+
 def _create(name: str) -> Backend:
-    if name == "interpreter":
-        from mytriton.backends.interpreter.backend import InterpreterBackend
-
-        return InterpreterBackend()
-    if name == "mlir":
-        from mytriton.backends.mlir.backend import MlirBackend
-
-        return MlirBackend()
-    if name == "gpusim":
-        from mytriton.backends.gpusim import GpuSimBackend
-
-        return GpuSimBackend()
-    if name == "cuda":
-        from mytriton.backends.cuda import CudaBackend
-
-        return CudaBackend()
-    raise BackendUnavailableError(
-        f"unknown backend {name!r}; MYTRITON_BACKEND must be cuda, mlir, interpreter or gpusim"
-    )
+    factory = FACTORIES.get(name)
+    if factory is None:
+        raise BackendUnavailableError(
+            f"unknown backend {name!r}; MYTRITON_BACKEND must be one of "
+            + ", ".join(sorted(FACTORIES))
+        )
+    module, _, cls = factory.partition(":")
+    backend: Backend = getattr(importlib.import_module(module), cls)()
+    return backend
 
 
 def __getattr__(name: str) -> Any:
