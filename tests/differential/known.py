@@ -66,6 +66,6 @@ COMPILED_DIFFERENCES: dict[str, str] = {
     "frem": "float % (fmod) of f32/f64 operands",
     # Triton links libdevice with subnormals flushed (nvvm-reflect __CUDA_FTZ=1, and its exp2 /
     # log2 instructions are .ftz): tl.floor(-1e-40) is -0.0 there, -1.0 in its interpreter and in
-    # mytriton, which keeps f32 subnormals (README, Math). So f32 inputs carry no subnormals.
+    # mytriton, which keeps f32 subnormals (docs/limitations.md, Math). So f32 inputs carry no subnormals.
     "f32_subnormal": "f32 subnormal inputs to math",
 }
