@@ -1,6 +1,12 @@
 """mytriton: a Triton-compatible GPU kernel compiler built MLIR-natively on xDSL.
 
 ``import mytriton as triton; import mytriton.language as tl`` and write kernels as in Triton.
+The subpackages follow the IR levels (``docs/architecture.md``): ``language`` and ``frontend``
+(Python -> `tt`), ``dialects`` and ``passes`` (`tt` -> `ttg` -> the lowered GPU IR),
+``backends`` (what runs each level), ``runtime`` (``@jit``, launches, caches), ``compat``
+(Triton's host API) and ``tools`` (``mytriton-opt``). The modules beside them are the ground
+floor every package may import (``errors``, ``op_rules``, ``kernel_signature``, ``knobs``,
+``version``, ``utils``), and ``testing`` (``triton.testing``).
 """
 
 from __future__ import annotations

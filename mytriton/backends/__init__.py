@@ -1,8 +1,16 @@
 """Backends: what turns optimised `tt` IR into something that runs, and runs it.
 
-``interpreter`` executes `tt` on NumPy (host arrays); ``cuda`` and ``mlir`` lower it once to
-upstream dialects and emit CUDA C++ or PTX/cubin (device arrays). ``MYTRITON_BACKEND`` picks
-one (``MYTRITON_INTERPRET=1`` or ``TRITON_INTERPRET=1`` picks the interpreter).
+``Backend`` (this module) is what the runtime calls: a backend's ``stages`` after ``tt-opt``,
+then ``load`` and ``launch``; ``FACTORIES`` names each backend's class, imported on first use.
+One package per backend: ``interpreter`` runs `tt` on NumPy, ``gpusim`` runs the lowered GPU IR
+on NumPy, ``cuda`` prints that IR as CUDA C++ for NVRTC, ``mlir`` hands it to upstream MLIR for
+PTX and cubin; ``nvidia`` is what the two GPU backends share (driver, launcher, ptxas, tensor
+maps). The modules beside them are the records every backend shares: array arguments
+(``arrays``), the compiled kernel (``compiled``), stages as data (``stages``, and
+``lowering_stages``: ``ttg`` and ``gpu``), ``reinterpret`` (``tensor_wrapper``); ``compiler``
+and ``driver`` are Triton's module names, re-exporting ``mytriton/compat``.
+``MYTRITON_BACKEND`` picks one (``MYTRITON_INTERPRET=1`` or ``TRITON_INTERPRET=1`` picks the
+interpreter).
 """
 
 from __future__ import annotations

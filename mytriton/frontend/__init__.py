@@ -1,4 +1,14 @@
-"""The AST frontend: a kernel's Python source plus its argument specialization -> `tt` IR."""
+"""The AST frontend: a kernel's Python source plus its argument specialization -> `tt` IR.
+
+``compile_kernel`` (this module) is its entry. ``codegen`` is the visitor (one
+``visit_<Node>`` per supported node), helped by the control-flow modules (``if``/``for``/
+``while``, loops, early exits, carried values), ``compile_time`` (what is evaluated while
+compiling) and ``source`` (the kernel's source and globals); ``semantic`` is Triton's typing,
+promotion and broadcasting, ``dtypes`` the `tl` dtype -> IR type table; ``builtins``
+implements every ``tl.*`` builtin as a method of ``Builtins`` (named like it), with mixins
+grouping them by kind (atomics, reductions, shapes, descriptors, debugging, libdevice...);
+``values`` and ``builder`` are the values the frontend handles and where ops go.
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,12 @@
 
 Signatures follow ``triton.language``; the frontend binds a call's arguments against them, so
 keyword arguments work as in Triton. Bodies are never run (see ``core.builtin``).
+
+``core`` holds the dtypes, ``constexpr`` and the ``@builtin`` marker; ``builtins`` and the
+modules by topic (``atomic``, ``math``, ``shape``, ``scaled``, ``mapping``) the builtins'
+signatures; ``standard``, ``random`` and ``shapes_lib`` are ``tl`` functions written as
+``@jit`` kernels; ``extra`` is ``tl.extra`` (libdevice and the CUDA extras). This module is
+the ``tl`` namespace that exports them.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
-"""The CUDA backend: prints the lowered IR as CUDA C++, compiles it with NVRTC, launches it.
+"""The CUDA backend: the lowered GPU IR printed as CUDA C++, compiled to PTX by NVRTC.
 
-``printer`` (IR -> C++), ``compile`` (NVRTC through CuPy), ``launch`` (CuPy arrays and torch
-tensors), ``backend`` (the ``Backend`` the runtime calls). Only ``compile`` and ``launch``
-import CuPy, and only when a kernel runs on a GPU.
+``printer`` prints a module with one printer per op, the ``OP_PRINTERS`` table of ``emitter``
+(``@prints(Op)``), grouped in the ``print_*`` modules by dialect or feature; ``c_types``,
+``names``, ``literals`` and ``writer`` spell its types, variables, constants and lines.
+``compile`` runs NVRTC (through CuPy); ``backend`` is ``CudaBackend``, whose stages after the
+shared ``ttg`` and ``gpu`` are ``cuda``, ``ptx`` and ``cubin``; ptxas, loading and launching
+are ``backends/nvidia``'s. CuPy is imported only when a kernel is compiled or run on a GPU.
 """
 
 from __future__ import annotations

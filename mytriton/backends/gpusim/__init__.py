@@ -5,6 +5,13 @@ all threads of a program in lockstep, one NumPy entry per thread, with per-threa
 masks, and checks for what a GPU would fault on or leave undefined (out-of-bounds accesses,
 divergent barriers or shuffles, shared-memory races, replicated read-modify-writes of global
 memory, and uninitialised reads).
+
+``compiler`` turns each op into a closure through the ``RULES`` table of ``registry`` (one
+``@rule("dialect.op")`` per op name, in the ``rules_*`` modules by dialect or feature);
+``machine`` and ``values`` are a batch of programs and its per-thread values; the memories and
+what they check are ``shared_memory``, ``global_memory``, ``global_races``, ``mbarriers``,
+``warpgroups`` and the tensor-map modules; ``launch`` runs a grid (``run_lowered``) and
+``backend`` is ``GpuSimBackend``.
 """
 
 from mytriton.backends.gpusim.backend import GpuSimBackend

@@ -1,11 +1,15 @@
-"""The MLIR backend: the lowered IR through upstream MLIR's gpu/nvvm pipeline to PTX and cubin.
+"""The MLIR backend: the lowered GPU IR through upstream MLIR's gpu/nvvm pipeline to PTX and cubin.
 
-* ``emit``: the lowered xDSL module as MLIR text upstream MLIR 22 parses (generic form, locations);
+* ``emit``: the lowered xDSL module as MLIR text upstream MLIR 22 parses (generic form,
+  locations), with one fix-up module per difference from upstream (``access_hints``,
+  ``atomic_fences``, ``dynamic_shared``, the ``inline_*`` modules for our ``ptx`` ops);
 * ``pipeline``: that text to PTX/cubin through a provider, and the ``toolchain()`` report;
-* ``providers`` (``bindings`` + ``worker``, ``mlir_opt``): who runs MLIR;
+* ``providers`` (``provider``, ``provider_config``; ``bindings`` + ``worker``, ``mlir_opt``):
+  who runs MLIR;
 * ``toolkit``: the CUDA toolkit (libdevice, ptxas) and the chip;
 * ``diagnostics``, ``binary``: MLIR's messages at Python lines; objects out of ``gpu.binary``;
-* ``backend``, ``launch``: ``MlirBackend``, and launching the cubin with CuPy.
+* ``backend``: ``MlirBackend`` (stages ``mlir``, ``ptx``, ``cubin``; loading and launching are
+  ``backends/nvidia``'s).
 
 ``python -m mytriton.backends.mlir`` prints ``toolchain()``: what this machine has.
 """
