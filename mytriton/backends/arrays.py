@@ -19,7 +19,7 @@ import numpy as np
 from mytriton.backends.tensor_wrapper import TensorWrapper, tl_dtype
 from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt import fp8 as tt_fp8
-from mytriton.dialects.tt.semantics import bfloat16_dtype
+from mytriton.dialects.tt.semantics import bfloat16_dtype, numpy_dtype
 from mytriton.errors import LaunchError
 from mytriton.language import core
 
@@ -28,18 +28,6 @@ from mytriton.language import core
 _NUMPY_DTYPES: dict[str, core.dtype] = {
     r.numpy: core.DTYPES[r.dtype_name] for r in dtype_table.ROWS if r.array
 }
-
-
-_NUMPY_NAMES: dict[core.dtype, str] = {d: name for name, d in _NUMPY_DTYPES.items()}
-
-
-def _numpy_of(d: core.dtype) -> np.dtype:
-    """The NumPy dtype of ``d``'s elements (ml_dtypes' for bfloat16 and fp8)."""
-    try:
-        return np.dtype(_NUMPY_NAMES[d])
-    except TypeError:  # a name ml_dtypes registers once imported (a clear error without it)
-        bfloat16_dtype()
-        return np.dtype(_NUMPY_NAMES[d])
 
 
 @dataclass(frozen=True)
@@ -146,9 +134,10 @@ def as_host_numpy(x: Any) -> np.ndarray:
         return x
     if isinstance(x, TensorWrapper):
         d = tl_dtype(x.dtype)
-        if d is None or d not in _NUMPY_NAMES:
+        if d is None:
             raise LaunchError(f"an array reinterpreted as {x.dtype!r}, which names no tl dtype")
-        return as_host_numpy(x.base).view(_numpy_of(d))
+        # the dtype the CPU backends hold its elements in (fp8e4b15's too: ml_dtypes' container)
+        return as_host_numpy(x.base).view(numpy_dtype(dtype_table.BY_DTYPE_NAME[d.name].ir))
     mod = type(x).__module__
     if mod.startswith("torch"):
         return _torch_view(x.detach())
