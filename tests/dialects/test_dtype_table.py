@@ -178,3 +178,15 @@ def test_signature_names(row: DtypeRow) -> None:
     launcher = CPUDriver().map_python_to_cpp_type(row.signature)
     assert launcher == (row.launcher_cpp or row.signature)
     assert CPUDriver().map_python_to_cpp_type("*" + row.signature) == "void*"
+
+
+def test_launchers_know_every_abi_kind() -> None:
+    """The launchers' per-kind tables (struct codes, the C binder's numbering) cover the kinds
+    the table's rows pass, and no other."""
+    from mytriton.backends.nvidia import device_launcher
+    from mytriton.runtime import native_fast_path
+
+    kinds = {r.abi for r in ROWS if r.abi is not None}
+    assert kinds == set(dtype_table.ABI_TYPES)
+    assert set(device_launcher._FORMATS) == set(native_fast_path._PASS) == {"ptr", *kinds}
+    assert set(device_launcher._VALUE) == kinds
