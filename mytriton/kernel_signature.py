@@ -16,7 +16,8 @@ class KernelSignature:
     """What launching the kernel needs: its name, parameter kinds, thread-block shape and
     dynamic shared memory bytes.
 
-    ``params`` holds ``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"`` or ``"f64"`` per parameter.
+    ``params`` holds ``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"`` or ``"f64"`` per parameter (a
+    scalar's kind is its dtype-table row's ``abi``: ``dialects/tt/dtype_table.py``).
     ``shared``: the dynamic shared memory to launch with (0 for a kernel whose shared buffers
     are static arrays; see ``gpu_lowering/dynamic_shared.py``).
     """

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.errors import BackendUnavailableError
 
 __all__ = [
@@ -664,16 +665,13 @@ _TENSORCORE_OPS = {  # dense ops per sub-core per clock on sm_80 and later
     "float8e5": 1024,
 }
 _SIMD_OPS = {"float32": 32, "float16": 64, "bfloat16": 64}
+#: the other names (``fp16``, ``i32``) of the dtypes the peak tables know
 _DTYPE_ALIASES = {
-    "fp32": "float32",
-    "fp16": "float16",
-    "bf16": "bfloat16",
-    "fp8e4nv": "float8e4nv",
-    "fp8e4b15": "float8e4b15",
-    "fp8e5": "float8e5",
-    "i32": "int32",
-    "i16": "int16",
-    "i8": "int8",
+    alias: r.name
+    for r in dtype_table.ROWS
+    if r.name in _TENSORCORE_OPS
+    for alias in (r.dtype_name, r.signature)
+    if alias != r.name
 }
 
 

@@ -17,43 +17,17 @@ from typing import Any
 import numpy as np
 
 from mytriton.backends.tensor_wrapper import TensorWrapper, tl_dtype
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt import fp8 as tt_fp8
-from mytriton.dialects.tt.semantics import bfloat16_dtype
+from mytriton.dialects.tt.semantics import bfloat16_dtype, numpy_dtype
 from mytriton.errors import LaunchError
 from mytriton.language import core
 
+#: the dtype of an array, by its NumPy (ml_dtypes for bfloat16 and fp8) or torch dtype name:
+#: the two share these names, as in Triton's table (fp8e4b15 has no array dtype of its own)
 _NUMPY_DTYPES: dict[str, core.dtype] = {
-    "float32": core.float32,
-    "int32": core.int32,
-    "bool": core.int1,
-    "float16": core.float16,
-    "float64": core.float64,
-    "int64": core.int64,
-    "int8": core.int8,
-    "int16": core.int16,
-    "uint8": core.uint8,
-    "uint16": core.uint16,
-    "uint32": core.uint32,
-    "uint64": core.uint64,
-    "bfloat16": core.bfloat16,  # ml_dtypes' NumPy dtype, torch.bfloat16
-    # fp8: ml_dtypes' NumPy dtypes and torch's share these names (Triton's table)
-    "float8_e4m3fn": core.float8e4nv,
-    "float8_e5m2": core.float8e5,
-    "float8_e4m3fnuz": core.float8e4b8,
-    "float8_e5m2fnuz": core.float8e5b16,
+    r.numpy: core.DTYPES[r.dtype_name] for r in dtype_table.ROWS if r.array
 }
-
-
-_NUMPY_NAMES: dict[core.dtype, str] = {d: name for name, d in _NUMPY_DTYPES.items()}
-
-
-def _numpy_of(d: core.dtype) -> np.dtype:
-    """The NumPy dtype of ``d``'s elements (ml_dtypes' for bfloat16 and fp8)."""
-    try:
-        return np.dtype(_NUMPY_NAMES[d])
-    except TypeError:  # a name ml_dtypes registers once imported (a clear error without it)
-        bfloat16_dtype()
-        return np.dtype(_NUMPY_NAMES[d])
 
 
 @dataclass(frozen=True)
@@ -160,9 +134,10 @@ def as_host_numpy(x: Any) -> np.ndarray:
         return x
     if isinstance(x, TensorWrapper):
         d = tl_dtype(x.dtype)
-        if d is None or d not in _NUMPY_NAMES:
+        if d is None:
             raise LaunchError(f"an array reinterpreted as {x.dtype!r}, which names no tl dtype")
-        return as_host_numpy(x.base).view(_numpy_of(d))
+        # the dtype the CPU backends hold its elements in (fp8e4b15's too: ml_dtypes' container)
+        return as_host_numpy(x.base).view(numpy_dtype(dtype_table.BY_DTYPE_NAME[d.name].ir))
     mod = type(x).__module__
     if mod.startswith("torch"):
         return _torch_view(x.detach())

@@ -12,29 +12,27 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.language import core
 
 
 def _names() -> dict[str, core.dtype]:
     """Every spelling of a dtype Triton's ``canonicalize_dtype`` reads: ``tl`` names
     (``float8e4nv``, ``fp32``), short forms (``i32``, ``u8``, ``bf16``) and NumPy/torch names."""
-    names = {name: d for name, d in vars(core).items() if d in core.DTYPES.values()}
-    names.update(core.DTYPES)
-    for d in core.DTYPES.values():
-        if d.name.startswith("int") or d.name.startswith("uint"):
-            names[d.name.replace("uint", "u").replace("int", "i")] = d
+    names: dict[str, core.dtype] = {}
+    for r in dtype_table.ROWS:
+        d = core.DTYPES[r.dtype_name]
+        names.update({r.name: d, r.dtype_name: d, r.signature: d})
+        if r.array:
+            names[r.numpy] = d
+    # C's and torch's other spellings, which no row holds
     names.update(
-        bool=core.int1,
         uint1=core.int1,
         u1=core.int1,
         half=core.float16,
         float=core.float32,
         double=core.float64,
         int=core.int32,
-        float8_e4m3fn=core.float8e4nv,
-        float8_e5m2=core.float8e5,
-        float8_e4m3fnuz=core.float8e4b8,
-        float8_e5m2fnuz=core.float8e5b16,
     )
     return names
 

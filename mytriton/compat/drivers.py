@@ -13,25 +13,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mytriton.compat.target import DriverBase, GPUTarget
+from mytriton.dialects.tt import dtype_table
 from mytriton.testing import _summarize
 
-#: the scalar types of Triton's signatures as C types (``map_python_to_cpp_type``)
+#: the scalar types of Triton's signatures as C types (``map_python_to_cpp_type``), and the
+#: two spellings of Triton's table that are no row's signature name (an unsigned ``i1``, ``f32``)
 _CPP_TYPES = {
-    "i1": "int8_t",
-    "i8": "int8_t",
-    "i16": "int16_t",
-    "i32": "int32_t",
-    "i64": "int64_t",
+    **{r.signature: r.launcher_cpp for r in dtype_table.ROWS if r.launcher_cpp is not None},
     "u1": "uint8_t",
-    "u8": "uint8_t",
-    "u16": "uint16_t",
-    "u32": "uint32_t",
-    "u64": "uint64_t",
-    "fp16": "double",
-    "bf16": "double",
-    "fp32": "double",
     "f32": "double",
-    "fp64": "double",
 }
 
 

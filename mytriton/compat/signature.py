@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.errors import CompilationError
 from mytriton.frontend.signature import (
     DIVISIBILITY,
@@ -37,15 +38,17 @@ def _where(fn: Any) -> str:
     return f"kernel `{name}` ({code.co_filename}:{code.co_firstlineno})"
 
 
+#: Triton's spellings of a bool that are no row's signature name (``i1`` is int1's)
+_BOOL_SPELLINGS = ("B", "u1", "uint1")
+
+
 def scalar_type(name: str) -> core.dtype:
-    """The dtype of a Triton signature's scalar type name (``i32``, ``u8``, ``fp32``, ``i1``)."""
-    if name == "B":
+    """The dtype of a Triton signature's scalar type name (``i32``, ``u8``, ``fp32``, ``i1``);
+    a dtype's own name (``int32``) is one too."""
+    if name in _BOOL_SPELLINGS:
         name = "i1"
-    if name[:1] in ("i", "u") and name[1:].isdigit():
-        name = ("int" if name[0] == "i" else "uint") + name[1:]
-    if name == "uint1":
-        name = "int1"
-    return core.dtype(name)
+    row = dtype_table.BY_SIGNATURE.get(name)
+    return core.dtype(row.dtype_name if row is not None else name)
 
 
 def _divisibility(attrs: Any) -> int:

@@ -1,58 +1,21 @@
 """The dtypes kernels may use, and Triton's promotion rules between them.
 
-One table maps ``tl`` dtypes to IR element types; extend it (and ``tt_semantics.numpy_dtype``)
-to support another dtype everywhere.
+Each ``tl`` dtype's IR element type is its row's in the dtype table (``dialects/tt/
+dtype_table.py``): add a row there to support another dtype everywhere.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (
-    Float8E4M3B11FNUZType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    IntegerType,
-    Signedness,
-    bf16,
-    f16,
-    f32,
-    f64,
-    i1,
-    i8,
-    i16,
-    i32,
-    i64,
-)
 from xdsl.ir import Attribute
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt.types import PointerType, element_type
 from mytriton.errors import KernelTypeError, SourceLocation
 from mytriton.language import core
 
-_TO_IR: dict[core.dtype, Attribute] = {
-    core.int1: i1,
-    core.int8: i8,
-    core.int16: i16,
-    core.int32: i32,
-    core.int64: i64,
-    # unsigned integers keep their signedness in `tt` (``ui32``): each op reads it from the type,
-    # and the lowering picks the unsigned arith op (divui, cmpi ult, extui, uitofp, shrui)
-    core.uint8: IntegerType(8, Signedness.UNSIGNED),
-    core.uint16: IntegerType(16, Signedness.UNSIGNED),
-    core.uint32: IntegerType(32, Signedness.UNSIGNED),
-    core.uint64: IntegerType(64, Signedness.UNSIGNED),
-    core.float16: f16,
-    core.bfloat16: bf16,
-    core.float32: f32,
-    core.float64: f64,
-    # fp8: Triton's IR types (fp8e4b15's is a stand-in: its format is bias 15, see tt_fp8)
-    core.float8e4nv: Float8E4M3FNType(),
-    core.float8e5: Float8E5M2Type(),
-    core.float8e4b8: Float8E4M3FNUZType(),
-    core.float8e5b16: Float8E5M2FNUZType(),
-    core.float8e4b15: Float8E4M3B11FNUZType(),
-}
+# unsigned integers keep their signedness in `tt` (``ui32``): each op reads it from the type,
+# and the lowering picks the unsigned arith op (divui, cmpi ult, extui, uitofp, shrui)
+_TO_IR: dict[core.dtype, Attribute] = {core.DTYPES[r.dtype_name]: r.ir for r in dtype_table.ROWS}
 _FROM_IR: dict[Attribute, core.dtype] = {v: k for k, v in _TO_IR.items()}
 
 SUPPORTED_DTYPES = tuple(_TO_IR)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt import libdevice_table as lt
 from mytriton.dialects.tt.libdevice_table import UNSUPPORTED
 from mytriton.dialects.tt.math import ExternElementwiseOp
@@ -19,7 +20,10 @@ from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue
 from mytriton.language import core
 
-_SHORT_NAMES = {core.float32: "f32", core.float64: "f64", core.int32: "i32", core.int64: "i64"}
+#: the libdevice signature name of each dtype libdevice has functions of (``f32``...)
+_SHORT_NAMES = {
+    core.DTYPES[r.dtype_name]: r.ir_name for r in dtype_table.ROWS if r.libdevice is not None
+}
 _COMPUTED_IN_F32 = (core.float16, core.bfloat16)
 
 

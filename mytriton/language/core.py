@@ -14,34 +14,21 @@ import enum
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
+from mytriton.dialects.tt import dtype_table
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Triton's limit on the elements of one block (``tt_types.MAX_BLOCK_NUMEL`` says the same).
 TRITON_MAX_TENSOR_NUMEL = 1 << 20
 
 # Triton's ``_utils.BITWIDTH_DICT``: the width of each scalar type, by Triton name.
-_BITWIDTHS: dict[str, int] = {
-    "int1": 1,
-    **{f"{p}int{w}": w for p in ("", "u") for w in (8, 16, 32, 64)},
-    **{n: 8 for n in ("fp8e4b15", "fp8e4nv", "fp8e4b8", "fp8e5", "fp8e5b16")},
-    "fp16": 16,
-    "bf16": 16,
-    "fp32": 32,
-    "fp64": 64,
-    "void": 0,
-}
+_BITWIDTHS: dict[str, int] = {**{r.dtype_name: r.bits for r in dtype_table.ROWS}, "void": 0}
 
 # (mantissa bits, exponent bias) of each floating-point type.
 _FP_LAYOUTS: dict[str, tuple[int, int]] = {
-    "fp8e4b15": (3, 15),
-    "fp8e4nv": (3, 7),
-    "fp8e4b8": (3, 8),
-    "fp8e5": (2, 15),
-    "fp8e5b16": (2, 16),
-    "fp16": (10, 15),
-    "bf16": (7, 127),
-    "fp32": (23, 127),
-    "fp64": (52, 1023),
+    r.dtype_name: (r.mantissa_bits, r.exponent_bias)
+    for r in dtype_table.ROWS
+    if r.mantissa_bits is not None and r.exponent_bias is not None
 }
 
 
@@ -155,20 +142,15 @@ class dtype:  # noqa: N801 - Triton's public name
     tells them apart); ``int1`` counts as an unsigned integer, as in Triton.
     """
 
-    SINT_TYPES: ClassVar[list[str]] = ["int8", "int16", "int32", "int64"]
-    UINT_TYPES: ClassVar[list[str]] = ["int1", "uint8", "uint16", "uint32", "uint64"]
-    FP_TYPES: ClassVar[list[str]] = [
-        "fp8e4b15",
-        "fp8e4nv",
-        "fp8e4b8",
-        "fp8e5",
-        "fp8e5b16",
-        "fp16",
-        "bf16",
-        "fp32",
-        "fp64",
+    # Triton's lists, in its order (the dtype table's)
+    SINT_TYPES: ClassVar[list[str]] = [r.dtype_name for r in dtype_table.ROWS if r.kind == "sint"]
+    UINT_TYPES: ClassVar[list[str]] = [
+        r.dtype_name for r in dtype_table.ROWS if r.kind in ("bool", "uint")
     ]
-    STANDARD_FP_TYPES: ClassVar[list[str]] = ["fp16", "bf16", "fp32", "fp64"]
+    FP_TYPES: ClassVar[list[str]] = [r.dtype_name for r in dtype_table.ROWS if r.is_floating]
+    STANDARD_FP_TYPES: ClassVar[list[str]] = [
+        r.dtype_name for r in dtype_table.ROWS if r.kind == "float"
+    ]
     OTHER_TYPES: ClassVar[list[str]] = ["void"]
 
     class SIGNEDNESS(enum.Enum):
@@ -520,30 +502,9 @@ float32 = dtype("fp32")
 float64 = dtype("fp64")
 pi32_t = pointer_type(int32)
 
-# Every dtype a value can have, by Triton name ("fp32"); void, the type of no value, is left out.
-DTYPES: dict[str, dtype] = {
-    d.name: d
-    for d in (
-        int1,
-        int8,
-        int16,
-        int32,
-        int64,
-        uint8,
-        uint16,
-        uint32,
-        uint64,
-        float8e5,
-        float8e5b16,
-        float8e4nv,
-        float8e4b8,
-        float8e4b15,
-        float16,
-        bfloat16,
-        float32,
-        float64,
-    )
-}
+# Every dtype a value can have, by Triton name ("fp32"), in the dtype table's order; void, the
+# type of no value, is left out.
+DTYPES: dict[str, dtype] = {r.dtype_name: globals()[r.name] for r in dtype_table.ROWS}
 
 
 def get_int_dtype(bitwidth: int, signed: bool) -> dtype:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
+from mytriton.dialects.tt import dtype_table
 from mytriton.errors import ArgumentOverflowError, LaunchError
 from mytriton.frontend import (
     ArgSpec,
@@ -286,12 +287,8 @@ def tuple_runtime(
 
 def signature_type_name(d: core.dtype) -> str:
     """Triton's short name of a scalar type in a signature: ``i32``, ``u64``, ``fp32``..."""
-    name = d.name
-    if name.startswith("uint"):
-        return "u" + name[4:]
-    if name.startswith("int"):
-        return "i" + name[3:]
-    return name
+    row = dtype_table.BY_DTYPE_NAME.get(d.name)
+    return row.signature if row is not None else d.name
 
 
 class SpecializationProxy:

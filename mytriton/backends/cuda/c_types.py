@@ -24,30 +24,36 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.errors import BackendError
 
-_INT_TYPES = {1: "bool", 8: "signed char", 16: "short", 32: "int", 64: "long long"}
-_UINT_TYPES = {
-    1: "bool",
-    8: "unsigned char",
-    16: "unsigned short",
-    32: "unsigned",
-    64: "unsigned long long",
-}
+
+def _cpp(row: dtype_table.DtypeRow) -> str:
+    assert row.cpp is not None, f"{row.name} has no C++ type"
+    return row.cpp
+
+
+# the C++ types of integers by width, from the dtype table (int1's ``bool`` in both); the
+# lowered IR is signless, so ``scalar_type`` reads the signed ones
+_INT_TYPES = {r.bits: _cpp(r) for r in dtype_table.ROWS if r.kind in ("bool", "sint")}
+_UINT_TYPES = {r.bits: _cpp(r) for r in dtype_table.ROWS if r.kind in ("bool", "uint")}
+_FLOAT_TYPES = {r.ir: _cpp(r) for r in dtype_table.ROWS if r.kind == "float"}
 
 #: (C++ element type, lanes) of each vector<N x T> the contract allows -> CUDA's vector type
+#: (its ``float2`` ... ``int4``, of at most 16 bytes: ``MAX_VECTOR_BYTES``)
 _VECTOR_TYPES = {
-    ("float", 2): "float2",
-    ("float", 4): "float4",
-    ("int", 2): "int2",
-    ("int", 4): "int4",
+    (_cpp(r), lanes): f"{_cpp(r)}{lanes}"
+    for r in dtype_table.ROWS
+    if r.vector == "builtin"
+    for lanes in (2, 4)
 }
 #: the C++ member holding each position of a vector (``vector.extract %v[2]`` is ``v.z``)
 VECTOR_COMPONENTS = "xyzw"
 #: the largest vector access: 16 bytes (``ld.global.v4.b32``)
 MAX_VECTOR_BYTES = 16
-#: CUDA's unsigned vector type holding a vector of 8- or 16-bit elements, by the vector's size
-#: in bytes: 32-bit words (one 16-bit word for a 2-byte vector)
+#: CUDA's unsigned vector type holding a vector of 8- or 16-bit elements (the "packed" rows),
+#: by the vector's size in bytes, whatever the dtype: 32-bit words (one 16-bit word for a
+#: 2-byte vector)
 _PACKED_TYPES = {2: "ushort1", 4: "uint1", 8: "uint2", 16: "uint4"}
 
 #: ``memref`` memory spaces that mean CUDA shared memory
@@ -72,22 +78,17 @@ def scalar_type(t: Attribute) -> str:
     width = int_width(t)
     if width is not None and width in _INT_TYPES:
         return _INT_TYPES[width]
-    if isinstance(t, Float16Type):
-        return HALF
-    if isinstance(t, BFloat16Type):
-        return BF16
-    if isinstance(t, Float32Type):
-        return "float"
-    if isinstance(t, Float64Type):
-        return "double"
-    raise BackendError(f"the CUDA printer has no C++ type for {t}")
+    cpp = _FLOAT_TYPES.get(t)
+    if cpp is None:
+        raise BackendError(f"the CUDA printer has no C++ type for {t}")
+    return cpp
 
 
 #: f16 values are their bits (no header needed: NVRTC ships none); arithmetic converts them to
 #: float and rounds back (``HALF_PRELUDE``), exact for + - * / and sqrt (24 >= 2 * 11 + 2 bits)
-HALF = "mt_half"
+HALF = _cpp(dtype_table.BY_NAME["float16"])
 HALF_PRELUDE = (
-    "typedef unsigned short mt_half;",
+    f"typedef unsigned short {HALF};",
     "__device__ __forceinline__ float mt_h2f(mt_half h) "
     '{ float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }',
     "__device__ __forceinline__ mt_half mt_f2h(float f) "
@@ -99,9 +100,9 @@ HALF_PRELUDE = (
 
 #: bf16 values are their bits too: widened exactly by a shift, rounded once by PTX ``cvt.rn``
 #: (from f32 on sm_80+; from f64 and integers, single roundings, on sm_90+)
-BF16 = "mt_bf16"
+BF16 = _cpp(dtype_table.BY_NAME["bfloat16"])
 BF16_PRELUDE = (
-    "typedef unsigned short mt_bf16;",
+    f"typedef unsigned short {BF16};",
     "__device__ __forceinline__ float mt_b2f(mt_bf16 b) "
     "{ return __uint_as_float((unsigned)b << 16); }",
     "__device__ __forceinline__ mt_bf16 mt_f2b(float f) "
@@ -141,13 +142,10 @@ def round_call(t: Attribute, source: str) -> str:
 
 
 def _element_bits(t: Attribute) -> int | None:
-    """Bits of a vector element the contract allows: f32, f16, bf16, i32, i16 or i8."""
-    if isinstance(t, Float32Type):
-        return 32
-    if isinstance(t, Float16Type | BFloat16Type):
-        return 16
-    width = int_width(t)
-    return width if isinstance(t, IntegerType) and width in (8, 16, 32) else None
+    """Bits of a vector element the contract allows: f32, f16, bf16, i32, i16 or i8 (the
+    rows with a vector form)."""
+    row = dtype_table.signless_row(t)
+    return row.bits if row is not None and row.vector is not None else None
 
 
 def vector_lanes(t: VectorType[Attribute]) -> int:
@@ -213,8 +211,7 @@ def vector_type(t: VectorType[Attribute]) -> str:
     packed = packed_vector(t)
     if packed is not None:
         return packed.container
-    element = "float" if isinstance(t.element_type, Float32Type) else "int"
-    return _VECTOR_TYPES[(element, vector_lanes(t))]
+    return _VECTOR_TYPES[(scalar_type(t.element_type), vector_lanes(t))]
 
 
 def vector_bytes(t: VectorType[Attribute]) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt.debug import (
     LOWERED_CACHE_ATTR,
     LOWERED_EVICT_ATTR,
@@ -18,21 +19,11 @@ from mytriton.dialects.tt.debug import (
 
 _LOAD_CALLS = {"ca": "__ldca", "cg": "__ldcg", "cv": "__ldcv", "cs": "__ldcs"}
 _STORE_CALLS = {"wb": "__stwb", "cg": "__stcg", "cs": "__stcs", "wt": "__stwt"}
-#: the C++ types CUDA's cache-hinted intrinsics have overloads for
+#: the C++ types CUDA's cache-hinted intrinsics have overloads for: every scalar type of the
+#: dtype table but ``bool`` (f16 and bf16 are ``unsigned short`` bits), and the vector types
 _INTRINSIC_TYPES = frozenset(
     {
-        "signed char",
-        "unsigned char",
-        "short",
-        "unsigned short",
-        "int",
-        "unsigned",
-        "long long",
-        "unsigned long long",
-        "float",
-        "double",
-        "mt_half",
-        "mt_bf16",
+        *(r.cpp for r in dtype_table.ROWS if r.cpp is not None and r.kind != "bool"),
         "float2",
         "float4",
         "int2",

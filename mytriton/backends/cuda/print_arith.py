@@ -75,7 +75,7 @@ class ArithPrinter(Emitter):
             literal = int_literal(value.value.data, width)
         elif isinstance(value, FloatAttr) and is_half(t):
             bits = int(np.array(value.value.data, np.float16).view(np.uint16))
-            literal = f"(mt_half)0x{bits:04x}"
+            literal = f"({HALF})0x{bits:04x}"
         elif isinstance(value, FloatAttr) and is_bf16(t):
             literal = f"({BF16})0x{_bf16_bits(value.value.data):04x}"
         elif isinstance(value, FloatAttr) and is_float(t):

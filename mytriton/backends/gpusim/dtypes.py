@@ -10,28 +10,26 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    IndexType,
-    IntegerType,
-    VectorType,
-)
+from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Attribute
 
 from mytriton.backends.gpusim.errors import SimulationError
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt.semantics import numpy_dtype
 
 #: the largest vector access (``ld.global.v4.b32``)
 _MAX_VECTOR_BYTES = 16
 
+
+def _unsigned_of(bits: int) -> np.dtype:
+    row = dtype_table.int_row(max(bits, 8), unsigned=True)  # bool: a byte
+    assert row is not None
+    return row.numpy_dtype()
+
+
+#: the unsigned view of each (signless) integer dtype's bits, from the dtype table
 _UNSIGNED: dict[np.dtype, np.dtype] = {
-    np.dtype(np.bool_): np.dtype(np.uint8),
-    np.dtype(np.int8): np.dtype(np.uint8),
-    np.dtype(np.int16): np.dtype(np.uint16),
-    np.dtype(np.int32): np.dtype(np.uint32),
-    np.dtype(np.int64): np.dtype(np.uint64),
+    r.numpy_dtype(): _unsigned_of(r.bits) for r in dtype_table.ROWS if r.kind in ("bool", "sint")
 }
 
 
@@ -54,9 +52,8 @@ def vector_shape(t: VectorType[Attribute]) -> tuple[np.dtype, int]:
     N elements in at most 16 bytes."""
     shape = t.get_shape()
     e = t.element_type
-    element_ok = isinstance(e, Float32Type | Float16Type | BFloat16Type) or (
-        isinstance(e, IntegerType) and e.width.data in (8, 16, 32)
-    )
+    row = dtype_table.signless_row(e)  # the rows with a vector form
+    element_ok = row is not None and row.vector is not None
     n = shape[0] if len(shape) == 1 else 0
     if (
         len(shape) != 1

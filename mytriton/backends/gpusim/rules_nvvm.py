@@ -43,8 +43,9 @@ from mytriton.dialects.nvgpu.nvvm import (
     MmaForm,
     WarpMmaOp,
 )
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt.fp8 import FORMATS, decode_bytes
-from mytriton.dialects.tt.semantics import bfloat16_dtype
+from mytriton.dialects.tt.semantics import numpy_dtype
 
 Array = np.ndarray
 Positions = tuple[Array, Array]  # (rows, columns)
@@ -291,9 +292,7 @@ def _pair_dtype(t: Attribute) -> np.dtype | None:
     """The element dtype of a vector of two 16-bit floats, else None."""
     if not isinstance(t, VectorType) or t.get_shape() != (2,):
         return None
-    element = str(t.element_type)
-    if element == "f16":
-        return np.dtype(np.float16)
-    if element == "bf16":
-        return bfloat16_dtype()
-    return None
+    row = dtype_table.row_of_ir(t.element_type)
+    if row is None or row.kind != "float" or row.bits != 16:
+        return None
+    return numpy_dtype(t.element_type)  # ml_dtypes' for bf16

@@ -33,16 +33,10 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from xdsl.dialects.builtin import (
-    Float8E4M3B11FNUZType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    Float32Type,
-)
+from xdsl.dialects.builtin import Float8E5M2Type, Float32Type
 from xdsl.ir import Attribute
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt.types import FP8_TYPES, element_type
 from mytriton.errors import LaunchError
 
@@ -85,15 +79,28 @@ class Fp8Format:
         return self.value(self.max_byte)
 
 
-FORMATS: dict[type[Attribute], Fp8Format] = {
-    Float8E4M3FNType: Fp8Format("fp8e4nv", "float8_e4m3fn", 4, 3, 7, "fn", 0x7E, 0x7F),
-    Float8E5M2Type: Fp8Format("fp8e5", "float8_e5m2", 5, 2, 15, "ieee", 0x7B, 0x7F),
-    Float8E4M3FNUZType: Fp8Format("fp8e4b8", "float8_e4m3fnuz", 4, 3, 8, "fnuz", 0x7F, 0x80),
-    Float8E5M2FNUZType: Fp8Format("fp8e5b16", "float8_e5m2fnuz", 5, 2, 16, "fnuz", 0x7F, 0x80),
-    Float8E4M3B11FNUZType: Fp8Format(
-        "fp8e4b15", "float8_e4m3b11fnuz", 4, 3, 15, "none", 0x7E, 0x7E, ties_away=True
-    ),
-}
+def _format(
+    name: str, specials: str, max_byte: int, nan_byte: int, ties_away: bool = False
+) -> tuple[type[Attribute], Fp8Format]:
+    """The format of the dtype-table row ``name`` (its names and layout are the row's)."""
+    row = dtype_table.BY_DTYPE_NAME[name]
+    assert row.mantissa_bits is not None and row.exponent_bias is not None
+    exponent_bits = row.bits - 1 - row.mantissa_bits
+    layout = (exponent_bits, row.mantissa_bits, row.exponent_bias)
+    fmt = Fp8Format(name, row.numpy, *layout, specials, max_byte, nan_byte, ties_away)
+    return type(row.ir), fmt
+
+
+#: the formats, by IR type (their special values and rounding are no dtype-table column)
+FORMATS: dict[type[Attribute], Fp8Format] = dict(
+    [
+        _format("fp8e4nv", "fn", 0x7E, 0x7F),
+        _format("fp8e5", "ieee", 0x7B, 0x7F),
+        _format("fp8e4b8", "fnuz", 0x7F, 0x80),
+        _format("fp8e5b16", "fnuz", 0x7F, 0x80),
+        _format("fp8e4b15", "none", 0x7E, 0x7E, ties_away=True),
+    ]
+)
 _BY_NUMPY_NAME = {f.numpy_name: f for f in FORMATS.values()}
 
 #: the fp8 formats Triton's NVIDIA backend converts into toward zero, and from which types

@@ -14,14 +14,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, f32, f64, i32, i64
 from xdsl.ir import Attribute
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt import libdevice_bessel as bessel
 from mytriton.dialects.tt import libdevice_semantics as ls
 
-# element types of the signatures, by short name
-TYPES: dict[str, Attribute] = {"f32": f32, "f64": f64, "i32": i32, "i64": i64}
+# element types of the signatures, by short name (``f32``, ``i64``: the IR type's text)
+TYPES: dict[str, Attribute] = {r.ir_name: r.ir for r in dtype_table.ROWS if r.libdevice is not None}
+#: the suffix of a function's symbol for each of its types (``__nv_expf``, ``__nv_clzll``)
+_SUFFIXES: dict[str, str] = {
+    r.ir_name: r.libdevice for r in dtype_table.ROWS if r.libdevice is not None
+}
 
 
 @dataclass(frozen=True)
@@ -77,14 +81,10 @@ BY_NAME: dict[str, list[ExternFunction]] = {}
 
 
 def short_name(t: Attribute) -> str | None:
-    """``f32``/``f64``/``i32``/``i64`` for those element types, else None."""
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, Float64Type):
-        return "f64"
-    if isinstance(t, IntegerType) and t.width.data in (32, 64):
-        return f"i{t.width.data}"
-    return None
+    """``f32``/``f64``/``i32``/``i64`` for those element types (integers of any signedness),
+    else None."""
+    row = dtype_table.signless_row(t)
+    return row.ir_name if row is not None and row.libdevice is not None else None
 
 
 def lookup(name: str, params: Sequence[str]) -> ExternFunction | None:
@@ -119,8 +119,8 @@ def _floats(
     ``own_precision`` (exact functions that must see the operands' own dtype)."""
     semantics = fn if own_precision else ls.in_f64(fn)
     for t, symbol in (
-        ("f32", f32_symbol or f"__nv_{name}f"),
-        ("f64", f"__nv_{name}" if f64_symbol == "" else f64_symbol),
+        ("f32", f32_symbol or f"__nv_{name}{_SUFFIXES['f32']}"),
+        ("f64", f"__nv_{name}{_SUFFIXES['f64']}" if f64_symbol == "" else f64_symbol),
     ):
         if symbol is not None:
             _add(name, symbol, (t,) * arity + trailing, result or t, semantics)
@@ -176,13 +176,9 @@ _floats("saturatef", ls.saturatef, own_precision=True, f32_symbol="__nv_saturate
 _floats("rsqrt_rn", ls.rsqrt_rn, f32_symbol="__nv_frsqrt_rn", f64_symbol=None)
 
 # ---- integer functions ----
-for _name, _fn, _symbols in (
-    ("clz", ls.clz, ("__nv_clz", "__nv_clzll")),
-    ("popc", ls.popc, ("__nv_popc", "__nv_popcll")),
-    ("ffs", ls.ffs, ("__nv_ffs", "__nv_ffsll")),
-):
-    _add(_name, _symbols[0], ("i32",), "i32", _fn)
-    _add(_name, _symbols[1], ("i64",), "i32", _fn)
+for _name, _fn in (("clz", ls.clz), ("popc", ls.popc), ("ffs", ls.ffs)):
+    for _t in ("i32", "i64"):
+        _add(_name, f"__nv_{_name}{_SUFFIXES[_t]}", (_t,), "i32", _fn)
 _add("brev", "__nv_brev", ("i32",), "i32", ls.brev)
 _add("brev", "__nv_brevll", ("i64",), "i64", ls.brev)
 _add("mulhi", "__nv_mulhi", ("i32", "i32"), "i32", ls.mulhi)

@@ -14,44 +14,31 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerType,
-)
 from xdsl.ir import Attribute
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt import fp8 as tt_fp8
-from mytriton.dialects.tt.types import PointerType, element_type, is_unsigned
+from mytriton.dialects.tt.types import PointerType, element_type
 from mytriton.errors import LaunchError
 
 Array = np.ndarray
 
 
 def numpy_dtype(t: Attribute) -> np.dtype:
-    """The NumPy dtype holding elements of ``t`` (pointers are held as int64 offsets)."""
+    """The NumPy dtype holding elements of ``t`` (pointers are held as int64 offsets): its
+    dtype-table row's, ml_dtypes' through ``bfloat16_dtype`` and ``tt_fp8.container_dtype``
+    (which check the version and say how to install it)."""
     e = element_type(t)
-    if isinstance(e, IntegerType):
-        width = e.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        if width in (8, 16, 32, 64):
-            return np.dtype(f"{'u' if is_unsigned(e) else ''}int{width}")
-    if isinstance(e, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(e, BFloat16Type):
-        return bfloat16_dtype()
-    if isinstance(e, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(e, Float64Type):
-        return np.dtype(np.float64)
     if isinstance(e, PointerType):
         return np.dtype(np.int64)
-    if tt_fp8.is_fp8(e):
+    row = dtype_table.row_of_ir(e)
+    if row is None:
+        raise NotImplementedError(f"no NumPy dtype for element type {e}")
+    if row.kind == "fp8":
         return tt_fp8.container_dtype(tt_fp8.format_of(e))
-    raise NotImplementedError(f"no NumPy dtype for element type {e}")
+    if row.name == "bfloat16":
+        return bfloat16_dtype()
+    return row.numpy_dtype()
 
 
 def bfloat16_dtype() -> np.dtype:

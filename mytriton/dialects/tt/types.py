@@ -11,15 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float8E4M3B11FNUZType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IntAttr,
     IntegerType,
     Signedness,
@@ -29,6 +20,8 @@ from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+
+from mytriton.dialects.tt import dtype_table
 
 # Triton's limit on the number of elements of one block (TRITON_MAX_TENSOR_NUMEL).
 MAX_BLOCK_NUMEL = 1 << 20
@@ -96,14 +89,12 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
 
 
 # the fp8 formats (``tt_fp8``) are floats that are only stored and converted
-FP8_TYPES = (
-    Float8E4M3FNType,
-    Float8E5M2Type,
-    Float8E4M3FNUZType,
-    Float8E5M2FNUZType,
-    Float8E4M3B11FNUZType,
+FP8_TYPES: tuple[type[Attribute], ...] = tuple(
+    type(r.ir) for r in dtype_table.ROWS if r.kind == "fp8"
 )
-FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type, *FP8_TYPES)
+FLOAT_TYPES: tuple[type[Attribute], ...] = tuple(
+    type(r.ir) for r in dtype_table.ROWS if r.is_floating
+)
 
 
 def is_block(t: Attribute) -> bool:

@@ -11,8 +11,6 @@ from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
-    Float32Type,
-    Float64Type,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -21,6 +19,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.errors import BackendError
 from mytriton.kernel_signature import KernelSignature
 
@@ -60,16 +59,19 @@ def shared_globals(module: ModuleOp) -> list[memref.GlobalOp]:
     return [op for op in module.walk() if isinstance(op, memref.GlobalOp)]
 
 
+#: the ABI kind of each lowered parameter type of a scalar (the dtype table's ``abi`` column;
+#: the lowering gives a bool parameter an ``i32``)
+_PARAM_KINDS: dict[Attribute, str] = {t: kind for kind, t in dtype_table.ABI_TYPES.items()}
+
+
 def _param_kind(t: Attribute) -> str:
     if is_global_pointer(t):
         return "ptr"
-    if isinstance(t, IntegerType) and t.width.data in (32, 64):
-        return f"i{t.width.data}"
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, Float64Type):
-        return "f64"
-    raise BackendError(f"kernel parameters of type {t} are not part of the ABI")
+    # an integer of any signedness: the ABI passes its bits
+    kind = _PARAM_KINDS.get(IntegerType(t.width.data) if isinstance(t, IntegerType) else t)
+    if kind is None:
+        raise BackendError(f"kernel parameters of type {t} are not part of the ABI")
+    return kind
 
 
 def pointee_types(func: gpu.FuncOp) -> list[Attribute]:
