@@ -2,7 +2,7 @@
 
 The frontend keeps a ``tt.dot`` of fp8e4nv or fp8e5 blocks (either each) in fp8, as Triton does:
 where fp8 MMAs run it (its ``ttg.mma``, from ``ttg-accelerate-matmul``, reads 8-bit operands:
-``mma_policy.native_fp8_dot``, warpgroup MMAs on sm_90a, warp ones, ``ptx.mma.sync``, from
+``mma_policy.dot_instruction``: warpgroup MMAs on sm_90a, warp ones, ``ptx.mma.sync``, from
 sm_89 on; a tile they take, an f32 accumulator), the tensor cores read the bytes themselves, at
 twice the f16 rate. Everywhere else (an older chip, a tile of the wrong shape, an f16
 accumulator in hand-written ``tt``, no tensor cores: a ``ttg.mma`` of f16 operands, or none)

@@ -7,7 +7,7 @@ decision they read from the IR (``tensor_core_dot``, ``mma_staging``, ``wgmma_st
 A dot that ``tt-legalize-fp8-dots`` or ``tt-legalize-tf32x3-dots`` will rewrite is decided as it
 will run (``DotSignature``): f16 operands, or tf32 ones.
 
-A dot goes to tensor cores when its form exists (``mma_form``): rank 2, an f32 accumulator
+A dot goes to tensor cores when its form exists (``_mma_form``): rank 2, an f32 accumulator
 with f16 or bf16 operands, or f32 operands with ``input_precision = "tf32"``, or an i32
 accumulator with int8 operands, and M, N, K multiples of the instruction's tile (16 x 8 x 16;
 K 8 for tf32, 32 for int8), or an f32 accumulator with fp8e4nv or fp8e5 operands (either
@@ -74,7 +74,7 @@ from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr, swizzle_for
 M_TILE, N_TILE = INSTR_M, MMA_SYNC_N  # the instruction's accumulator tile (all forms)
 WGMMA_CAPABILITY = 90  # sm_90a: wgmma is not forward compatible
 WGMMA_M = 64  # rows of one warpgroup MMA
-WGMMA_OPERANDS = ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8")  # mma_form kinds wgmma takes
+WGMMA_OPERANDS = ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8")  # _mma_form kinds wgmma takes
 # fp8e4nv and fp8e5 operands (k = 32, like s8): warpgroup MMAs, or ``ptx.mma.sync`` (sm_89 on;
 # ``tt-legalize-fp8-dots`` widens any other fp8 dot to f16)
 FP8_FORMS: dict[Attribute, MmaForm] = {
@@ -124,7 +124,7 @@ def dot_instruction(op: tt.DotOp, num_warps: int, capability: int) -> NvidiaMmaE
     ``tt-legalize-fp8-dots`` makes of it; a ``tf32x3`` one as the tf32 dots
     ``tt-legalize-tf32x3-dots`` splits it into (where those run on tensor cores)."""
     sig = DotSignature.of(op)
-    if is_fp8(op.a.type) and not native_fp8_dot(sig, num_warps, capability):
+    if is_fp8(op.a.type) and not _native_fp8_dot(sig, num_warps, capability):
         sig = sig.widened()
     if sig.precision == "tf32x3" and sig.a == f32:
         sig = sig.as_tf32()
@@ -146,7 +146,7 @@ def _operand_form(sig: DotSignature) -> MmaForm | None:
     return FP8_FORMS.get(sig.a) if sig.b in FP8_FORMS else None  # any two formats
 
 
-def mma_form(sig: DotSignature) -> MmaForm | None:
+def _mma_form(sig: DotSignature) -> MmaForm | None:
     """The tensor-core instruction form of a dot, or None when it stays on CUDA cores."""
     form = _operand_form(sig) if len(sig.a_shape) == 2 else None
     if form is None:
@@ -164,13 +164,13 @@ def instruction_form(op: tt.DotOp) -> MmaForm:
     return form
 
 
-def mma_sync(form: MmaForm, capability: int) -> bool:
+def _mma_sync(form: MmaForm, capability: int) -> bool:
     """Whether a chip of ``capability`` has ``form``'s warp MMA (fp8: ``ptx.mma.sync``, sm_89
     on)."""
     return form.ptx_type in MMA_FORMS or capability >= FP8_MMA_CAPABILITY
 
 
-def native_fp8_dot(sig: DotSignature, num_warps: int, capability: int) -> bool:
+def _native_fp8_dot(sig: DotSignature, num_warps: int, capability: int) -> bool:
     """Whether a dot of fp8 operands runs as fp8 MMAs (else ``tt-legalize-fp8-dots`` widens
     its operands to f16): warpgroup ones where its tile allows them; else warp ones
     (``ptx.mma.sync``, sm_89 on) where those fit, unless f16 warpgroup MMAs take the widened
@@ -186,19 +186,19 @@ def _tensor_core_mma(
     sig: DotSignature, num_warps: int, capability: int
 ) -> NvidiaMmaEncodingAttr | None:
     """The instruction of a dot that runs as it is (``dot_instruction``)."""
-    form = mma_form(sig)
+    form = _mma_form(sig)
     if form is None:
         return None
     k = form.shape[2]  # a warpgroup MMA's K is its warp MMA's
     if _wgmma_fits(sig, num_warps, capability):
         return NvidiaMmaEncodingAttr(WGMMA, (num_warps, 1), (INSTR_M, sig.b_shape[1], k))
-    warps = mma_sync_warps(sig.acc_shape, num_warps)
-    if warps is None or not mma_sync(form, capability):
+    warps = _mma_sync_warps(sig.acc_shape, num_warps)
+    if warps is None or not _mma_sync(form, capability):
         return None
     return NvidiaMmaEncodingAttr(MMA_SYNC, warps, (M_TILE, N_TILE, k))
 
 
-def mma_sync_warps(shape: Sequence[int], num_warps: int) -> tuple[int, int] | None:
+def _mma_sync_warps(shape: Sequence[int], num_warps: int) -> tuple[int, int] | None:
     """``(wm, wn)`` of an ``[M, N]`` warp-MMA dot over ``num_warps`` warps, or None when the
     warps cannot each own whole instruction tiles. Warps split the larger per-warp extent
     first (as square warp tiles as the shape allows: fewer operand loads per MMA)."""
@@ -283,7 +283,7 @@ def _wgmma_fits(sig: DotSignature, num_warps: int, capability: int) -> bool:
     multiple of ``16 num_warps``), ``N`` a multiple of 64 up to one instruction's 256, ``K``
     whole 128- or 64-byte swizzled rows (64 or 32 f16/bf16 elements, 32 or 16 tf32, 128 or 64
     int8 or fp8)."""
-    form = mma_form(sig)
+    form = _mma_form(sig)
     if form is None or form.ptx_type not in WGMMA_OPERANDS:
         return False
     return _wgmma_tile(sig, byte_size(sig.a), num_warps, capability)
