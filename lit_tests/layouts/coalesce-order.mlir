@@ -1,5 +1,5 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80}' | %{aliases} | filecheck %s --check-prefix=SM80
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80}' | %{aliases} | filecheck %s --check-prefix=SM80
 
 // A memory access is laid out along the dimension its addresses are most contiguous in, as
 // Triton's coalescing does: a column-major block (rows contiguous) gets order [0, 1] with a
@@ -65,6 +65,6 @@ func.func @k_transposed(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.p
 }
 // CHECK-LABEL: func.func @k_transposed
 // CHECK:         %kt = tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>, #[[KT]]>
-// CHECK:         %s = tt.dot %qv, %kt, %zero {ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 128, rotate = 0}>}
+// CHECK:         %s = tt.dot %qv, %kt, %zero {ttg.mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>, ttg.rhs_shared = #ttg.nvmma_shared<{order = [0, 1], swizzle = 128, rotate = 0}>}
 // SM80-LABEL: func.func @k_transposed
-// SM80:         %s = tt.dot %qv, %kt, %zero {ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>, ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 8}>}
+// SM80:         %s = tt.dot %qv, %kt, %zero {ttg.mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8, 16]}>, ttg.lhs_shared = #ttg.shared<{order = [1, 0], pad = 8}>, ttg.rhs_shared = #ttg.shared<{order = [0, 1], pad = 8}>}

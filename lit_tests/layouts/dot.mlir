@@ -1,5 +1,5 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s --check-prefix=W4
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1}' | %{aliases} | filecheck %s --check-prefix=W1
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s --check-prefix=W4
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=1},tt-assign-layouts{num_warps=1}' | %{aliases} | filecheck %s --check-prefix=W1
 
 // `tt.dot` produces a register-tile layout: each thread owns a contiguous tm x tn tile of the
 // accumulator (as square as possible, at most 8x8), tiles laid out like the default layout.

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s
 
 // A block carried through `scf.for` gets, before the body is laid out, the layout its yielded
 // value will have: the iter_arg, the yield and the loop result share it, and the initial value

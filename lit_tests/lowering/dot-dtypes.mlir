@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'ttg-accelerate-matmul{num_warps=1},tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.dot on operands other than f32 (the f32 shape is pinned by dot.mlir). Operands are staged in
 // shared memory (one buffer, A then B) in the type the K loop multiplies in: f16 widened to f32, i8 sign-extended to i32,

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'ttg-accelerate-matmul{num_warps=1},tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // A tensor-core dot (mma_policy, dot_mma): both operands staged in shared memory as loaded
 // (rows padded by 16 bytes), a barrier, then a loop over K in steps of the instruction's K

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=1},tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // tt.dot on CUDA cores: every thread stores the A and B elements it owns into the kernel's
 // staging buffer (A first, B after it, 16-byte aligned; one buffer for all dots of a type), in

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // Past 48 KiB a program's shared buffers become views of dynamic shared memory: an f32
 // 128x64 * 64x128 dot on CUDA cores stages (128 + 4) * 64 + 64 * 128 floats = 66560 bytes. No

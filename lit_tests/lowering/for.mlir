@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'ttg-accelerate-matmul{num_warps=1},tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
 // A runtime scf.for keeps its structure (i32 induction variable, same bounds); a carried block
 // becomes one iter_arg per register of the thread, in register order, next to the scalars.

@@ -1,6 +1,6 @@
-// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' | filecheck %s
 // RUN: mytriton-opt %s --split-input-file --verify-diagnostics -p 'tt-lower-to-gpu' | filecheck %s --check-prefix=RAW
-// RUN: not mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' 2>&1 | filecheck %s --check-prefix=EXIT
+// RUN: not mytriton-opt %s --split-input-file -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' 2>&1 | filecheck %s --check-prefix=EXIT
 
 // What tt-lower-to-gpu rejects, each as a one-line error. Without --verify-diagnostics the
 // first one ends mytriton-opt (exit code 2). Without tt-assign-layouts (RAW) the module has no

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=1 capability=89},tt-assign-layouts{num_warps=1 capability=89},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=1 capability=89},tt-legalize-fp8-dots,tt-assign-layouts{num_warps=1 capability=89},tt-lower-to-gpu' | filecheck %s
 
 // A 16 x 32 x 16 fp8e4nv x fp8e5 dot on sm_89 (one warp: no warpgroup) as fp8 warp MMAs
 // (ptx.mma.sync, m16n8k32 e4m3.e5m2): both operands staged K-contiguous as bytes (rows of 32 +

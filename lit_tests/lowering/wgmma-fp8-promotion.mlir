@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-legalize-fp8-dots,tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // max_num_imprecise_acc = 64 on a 64 x 128 x 64 fp8 dot (K = 128, four m64n64k32 MMAs): two
 // chunks of two MMAs, each chained onto zero accumulators (an fp8 tensor core sums with fewer

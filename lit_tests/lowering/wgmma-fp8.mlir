@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-legalize-fp8-dots{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-legalize-fp8-dots,tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // A 64 x 128 x 64 fp8e4nv dot on sm_90 as fp8 warpgroup MMAs (dot_wgmma.py): K = 128 bytes is
 // one 128-byte swizzled row; the instruction reads 8-bit operands K-major only, so B is staged

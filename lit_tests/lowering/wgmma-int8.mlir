@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // A 64 x 128 x 64 int8 dot into int32 on sm_90 as s8 warpgroup MMAs (dot_wgmma.py), staged as
 // the fp8 one of wgmma-fp8.mlir (both tiles K-major in one byte buffer: the instruction reads

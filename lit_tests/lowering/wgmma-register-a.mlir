@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // Two chained 64 x 64 x 64 f16 dots on sm_90 (attention's P @ V): the second one's A is the
 // first one's result rounded to f16, in the accumulator's layout, which is the warpgroup MMA's

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // A 64 x 32 x 64 f16 dot on sm_90 (BLOCK_K = 32: half a 128-byte row) as warpgroup MMAs: A in
 // 64-byte swizzled rows, its descriptor in swizzle mode 2 (bits 62-63) with LBO 16 (unused)

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // A 64 x 32 x 64 tf32 dot on sm_90 as warpgroup MMAs (dot_wgmma.py): K = 32 f32 elements is one
 // 128-byte swizzled row, and the instruction reads 32-bit operands K-major only, so B is staged

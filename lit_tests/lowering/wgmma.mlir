@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // A 64 x 64 x 64 f16 dot on sm_90, lowered to warpgroup MMAs (dot_wgmma.py). Its operands are
 // stored from registers into one 1024-byte aligned staging buffer (A's 4096 elements, then B's),

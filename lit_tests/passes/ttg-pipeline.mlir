@@ -1,6 +1,6 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=3}' | filecheck %s
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=2}' | filecheck %s --check-prefix=S2
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=1}' | filecheck %s --check-prefix=S1
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=3}' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=2}' | filecheck %s --check-prefix=S2
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=1}' | filecheck %s --check-prefix=S1
 
 // On sm_80 (mma.sync: layouts/dot-mma.mlir; passes/ttg-pipeline-wgmma.mlir has sm_90's
 // warpgroup MMAs) a K loop of f16 tensor-core dots whose operand pointers are carried and advanced: both loads

@@ -75,6 +75,12 @@ def _tt_simplify() -> type[ModulePass]:
     return SimplifyPass
 
 
+def _ttg_accelerate_matmul() -> type[ModulePass]:
+    from mytriton.passes.ttg.accelerate_matmul import AccelerateMatmulPass
+
+    return AccelerateMatmulPass
+
+
 def _tt_legalize_fp8_dots() -> type[ModulePass]:
     from mytriton.passes.ttg.legalize_fp8_dots import LegalizeFp8DotsPass
 
@@ -114,6 +120,7 @@ def builtin_passes() -> dict[str, PassFactory]:
         "licm": _licm,
         "tt-simplify": _tt_simplify,
         "tt-pipeline": _tt_pipeline,
+        "ttg-accelerate-matmul": _ttg_accelerate_matmul,
         "tt-legalize-fp8-dots": _tt_legalize_fp8_dots,
         "tt-legalize-tf32x3-dots": _tt_legalize_tf32x3_dots,
         "tt-assign-layouts": _tt_assign_layouts,

@@ -7,8 +7,9 @@ own dialects (`tt`, `ttg`, and ``arith``/``gpu`` extended with the upstream ops 
 replace xDSL's, so every stage of a kernel's ``asm`` parses.
 ``--jit-pipeline`` runs exactly what ``@jit`` runs on a kernel (``$MYTRITON_PIPELINE`` or
 the default), so a kernel's ``asm["tt"]`` can be replayed by hand; the lowering's two named
-pipelines (``mytriton.passes.gpu_lowering.lower_to_gpu``: ``tt-legalize-fp8-dots{num_warps=N},
-tt-legalize-tf32x3-dots{num_warps=N},tt-assign-layouts{num_warps=N},cse,licm,ttg-pipeline`` then
+pipelines (``mytriton.passes.gpu_lowering.lower_to_gpu``: ``ttg-accelerate-matmul{num_warps=N},
+tt-legalize-fp8-dots,tt-legalize-tf32x3-dots,tt-assign-layouts{num_warps=N},cse,licm,
+ttg-pipeline`` then
 ``tt-lower-to-gpu,cse,dce``) replay ``asm["ttg"]`` and ``asm["gpu"]`` from ``asm["tt-opt"]``.
 Targets ``-t cuda``, ``-t nvvm-mlir`` and ``-t ptx`` print a lowered module as the GPU backends
 do (CUDA C++, upstream-dialect MLIR, PTX through upstream MLIR).

@@ -142,6 +142,7 @@ def test_64_byte_rows(
     if run.backend == "interpreter":
         return
     ttg = compiled.asm["ttg"]
+    assert "ttg.mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [" in ttg
     assert "ttg.lhs_shared = #ttg.nvmma_shared<{order = [1, 0], swizzle = 64" in ttg
     b_tile = "order = [0, 1], swizzle = 64" if b_k_major else "order = [1, 0], swizzle = 128"
     assert f"ttg.rhs_shared = #ttg.nvmma_shared<{{{b_tile}" in ttg

@@ -10,7 +10,7 @@ semantics). Each op's verifier states the seed's rules; canonicalization pattern
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    UnitAttr,
     bf16,
     f16,
     f32,
@@ -584,6 +585,9 @@ DOT_ACCUMULATORS: dict[Attribute, tuple[Attribute, ...]] = {
     f64: (f64,),
 }
 FP8_MMA_TYPES = {Float8E4M3FNType(), Float8E5M2Type()}  # a dot may take one of each
+#: the checks of the dialects that put attributes on ``tt.dot`` (``ttg``'s: ``ttg/mma.py``),
+#: run by its verifier: the attributes' types belong to those dialects, above this one
+DOT_ATTRIBUTE_CHECKS: list[Callable[[DotOp], None]] = []
 
 
 @irdl_op_definition
@@ -611,6 +615,13 @@ class DotOp(IRDLOperation):
     result = result_def(R)
     input_precision = opt_attr_def(StringAttr)
     max_num_imprecise_acc = opt_attr_def(IntegerAttr)
+    # the `ttg` decisions about the dot (the instruction, its operands' shared-memory staging,
+    # whether it runs asynchronously): their types belong to `ttg`, which checks them
+    # (``DOT_ATTRIBUTE_CHECKS``: ``dialects/ttg/mma.py``)
+    mma = opt_attr_def(Attribute, attr_name="ttg.mma")
+    lhs_shared = opt_attr_def(Attribute, attr_name="ttg.lhs_shared")
+    rhs_shared = opt_attr_def(Attribute, attr_name="ttg.rhs_shared")
+    is_async = opt_attr_def(UnitAttr, attr_name="ttg.async")
     traits = traits_def(Pure())
     assembly_format = "$a `,` $b `,` $acc attr-dict `:` type($a) `*` type($b) `->` type($result)"
 
@@ -630,6 +641,11 @@ class DotOp(IRDLOperation):
         super().__init__(operands=[a, b, acc], result_types=[acc.type], attributes=attributes)
 
     def verify_(self) -> None:
+        self._verify_types()
+        for check in DOT_ATTRIBUTE_CHECKS:
+            check(self)
+
+    def _verify_types(self) -> None:
         a, b, c = (shape_of(v.type) for v in (self.a, self.b, self.acc))
         if len(a) not in (2, 3) or len(b) != len(a):
             raise verify_error(

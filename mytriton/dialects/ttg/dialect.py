@@ -1,5 +1,6 @@
-"""The ``ttg`` dialect object: layouts and conversions (``ttg``) with shared-memory blocks and
-their asynchronous copies (``ttg_shared``, ``ttg_tma``)."""
+"""The ``ttg`` dialect object: layouts and conversions (``ttg``), a dot's tensor-core instruction
+(``#ttg.nvidia_mma``, ``ttg/mma.py``), shared-memory blocks and their asynchronous copies
+(``ttg_shared``, ``ttg_tma``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from mytriton.dialects.ttg.layouts import (
     SharedLayoutAttr,
     SliceLayoutAttr,
 )
+from mytriton.dialects.ttg.mma import NvidiaMmaEncodingAttr
 from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr
 
 TTG = Dialect(
@@ -24,6 +26,7 @@ TTG = Dialect(
         SliceLayoutAttr,
         SharedLayoutAttr,
         NvmmaSharedLayoutAttr,
+        NvidiaMmaEncodingAttr,
         *ttg_shared.ATTRIBUTES,
     ],
 )

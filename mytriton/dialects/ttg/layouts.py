@@ -11,6 +11,11 @@ Triton's TTGIR so users who know it can read ours:
   reduction along ``dim`` leaves, what ``expand_dims(dim)`` consumes).
 * ``#ttg.shared<{order}>``: the element order of a block staged in shared memory (``tt.dot``
   operands).
+* ``#ttg.nvidia_mma<{versionMajor, versionMinor, warpsPerCTA, instrShape}>`` (``mma.py``): the
+  tensor-core instruction of a ``tt.dot`` (2: ``mma.sync``, 3: ``wgmma``), which
+  ``ttg-accelerate-matmul`` writes on the dot as ``ttg.mma`` (none: the FMA loop). It is no
+  tensor encoding here, unlike Triton's: the accumulator keeps the blocked layout that holds the
+  instruction's results (``accumulator_layout``), and the attribute says which instruction.
 
 ``ttg.convert_layout`` moves a block between layouts (through shared memory).
 """

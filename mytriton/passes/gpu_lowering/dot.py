@@ -1,5 +1,6 @@
-"""Lowering of ``tt.dot``: stage both operands in shared memory, then a register-tile FMA loop
-(or, for the dots ``mma_policy`` sends to tensor cores, ``dot_mma``'s MMAs).
+"""Lowering of ``tt.dot``, per the instruction its ``ttg.mma`` names (``ttg-accelerate-matmul``):
+none, stage both operands in shared memory, then a register-tile FMA loop; ``versionMajor = 2``,
+``dot_mma``'s warp MMAs; ``3``, ``dot_wgmma``'s warpgroup MMAs.
 
 Every thread stores the operand elements it owns (so any pointer expression that produced them
 works; edge tiles are already zero-filled by the loads' masks), a barrier, then a loop over K in
@@ -38,7 +39,8 @@ from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.fp8 import format_of, is_fp8
 from mytriton.dialects.tt.types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg.geometry import Geometry
-from mytriton.dialects.ttg.layouts import SharedLayoutAttr, layout_of
+from mytriton.dialects.ttg.layouts import SharedLayoutAttr
+from mytriton.dialects.ttg.mma import dot_mma, is_warpgroup_mma, staged_layout
 from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.ttg.shared import LocalLoadOp, MemDescType, SharedEncoding, tile_alignment
 from mytriton.passes.analysis.axis_info import MAX_VECTOR_BYTES
@@ -57,13 +59,11 @@ from mytriton.passes.ttg.mma_policy import tensor_core_dot, wgmma_register_a
 index = IndexType()
 
 
-STAGING = (("ttg.lhs_shared", (0, 1)), ("ttg.rhs_shared", (1, 0)))  # per operand: A, B
+STAGING_ORDERS = ((0, 1), (1, 0))  # per operand (A, B), where layout assignment chose none
 
 
-def _staging(op: Operation, operand: int) -> SharedEncoding:
-    name, default = STAGING[operand]
-    attr = op.attributes.get(name)
-    return attr if isinstance(attr, SharedEncoding) else SharedLayoutAttr(default)
+def _staging(op: tt.DotOp, operand: int) -> SharedEncoding:
+    return staged_layout(op, operand) or SharedLayoutAttr(STAGING_ORDERS[operand])
 
 
 def tile_operand(op: tt.DotOp, operand: int) -> LocalLoadOp | None:
@@ -75,9 +75,7 @@ def tile_operand(op: tt.DotOp, operand: int) -> LocalLoadOp | None:
     read = op.operands[operand].owner
     if not isinstance(read, LocalLoadOp) or not isinstance(read.src.type, MemDescType):
         return None
-    if read.src.type.layout != _staging(op, operand):
-        return None
-    if tensor_core_dot(op, layout_of(op.acc.type)) is None:
+    if read.src.type.layout != _staging(op, operand) or dot_mma(op) is None:
         return None
     return read
 
@@ -107,12 +105,12 @@ def staging_plan(op: tt.DotOp) -> StagingPlan:
     batch = a_shape[:-2]  # () or (B,): each batch element is a matrix staged after another
     a_layout, b_layout = _staging(op, 0), _staging(op, 1)
     a_tile, b_tile = tile_operand(op, 0) is not None, tile_operand(op, 1) is not None
-    a_registers = isinstance(a_layout, NvmmaSharedLayoutAttr) and wgmma_register_a(op)
+    a_registers = is_warpgroup_mma(op) and wgmma_register_a(op)
     a_size = 0 if a_tile or a_registers else a_layout.size((m, k))
     b_size = 0 if b_tile else b_layout.size((k, n))
     nb = batch[0] if batch else 1
     # tensor cores read the operands in their own type (an fp8 as its byte)
-    tensor_cores = tensor_core_dot(op, layout_of(op.acc.type))
+    tensor_cores = tensor_core_dot(op)
     if tensor_cores:
         compute = fp8.register_type(element_type(op.a.type))
     else:
@@ -176,7 +174,7 @@ class LowerDot:
         a_layout, b_layout = plan.a_layout, plan.b_layout
         a_strides, b_strides, compute = plan.a_strides, plan.b_strides, plan.compute
         tensor_cores = plan.tensor_cores
-        if tensor_cores is not None and isinstance(a_layout, NvmmaSharedLayoutAttr):
+        if tensor_cores is not None and is_warpgroup_mma(op):
             self._lower_wgmma(ctx, op, plan, tensor_cores[1])
             return
         assert isinstance(a_layout, SharedLayoutAttr) and isinstance(b_layout, SharedLayoutAttr)

@@ -2,7 +2,8 @@
 read by the tensor cores from 128- or 64-byte swizzled tiles (``ttg_nvmma``) through matrix
 descriptors, the accumulator in registers.
 
-The accumulator has the blocked tensor-core layout with every warp along M (``mma_policy``):
+The dot's ``ttg.mma`` is a warpgroup MMA (``versionMajor = 3``); its accumulator has the
+blocked tensor-core layout with every warp along M (``accumulator_layout``):
 warp ``w`` (warpgroup ``G = w // 4``) holds rows ``8 w + g + 8 wm r`` and columns ``8 j + 2 q
 (+1)`` of the ``[M, N]`` block. One instruction ``m64nNk16`` of warpgroup ``G`` computes 64
 *stored* rows of A: warp ``w % 4`` gets the instruction's rows ``16 (w % 4) + g`` and ``+ 8``.
@@ -61,11 +62,12 @@ from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg.async_dot import DotWaitOp, is_async_dot
 from mytriton.dialects.ttg.layouts import BlockedLayoutAttr, layout_of
+from mytriton.dialects.ttg.mma import is_warpgroup_mma
 from mytriton.dialects.ttg.nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, shared_address
 from mytriton.passes.gpu_lowering.rules import lowers
-from mytriton.passes.ttg.mma_policy import FP8_FORMS, WGMMA_M, mma_form
+from mytriton.passes.ttg.mma_policy import FP8_FORMS, WGMMA_M, instruction_form
 
 WARPGROUP_WARPS = 4
 SWIZZLE_MODES = {128: 1, 64: 2}  # the descriptor's swizzle mode field (bits 62-63) per row width
@@ -181,10 +183,8 @@ def _promoted(
 
 
 def wgmma_form(op: tt.DotOp) -> WgmmaForm:
-    """The warpgroup MMA form of ``op``'s operands (``mma_policy.wgmma_layout`` admitted it)."""
-    form = mma_form(op)
-    assert form is not None
-    return WGMMA_FORMS[form.ptx_type]
+    """The warpgroup MMA form of ``op``'s operands (its ``ttg.mma`` is a warpgroup MMA)."""
+    return WGMMA_FORMS[instruction_form(op).ptx_type]
 
 
 def _b_type(op: tt.DotOp) -> str | None:
@@ -356,9 +356,7 @@ def async_proxy_fence(ctx: LoweringContext) -> None:
     if ctx.wgmma_kernel is None:
         assert ctx.source is not None
         ctx.wgmma_kernel = any(
-            isinstance(op, tt.DotOp)
-            and isinstance(op.attributes.get("ttg.lhs_shared"), NvmmaSharedLayoutAttr)
-            for op in ctx.source.walk()
+            isinstance(op, tt.DotOp) and is_warpgroup_mma(op) for op in ctx.source.walk()
         )
     if ctx.wgmma_kernel:
         ctx.emit(FenceProxyOp())

@@ -21,13 +21,14 @@ from mytriton.passes.gpu_lowering.driver import Lowering
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline import run_pipeline
 
-# fp8 dots widened where no fp8 MMA runs them, tf32x3 dots split into tf32 ones where those
-# run on tensor cores, layouts, then the clean-up of the layout conversions it inserted (merged
-# clones, hoisting), then the K loops' tensor-core operands copied into shared memory
-# num_stages - 1 iterations ahead
+# each dot's tensor-core instruction decided (written on it as #ttg.nvidia_mma), fp8 dots
+# widened where that instruction reads f16, tf32x3 dots split into tf32 ones where it is a tf32
+# MMA, layouts, then the clean-up of the layout conversions it inserted (merged clones,
+# hoisting), then the K loops' tensor-core operands copied into shared memory num_stages - 1
+# iterations ahead
 TTG_PIPELINE = (
-    "tt-legalize-fp8-dots{{num_warps={num_warps} capability={capability}}},"
-    "tt-legalize-tf32x3-dots{{num_warps={num_warps} capability={capability}}},"
+    "ttg-accelerate-matmul{{num_warps={num_warps} capability={capability}}},"
+    "tt-legalize-fp8-dots,tt-legalize-tf32x3-dots,"
     "tt-assign-layouts{{num_warps={num_warps} capability={capability}}},cse,licm,"
     "ttg-pipeline{{num_stages={num_stages}}}"
 )

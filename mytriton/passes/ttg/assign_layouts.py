@@ -4,7 +4,9 @@ Anchors decide layouts: a load uses the default (coalesced) layout of its shape 
 pointers already have one, a store follows its pointers when they are bound (else its value,
 but for a tensor-core accumulator whose coalesced store moves wider vectors: as Triton's, it is
 converted, through shared memory, ``mma_policy.widens_accumulator_store``),
-``tt.dot`` produces a register-tile layout (``dot_layout``), a reduction leaves the slice of its
+``tt.dot`` produces the layout of its tensor-core instruction's results (its ``ttg.mma``, from
+``ttg-accelerate-matmul``) or a register-tile layout (``dot_layout``) and records how its
+operands are staged (``ttg.lhs_shared``, ``ttg.rhs_shared``), a reduction leaves the slice of its
 operand's layout, and a loop-carried block keeps the layout its yielded value will have.
 Everything else follows its operands. Values that are cheap to recompute (ranges, splats,
 broadcasts and elementwise math over them: *free* values) are rematerialized in whatever layout
@@ -39,6 +41,7 @@ from mytriton.dialects.ttg.layouts import (
     set_launch_geometry,
     with_layout,
 )
+from mytriton.dialects.ttg.mma import LHS_SHARED_ATTR, RHS_SHARED_ATTR, dot_mma
 from mytriton.dialects.ttg.shared import SharedEncoding
 from mytriton.dialects.verify import source_location
 from mytriton.errors import CompilationError
@@ -49,7 +52,6 @@ from mytriton.passes.ttg.mma_policy import (
     k_major_copies,
     k_major_copy_layout,
     mma_staging,
-    tensor_core_dot,
     wgmma_staging,
     widens_accumulator_store,
 )
@@ -103,16 +105,8 @@ class _Scope:
 class LayoutAssigner:
     """Rebuilds one kernel function with every block value laid out."""
 
-    def __init__(
-        self,
-        num_warps: int,
-        axis: AxisAnalysis,
-        tensor_cores: bool = True,
-        capability: int = DEFAULT_CAPABILITY,
-    ):
+    def __init__(self, num_warps: int, axis: AxisAnalysis):
         self.num_warps = num_warps
-        self.tensor_cores = tensor_cores
-        self.capability = capability
         self.axis = axis
         self.scalars: dict[SSAValue, SSAValue] = {}
         self.home: dict[SSAValue, Layout] = {}
@@ -176,20 +170,14 @@ class LayoutAssigner:
         """Whether every access through ``ptr`` loads a dot's B that goes into a K-major tile
         whatever order it is loaded in (``mma_policy.k_major_copies``)."""
         loads = [u.operation for u in ptr.uses if isinstance(u.operation, tt.LoadOp | tt.StoreOp)]
-        return (
-            self.tensor_cores
-            and bool(loads)
+        return bool(loads) and all(
+            isinstance(load, tt.LoadOp)
+            and load.result.uses
             and all(
-                isinstance(load, tt.LoadOp)
-                and load.result.uses
-                and all(
-                    isinstance(u.operation, tt.DotOp)
-                    and u.index == 1
-                    and k_major_copies(u.operation, self.num_warps, self.capability)
-                    for u in load.result.uses
-                )
-                for load in loads
+                isinstance(u.operation, tt.DotOp) and u.index == 1 and k_major_copies(u.operation)
+                for u in load.result.uses
             )
+            for load in loads
         )
 
     def insert(self, op: Operation) -> Operation:
@@ -330,16 +318,9 @@ class LayoutAssigner:
             b = self.value(op.b, self.home.get(op.b) or self.default(op.b))
             acc = self.value(op.acc, layout)
             new = self.insert(_rebuild(op, [a, b, acc], [with_layout(op.result.type, layout)]))
-            lhs: SharedEncoding = DOT_LHS_SHARED
-            rhs: SharedEncoding = DOT_RHS_SHARED
-            b_layout = layout_of(b.type)
-            swizzled = wgmma_staging(op, layout, self.capability, b_layout)
-            if swizzled is not None:
-                lhs, rhs = swizzled
-            elif tensor_core_dot(op, layout) is not None:
-                lhs, rhs = mma_staging(element_type(op.a.type), b_layout)
-            new.attributes["ttg.lhs_shared"] = lhs
-            new.attributes["ttg.rhs_shared"] = rhs
+            new.attributes[LHS_SHARED_ATTR], new.attributes[RHS_SHARED_ATTR] = self.staging(
+                op, layout_of(b.type)
+            )
             self.bind(op.result, new.results[0], layout)
             return
         layout = self.result_layout(op)
@@ -348,6 +329,18 @@ class LayoutAssigner:
         new = self.insert(_rebuild(op, operands, [with_layout(r.type, layout) for r in op.results]))
         for old_r, new_r in zip(op.results, new.results, strict=True):
             self.bind(old_r, new_r, layout)
+
+    @staticmethod
+    def staging(op: tt.DotOp, b_layout: Layout | None) -> tuple[SharedEncoding, SharedEncoding]:
+        """How ``op`` stages A and B in shared memory for the instruction of its ``ttg.mma``:
+        wgmma's swizzled tiles, ``ldmatrix``'s padded rows, or the FMA loop's columns of A and
+        rows of B."""
+        swizzled = wgmma_staging(op, b_layout)
+        if swizzled is not None:
+            return swizzled
+        if dot_mma(op) is not None:
+            return mma_staging(element_type(op.a.type), b_layout)
+        return DOT_LHS_SHARED, DOT_RHS_SHARED
 
     def store_layout(self, op: tt.StoreOp) -> Layout:
         """A bound pointer block (e.g. loop-carried) cannot move between layouts: the stored
@@ -370,7 +363,7 @@ class LayoutAssigner:
             and self.axis[op.ptr].contiguity[fastest] > 1
         ):
             return coalesced
-        if self.tensor_cores and widens_accumulator_store(known, coalesced, op.value):
+        if widens_accumulator_store(known, coalesced, op.value):
             return coalesced
         return known
 
@@ -623,14 +616,14 @@ class LayoutAssigner:
 
 @dataclass(frozen=True)
 class AssignLayoutsPass(ModulePass):
-    """Annotate every block with a `ttg` layout for ``num_warps`` warps per program on a chip
-    of compute capability ``capability`` (90: Hopper's warpgroup MMAs; ``tensor_cores=false``:
-    every dot on CUDA cores). The module records the target as Triton does (``ttg.target``)."""
+    """Annotate every block with a `ttg` layout for ``num_warps`` warps per program; a dot's
+    tensor-core instruction is the one ``ttg-accelerate-matmul`` wrote on it (none: the FMA
+    loop). The module records the target chip, ``capability``, as Triton does
+    (``ttg.target``)."""
 
     name = "tt-assign-layouts"
 
     num_warps: int = 4
-    tensor_cores: bool = True
     capability: int = DEFAULT_CAPABILITY
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -639,4 +632,4 @@ class AssignLayoutsPass(ModulePass):
         axis = AxisAnalysis(op)
         for fn in op.walk():
             if isinstance(fn, func.FuncOp):
-                LayoutAssigner(self.num_warps, axis, self.tensor_cores, self.capability).run(fn)
+                LayoutAssigner(self.num_warps, axis).run(fn)

@@ -27,9 +27,9 @@ from mytriton.dialects.ttg.layouts import (
     SliceLayoutAttr,
     layout_rank,
 )
+from mytriton.dialects.ttg.mma import dot_mma
 from mytriton.op_rules import OpRules
 from mytriton.passes.ttg.layout_policy import default_blocked, dot_layout
-from mytriton.passes.ttg.mma_policy import tensor_core_layout
 from mytriton.passes.ttg.shape_layouts import paired, reshaped, unpaired
 
 LayoutOf = Callable[[SSAValue], Layout | None]
@@ -39,8 +39,6 @@ class LayoutDefaults(Protocol):
     """What rules fall back on: the kernel's warps and its default and coalesced layouts."""
 
     num_warps: int
-    tensor_cores: bool  # whether dots may use tensor-core layouts (``mma_policy``)
-    capability: int  # the target's compute capability (90: warpgroup MMAs)
 
     def default(self, v: SSAValue) -> BlockedLayoutAttr: ...
 
@@ -78,11 +76,13 @@ def _atomic(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | N
 
 @RESULT_LAYOUT.register(tt.DotOp)
 def _dot(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
-    """A tensor-core accumulator layout when the dot has an MMA form (``mma_policy``); else the
-    accumulator's layout, else a register tile."""
+    """The layout that holds the results of the dot's tensor-core instruction (its ``ttg.mma``,
+    written by ``ttg-accelerate-matmul``); else the accumulator's layout, else a register
+    tile."""
     assert isinstance(op, tt.DotOp)
-    if d.tensor_cores and (mma := tensor_core_layout(op, d.num_warps, d.capability)):
-        return mma
+    mma = dot_mma(op)
+    if mma is not None:
+        return mma.accumulator_layout()
     return layout_of(op.acc) or dot_layout(shape_of(op.acc.type), d.num_warps)
 
 

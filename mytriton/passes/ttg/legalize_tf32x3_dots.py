@@ -8,9 +8,9 @@ which lose only ``small_a @ small_b`` and the bits of ``small`` below its own 11
 ones: about 2**-21 of each product, close to f32's 2**-24. Infinities and NaNs become NaNs
 (``inf - inf``), as in Triton.
 
-Only dots whose tf32 form runs on tensor cores (for ``num_warps`` warps on a chip of
-``capability``: the layout assignment's decision) are split: elsewhere ``tf32x3`` stays one
-IEEE f32 dot on CUDA cores, which is exact to f32 and faster there than three.
+Only dots whose tf32 form runs on tensor cores (``ttg-accelerate-matmul`` gave them a
+``ttg.mma``, which the three dots keep) are split: elsewhere ``tf32x3`` stays one IEEE f32 dot
+on CUDA cores, which is exact to f32 and faster there than three.
 """
 
 from __future__ import annotations
@@ -28,46 +28,37 @@ from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.constants import make_constant
 from mytriton.dialects.tt.elementwise import AndOp, BitcastOp, SubOp
 from mytriton.dialects.tt.types import block_type, element_type, shape_of
-from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY
-from mytriton.passes.ttg.mma_policy import tensor_core_layout
+from mytriton.dialects.ttg.mma import NvidiaMmaEncodingAttr, dot_mma, set_dot_mma
 
 TF32_BITS = int(np.uint32(0xFFFFE000).view(np.int32))  # sign, exponent, 10 mantissa bits
 
 
 @dataclass(frozen=True)
 class LegalizeTf32x3DotsPass(ModulePass):
-    """Split every ``tf32x3`` f32 ``tt.dot`` whose tf32 form runs on tensor cores into three
-    tf32 dots (see the module doc), at the dot's source location."""
+    """Split every ``tf32x3`` f32 ``tt.dot`` that has a ``ttg.mma`` (its tf32 form runs on
+    tensor cores) into three tf32 dots (see the module doc), at the dot's source location."""
 
     name = "tt-legalize-tf32x3-dots"
 
-    num_warps: int = 4
-    tensor_cores: bool = True
-    capability: int = DEFAULT_CAPABILITY
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for dot in [d for d in op.walk() if isinstance(d, tt.DotOp) and _tf32x3(d)]:
-            if self.tensor_cores and self._on_tensor_cores(dot):
-                _split(dot)
-
-    def _on_tensor_cores(self, dot: tt.DotOp) -> bool:
-        probe = tt.DotOp(dot.a, dot.b, dot.acc, "tf32")
-        try:
-            return tensor_core_layout(probe, self.num_warps, self.capability) is not None
-        finally:
-            probe.erase()
+            mma = dot_mma(dot)
+            if mma is not None:
+                _split(dot, mma)
 
 
 def _tf32x3(dot: tt.DotOp) -> bool:
     return dot.precision == "tf32x3" and element_type(dot.a.type) == f32
 
 
-def _split(dot: tt.DotOp) -> None:
-    """Replace ``dot`` with its three tf32 dots."""
+def _split(dot: tt.DotOp, mma: NvidiaMmaEncodingAttr) -> None:
+    """Replace ``dot`` with its three tf32 dots, each of instruction ``mma``."""
     new: list[Operation] = []
 
     def add(op: Operation) -> SSAValue:
         op.location = dot.location
+        if isinstance(op, tt.DotOp):
+            set_dot_mma(op, mma)
         new.append(op)
         return op.results[0]
 

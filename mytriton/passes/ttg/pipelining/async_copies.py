@@ -76,6 +76,7 @@ from mytriton.dialects.tt.tensor_map import MakeTensorMapOp
 from mytriton.dialects.tt.types import byte_size, element_type, shape_of
 from mytriton.dialects.ttg.async_dot import DotWaitOp, mark_async
 from mytriton.dialects.ttg.layouts import BlockedLayoutAttr, layout_of, with_layout
+from mytriton.dialects.ttg.mma import STAGED_OPERANDS, dot_mma, is_warpgroup_mma, staged_layout
 from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr
 from mytriton.dialects.ttg.shared import (
     AsyncCommitGroupOp,
@@ -104,7 +105,7 @@ from mytriton.kernel_signature import descriptor_leaves
 from mytriton.passes.analysis.axis_info import AxisAnalysis
 from mytriton.passes.analysis.device_tensor_maps import aligned_for_tma, made_map, record_device_map
 from mytriton.passes.module_body import replace_body
-from mytriton.passes.ttg.mma_policy import tensor_core_dot, wgmma_register_a
+from mytriton.passes.ttg.mma_policy import wgmma_register_a
 from mytriton.passes.ttg.pipelining.loads import (
     NUM_STAGES_ATTR,
     block_args,
@@ -113,7 +114,6 @@ from mytriton.passes.ttg.pipelining.loads import (
     reads_only,
 )
 
-STAGED_OPERANDS = {0: "ttg.lhs_shared", 1: "ttg.rhs_shared"}
 TMA_ALIGNMENT = 16  # bytes: where a TMA copy's innermost coordinate must start
 
 
@@ -168,10 +168,10 @@ def hoist_invariant_operands(loop: scf.ForOp) -> bool:
     parent = loop.parent_block()
     assert parent is not None
     for dot in [op for op in loop.body.block.ops if isinstance(op, tt.DotOp)]:
-        if tensor_core_dot(dot, layout_of(dot.acc.type)) is None:
+        if dot_mma(dot) is None:
             continue
-        for index, name in STAGED_OPERANDS.items():
-            v, layout = dot.operands[index], dot.attributes.get(name)
+        for index in STAGED_OPERANDS:
+            v, layout = dot.operands[index], staged_layout(dot, index)
             if _inside(v, loop) or not isinstance(layout, SharedEncoding):
                 continue
             if layout_of(v.type) is None:
@@ -338,9 +338,9 @@ def _staged_tile(op: Operation) -> MemDescType | None:
             return None
         if dot.parent_block() is not op.parent_block():
             return None
-        if tensor_core_dot(dot, layout_of(dot.acc.type)) is None:
+        if dot_mma(dot) is None:
             return None
-        layout = dot.attributes.get(STAGED_OPERANDS[use.index])
+        layout = staged_layout(dot, use.index)
         if not isinstance(layout, SharedEncoding):
             return None
         layouts.add(layout)
@@ -376,7 +376,7 @@ def _asynchronous_dots(staged: Sequence[_Staged], end: scf.YieldOp) -> list[tt.D
             continue
         if dot.a not in loads and not wgmma_register_a(dot):
             continue
-        if not _is_warpgroup_mma(dot) or dot.promotion_interval is not None:
+        if not is_warpgroup_mma(dot) or dot.promotion_interval is not None:
             continue  # (promoted: it waits for its MMAs to add their partial sums)
         uses = list(dot.result.uses)
         if uses and all(u.operation is end for u in uses):
@@ -753,7 +753,7 @@ def _retired_by(
     ``body``'s order, a read inside a nested op counting at that op) comes after it."""
     retirer = None
     for op in body.ops:
-        if isinstance(op, tt.DotOp) and op not in asynchronous and _is_warpgroup_mma(op):
+        if isinstance(op, tt.DotOp) and op not in asynchronous and is_warpgroup_mma(op):
             retirer = op
             break
     if retirer is None:
@@ -764,10 +764,6 @@ def _retired_by(
         if owner is None or body.get_operation_index(owner) <= at:
             return None
     return retirer
-
-
-def _is_warpgroup_mma(dot: tt.DotOp) -> bool:
-    return isinstance(dot.attributes.get(STAGED_OPERANDS[0]), NvmmaSharedLayoutAttr)
 
 
 def _in_flight(dot: tt.DotOp, body: Block, end: scf.YieldOp) -> bool:
