@@ -207,14 +207,14 @@ def _fits_shared_memory(module: builtin.ModuleOp) -> bool:
     """Whether ``module`` lowers within the shared memory a kernel may use."""
     from mytriton.dialects.ttg.layouts import module_num_warps
     from mytriton.errors import MyTritonError
-    from mytriton.passes.gpu_lowering.driver import Lowering
+    from mytriton.passes.gpu_lowering.driver import lower_trial
 
     try:
         num_warps = module_num_warps(module)
         for fn in [op for op in module.ops if isinstance(op, func.FuncOp)]:
             alone = builtin.ModuleOp([fn.clone()])  # the lowering takes one kernel a module
             alone.attributes.update(module.attributes)
-            Lowering(num_warps).run(alone)
+            lower_trial(alone, num_warps)  # the real lowering reuses it
     except (MyTritonError, VerifyException):
         return False
     return True
