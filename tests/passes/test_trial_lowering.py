@@ -1,5 +1,6 @@
 """``ttg-pipeline`` lowers its result to check that it fits in shared memory; the real lowering
-of that module reuses the trial's work, and only for a module that prints the same."""
+of that module reuses the trial's work, and only for a module that prints the same. Stages whose
+shared tiles alone pass the limit are refused without a trial."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from mytriton.backends.stages import print_generic
 from mytriton.passes.gpu_lowering import driver
 from mytriton.passes.gpu_lowering.driver import lower_module, lower_trial
 from mytriton.passes.gpu_lowering.lower_to_gpu import assign_layouts, lower_laid_out
-from tests.kernels import tiled_matmul_runtime_k_kernel
+from mytriton.passes.ttg.pipelining import shared_fit
+from tests.kernels import tiled_matmul_runtime_k_kernel, tutorial_matmul_kernel
 
 
 @pytest.fixture
@@ -49,3 +51,32 @@ def test_same_gpu_module_with_or_without_the_trial(
     with_trial = print_generic(lower_laid_out(laid))
     monkeypatch.setattr(driver._trial, "last", None)
     assert print_generic(lower_laid_out(laid)) == with_trial
+
+
+def _large_tile_matmul() -> ModuleOp:
+    """The tutorial matmul in f16 with 128x256x128 tiles: 96 KiB of operand tiles a stage."""
+    a, c = np.zeros((256, 256), np.float16), np.zeros((256, 256), np.float32)
+    kernel = tutorial_matmul_kernel.warmup(
+        a, a, c, 256, 256, 256, 256, 1, 256, 1, 256, 1,
+        BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=128, GROUP_SIZE_M=8, grid=(1,),
+    )  # fmt: skip
+    assert kernel.module is not None
+    return kernel.module
+
+
+@pytest.mark.usefixtures("laid")  # the gpusim backend
+def test_stages_whose_tiles_overflow_are_not_lowered(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _large_tile_matmul()
+    trials: list[int] = []
+    real = driver.lower_trial
+
+    def counting(m: ModuleOp, num_warps: int) -> ModuleOp:
+        trials.append(num_warps)
+        return real(m, num_warps)
+
+    monkeypatch.setattr(driver, "lower_trial", counting)
+    checked = print_generic(assign_layouts(module, 8, 4))
+    assert trials == []  # 4, 3 and 2 stages: their tiles alone pass the limit
+    monkeypatch.setattr(shared_fit, "_tiles_overflow", lambda m: False)
+    assert print_generic(assign_layouts(module, 8, 4)) == checked  # as the lowering decides
+    assert len(trials) == 3
