@@ -2,8 +2,9 @@
 
 // Step 3 of tt.reduce: when several warps split the axis, each warp's lanes hold a partial
 // result after the shuffles; each writes it to a shared-memory buffer (one slot per warp and
-// result element), a barrier, then every thread combines the partials in warp order, and a
-// second barrier lets the buffer be rewritten.
+// result element), a barrier, then, where a thread holds one result element, every thread
+// combines the partials in warp order, and a second barrier lets the buffer be rewritten
+// (where it holds several: the last case).
 
 // 256 elements over 4 warps: 4 partials.
 func.func @sum256(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
@@ -125,4 +126,51 @@ func.func @row_max(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[A1:.*]] = arith.addi %[[ROWI]], %[[I2]] : index
 // CHECK-NEXT:    %[[W1:.*]] = memref.load %[[BUF]][%[[A1]]] : memref<4xf32, 3 : i64>
 // CHECK-NEXT:    %s = arith.maxnumf %[[W0]], %[[W1]] : f32
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
+
+// -----
+
+// Row sums of an 8x128 block (warpsPerCTA = [1, 4]): every thread holds 8 rows, and 4 warps
+// split each. The 4 partials of a row lie side by side (slot = row * 4 + warp); the 32 slots
+// go to threads 0-31, each group of 4 lanes combines its row's partials with a butterfly (xor
+// 1, 2) and writes the result back; after a barrier each thread reads its rows' slot 0. The
+// threads past 32 shuffle a spare value and write nothing.
+func.func @row_sums(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x128x!tt.ptr<f32>>
+  %v = tt.load %xs : tensor<8x128x!tt.ptr<f32>>
+  %s = tt.reduce %v {axis = 1 : i32} : tensor<8x128xf32> -> tensor<8xf32> {
+  ^bb0(%s_lhs: f32, %s_rhs: f32):
+    %s_acc = tt.add %s_lhs, %s_rhs : f32
+    tt.reduce.return %s_acc : f32
+  }
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  tt.store %os, %s : tensor<8x!tt.ptr<f32>>
+  func.return
+}
+// CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<32xf32, 3 : i64>, {{.*}}}> : () -> ()
+// CHECK-LABEL: "gpu.func"
+// CHECK-DAG:     %[[T:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK:         %[[BUF:.*]] = memref.get_global @smem_0 : memref<32xf32, 3 : i64>
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[BUF]]
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
+// CHECK-NEXT:    %[[BUSY:.*]] = arith.cmpi ult, %[[T]], %[[C32]] : i32
+// CHECK-NEXT:    %[[AT:.*]] = arith.index_cast %[[T]] : i32 to index
+// CHECK-NEXT:    %[[P:.*]] = scf.if %[[BUSY]] -> (f32) {
+// CHECK-NEXT:      %[[L:.*]] = memref.load %[[BUF]][%[[AT]]]
+// CHECK-NEXT:      scf.yield %[[L]] : f32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %{{.*}} : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[O1:.*]], %{{.*}} = "gpu.shuffle"(%[[P]], %[[C1]], %[[C32]])
+// CHECK-NEXT:    %[[S1:.*]] = arith.addf %[[P]], %[[O1]] : f32
+// CHECK-NEXT:    %[[O2:.*]], %{{.*}} = "gpu.shuffle"(%[[S1]], %[[C2]], %[[C32]])
+// CHECK-NEXT:    %[[S2:.*]] = arith.addf %[[S1]], %[[O2]] : f32
+// CHECK-NEXT:    scf.if %[[BUSY]] {
+// CHECK-NEXT:      memref.store %[[S2]], %[[BUF]][%[[AT]]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
+// CHECK-COUNT-8: memref.load %[[BUF]]
 // CHECK-NEXT:    "gpu.barrier"() : () -> ()

@@ -8,17 +8,19 @@ replace it with an edited file, or start compiling from any stage's text.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 
+from mytriton.dialects.printing import (  # noqa: F401 (the stages' printers, used from here)
+    LocatedPrinter,
+    print_generic,
+    print_module,
+)
 from mytriton.errors import MyTritonError
 
 Artifact = Any
@@ -48,34 +50,6 @@ class Stage:
     @property
     def binary(self) -> bool:
         return not self.suffix.endswith((".mlir", ".cu", ".ptx"))
-
-
-class LocatedPrinter(Printer):
-    """xDSL's printer with locations that always re-parse: its ``print_operation_type`` adds the
-    op's location, right for the generic form, but a custom form that calls it (``scf.while``)
-    then gets the location where the parser cannot read it, and again after the op."""
-
-    def print_operation_type(self, op: Operation) -> None:
-        custom = not (self.print_generic_format or Operation.print is type(op).print)
-        if custom and not isinstance(op, UnregisteredOp):
-            self.print_function_type(op.operand_types, op.result_types)
-        else:
-            super().print_operation_type(op)
-
-
-def print_module(module: ModuleOp) -> str:
-    """Custom-form MLIR with locations, so a stage's text re-parses to the same module (an
-    edited dump still reports errors at the kernel's Python lines)."""
-    out = io.StringIO()
-    LocatedPrinter(stream=out, print_debuginfo=True).print_op(module)
-    return out.getvalue()
-
-
-def print_generic(module: ModuleOp) -> str:
-    """Generic-form MLIR with locations: what ``mlir-opt`` parses and FileCheck tests read."""
-    out = io.StringIO()
-    LocatedPrinter(stream=out, print_generic_format=True, print_debuginfo=True).print_op(module)
-    return out.getvalue() + "\n"
 
 
 _LOCATION = re.compile(r' loc\((?:"(?:[^"\\]|\\.)*"|[^()"])*\)')

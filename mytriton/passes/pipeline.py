@@ -3,13 +3,18 @@
 The pipeline is an xDSL pass spec over the registry's passes (plugins included), taken from
 ``MYTRITON_PIPELINE`` when set (an empty value runs no pass). The module is verified before the
 first pass and after every pass, so a rewrite that breaks an op's rules is reported at the
-kernel's source line of that op and names the pass that broke it.
+kernel's source line of that op and names the pass that broke it. The compiler's own layout and
+lowering pipelines verify their input and their result only (``each_pass=False``): verifying
+the lowered module after each of its passes took a third of a matmul's compile; where the result
+does not verify, or a pass fails unexpectedly, the pipeline is replayed pass by pass on a copy
+of its input to name the pass, as the per-pass run would have.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -84,13 +89,43 @@ def _verify_between_passes(
         ) from e
 
 
-def run_pipeline(module: ModuleOp, spec: str | None = None, ctx: Context | None = None) -> None:
+def run_pipeline(
+    module: ModuleOp,
+    spec: str | None = None,
+    ctx: Context | None = None,
+    *,
+    each_pass: bool = True,
+) -> None:
     """Apply ``spec`` (default: ``pipeline_spec()``) to ``module`` in place, verifying
-    the module before the first pass and after each one."""
+    the module before the first pass and after each one (``each_pass=False``: after the last
+    one, with the replay the module doc describes)."""
     if spec is None:
         spec = pipeline_spec()
     if ctx is None:
         from mytriton.dialects import make_context
 
         ctx = make_context()
-    parse_pipeline(spec, _verify_between_passes).apply(ctx, module)
+    if each_pass:
+        parse_pipeline(spec, _verify_between_passes).apply(ctx, module)
+        return
+    pipeline = parse_pipeline(spec)
+    verify_module(module)
+    pristine = module.clone()
+    try:
+        pipeline.apply(ctx, module)
+        verify_module(module)
+    except IRVerificationError as e:
+        _replay(pristine, spec, ctx, e)
+    except MyTritonError:
+        raise  # a diagnosis of the kernel (say, too much shared memory), not a broken pass
+    except Exception as e:
+        _replay(pristine, spec, ctx, e)
+
+
+def _replay(pristine: ModuleOp, spec: str, ctx: Context, error: Exception) -> NoReturn:
+    """Run ``spec`` again on ``pristine`` pass by pass, to raise the error that names the pass
+    which broke the IR; ``error`` where the replay does not fail (the final verification)."""
+    parse_pipeline(spec, _verify_between_passes).apply(ctx, pristine)
+    if isinstance(error, IRVerificationError):
+        raise IRVerificationError(f"{error.message} (in the IR the pipeline produced)", error.loc)
+    raise error

@@ -40,7 +40,12 @@ def welford_kernel(x_ptr, mean_ptr, var_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(var_ptr + rows, m2 / weight)
 
 
-@pytest.mark.parametrize(("m", "n", "num_warps"), [(4, 64, 2), (2, 512, 8)])
+# (8, 512, 8) and (64, 512, 4): each thread holds several rows that several warps split, so
+# the warps' partials are combined spread over the threads (fewer slots than threads; two
+# slots per thread)
+@pytest.mark.parametrize(
+    ("m", "n", "num_warps"), [(4, 64, 2), (2, 512, 8), (8, 512, 8), (64, 512, 4)]
+)
 def test_welford_over_a_3_tuple(run: Any, m: int, n: int, num_warps: int) -> None:
     x = np.random.RandomState(0).standard_normal((m, n)).astype(np.float32)
     mean, var = np.zeros(m, np.float32), np.zeros(m, np.float32)

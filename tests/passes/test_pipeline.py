@@ -277,6 +277,56 @@ def test_module_verified_before_and_after_every_pass(monkeypatch: pytest.MonkeyP
     assert len(calls) == 5
 
 
+def test_compiler_pipelines_verify_input_and_result_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+    real = pipeline.verify_module
+
+    def counting(module: ModuleOp) -> None:
+        calls.append(1)
+        real(module)
+
+    monkeypatch.setattr(pipeline, "verify_module", counting)
+    run_pipeline(_parse(), "cse,dce,licm,canonicalize", each_pass=False)
+    assert len(calls) == 2
+
+
+@pytest.mark.usefixtures("with_broken_pass")
+def test_compiler_pipelines_name_the_broken_pass_on_replay() -> None:
+    # the result fails verification: the pipeline is run again pass by pass on a copy of its
+    # input, which reports the error as the per-pass run does
+    module = _module_with_located_range()
+    with pytest.raises(IRVerificationError) as info:
+        run_pipeline(module, "cse,test-break-range,canonicalize", each_pass=False)
+    assert info.value.loc == SourceLocation(KERNEL_PY, 7, 5)
+    assert "(in the IR produced by pass 'test-break-range')" in info.value.message
+
+
+def test_compiler_pipelines_replay_a_failing_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a pass that crashes on the IR an earlier one broke: the replay reports the broken IR
+    runs: list[str] = []
+
+    @dataclass(frozen=True)
+    class Crash(ModulePass):
+        name = "test-crash"
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            runs.append("crash")
+            raise KeyError("no registers")
+
+    passes = available_passes() | {
+        "test-break-range": lambda: BreakRangePass,
+        "test-crash": lambda: Crash,
+    }
+    monkeypatch.setattr(pipeline, "available_passes", lambda: passes)
+    with pytest.raises(IRVerificationError, match="test-break-range"):
+        run_pipeline(_module_with_located_range(), "test-break-range,test-crash", each_pass=False)
+    assert runs == ["crash"]  # the replay stopped before it
+    with pytest.raises(KeyError):  # not caused by broken IR: the pass's own error
+        run_pipeline(_module_with_located_range(), "test-crash", each_pass=False)
+
+
 def test_rewrites_keep_source_locations() -> None:
     # splat hoisting replaces the block multiply by a scalar one plus a splat: both must still
     # point at the kernel line, or later errors would lose their position

@@ -6,6 +6,8 @@ the result is a ``gpu.module`` holding one ``gpu.func`` kernel, as ``docs/gpu-ir
 
 from __future__ import annotations
 
+import threading
+
 from xdsl.dialects import arith, func, gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -17,6 +19,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region
 
+from mytriton.dialects.printing import print_module
 from mytriton.dialects.tt.types import PointerType, is_bool, is_float, is_int
 from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.dialects.verify import source_location
@@ -46,6 +49,10 @@ from mytriton.passes.gpu_lowering.rules import LOWERING
 from mytriton.passes.gpu_lowering.signless import erase_signedness
 
 GPU_MODULE_NAME = "kernels"
+
+#: per thread, the last trial lowering (``ttg-pipeline`` lowers the pipelined module to see
+#: that it fits in shared memory) with the text of the module it lowered
+_trial = threading.local()
 
 
 class Lowering:
@@ -125,3 +132,25 @@ class Lowering:
         lowered = ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})
         erase_signedness(lowered)
         return lowered
+
+
+def lower_trial(module: ModuleOp, num_warps: int) -> ModuleOp:
+    """``Lowering(num_warps).run(module)``, kept for ``lower_module`` to reuse: a pass that
+    lowers a module to test it (and keeps that module) spares the real lowering its work."""
+    text = print_module(module)
+    lowered = Lowering(num_warps).run(module)
+    _trial.last = (text, num_warps, lowered)
+    return lowered
+
+
+def lower_module(module: ModuleOp, num_warps: int, reflect_ftz: bool = True) -> ModuleOp:
+    """The lowering of ``module``: the last trial's where it lowered a module that prints as
+    this one does (the same ops, types, attributes, names and locations: the same lowering),
+    else a new one."""
+    last = getattr(_trial, "last", None)
+    _trial.last = None  # used once: the lowered ops move into the caller's module
+    if last is not None and reflect_ftz and last[1] == num_warps:
+        text, _, lowered = last
+        if print_module(module) == text:
+            return lowered
+    return Lowering(num_warps, reflect_ftz).run(module)

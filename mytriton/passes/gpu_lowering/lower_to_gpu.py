@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY, REFLECT_FTZ_ATTR, module_num_warps
 from mytriton.errors import CompilationError
-from mytriton.passes.gpu_lowering.driver import Lowering
+from mytriton.passes.gpu_lowering.driver import lower_module
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.pipeline import run_pipeline
 
@@ -52,15 +52,14 @@ def assign_layouts(
     """A laid-out (and pipelined) copy of optimised `tt` IR (``asm["ttg"]``) for a chip of
     ``capability``."""
     laid = module.clone()
-    run_pipeline(laid, ttg_pipeline(num_warps, num_stages, capability))
+    run_pipeline(laid, ttg_pipeline(num_warps, num_stages, capability), each_pass=False)
     return laid
 
 
 def lower_laid_out(laid: ModuleOp) -> ModuleOp:
     """The ``gpu.module`` of laid-out `tt` IR (``asm["gpu"]``), for the module's warps."""
     lowered = laid.clone()
-    run_pipeline(lowered, GPU_PIPELINE)
-    lowered.verify()
+    run_pipeline(lowered, GPU_PIPELINE, each_pass=False)  # verifies the result
     return lowered
 
 
@@ -89,7 +88,7 @@ class LowerToGpuPass(ModulePass):
             raise CompilationError(str(e)) from None
         ftz = op.attributes.get(REFLECT_FTZ_ATTR)
         reflect_ftz = not (isinstance(ftz, IntegerAttr) and ftz.value.data == 0)
-        replace_body(op, Lowering(num_warps, reflect_ftz).run(op))
+        replace_body(op, lower_module(op, num_warps, reflect_ftz))
         for name in list(op.attributes):
             del op.attributes[name]
         op.attributes["gpu.container_module"] = UnitAttr()

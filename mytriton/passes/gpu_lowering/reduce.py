@@ -4,9 +4,11 @@
 2. A butterfly of ``gpu.shuffle xor`` over the lanes that own *distinct* elements along the axis
    leaves every such lane with the warp's result (replicated lanes do identical work).
 3. If several warps split the axis, each writes its partial per result element to shared
-   memory, and after a barrier every thread combines the partials in warp order (then a second
-   barrier so the buffer can be reused). Every thread ends holding the result elements of the
-   slice layout, so the result is immediately usable without further communication.
+   memory, and after a barrier the partials are combined: by every thread, in warp order, where
+   a thread holds one result element (``across_warps_in_turn``); spread over the threads, each
+   combining a few with its lanes, where it holds several (``across_warps_spread``, Triton's
+   scheme). Every thread ends holding the result elements of the slice layout, so the result
+   is immediately usable without further communication.
 
 Every "combine" is the op's region inlined on scalar registers (``combine``); with N operands
 each step moves and combines N values (``tl.argmax`` shuffles the value and its index).
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -27,7 +29,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects.nvgpu.upstream import ShuffleMode, ShuffleOp
 from mytriton.dialects.tt import core as tt
@@ -36,6 +38,7 @@ from mytriton.dialects.tt.reduce import ReduceReturnOp, ScanReturnOp
 from mytriton.dialects.tt.types import element_type, is_block
 from mytriton.dialects.ttg.geometry import Geometry, log2
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.debug import guarded
 from mytriton.passes.gpu_lowering.rules import lowers
 
 WARP_SIZE = 32
@@ -119,6 +122,39 @@ def shuffle(
     return ctx.value(arith.OrIOp(hi64, ctx.value(arith.ExtUIOp(lo, i64))))
 
 
+def butterfly(
+    ctx: LoweringContext,
+    op: tt.ReduceOp,
+    partial: dict[Key, list[SSAValue]],
+    offsets: Sequence[int],
+) -> None:
+    """Combine each entry of ``partial`` with the same entry of the lanes ``offsets`` apart
+    (xor, ascending), in place: every lane of a group ends with the group's result. Unless the
+    combine function is commutative, the lane of the pair's upper half swaps the operands, so
+    both lanes compute combine(lower, upper), the same bits (replicas must agree) in element
+    order."""
+    width = ctx.i32(WARP_SIZE)
+    ordered = not is_commutative(op)
+    for offset in offsets:
+        off = ctx.i32(offset)
+        upper: SSAValue | None = None
+        if ordered:
+            bit = ctx.value(arith.AndIOp(ctx.thread_id, off))
+            upper = ctx.value(arith.CmpiOp(bit, ctx.i32(0), "ne"))
+        for key, values in partial.items():
+            others = [shuffle(ctx, v, off, width, ShuffleMode.XOR) for v in values]
+            if upper is None:
+                partial[key] = combine(ctx, op, values, others)
+                continue
+            lower = [
+                ctx.value(arith.SelectOp(upper, o, v)) for v, o in zip(values, others, strict=True)
+            ]
+            higher = [
+                ctx.value(arith.SelectOp(upper, v, o)) for v, o in zip(values, others, strict=True)
+            ]
+            partial[key] = combine(ctx, op, lower, higher)
+
+
 def result_strides(g: Geometry, axis: int) -> tuple[list[int], int]:
     """Row-major strides over the root dimensions other than ``axis`` (0 for ``axis``) and
     their element count: where a line along the axis keeps its partials in shared memory."""
@@ -154,36 +190,15 @@ class LowerReduce:
             values = [s[i] for s in srcs]
             partial[key] = combine(ctx, op, partial[key], values) if key in partial else values
 
-        # 2. across the lanes of a warp; unless the combine function is commutative, the lane
-        # of the pair's upper half swaps the operands, so both lanes compute combine(lower,
-        # upper), the same bits (replicas must agree) in element order
-        width = ctx.i32(WARP_SIZE)
-        ordered = not is_commutative(op)
-        for offset in g.shuffle_offsets(axis):
-            off = ctx.i32(offset)
-            upper: SSAValue | None = None
-            if ordered:
-                bit = ctx.value(arith.AndIOp(ctx.thread_id, off))
-                upper = ctx.value(arith.CmpiOp(bit, ctx.i32(0), "ne"))
-            for key, values in partial.items():
-                others = [shuffle(ctx, v, off, width, ShuffleMode.XOR) for v in values]
-                if upper is None:
-                    partial[key] = combine(ctx, op, values, others)
-                    continue
-                lower = [
-                    ctx.value(arith.SelectOp(upper, o, v))
-                    for v, o in zip(values, others, strict=True)
-                ]
-                higher = [
-                    ctx.value(arith.SelectOp(upper, v, o))
-                    for v, o in zip(values, others, strict=True)
-                ]
-                partial[key] = combine(ctx, op, lower, higher)
+        # 2. across the lanes of a warp
+        butterfly(ctx, op, partial, g.shuffle_offsets(axis))
 
         # 3. across warps, through shared memory
         warps = g.distinct_warps(axis)
-        if warps > 1:
-            partial = self._across_warps(ctx, op, g, axis, warps, partial)
+        if warps > 1 and len(partial) == 1:
+            partial = across_warps_in_turn(ctx, op, g, axis, warps, partial)
+        elif warps > 1:
+            partial = across_warps_spread(ctx, op, g, axis, warps, partial)
 
         for n, result in enumerate(op.results):
             if is_block(result.type):
@@ -193,35 +208,112 @@ class LowerReduce:
                 assert len(partial) == 1
                 ctx.set(result, [next(iter(partial.values()))[n]])
 
-    def _across_warps(
-        self,
-        ctx: LoweringContext,
-        op: tt.ReduceOp,
-        g: Geometry,
-        axis: int,
-        warps: int,
-        partial: dict[Key, list[SSAValue]],
-    ) -> dict[Key, list[SSAValue]]:
-        strides, numel = result_strides(g, axis)
-        bufs = [ctx.shared_buffer(element_type(s.type), warps * numel) for s in op.srcs]
-        warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
-        slot = ctx.value(arith.MuliOp(warp_idx, ctx.i32(numel)))
-        slot_index = ctx.value(arith.IndexCastOp(slot, IndexType()))
-        for key, values in partial.items():
-            lin = ctx.linear_index(g, key, strides)
-            at = ctx.value(arith.AddiOp(slot_index, lin))
-            for buf, value in zip(bufs, values, strict=True):
+
+def across_warps_in_turn(
+    ctx: LoweringContext,
+    op: tt.ReduceOp,
+    g: Geometry,
+    axis: int,
+    warps: int,
+    partial: dict[Key, list[SSAValue]],
+) -> dict[Key, list[SSAValue]]:
+    """Step 3 where the thread holds one result element (a row's scalar, as in a softmax):
+    every thread reads the ``warps`` partials of it and combines them in warp order, which
+    costs less than ``across_warps_spread``'s extra barrier and shared-memory round trip."""
+    strides, numel = result_strides(g, axis)
+    bufs = [ctx.shared_buffer(element_type(s.type), warps * numel) for s in op.srcs]
+    warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
+    slot = ctx.value(arith.MuliOp(warp_idx, ctx.i32(numel)))
+    slot_index = ctx.value(arith.IndexCastOp(slot, IndexType()))
+    for key, values in partial.items():
+        lin = ctx.linear_index(g, key, strides)
+        at = ctx.value(arith.AddiOp(slot_index, lin))
+        for buf, value in zip(bufs, values, strict=True):
+            ctx.emit(memref.StoreOp.get(value, buf, [at]))
+    ctx.emit(gpu.BarrierOp())
+    out: dict[Key, list[SSAValue]] = {}
+    for key in partial:
+        lin = ctx.linear_index(g, key, strides)
+        acc: list[SSAValue] | None = None
+        for w in range(warps):
+            idx = lin if w == 0 else ctx.value(arith.AddiOp(lin, ctx.index(w * numel)))
+            vs = [ctx.value(memref.LoadOp.get(buf, [idx])) for buf in bufs]
+            acc = vs if acc is None else combine(ctx, op, acc, vs)
+        assert acc is not None
+        out[key] = acc
+    ctx.emit(gpu.BarrierOp())
+    return out
+
+
+def across_warps_spread(
+    ctx: LoweringContext,
+    op: tt.ReduceOp,
+    g: Geometry,
+    axis: int,
+    warps: int,
+    partial: dict[Key, list[SSAValue]],
+) -> dict[Key, list[SSAValue]]:
+    """Step 3 where the thread holds several result elements (Triton's scheme). Combining all
+    ``warps`` partials of each of them in every thread made code that grows with elements x
+    warps (a Welford var/mean over 64 x 1024 rows: 448 of a thread's 960 combines). Instead
+    the ``warps`` partials of a result element lie side by side in shared memory, each thread
+    takes ``warps * numel / threads`` of them, and groups of ``warps`` lanes combine theirs
+    with a butterfly; the results go back to shared memory for every thread to read its own."""
+    strides, numel = result_strides(g, axis)
+    bufs = [ctx.shared_buffer(element_type(s.type), warps * numel) for s in op.srcs]
+    warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
+    spaced = [s * warps for s in strides]  # element e's partial of warp w: e * warps + w
+    for key, values in partial.items():
+        at = ctx.value(arith.AddiOp(ctx.linear_offset(g, key, spaced), warp_idx))
+        at_index = ctx.value(arith.IndexCastOp(at, IndexType()))
+        for buf, value in zip(bufs, values, strict=True):
+            ctx.emit(memref.StoreOp.get(value, buf, [at_index]))
+    ctx.emit(gpu.BarrierOp())
+    _combine_spread(ctx, op, bufs, warps * numel, warps, next(iter(partial.values())))
+    ctx.emit(gpu.BarrierOp())
+    out: dict[Key, list[SSAValue]] = {}
+    for key in partial:
+        at_index = ctx.linear_index(g, key, spaced)
+        out[key] = [ctx.value(memref.LoadOp.get(buf, [at_index])) for buf in bufs]
+    ctx.emit(gpu.BarrierOp())
+    return out
+
+
+def _combine_spread(
+    ctx: LoweringContext,
+    op: tt.ReduceOp,
+    bufs: Sequence[SSAValue],
+    total: int,
+    warps: int,
+    spare: Sequence[SSAValue],
+) -> None:
+    """Each thread combines slots ``thread_id + k * threads`` with its group of ``warps``
+    lanes and writes the result back to its slots (slot ``e * warps`` then holds element
+    ``e``'s result). Where there are fewer slots than threads, the threads past ``total``
+    read nothing and write nothing: they shuffle ``spare`` values (of the operands' types)."""
+    threads = ctx.num_warps * WARP_SIZE
+    offsets = [1 << b for b in range(log2(warps))]
+    busy = None
+    if total < threads:
+        busy = ctx.value(arith.CmpiOp(ctx.thread_id, ctx.i32(total), "ult"))
+    for first in range(0, max(total, threads), threads):
+        slot = ctx.value(arith.AddiOp(ctx.thread_id, ctx.i32(first))) if first else ctx.thread_id
+        at = ctx.value(arith.IndexCastOp(slot, IndexType()))
+        loads = Block()
+        with ctx.inside(loads):
+            values = [ctx.value(memref.LoadOp.get(buf, [at])) for buf in bufs]
+        if busy is None:
+            guarded(ctx, None, loads)
+        else:
+            with ctx.inside(loads):
+                ctx.emit(scf.YieldOp(*values))
+            idle = Block([scf.YieldOp(*spare)])
+            read = ctx.emit(scf.IfOp(busy, [v.type for v in values], [loads], [idle]))
+            values = list(read.results)
+        group: dict[Key, list[SSAValue]] = {(): values}
+        butterfly(ctx, op, group, offsets)
+        stores = Block()
+        with ctx.inside(stores):
+            for buf, value in zip(bufs, group[()], strict=True):
                 ctx.emit(memref.StoreOp.get(value, buf, [at]))
-        ctx.emit(gpu.BarrierOp())
-        out: dict[Key, list[SSAValue]] = {}
-        for key in partial:
-            lin = ctx.linear_index(g, key, strides)
-            acc: list[SSAValue] | None = None
-            for w in range(warps):
-                idx = lin if w == 0 else ctx.value(arith.AddiOp(lin, ctx.index(w * numel)))
-                vs = [ctx.value(memref.LoadOp.get(buf, [idx])) for buf in bufs]
-                acc = vs if acc is None else combine(ctx, op, acc, vs)
-            assert acc is not None
-            out[key] = acc
-        ctx.emit(gpu.BarrierOp())
-        return out
+        guarded(ctx, busy, stores)

@@ -45,11 +45,19 @@ def signless(a: Attribute) -> Attribute:
     return a
 
 
-def _rebuilt(op: Operation) -> Operation | None:
+class _Signless(dict[Attribute, Attribute]):
+    """``signless`` of each attribute, computed once: a kernel's ops repeat a few types."""
+
+    def __missing__(self, a: Attribute) -> Attribute:
+        self[a] = out = signless(a)
+        return out
+
+
+def _rebuilt(op: Operation, erased: _Signless) -> Operation | None:
     """``op`` recreated with signless types, or None when it has no signedness to erase."""
-    results = [signless(r.type) for r in op.results]
-    props = {k: signless(v) for k, v in op.properties.items()}
-    attrs = {k: signless(v) for k, v in op.attributes.items()}
+    results = [erased[r.type] for r in op.results]
+    props = {k: erased[v] for k, v in op.properties.items()}
+    attrs = {k: erased[v] for k, v in op.attributes.items()}
     if (
         results == [r.type for r in op.results]
         and props == op.properties
@@ -69,14 +77,15 @@ def _rebuilt(op: Operation) -> Operation | None:
 def erase_signedness(module: ModuleOp) -> None:
     """Erase every signedness in place; the bitcasts that only changed it (``ui32`` to ``i32``)
     become no-ops and are dropped."""
+    erased = _Signless()
     for op in list(module.walk()):
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.args:
-                    t = signless(arg.type)
+                    t = erased[arg.type]
                     if t != arg.type:
                         Rewriter.replace_value_with_new_type(arg, t)
-        new = _rebuilt(op)
+        new = _rebuilt(op, erased)
         if new is not None:
             new.location = op.location
             for old_result, new_result in zip(op.results, new.results, strict=True):

@@ -66,7 +66,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import get_effects
-from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.constants import uniform_constant
@@ -113,6 +112,7 @@ from mytriton.passes.ttg.pipelining.loads import (
     pure_slice,
     reads_only,
 )
+from mytriton.passes.ttg.pipelining.shared_fit import fits_shared_memory
 
 TMA_ALIGNMENT = 16  # bytes: where a TMA copy's innermost coordinate must start
 
@@ -131,7 +131,7 @@ class PipelineAsyncPass(ModulePass):
             trial = op.clone()
             if not pipeline_module(trial, self.num_stages, cap):
                 return
-            if _fits_shared_memory(trial):
+            if fits_shared_memory(trial):
                 replace_body(op, trial)
                 return
 
@@ -201,23 +201,6 @@ def _inside(v: SSAValue, loop: scf.ForOp) -> bool:
             return True
         op = op.parent_op()
     return False
-
-
-def _fits_shared_memory(module: builtin.ModuleOp) -> bool:
-    """Whether ``module`` lowers within the shared memory a kernel may use."""
-    from mytriton.dialects.ttg.layouts import module_num_warps
-    from mytriton.errors import MyTritonError
-    from mytriton.passes.gpu_lowering.driver import Lowering
-
-    try:
-        num_warps = module_num_warps(module)
-        for fn in [op for op in module.ops if isinstance(op, func.FuncOp)]:
-            alone = builtin.ModuleOp([fn.clone()])  # the lowering takes one kernel a module
-            alone.attributes.update(module.attributes)
-            Lowering(num_warps).run(alone)
-    except (MyTritonError, VerifyException):
-        return False
-    return True
 
 
 @dataclass

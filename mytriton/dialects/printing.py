@@ -1,0 +1,100 @@
+"""Printing modules as text that re-parses to the same module, locations included: each
+stage's text (``asm[stage]``), and a module's identity where a pass reuses earlier work."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Hashable, Iterable, Mapping
+
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, UnregisteredOp
+from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.printer import Printer
+
+
+class LocatedPrinter(Printer):
+    """xDSL's printer with locations that always re-parse: its ``print_operation_type`` adds the
+    op's location, right for the generic form, but a custom form that calls it (``scf.while``)
+    then gets the location where the parser cannot read it, and again after the op.
+
+    Faster on the same text: a lowered kernel repeats a few types, locations, op types and
+    attribute dictionaries thousands of times, which xDSL prints again each time (a location's
+    file name byte by byte), each piece through ``print()``; here each is printed once and its
+    text reused, and text without a newline goes straight to the stream."""
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if self.stream is None or "\n" in text:
+            super().print_string(text, indent=indent)
+            return
+        self._current_column += len(text)
+        self.stream.write(text)
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, TypeAttribute | FileLineColLoc):
+            self._reuse(attribute, lambda: super(LocatedPrinter, self).print_attribute(attribute))
+        else:
+            super().print_attribute(attribute)
+
+    def print_function_type(
+        self, input_types: Iterable[Attribute], output_types: Iterable[Attribute]
+    ) -> None:
+        inputs, outputs = tuple(input_types), tuple(output_types)
+        self._reuse(
+            ("->", inputs, outputs),
+            lambda: super(LocatedPrinter, self).print_function_type(inputs, outputs),
+        )
+
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        items = tuple(attr_dict.items())
+        self._reuse(("{}", items), lambda: super(LocatedPrinter, self).print_attr_dict(attr_dict))
+
+    def _reuse(self, key: Hashable, print_it: Callable[[], None]) -> None:
+        """``print_it()``, whose text depends on ``key`` alone: printed once, then reused
+        (directly where it spans lines, or where ``key`` does not hash)."""
+        printed: dict[Hashable, str] = self.__dict__.setdefault("_printed", {})
+        try:
+            text = None if self.printing_location else printed.get(key)
+        except TypeError:  # an attribute holding a dict, say
+            print_it()
+            return
+        if text is None:
+            text = self._printed_alone(print_it)
+            if text is None:
+                print_it()
+                return
+            if not self.printing_location:
+                printed[key] = text
+        self.print_string(text)
+
+    def _printed_alone(self, print_it: Callable[[], None]) -> str | None:
+        """What ``print_it`` prints when on one line, else None; the printer's state is left
+        as it was."""
+        stream, line, column = self.stream, self._current_line, self._current_column
+        self.stream = io.StringIO()
+        try:
+            print_it()
+            text = self.stream.getvalue()
+        finally:
+            self.stream, self._current_line, self._current_column = stream, line, column
+        return None if "\n" in text else text
+
+    def print_operation_type(self, op: Operation) -> None:
+        custom = not (self.print_generic_format or Operation.print is type(op).print)
+        if custom and not isinstance(op, UnregisteredOp):
+            self.print_function_type(op.operand_types, op.result_types)
+        else:
+            super().print_operation_type(op)
+
+
+def print_module(module: ModuleOp) -> str:
+    """Custom-form MLIR with locations, so a stage's text re-parses to the same module (an
+    edited dump still reports errors at the kernel's Python lines)."""
+    out = io.StringIO()
+    LocatedPrinter(stream=out, print_debuginfo=True).print_op(module)
+    return out.getvalue()
+
+
+def print_generic(module: ModuleOp) -> str:
+    """Generic-form MLIR with locations: what ``mlir-opt`` parses and FileCheck tests read."""
+    out = io.StringIO()
+    LocatedPrinter(stream=out, print_generic_format=True, print_debuginfo=True).print_op(module)
+    return out.getvalue() + "\n"
