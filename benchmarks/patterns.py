@@ -248,10 +248,10 @@ def sums_agree(a: list[list[float]], b: list[list[float]], rtol: float = 1e-3) -
 
 def _time_cell(res: dict[str, Any]) -> str:
     if res.get("ms") is not None:
-        return f"{res['ms']:12.3f}"
+        return f"{res['ms']:14.3f}"
     if res.get("ok") is False:
-        return f"{'FAIL':>12s}"
-    return f"{'ok' if res.get('ok') else '-':>12s}"
+        return f"{'FAIL':>14s}"
+    return f"{'ok' if res.get('ok') else '-':>14s}"
 
 
 def format_tables(
@@ -265,7 +265,7 @@ def format_tables(
     lines = ["GPU ms per launch (L2 flushed, median); x = Triton's time / mytriton's (> 1 faster)"]
     head = f"{'row':26s} {'dtype':10s}"
     for impl in impls:
-        head += f" {impl[:12]:>12s}" + ("      x" if impl in mine and ratio else "")
+        head += f" {impl[:14]:>14s}" + ("      x" if impl in mine and ratio else "")
     dry = ratio and any("summary" in r for r in results.values())
     lines.append(head + ("  results" if dry else ""))
     ratios: dict[str, list[float]] = {i: [] for i in mine}
@@ -294,23 +294,43 @@ def format_tables(
         lines += [
             "",
             "seconds: cold = first launch (compile + load + run) in a fresh process, empty cache;",
-            "tune = the autotuned kernel's first call (every config compiled and timed)",
-            f"{'row':26s}" + "".join(f" {i[:18]:>18s}" for i in cold_impls),
+            "tune = the autotuned kernel's first call (every config compiled and timed);",
+            "x = Triton's seconds / mytriton's (> 1 faster)",
+            f"{'row':26s}" + "".join(f" {i:>30s}" for i in cold_impls),
         ]
         for name in names:
             cells = f"{name:26s}"
+            base = results.get((name, "triton"), {})
             for impl in cold_impls:
                 res = results.get((name, impl), {})
-                cold = res.get("cold_s")
-                text = f"{cold:.2f}" if cold is not None else ("error" if res else "-")
-                if ROWS[name].autotune:
-                    tune = res.get("autotune_s")
-                    text += f" tune {tune:.1f}" if tune is not None else " tune -"
-                cells += f" {text:>18s}"
+                text = ""
+                for key, label in (("cold_s", ""), ("autotune_s", "tune ")):
+                    if key == "autotune_s" and not ROWS[name].autotune:
+                        continue
+                    got = res.get(key)
+                    text += f" {label}{got:.2f}" if got is not None else f" {label}-"
+                    if impl in mine and got and base.get(key):
+                        text += f" ({base[key] / got:.2f}x)"
+                cells += f" {text.strip():>30s}"
             lines.append(cells)
     lines += ["", "rows (shape; torch's column):"]
     lines += [f"  {n}: {ROWS[n].shape}; {ROWS[n].torch_op}" for n in names]
     return "\n".join(lines)
+
+
+def print_saved(files: list[str]) -> int:
+    """The table of the runs saved in ``files`` (``--out``), their results merged."""
+    results: dict[tuple[str, str], dict[str, Any]] = {}
+    for f in files:
+        data = json.loads(Path(f).read_text())
+        print(f"patterns on {data['device']}, {data['date']}\n$ {data['command']}")
+        for res in data["results"]:
+            results.setdefault((res["row"], res["impl"]), {}).update(res)
+    names = [n for n in ROWS if any(n == r for r, _ in results)]
+    present = {i for _, i in results}
+    impls = [i for i in (*IMPLS, INTERPRETER) if i in present]
+    print(format_tables(names, impls, results))
+    return 0
 
 
 def main() -> int:
@@ -353,6 +373,14 @@ def main() -> int:
         "truncation and multiplies bf16 values as their bits, so its bf16 results cannot be "
         "compared)",
     )
+    ap.add_argument(
+        "--from",
+        dest="from_files",
+        metavar="JSON[,JSON]",
+        default="",
+        help="print the table of saved runs (their --out files, merged: e.g. a --no-cold run "
+        "and a --cold-only one) and run nothing",
+    )
     ap.add_argument("--worker", metavar="IMPL", help=argparse.SUPPRESS)
     ap.add_argument("--cold", nargs=2, metavar=("IMPL", "ROW"), help=argparse.SUPPRESS)
     ap.add_argument("--autotune", action="store_true", help=argparse.SUPPRESS)
@@ -379,6 +407,9 @@ def main() -> int:
     if args.cold:
         run_cold(args.cold[0], args.cold[1], args.autotune)
         return 0
+
+    if args.from_files:
+        return print_saved(args.from_files.split(","))
 
     command = "python benchmarks/patterns.py " + " ".join(sys.argv[1:])
     results: dict[tuple[str, str], dict[str, Any]] = {}

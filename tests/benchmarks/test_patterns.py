@@ -1,11 +1,13 @@
 """Every kernel of ``benchmarks/patterns.py`` (sources in ``benchmarks/patterns_src/``) gives
-torch's results at a tiny shape on mytriton's interpreter, loaded as the benchmark loads it
-(``compare.load_kernels``) and checked by the row's own check: a wrong kernel shows here, not
-after GPU time is spent on it. The GPU run checks each row again at its production size."""
+torch's results at a tiny shape on mytriton's interpreter and on gpusim (the lowered GPU IR),
+loaded as the benchmark loads it (``compare.load_kernels``) and checked by the row's own check:
+a wrong kernel, or a lowering that gets it wrong, shows here, not after GPU time is spent on
+it. The GPU run checks each row again at its production size."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -36,16 +38,22 @@ P = _load_patterns()
 _MODULES: dict[str, Any] = {}  # each source loaded once under mytriton
 
 
-def _tiny_case(name: str, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("MYTRITON_INTERPRET", "1")
+def _tiny_case(name: str, monkeypatch: pytest.MonkeyPatch, backend: str = "interpreter") -> Any:
     monkeypatch.delenv("MYTRITON_AS_TRITON", raising=False)
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    if backend == "interpreter":
+        monkeypatch.setenv("MYTRITON_INTERPRET", "1")
+    else:
+        monkeypatch.delenv("MYTRITON_INTERPRET", raising=False)
+        monkeypatch.setenv("MYTRITON_BACKEND", backend)
     row = P.ROWS[name]
     return row.build(P.make_env(P.INTERPRETER, row, True, "cpu", _MODULES))
 
 
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
 @pytest.mark.parametrize("name", list(P.ROWS))
-def test_pattern_matches_torch_on_the_interpreter(name: str, monkeypatch: pytest.MonkeyPatch):
-    case = _tiny_case(name, monkeypatch)
+def test_pattern_matches_torch(name: str, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    case = _tiny_case(name, monkeypatch, backend)
     ref = case.reference()
     case.launch()
     case.check(ref)
@@ -90,3 +98,23 @@ def test_help_runs_without_a_gpu() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "--dry-run" in out.stdout and "paged_attention" in out.stdout
+
+
+def test_saved_runs_merge_into_one_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A ``--no-cold`` run's times and a ``--cold-only`` run's seconds (``--from A,B``)."""
+    head = {"device": "GPU", "date": "today", "rows": {}}
+    times = [
+        {"row": "softmax", "impl": i, "ok": True, "ms": ms}
+        for i, ms in [("triton", 1.0), ("mytriton-cuda", 0.8)]
+    ]
+    colds = [
+        {"row": "softmax", "impl": i, "cold_s": s}
+        for i, s in [("triton", 1.0), ("mytriton-cuda", 2.0)]
+    ]
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({**head, "command": "--no-cold", "results": times}))
+    b.write_text(json.dumps({**head, "command": "--cold-only", "results": colds}))
+    assert P.print_saved([str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "$ --no-cold" in out and "$ --cold-only" in out
+    assert " 1.25x" in out and "2.00 (0.50x)" in out
