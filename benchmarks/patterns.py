@@ -122,6 +122,43 @@ def summary(outputs: Sequence[Any]) -> list[list[float]]:
     return [[float(o.double().sum().item()), float(o.double().abs().sum().item())] for o in outputs]
 
 
+def measure_row(
+    impl: str, r: Row, tiny: bool, device: str, rep: int, modules: dict[str, Any], f16: bool
+) -> dict[str, Any] | None:
+    """One row under ``impl``: checked, then timed on a GPU (None: torch has no such op). Its
+    tensors go when it returns."""
+    import torch
+
+    out: dict[str, Any] = {"row": r.name, "impl": impl}
+    case = r.build(make_env(impl, r, tiny, device, modules, f16))
+    if impl == "torch":
+        if case.torch_fn is None:
+            return None
+        case.torch_fn()
+        fn = case.torch_fn
+    else:
+        ref = case.reference()
+        case.launch()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        case.check(ref)
+        del ref
+        out["ok"] = True
+        if tiny:
+            out["summary"] = summary(case.outputs())
+        fn = case.launch
+    if device == "cuda":
+        from compare import bench_gpu_flushed
+
+        ms = bench_gpu_flushed(fn, rep=rep or None)
+        out["ms"] = ms
+        if case.nbytes:
+            out["GB/s"] = case.nbytes / ms / 1e6
+        if case.flops:
+            out["TFLOP/s"] = case.flops / ms / 1e9
+    return out
+
+
 def run_worker(
     impl: str, names: list[str], tiny: bool, device: str, rep: int, bf16_as_f16: bool = False
 ) -> None:
@@ -131,45 +168,20 @@ def run_worker(
     if impl.startswith("mytriton-") and not tiny:
         os.environ["MYTRITON_BACKEND"] = impl.split("-", 1)[1]
     if device == "cuda":
-        from compare import bench_gpu_flushed
-
         print(json.dumps({"device": torch.cuda.get_device_name()}), flush=True)
     modules: dict[str, Any] = {}
     for name in names:
-        r = ROWS[name]
-        out: dict[str, Any] = {"row": name, "impl": impl}
+        out: dict[str, Any] | None
         try:
-            case = r.build(make_env(impl, r, tiny, device, modules, bf16_as_f16))
-            if impl == "torch":
-                if case.torch_fn is None:
-                    continue
-                case.torch_fn()
-                fn = case.torch_fn
-            else:
-                ref = case.reference()
-                case.launch()
-                if device == "cuda":
-                    torch.cuda.synchronize()
-                case.check(ref)
-                del ref
-                out["ok"] = True
-                if tiny:
-                    out["summary"] = summary(case.outputs())
-                fn = case.launch
-            if device == "cuda":
-                ms = bench_gpu_flushed(fn, rep=rep or None)
-                out["ms"] = ms
-                if case.nbytes:
-                    out["GB/s"] = case.nbytes / ms / 1e6
-                if case.flops:
-                    out["TFLOP/s"] = case.flops / ms / 1e9
+            out = measure_row(impl, ROWS[name], tiny, device, rep, modules, bf16_as_f16)
         except Exception as exc:  # one failure must not hide the other rows
-            out["ok"] = False
+            out = {"row": name, "impl": impl, "ok": False}
             out["error"] = f"{type(exc).__name__}: {exc}"[:600]
+        if out is None:
+            continue
         print(json.dumps(out), flush=True)
         if device == "cuda" and any(m in out.get("error", "") for m in STICKY):
             sys.exit(3)  # the context is lost: the driver starts a new worker for the rest
-        case = None  # type: ignore[assignment]
         if device == "cuda":
             torch.cuda.empty_cache()
 
