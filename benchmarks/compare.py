@@ -68,6 +68,43 @@ def bench_gpu(fn: Callable[[], Any], warmup: int = 10, rep: int = 50) -> float:
     return statistics.median(times)
 
 
+def bench_gpu_flushed(
+    fn: Callable[[], Any],
+    warmup: int = 3,
+    rep: int | None = None,
+    flush_bytes: int = 256 << 20,
+    budget_ms: float = 400.0,
+) -> float:
+    """Median GPU time of ``fn`` in milliseconds as a user's GPU sees one call: the L2 flushed
+    before each call (a ``flush_bytes`` buffer zeroed, as ``triton.testing.do_bench`` does),
+    CUDA events right around the call. The zeroing runs while the host launches ``fn``, so the
+    host's launch time stays hidden (``bench_gpu`` times each call from an idle GPU). ``rep``
+    calls, by default as many as fit ``budget_ms`` (10 to 100)."""
+    import torch
+
+    cache = torch.empty(flush_bytes, dtype=torch.int8, device="cuda")
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    if rep is None:
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(3):
+            fn()
+        e.record()
+        torch.cuda.synchronize()
+        rep = int(min(100, max(10, budget_ms / max(s.elapsed_time(e) / 3, 1e-3))))
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(rep)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(rep)]
+    for i in range(rep):
+        cache.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends, strict=True))
+
+
 def bench_gpu_batched(fn: Callable[[], Any], warmup: int = 3, n: int = 20) -> float:
     """GPU time of ``fn`` in milliseconds, CUDA events around ``n`` calls made back to back:
     the kernel's own time where it outlasts the host's launch (``bench_gpu`` times each call
