@@ -6,7 +6,8 @@ globals and closure values stay Python values and are computed with at compile t
 
 By concern: names, assignments, statements, expressions, calls and the inlining of ``@jit``
 callees live here; ``if``/``for``/``while`` in control_flow.py (``ControlFlowMixin``),
-``break``/``continue``/``return`` in early_exit.py (``EarlyExitMixin``); what is evaluated
+``break``/``continue``/``return`` in early_exit.py (``EarlyExitMixin``; the runtime loops they
+leave in exiting_loops.py); what is evaluated
 at compile time (globals, Python builtins, operators on constants) in compile_time.py; the
 shared state and error plumbing in codegen_base.py.
 """
