@@ -22,7 +22,7 @@ from xdsl.ir import Block, Region
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.verify import verify_module
 from mytriton.errors import KernelTypeError, KernelValueError
-from mytriton.frontend.block_pointers import TensorDescriptor
+from mytriton.frontend.block_pointer_values import TensorDescriptor
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.codegen import CodeGenerator
 from mytriton.frontend.dtypes import to_ir

@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from mytriton.errors import KernelNameError, KernelTypeError, UnsupportedSyntaxError
-from mytriton.frontend.block_pointers import BlockPointer, TensorDescriptor
+from mytriton.frontend.block_pointer_values import BlockPointer, TensorDescriptor
 from mytriton.frontend.codegen_base import CodeGeneratorBase, core_fn
 from mytriton.frontend.compile_time import check_global, is_jit_function
 from mytriton.frontend.values import BlockShape, BoundMethod, TensorValue, unwrap_constexpr

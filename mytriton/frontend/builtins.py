@@ -42,7 +42,7 @@ class Builtins(
     ReduceBuiltins,
     LibdeviceBuiltins,
     DebugBuiltins,
-    DescriptorGatherBuiltins,  # and BlockPointerBuiltins, its base
+    DescriptorGatherBuiltins,  # and TensorDescriptorBuiltins, BlockPointerBuiltins, its bases
     DescriptorAtomicBuiltins,
     AtomicBuiltins,
     DotScaledBuiltins,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from mytriton.dialects.tt import core as tt
 from mytriton.errors import KernelTypeError, KernelValueError
-from mytriton.frontend.block_pointers import BlockPointer, Options
+from mytriton.frontend.block_pointer_values import BlockPointer, Options
 from mytriton.frontend.builder import IRBuilder
 from mytriton.frontend.semantic import Semantic
 from mytriton.frontend.values import TensorValue
