@@ -70,7 +70,7 @@ DEFERRED_UPWARD: dict[tuple[str, str], str] = {
     ("mytriton.frontend.reduce_builtins", "mytriton.language.standard"): "tl.sum's @jit helpers",
     ("mytriton.backends.__init__", "mytriton.compat.backends"): "Triton's triton.backends.backends",
     ("mytriton.backends.__init__", "mytriton.compat.target"): "Triton's BaseBackend, DriverBase",
-    ("mytriton.runtime.autotuner", "mytriton.testing"): "configs are timed with do_bench",
+    ("mytriton.runtime.autotuner", "mytriton.testing.__init__"): "configs are timed with do_bench",
     ("mytriton.runtime.compile_listener", "mytriton.compat.compiler"): (
         "knobs.compilation.listener is Triton's API: it is given Triton's ASTSource"
     ),

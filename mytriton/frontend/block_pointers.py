@@ -17,162 +17,38 @@ In a kernel ``desc.shape``/``desc.strides`` are its runtime scalars and ``desc.b
 compile-time sizes, as in Triton. Runtime loops and ``if``s carry a record as its scalars
 (``CompositeValue``).
 Argument checks and messages follow Triton 3.6's ``semantic.py``.
+
+Here: ``BlockPointerBuiltins`` (the arguments, ``tl.make_block_ptr``/``tl.advance``, and the
+masked window that loads and stores through either record expand into). The records
+themselves: block_pointer_values.py; the descriptors' builtins: tensor_descriptors.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from mytriton.dialects.tt import core as tt
-from mytriton.dialects.tt.tensor_map import MakeTensorMapOp
 from mytriton.dialects.tt.types import numel_problem
 from mytriton.errors import ConstexprError, KernelTypeError, KernelValueError
-from mytriton.frontend.semantic import Semantic
-from mytriton.frontend.values import (
-    BlockShape,
-    BoundMethod,
-    CompositeValue,
-    TensorValue,
-    unwrap_constexpr,
+from mytriton.frontend.block_pointer_values import (
+    Addressing,
+    BlockPointer,
+    Options,
+    TensorDescriptor,
+    no_options,
 )
+from mytriton.frontend.semantic import Semantic
+from mytriton.frontend.values import CompositeValue, TensorValue, unwrap_constexpr
 from mytriton.language import core
-
-# What ``tl.load``/``tl.store`` does to the memory op it built (its cache options).
-Options = Callable[[Operation], None]
 
 _INT32 = (-(2**31), 2**31)
 _INT64 = (-(2**63), 2**63)
-
-
-@dataclass(frozen=True, repr=False)
-class BlockPointer(CompositeValue):
-    """``tl.make_block_ptr(...)``: a ``block_shape`` window at ``offsets`` of a strided tensor."""
-
-    base: TensorValue  # a scalar pointer
-    shape: tuple[TensorValue, ...]  # int64
-    strides: tuple[TensorValue, ...]  # int64
-    offsets: tuple[TensorValue, ...]  # int64 (given as int32; advanced without wrapping)
-    block_shape: tuple[int, ...]
-    order: tuple[int, ...]
-
-    @property
-    def element_dtype(self) -> core.dtype:
-        return self.base.dtype.element_ty  # type: ignore[attr-defined,no-any-return]
-
-    def leaves(self) -> tuple[TensorValue, ...]:
-        return (self.base, *self.shape, *self.strides, *self.offsets)
-
-    def leaf_names(self) -> tuple[str, ...]:
-        r = range(len(self.block_shape))
-        return (
-            "base",
-            *(f"shape{d}" for d in r),
-            *(f"stride{d}" for d in r),
-            *(f"off{d}" for d in r),
-        )
-
-    def with_leaves(self, leaves: Sequence[TensorValue]) -> BlockPointer:
-        n = len(self.block_shape)
-        return replace(
-            self,
-            base=leaves[0],
-            shape=tuple(leaves[1 : 1 + n]),
-            strides=tuple(leaves[1 + n : 1 + 2 * n]),
-            offsets=tuple(leaves[1 + 2 * n : 1 + 3 * n]),
-        )
-
-    def static_key(self) -> tuple[Any, ...]:
-        return (self.block_shape, self.order)
-
-    def describe(self) -> str:
-        return f"a block pointer to {self.element_dtype}{list(self.block_shape)}"
-
-    def attribute(self, name: str) -> Any:
-        if name in ("advance", "store"):  # Triton's tensor methods that take a block pointer
-            return BoundMethod(self, name)
-        if name == "dtype":
-            return core.pointer_type(core.block_type(self.element_dtype, list(self.block_shape)))
-        return None
-
-
-# ``desc.<name>`` that is ``tl.core.descriptor_<name>(desc, ...)``
-_DESCRIPTOR_BUILTINS = frozenset(
-    ["gather", "scatter", *(f"atomic_{k}" for k in ("add", "min", "max", "and", "or", "xor"))]
-)
-
-
-@dataclass(frozen=True, repr=False)
-class TensorDescriptor(CompositeValue):
-    """``tl.make_tensor_descriptor(...)``: loads and stores ``block_shape`` blocks of a tensor."""
-
-    base: TensorValue
-    shape: tuple[TensorValue, ...]  # int32
-    strides: tuple[TensorValue, ...]  # int64
-    block_shape: tuple[int, ...]
-    padding: str  # "zero" or "nan"
-    # the tensor map TMA copies of its blocks may read: a host descriptor's argument, or the
-    # ``tt.make_tensor_map`` of a 2-d one made in the kernel; None for other ranks
-    tensor_map: TensorValue | None = None
-
-    @property
-    def element_dtype(self) -> core.dtype:
-        return self.base.dtype.element_ty  # type: ignore[attr-defined,no-any-return]
-
-    def leaves(self) -> tuple[TensorValue, ...]:
-        mapped = () if self.tensor_map is None else (self.tensor_map,)
-        return (self.base, *self.shape, *self.strides, *mapped)
-
-    def leaf_names(self) -> tuple[str, ...]:
-        r = range(len(self.block_shape))
-        mapped = () if self.tensor_map is None else ("tensor_map",)
-        return ("base", *(f"shape{d}" for d in r), *(f"stride{d}" for d in r), *mapped)
-
-    def with_leaves(self, leaves: Sequence[TensorValue]) -> TensorDescriptor:
-        n = len(self.block_shape)
-        return replace(
-            self,
-            base=leaves[0],
-            shape=tuple(leaves[1 : 1 + n]),
-            strides=tuple(leaves[1 + n : 1 + 2 * n]),
-            tensor_map=None if self.tensor_map is None else leaves[1 + 2 * n],
-        )
-
-    def static_key(self) -> tuple[Any, ...]:
-        return (self.block_shape, self.padding, self.tensor_map is not None)
-
-    def describe(self) -> str:
-        return f"a tensor descriptor of {self.element_dtype}{list(self.block_shape)}"
-
-    def attribute(self, name: str) -> Any:
-        if name in ("load", "store"):
-            return BoundMethod(self, f"{name}_tensor_descriptor")
-        if name in _DESCRIPTOR_BUILTINS:  # tl.core builtins that tl does not export
-            return BoundMethod(self, name, getattr(core, f"descriptor_{name}"))
-        if name == "shape":  # runtime int32 scalars, as Triton's
-            return self.shape
-        if name == "strides":  # runtime int64 scalars
-            return self.strides
-        if name == "block_shape":  # ints, equal to a list or a tuple of them (Triton's tl.tuple)
-            return BlockShape(self.block_shape)
-        if name == "dtype":
-            return self.element_dtype
-        if name == "block_type":
-            return core.block_type(self.element_dtype, list(self.block_shape))
-        return None
-
-
-@dataclass
-class Addressing:
-    """The element offsets and in-bounds mask of a window, summed one dimension at a time."""
-
-    offset: TensorValue | None = None
-    mask: TensorValue | None = None
 
 
 def _is_zero(value: Any) -> bool:
@@ -188,14 +64,9 @@ def _known_int(v: TensorValue) -> int | None:
     return None
 
 
-def no_options(op: Operation) -> None:
-    return None
-
-
 class BlockPointerBuiltins:
-    """``tl.make_block_ptr``, ``tl.advance``, ``tl.make_tensor_descriptor``,
-    ``tl.load_tensor_descriptor``/``tl.store_tensor_descriptor``, and ``tl.load``/``tl.store``
-    through a block pointer (a mixin of ``Builtins``)."""
+    """``tl.make_block_ptr``, ``tl.advance`` and ``tl.load``/``tl.store`` through a block
+    pointer (a mixin of ``Builtins``, under ``TensorDescriptorBuiltins``)."""
 
     sem: Semantic
 
@@ -548,119 +419,3 @@ class BlockPointerBuiltins:
             ptr.base, ptr.offsets, ptr.strides, ptr.shape, ptr.block_shape, checked
         )
         self._masked_store(pointers, v, in_bounds, options)
-
-    # ---- tensor descriptors ----
-
-    def make_tensor_descriptor(
-        self, base: Any, shape: Any, strides: Any, block_shape: Any, padding_option: Any
-    ) -> TensorDescriptor:
-        what = "tl.make_tensor_descriptor"
-        ptr = self._base(base, what)
-        shapes = self._list(shape, f"{what}: shape")
-        stride_list = self._list(strides, f"{what}: strides")
-        ndim = len(shapes)
-        if not 1 <= ndim <= 5:
-            raise self._value_error(f"{what}: expected 1 to 5 dimensions, got {ndim}")
-        if len(stride_list) != ndim:
-            raise self._value_error(f"{what}: expected {ndim} strides, got {len(stride_list)}")
-        dims = self._block_shape(block_shape, None, f"{what}: block_shape")
-        if len(dims) != ndim:
-            raise self._value_error(
-                f"{what}: expected block_shape to have {ndim} dimensions, got {len(dims)}"
-            )
-        element = ptr.dtype.element_ty  # type: ignore[attr-defined]
-        size = max(element.primitive_bitwidth // 8, 1)
-        if dims[-1] * size < 16:
-            raise self._value_error(
-                f"{what}: Descriptor block shape must have at least 16 bytes in the last "
-                f"dimension, but got {dims[-1]} * {size} = {dims[-1] * size} bytes"
-            )
-        last = unwrap_constexpr(stride_list[-1])
-        if isinstance(last, TensorValue) or last != 1 or isinstance(last, bool):
-            got = "a runtime value" if isinstance(last, TensorValue) else repr(last)
-            raise self._value_error(
-                f"{what}: the last dimension must be contiguous (stride 1, a compile-time "
-                f"constant), got {got}"
-            )
-        for i, s in enumerate(stride_list[:-1]):
-            s = unwrap_constexpr(s)
-            if isinstance(s, int) and not isinstance(s, bool) and (s * size) % 16:
-                raise self._value_error(
-                    f"{what}: stride {i} ({s} elements of {size} bytes) must be a multiple of "
-                    "16 bytes"
-                )
-        padding = self._padding(padding_option, ("zero", "nan"), what)
-        if padding == "nan" and element.kind != "float":
-            raise self._value_error(
-                f"{what}: padding_option 'nan' is not supported for {element} blocks"
-            )
-        shape_values = tuple(self._index(s, f"{what}: shape", core.int32) for s in shapes)
-        stride_values = tuple(self._index(s, f"{what}: strides", core.int64) for s in stride_list)
-        tensor_map = None
-        if ndim == 2:  # its blocks may be TMA copies, as a host descriptor's (tt_tensor_map)
-            made = MakeTensorMapOp(
-                ptr.handle, [v.handle for v in shape_values], [v.handle for v in stride_values]
-            )
-            tensor_map = TensorValue(self.sem.b.insert(made).result)
-        return TensorDescriptor(
-            base=ptr,
-            shape=shape_values,
-            strides=stride_values,
-            block_shape=dims,
-            padding=padding,
-            tensor_map=tensor_map,
-        )
-
-    def _descriptor(self, desc: Any, what: str) -> TensorDescriptor:
-        if not isinstance(desc, TensorDescriptor):
-            got = desc.describe() if isinstance(desc, CompositeValue) else repr(desc)
-            raise self._type_error(
-                f"{what} expects a tensor descriptor (from tl.make_tensor_descriptor), got {got}"
-            )
-        return desc
-
-    def _descriptor_window(
-        self, desc: TensorDescriptor, offsets: Any, what: str
-    ) -> tuple[TensorValue, TensorValue | None]:
-        starts = self._list(offsets, f"{what}: offsets")
-        if len(starts) != len(desc.block_shape):
-            raise self._value_error(
-                f"{what}: expected {len(desc.block_shape)} offsets, got {len(starts)}"
-            )
-        wide = [self._offset(s, f"{what}: offsets") for s in starts]
-        every = range(len(desc.block_shape))
-        return self._window(desc.base, wide, desc.strides, desc.shape, desc.block_shape, every)
-
-    def load_tensor_descriptor(self, desc: Any, offsets: Any) -> TensorValue:
-        what = "tensor descriptor load"
-        d = self._descriptor(desc, what)
-        pointers, in_bounds = self._descriptor_window(d, offsets, what)
-        if d.tensor_map is None:
-            return self._masked_load(pointers, in_bounds, d.padding, no_options)
-        # the block's coordinates, for a copy through the tensor map (``tt.load``'s doc)
-        coords = [
-            self._index(s, f"{what}: offsets", core.int32).handle
-            for s in self._list(offsets, f"{what}: offsets")
-        ]
-        return self._masked_load(
-            pointers, in_bounds, d.padding, no_options, (d.tensor_map.handle, coords)
-        )
-
-    def _block_value(self, d: TensorDescriptor, value: Any, what: str) -> TensorValue:
-        """``value`` when it is a block of ``d``'s block shape (what a store or an atomic
-        through a descriptor writes), else a typed error."""
-        if not isinstance(value, TensorValue) or value.shape != d.block_shape:
-            got = f"shape {list(value.shape)}" if isinstance(value, TensorValue) else repr(value)
-            raise self._type_error(
-                f"{what}: the value must be a block of the descriptor's block shape "
-                f"{list(d.block_shape)}, got {got}"
-            )
-        return value
-
-    def store_tensor_descriptor(self, desc: Any, offsets: Any, value: Any) -> None:
-        what = "tensor descriptor store"
-        d = self._descriptor(desc, what)
-        value = self._block_value(d, value, what)
-        pointers, in_bounds = self._descriptor_window(d, offsets, what)
-        v = self.sem.cast(value, d.element_dtype)  # Triton converts to the descriptor's type
-        self._masked_store(pointers, v, in_bounds, no_options)

@@ -1,9 +1,10 @@
 """The state and error plumbing that every part of the code generator shares.
 
 ``CodeGenerator`` (codegen.py) is put together from one class per concern (``ControlFlowMixin``
-in control_flow.py, the rest in codegen.py); all derive from ``CodeGeneratorBase`` so that each
-module sees the same typed attributes (source ``src``, builder ``b``, semantics ``sem``, builtins
-``tl``, ``scope``) and the same ``visit``/``loc``/``unsupported``, and stays small on its own.
+in control_flow.py, ``CallMixin`` in calls.py, ``ExpressionMixin`` in expressions.py, ...: see
+codegen.py); all derive from ``CodeGeneratorBase`` so that each module sees the same typed
+attributes (source ``src``, builder ``b``, semantics ``sem``, builtins ``tl``, ``scope``) and
+the same ``visit``/``loc``/``unsupported``, and stays small on its own.
 """
 
 from __future__ import annotations

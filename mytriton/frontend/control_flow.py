@@ -5,7 +5,8 @@ An ``if`` on a compile-time value compiles one branch, a ``range`` with compile-
 ``while`` on a compile-time condition is unrolled; on runtime values they become
 ``scf.if``/``scf.for``/``scf.while`` whose results are the variables the body assigns (Triton's
 rules: one type on every path). Kept apart from expressions because this is where the scope
-forks and merges. ``break``, ``continue`` and ``return`` on runtime paths: early_exit.py.
+forks and merges. ``break``, ``continue`` and ``return`` on runtime paths: early_exit.py (and
+exiting_loops.py for the loops they leave).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from mytriton.frontend.carried import (
 )
 from mytriton.frontend.codegen_base import core_fn, describe
 from mytriton.frontend.dtypes import to_ir
-from mytriton.frontend.early_exit import EarlyExitMixin
+from mytriton.frontend.exiting_loops import ExitingLoopMixin
 from mytriton.frontend.ir_names import value_name
 from mytriton.frontend.range_loops import (
     RangeArgs,
@@ -58,9 +59,9 @@ MAX_WHILE_UNROLL = 4096
 
 
 # (`ast.NodeVisitor` is named again so that linters see the `visit_<Node>` methods as a visitor's.)
-class ControlFlowMixin(EarlyExitMixin, ast.NodeVisitor):
-    """``if``/``for``/``while`` statements of ``CodeGenerator`` (and, from ``EarlyExitMixin``,
-    ``break``/``continue``/``return``)."""
+class ControlFlowMixin(ExitingLoopMixin, ast.NodeVisitor):
+    """``if``/``for``/``while`` statements of ``CodeGenerator`` (and, from ``ExitingLoopMixin``
+    and ``EarlyExitMixin``, ``break``/``continue``/``return``)."""
 
     def visit_If(self, node: ast.If) -> None:
         cond = self.visit(node.test)

@@ -2,7 +2,7 @@
 block combined into a tensor descriptor's block at ``offsets``, element by element, atomically.
 
 Triton 3.6 builds one ``tt.descriptor_reduce`` (a TMA reduction, ``cp.reduce.async.bulk.tensor``
-on Hopper). Here, as the descriptor's loads and stores (``block_pointers.py``), it expands into
+on Hopper). Here, as the descriptor's loads and stores (``tensor_descriptors.py``), it expands into
 one masked ``tt.atomic_rmw`` of the block's pointers, so every backend runs it::
 
     pointer = base + sum_d (offset_d + arange(B_d)) * stride_d
@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from mytriton.dialects.tt import atomic as ta
-from mytriton.frontend.block_pointers import BlockPointerBuiltins
+from mytriton.frontend.tensor_descriptors import TensorDescriptorBuiltins
 from mytriton.language import core
 
 _INTEGERS = (core.uint32, core.int32, core.uint64, core.int64)
@@ -47,7 +47,7 @@ SUPPORTED: dict[ta.AtomicKind, tuple[core.dtype, ...]] = {
 }
 
 
-class DescriptorAtomicBuiltins(BlockPointerBuiltins):
+class DescriptorAtomicBuiltins(TensorDescriptorBuiltins):
     """``desc.atomic_*`` (``tl.core.descriptor_atomic_*``, a mixin of ``Builtins``)."""
 
     def _descriptor_atomic(self, kind: ta.AtomicKind, desc: Any, offsets: Any, value: Any) -> None:

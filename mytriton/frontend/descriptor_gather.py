@@ -4,7 +4,7 @@ tensor descriptor whose block is one row (``[1, BLOCK_Y]``), picked by a block o
 Triton 3.6's semantics (``tensor_descriptor_base.gather/scatter``; its interpreter): row ``i``
 of the result is ``desc.load([x_offsets[i], y])``, so it reads the padding where out of bounds,
 and a scatter stores row ``i`` of ``value`` as ``desc.store([x_offsets[i], y], ...)``, dropping
-what falls outside. As the descriptor's loads and stores (``block_pointers.py``), both expand
+what falls outside. As the descriptor's loads and stores (``tensor_descriptors.py``), both expand
 into one masked ``tt.load``/``tt.store`` of pointers, so every backend runs them::
 
     pointer[i, j] = base + x_offsets[i] * stride_0 + (y + j) * stride_1
@@ -22,17 +22,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mytriton.frontend.block_pointers import (
-    Addressing,
-    BlockPointerBuiltins,
-    TensorDescriptor,
-    no_options,
-)
+from mytriton.frontend.block_pointer_values import Addressing, TensorDescriptor, no_options
+from mytriton.frontend.tensor_descriptors import TensorDescriptorBuiltins
 from mytriton.frontend.values import TensorValue, unwrap_constexpr
 from mytriton.language import core
 
 
-class DescriptorGatherBuiltins(BlockPointerBuiltins):
+class DescriptorGatherBuiltins(TensorDescriptorBuiltins):
     """``desc.gather``/``desc.scatter`` (``tl.core.descriptor_gather``/``descriptor_scatter``,
     a mixin of ``Builtins``)."""
 

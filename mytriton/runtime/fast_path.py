@@ -65,8 +65,33 @@ def make_fast_path(
     params = list(signature.parameters.values())
     if store is None or any(p.name.startswith("_mt_") for p in params):
         return None
+    ns = _namespace(store, environment, options, launch_code, kernel, slow, options_key)
+    per_parameter = _parameter_guards(params, values, constexprs, no_value, no_alignment, ns)
+    if per_parameter is None:
+        return None
+    header, guards, passed = per_parameter
+    names = [p.name for p in params]
+    changed = _launch_changed(ns, options, global_guards)
+    launch = launch_code.statements([passed[i] for i in runtime_indices], " " * 8)
+    source = _function_source(names, header, changed, guards, launch)
+    exec(compile(source + "\n", f"<mytriton fast path of {name}>", "exec"), ns)
+    fast: FastPath = ns["fast"]
+    return fast
+
+
+def _namespace(
+    store: dict[bytes, bytes],
+    environment: tuple[tuple[bytes, ...], tuple[bytes | None, ...]],
+    options: tuple[Any, ...],
+    launch_code: LaunchCode,
+    kernel: Any,
+    slow: Callable[[Any, tuple[Any, ...], dict[str, Any]], Any],
+    options_key: Callable[[dict[str, Any]], tuple[Any, ...]],
+) -> dict[str, Any]:
+    """The generated function's globals: the launch code's, the builtins it calls, the
+    general path, and the options and environment the plan saw."""
     names_values = list(zip(*environment, strict=True))
-    ns: dict[str, Any] = {
+    return {
         **launch_code.namespace,
         "_mt_type": type,
         "_mt_int": int,
@@ -86,6 +111,18 @@ def make_fast_path(
         "_mt_UNSET": frozenset(k for k, v in names_values if v is None),
         "_mt_SET": frozenset((k, v) for k, v in names_values if v is not None),
     }
+
+
+def _parameter_guards(
+    params: list[inspect.Parameter],
+    values: Sequence[Any],
+    constexprs: frozenset[str],
+    no_value: frozenset[str],
+    no_alignment: frozenset[str],
+    ns: dict[str, Any],
+) -> tuple[list[str], list[str], dict[int, str]] | None:
+    """The function's parameter list (defaults in ``ns``), each parameter's guard lines and
+    the expression the launch passes for it; None where an argument has no cheap guard."""
     header: list[str] = []
     guards: list[str] = []
     passed: dict[int, str] = {}
@@ -100,17 +137,31 @@ def make_fast_path(
             return None
         lines_of_p, passed[i] = _lines(i, p.name, fact, ns)
         guards.extend(lines_of_p)
-    names = [p.name for p in params]
+    return header, guards, passed
+
+
+def _launch_changed(
+    ns: dict[str, Any], options: tuple[Any, ...], global_guards: tuple[tuple[Any, ...], ...]
+) -> str:
+    """The condition true when the launch options, the environment or a global compiled in
+    differ from the plan's."""
     env_changed = "not _mt_env_keys.isdisjoint(_mt_UNSET)"
     if ns["_mt_SET"]:
         env_changed += " or not _mt_env_items >= _mt_SET"
     env_changed += _globals_changed(global_guards, ns)
     options_guard = "_mt_options_key(_mt_options) != _mt_OPTIONS" if options else "_mt_options"
+    return f"{options_guard} or {env_changed}"
+
+
+def _function_source(
+    names: list[str], header: list[str], changed: str, guards: list[str], launch: str
+) -> str:
+    """The fast path's source: the launch's guards, the grid, then the ``launch`` statements."""
     all_values = "(" + "".join(n + ", " for n in names) + ")"
     grid_args = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
     lines = [
         f"def fast(_mt_grid, {', '.join([*header, '**_mt_options'])}):",
-        f"    if {options_guard} or {env_changed}:",
+        f"    if {changed}:",
         f"        return _mt_slow(_mt_grid, {all_values}, _mt_options)",
     ]
     slow_call = f"return _mt_slow(_mt_grid, {all_values}, _mt_options)"
@@ -121,13 +172,10 @@ def make_fast_path(
         f"        _mt_grid = _mt_grid({grid_args})",
         "    _mt_x, _mt_y, _mt_z = _mt_normalize(_mt_grid)",
         "    if _mt_x and _mt_y and _mt_z:",
-        launch_code.statements([passed[i] for i in runtime_indices], " " * 8).rstrip("\n"),
+        launch.rstrip("\n"),
         "    return _mt_kernel",
     ]
-    source = "\n".join(lines)
-    exec(compile(source + "\n", f"<mytriton fast path of {name}>", "exec"), ns)
-    fast: FastPath = ns["fast"]
-    return fast
+    return "\n".join(lines)
 
 
 def _globals_changed(guards: tuple[tuple[Any, ...], ...], ns: dict[str, Any]) -> str:

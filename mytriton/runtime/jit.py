@@ -3,99 +3,63 @@
 ``kernel[grid](*args, **kwargs)`` binds the arguments, specializes (cache key), compiles on a
 miss, and launches with the selected backend, or stops after compiling when the arrays cannot
 run there (NumPy arrays under a GPU backend: the seed's compile-only mode).
+
+Beside it: ``launch_options.py`` (the launch keywords, checked), ``launch_plan.py`` (what later
+launches of one argument signature reuse, and their fast paths), ``compile_on_miss.py`` (the
+compiled kernel of a specialization, compiled on a cache miss).
 """
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import difflib
 import functools
 import inspect
-import json
-import operator
 import os
-import re
-import threading
 import types
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
 from typing import Any, Generic, TypeVar, overload
 
 from mytriton import knobs
 from mytriton.backends import Backend, LaunchOptions, get_backend, selected_backend_name
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.nvidia.cuda_driver import current_device
-from mytriton.backends.nvidia.device_backend import DeviceBackend
-from mytriton.backends.nvidia.device_launcher import FastLaunch
 from mytriton.errors import (
-    CompilationError,
     ConstexprError,
-    GlobalChangedError,
     LaunchError,
     LaunchOptionError,
     MyTritonError,
     debug_enabled,
 )
-from mytriton.frontend.signature import ConstexprArg, DescriptorArg, TupleArg
+from mytriton.frontend.signature import ConstexprArg
 from mytriton.frontend.source import KernelSource
 from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home of them)
     ConstexprFunction,
     constexpr_function,
 )
-from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.autotuner import KernelInterface as KernelInterface  # Triton's home
 from mytriton.runtime.binder import Unsure, make_binder, options_key
-from mytriton.runtime.compiler import compile_stages
+from mytriton.runtime.compile_on_miss import COMPILING as _COMPILING  # noqa: F401 (old home)
+from mytriton.runtime.compile_on_miss import find_kernel, preload_specialization
 from mytriton.runtime.dependencies import Unstable, fingerprint, fingerprint_text, is_jit
-from mytriton.runtime.descriptor_args import descriptor_runtime
-from mytriton.runtime.device_caches import HOST, DeviceCaches, where_tag
-from mytriton.runtime.fast_path import FastPath, make_fast_path
-from mytriton.runtime.global_scratch import GlobalScratch, scratch_bytes
-from mytriton.runtime.global_values import (
-    MISSING,
-    GlobalRead,
-    check_unchanged,
-    fast_guards,
-    global_reads,
-)
+from mytriton.runtime.device_caches import DeviceCaches
+from mytriton.runtime.fast_path import FastPath
+from mytriton.runtime.global_values import MISSING, GlobalRead, check_unchanged
 from mytriton.runtime.grid import normalize_grid
-from mytriton.runtime.jit_hooks import LaunchMetadata, decode_spec, hook_arguments
+from mytriton.runtime.jit_hooks import LaunchMetadata
 from mytriton.runtime.kernel_params import KernelParam, kernel_params
-from mytriton.runtime.launch import (
-    can_execute,
-    check_num_warps,
-    launch_device,
-    make_launcher,
-    require_binary,
-    warn_compile_only,
+from mytriton.runtime.launch import warn_compile_only
+from mytriton.runtime.launch_options import LAUNCH_OPTIONS, launch_options, unknown_keyword
+from mytriton.runtime.launch_plan import (
+    LaunchPlan,
+    launch_environment,
+    make_plan_fast_path,
+    pass_special_arguments,
 )
 from mytriton.runtime.mock_tensor import MockTensor
-from mytriton.runtime.native_fast_path import make_native_fast_path
-from mytriton.runtime.specialization import SpecializationProxy, specialize, tuple_runtime
-from mytriton.runtime.tensor_maps import fill_tensor_maps
+from mytriton.runtime.specialization import SpecializationProxy, specialize
 
 T = TypeVar("T")
 
-LAUNCH_OPTIONS = (
-    "num_warps",
-    "num_stages",
-    "num_ctas",
-    "maxnreg",
-    "enable_fp_fusion",
-    "enable_reflect_ftz",
-    "debug",
-    "launch_cooperative_grid",
-    "launch_pdl",
-    "arch",
-)
-
 Grid = tuple[int, ...] | Callable[[dict[str, Any]], tuple[int, ...]]
-
-#: held while a kernel compiles (``JITFunction._compile``); launches of compiled kernels never
-#: take it. Reentrant: nothing should compile inside a compile, but a deadlock is worse.
-_COMPILING = threading.RLock()
 
 
 def _is_constexpr_annotation(ann: Any) -> bool:
@@ -162,7 +126,7 @@ class JITFunction(Generic[T]):
         #: (``device_caches.py``: ``device_caches[device][0]`` views it per device)
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
         self.device_caches = DeviceCaches(self.cache, self._forget_plans)
-        self._plans: dict[tuple[Any, ...], _LaunchPlan] = {}
+        self._plans: dict[tuple[Any, ...], LaunchPlan] = {}
         self._binder = make_binder(self.__name__, self.signature, self.constexprs)
         #: the fast path of the last plan launched (None: none yet, or it has none)
         self._fast: FastPath | None = None
@@ -326,27 +290,10 @@ class JITFunction(Generic[T]):
     def preload(self, specialization_data: str) -> CompiledKernel | None:
         """Compile (or find) the kernel a compile hook's ``specialization_data`` describes,
         for the current backend and device, without arguments (Triton's ``preload``)."""
-        data = json.loads(specialization_data)
-        full_name = f"{self.fn.__module__}.{self.fn.__qualname__}"
-        if data.get("name") != full_name:
-            raise GlobalChangedError(
-                f"Specialization data is for {data.get('name')} but trying to preload for "
-                f"{full_name}"
-            )
-        if "specs" not in data:
-            raise LaunchError(f"{full_name}: no specialization data: {data.get('unserializable')}")
-        decoded = {n: decode_spec(v) for n, v in data["specs"].items()}
-        specs = {n: spec for n, (spec, _) in decoded.items()}
-        if list(specs) != self.arg_names:
-            raise LaunchError(
-                f"{full_name}: the specialization data's parameters {list(specs)} are not "
-                f"{self.arg_names}"
-            )
-        options = LaunchOptions(**data["options"])
+        specs, key, options = preload_specialization(self, specialization_data)
         backend = get_backend(selected_backend_name())
         try:
-            key = tuple(part for _, part in decoded.values())
-            found = self._kernel(specs, key, backend, options, [], warmup=True)
+            found = find_kernel(self, specs, key, backend, options, [], warmup=True)
         except MyTritonError as e:
             if debug_enabled():
                 raise
@@ -412,13 +359,13 @@ class JITFunction(Generic[T]):
             # kinds, dtypes, devices, alignment, constexpr values, options, environment)
             # reuses its plan: no inspect, no specialization, no compile-cache key.
             key: tuple[Any, ...] | None = None
-            plan: _LaunchPlan | None = None
+            plan: LaunchPlan | None = None
             values: Sequence[Any] = ()
             binder = self._binder
             if binder is not None:
                 try:
                     values, options, described = binder(*args, **kwargs)
-                    key = (described, options_key(options) if options else (), _environment())
+                    key = (described, options_key(options) if options else (), launch_environment())
                     plan = self._plans.get(key)
                 except (Unsure, TypeError):
                     key = None
@@ -461,7 +408,7 @@ class JITFunction(Generic[T]):
                     launch(gx, gy, gz, args)
                 if key is not None and not self.pre_run_hooks:
                     if not plan.fast_tried:
-                        self._make_fast_path(plan, values, options, key[2])
+                        make_plan_fast_path(self, plan, values, options, key[2])
                     self._fast = plan.fast
                     self._entry = plan.native or self._launch
             return plan.kernel
@@ -473,7 +420,7 @@ class JITFunction(Generic[T]):
 
     def _plan(
         self, args: Sequence[Any], kwargs: dict[str, Any], warmup: bool
-    ) -> tuple[_LaunchPlan, Sequence[Any]] | None:
+    ) -> tuple[LaunchPlan, Sequence[Any]] | None:
         """Bind, specialize, compile on a cache miss: everything a launch needs but the grid;
         and the parameters' values (None: a ``jit_cache_hook`` skipped the compile)."""
         if self._unusual_params:
@@ -487,11 +434,11 @@ class JITFunction(Generic[T]):
                 f"{self.fn.__name__}: a MockTensor (or a dtype) stands for an array in "
                 "warmup only; a launch needs the array"
             )
-        found = self._kernel(specs, key, backend, options, infos, warmup)
+        found = find_kernel(self, specs, key, backend, options, infos, warmup)
         if found is None:
             return None
         kernel, execute, options = found
-        plan = _LaunchPlan(
+        plan = LaunchPlan(
             kernel,
             backend,
             options,
@@ -499,74 +446,8 @@ class JITFunction(Generic[T]):
             infos,
             execute,
         )
-        if any(isinstance(spec, TupleArg) for spec in specs.values()):
-            if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
-                raise LaunchError(
-                    f"{self.fn.__name__}: tuple arguments together with tensor descriptor "
-                    "arguments are not supported"
-                )
-            # their runtime elements are passed flattened; no generated or native fast path
-            plan.runtime = tuple_runtime(specs, self.arg_names)
-            plan.fast_tried = True
-        if any(isinstance(spec, DescriptorArg) for spec in specs.values()):
-            # a host tensor descriptor is several runtime arguments, made again at each launch
-            # of this plan (``descriptor_runtime``); no generated or native fast path
-            maps = kernel.metadata.get("tensor_maps") if execute else None
-            if maps:  # the tensor maps its TMA copies read (their infos are the plan's)
-                fill_tensor_maps(maps, backend, runtime, infos)
-            plan.runtime = descriptor_runtime(specs, self.arg_names, runtime, infos, maps, backend)
-            plan.fast_tried = True
-        if execute and (per_program := scratch_bytes(kernel)):
-            plan.scratch = GlobalScratch(per_program, infos)
-            plan.infos = [*infos, plan.scratch.info]
-            plan.fast_tried = True  # (the fast paths pass no scratch)
+        pass_special_arguments(plan, self.fn.__name__, specs, self.arg_names, runtime)
         return plan, values
-
-    def _kernel(
-        self,
-        specs: dict[str, Any],
-        key: tuple[Any, ...],
-        backend: Backend,
-        options: LaunchOptions,
-        infos: list[ArrayInfo | None],
-        warmup: bool,
-    ) -> tuple[CompiledKernel, bool, LaunchOptions] | None:
-        """The kernel of this specialization for these arrays (compiled on a cache miss),
-        whether it runs on them, and the options it compiled with."""
-        # arrays of two frameworks, host and GPU, or two devices: refused before compiling
-        execute = can_execute(backend, infos)
-        # A GPU kernel is compiled for the architecture of its arrays' device (without arrays,
-        # the current device's), with that device current; devices of one architecture share
-        # the compiled kernel, and each loads its own copy of it (DeviceKernel keeps the loaded
-        # function per device).
-        target: int | None = None
-        device: Any = HOST if backend.runs_on == "host" else None
-        on_device: AbstractContextManager[None] = contextlib.nullcontext()
-        if isinstance(backend, DeviceBackend):
-            device = launch_device(infos)
-            if device is None and not any(infos):
-                device = current_device()
-            if device is not None:
-                target = backend.target(device)
-                on_device = backend.compiling_on(device)
-        if options.num_ctas > 1 and target is not None and target < 90:
-            raise LaunchOptionError("num_ctas > 1 requires NVIDIA SM90+ (Hopper)")
-        # $TRITON_F32_DEFAULT picks the precision of f32 dots that do not name one
-        key = (*key, backend.name, options, pipeline_spec(), os.environ.get("TRITON_F32_DEFAULT"))
-        # the architecture keys the in-memory cache only: the disk cache's key has it already
-        # (the backend's toolchain identity), and the dump folder stays the one NumPy
-        # arguments (compile-only) give, so a stage dumped there overrides GPU launches too
-        cache_key = (*key, where_tag(backend, target))
-        if target is not None:  # layouts and instructions for the device's chip
-            options = dataclasses.replace(options, capability=target)
-        kernel = self.cache.get(cache_key)
-        if kernel is None:
-            kernel = self._compile(
-                specs, backend, options, key, cache_key, on_device, device, warmup
-            )
-            if kernel is None:
-                return None
-        return kernel, execute, options
 
     def _launch_metadata(
         self, kernel: CompiledKernel, grid: Any, values: Sequence[Any]
@@ -577,100 +458,6 @@ class JITFunction(Generic[T]):
             args = dict(zip(self.arg_names, values, strict=True))
             metadata.add(self.launch_metadata, (grid, kernel.metadata, args))
         return metadata
-
-    def _compile(
-        self,
-        specs: dict[str, Any],
-        backend: Backend,
-        options: LaunchOptions,
-        key: tuple[Any, ...],
-        cache_key: tuple[Any, ...],
-        on_device: AbstractContextManager[None],
-        device: Any = None,
-        warmup: bool = False,
-    ) -> CompiledKernel | None:
-        """Compile the specialization ``key`` inside ``on_device`` and keep it in ``cache``
-        under ``cache_key``.
-
-        One compile at a time in the process (``_COMPILING``): the frontend, xDSL and the disk
-        cache are not known to be safe to run from two threads at once, and two threads
-        launching a new kernel at once (say, each on its own GPU) compile it once: the second
-        finds the first's kernel when it gets the lock."""
-        with _COMPILING:
-            kernel = self.cache.get(cache_key)
-            if kernel is not None:
-                return kernel
-            runtime = knobs.runtime
-            hooks = runtime.jit_cache_hook, runtime.jit_post_compile_hook
-            hook_kwargs: dict[str, Any] = {}
-            if any(hooks):
-                hook_kwargs = hook_arguments(self, cache_key, specs, options, device, warmup)
-            if hooks[0] is not None and hooks[0](**hook_kwargs):
-                return None  # the hook asked not to compile (Triton's rule)
-            # the values this compile reads, kept once it succeeds (Triton: the first's)
-            reads = global_reads(self.fn) if self._globals is None else None
-            name = None
-            if self._repr is not None:
-                name = kernel_symbol(self.repr(SpecializationProxy(specs)))
-            with on_device:
-                try:
-                    self.check_unspecialized_constexprs()
-                    kernel = compile_stages(self.fn, specs, backend, options, key, name=name)
-                except CompilationError as e:
-                    raise backend.compile_error(e) from e.__cause__
-            kernel.launcher = make_launcher(kernel, backend, options)
-            self.cache[cache_key] = kernel
-            if reads is not None:
-                self._globals = reads
-        if hooks[1] is not None:
-            hooks[1](**hook_kwargs)
-        return kernel
-
-    def _make_fast_path(
-        self,
-        plan: _LaunchPlan,
-        values: Sequence[Any],
-        options: dict[str, Any],
-        environment: tuple[Any, ...],
-    ) -> None:
-        """Give ``plan`` (just launched with these values, options and environment) its
-        native fast path, else its generated Python one, where its backend has launch code."""
-        plan.fast_tried = True
-        global_guards = fast_guards(self._globals or [])
-        if global_guards is None:
-            return  # a global compared by value: every launch takes the general path
-        code = plan.backend.launch_code(plan.kernel, plan.infos, plan.options)
-        if code is None:
-            return
-        facts: dict[str, Any] = {
-            "signature": self.signature,
-            "constexprs": self.constexprs,
-            "no_value": self.do_not_specialize,
-            "no_alignment": self.do_not_specialize_on_alignment,
-            "values": values,
-            "environment": (_ENV_BYTES, environment),
-            "runtime_indices": plan.runtime_indices,
-            "kernel": plan.kernel,
-            "global_guards": global_guards,
-        }
-        if code.native is not None:
-            plan.native = make_native_fast_path(
-                **facts,
-                options=options,
-                native=code.native,
-                general=self._general,
-                normalize=_normalize_grid,
-            )
-            if plan.native is not None:
-                return
-        plan.fast = make_fast_path(
-            **facts,
-            name=self.fn.__name__,
-            options=options_key(options) if options else (),
-            launch_code=code,
-            slow=self._general,
-            options_key=options_key,
-        )
 
     def _forget_fast_paths(self) -> None:
         """Drop the fast paths made so far (their global guards hold stale objects); the next
@@ -732,179 +519,6 @@ class JITFunction(Generic[T]):
             self.do_not_specialize,
             self.do_not_specialize_on_alignment,
         )
-
-
-def unknown_keyword(kernel: str, name: str, parameters: Sequence[str]) -> str:
-    """The message for a launch keyword that is neither a parameter nor a launch option,
-    suggesting the closest of them (``BLOK`` -> ``BLOCK``)."""
-    close = difflib.get_close_matches(name, [*parameters, *LAUNCH_OPTIONS], n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return (
-        f"{kernel}: got an unexpected keyword argument {name!r} (not a parameter of {kernel} "
-        f"nor a launch option){hint}"
-    )
-
-
-def kernel_symbol(name: str) -> str:
-    """``name`` as a C identifier (what ``repr=`` returns names the PTX entry)."""
-    symbol = re.sub(r"\W", "_", name)
-    return symbol if symbol and not symbol[0].isdigit() else f"k_{symbol}"
-
-
-def launch_options(
-    raw: dict[str, Any], debug: bool, backend: Backend | None = None
-) -> LaunchOptions:
-    """The compile options of a launch's keyword options, checked as Triton checks them (for
-    ``backend``'s launches where it matters)."""
-    num_warps = check_num_warps(raw.get("num_warps", 4))
-    arch = raw.get("arch")
-    num_ctas = check_num_ctas(raw.get("num_ctas", 1))
-    if num_ctas != 1:
-        digits = re.sub(r"\D", "", str(arch)) if arch is not None else ""
-        if digits and int(digits) < 90:
-            raise LaunchOptionError("num_ctas > 1 requires NVIDIA SM90+ (Hopper)")
-    if arch is not None:
-        raise LaunchOptionError(
-            f"the arch option ({arch!r}) is not supported: mytriton compiles for the device"
-        )
-    if raw.get("launch_cooperative_grid", False) and (backend is None or backend.runs_on != "host"):
-        # A cooperative launch promises every program of the grid at once. The CPU backends
-        # run every program of any grid (no residency limit; one after another, as Triton's
-        # interpreter does), so it launches as usual there; a GPU launch is not cooperative yet.
-        where = f"the {backend.name} backend" if backend is not None else "a GPU backend"
-        raise LaunchOptionError(
-            f"launch_cooperative_grid=True is not supported by {where} (its launches are "
-            "ordinary launches); the CPU backends (interpreter, gpusim) take it"
-        )
-    if raw.get("launch_pdl", False):
-        raise LaunchOptionError(
-            "launch_pdl=True is not supported by mytriton (launches are ordinary launches)"
-        )
-    maxnreg = raw.get("maxnreg")
-    if maxnreg is not None and (
-        not isinstance(maxnreg, int) or isinstance(maxnreg, bool) or maxnreg <= 0
-    ):
-        raise LaunchOptionError(f"maxnreg must be a positive integer, got {maxnreg!r}")
-    fusion = raw.get("enable_fp_fusion")
-    if fusion is None:
-        from mytriton import knobs
-
-        fusion = knobs.language.default_fp_fusion
-    return LaunchOptions(
-        num_warps=num_warps,
-        num_stages=int(raw.get("num_stages", 3)),
-        debug=debug,
-        enable_fp_fusion=bool(fusion),
-        enable_reflect_ftz=bool(raw.get("enable_reflect_ftz", True)),
-        maxnreg=maxnreg,
-        num_ctas=num_ctas,
-        launch_cooperative_grid=bool(raw.get("launch_cooperative_grid", False)),
-    )
-
-
-_ENV_KEYS = (
-    "MYTRITON_BACKEND",
-    "MYTRITON_INTERPRET",
-    "TRITON_INTERPRET",
-    "MYTRITON_PIPELINE",
-    "MYTRITON_DEBUG",
-    "TRITON_DEBUG",
-    "TRITON_DEFAULT_FP_FUSION",
-    "TRITON_F32_DEFAULT",
-)
-
-
-_ENV_BYTES = tuple(os.fsencode(k) for k in _ENV_KEYS)
-
-
-def check_num_ctas(num_ctas: Any) -> int:
-    """``num_ctas`` if it is a power of 2 from 1 to 16 (a Hopper cluster's most CTAs in
-    Triton's layouts), else a ``LaunchOptionError`` saying the rule."""
-    if isinstance(num_ctas, bool) or not isinstance(num_ctas, int):
-        raise LaunchOptionError(f"num_ctas must be a power of 2 from 1 to 16, got {num_ctas!r}")
-    if num_ctas <= 0 or num_ctas & (num_ctas - 1) or num_ctas > 16:
-        raise LaunchOptionError(f"num_ctas must be a power of 2 from 1 to 16, got {num_ctas}")
-    return num_ctas
-
-
-def _environment() -> tuple[Any, ...]:
-    """The settings that select backend and pipeline (read on every launch: they may change)."""
-    data = getattr(os.environ, "_data", None)  # CPython's raw store: ~10x faster than .get()
-    if isinstance(data, dict):
-        return tuple(map(data.get, _ENV_BYTES))
-    return tuple(os.environ.get(k) for k in _ENV_KEYS)
-
-
-def _normalize_grid(grid: Any) -> tuple[int, int, int]:
-    """``normalize_grid`` for the native fast path: its errors as ``run`` raises them."""
-    try:
-        return normalize_grid(grid)
-    except MyTritonError as e:
-        if debug_enabled():
-            raise
-        raise e.with_traceback(None)  # noqa: B904
-
-
-class _LaunchPlan:
-    """A specialization resolved for one argument signature: kernel, backend, which values
-    are runtime arguments, and (bound on the first launch) the backend's launch function."""
-
-    __slots__ = (
-        "backend",
-        "execute",
-        "fast",
-        "fast_tried",
-        "infos",
-        "kernel",
-        "launch",
-        "native",
-        "options",
-        "runtime",
-        "runtime_indices",
-        "scratch",
-    )
-
-    def __init__(
-        self,
-        kernel: CompiledKernel,
-        backend: Backend,
-        options: LaunchOptions,
-        runtime_indices: tuple[int, ...],
-        infos: list[ArrayInfo | None],
-        execute: bool,
-    ):
-        self.kernel = kernel
-        self.backend = backend
-        self.options = options
-        self.infos = infos
-        self.execute = execute
-        #: the runtime arguments out of all parameters' values, as a tuple
-        self.runtime_indices = runtime_indices
-        self.runtime: Callable[[Sequence[Any]], tuple[Any, ...]] = _picker(runtime_indices)
-        self.launch: FastLaunch | None = None
-        #: the generated fast path (made after the first launch), and whether it was tried
-        self.fast: FastPath | None = None
-        self.fast_tried = False
-        #: the native fast path (``native_fast_path.py``), which replaces ``fast`` where made
-        self.native: Callable[..., CompiledKernel] | None = None
-        #: where the kernel writes tensor maps: each launch's scratch (``global_scratch.py``)
-        self.scratch: GlobalScratch | None = None
-
-    def bind_launch(self) -> FastLaunch:
-        """The backend's launch function for this plan's kernel and arrays (first launch)."""
-        require_binary(self.kernel)
-        self.launch = self.backend.launcher(self.kernel, self.infos, self.options)
-        return self.launch
-
-
-def _picker(indices: tuple[int, ...]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
-    """``values -> tuple(values[i] for i in indices)``, in C where it can be."""
-    if len(indices) >= 2:
-        return operator.itemgetter(*indices)
-    if len(indices) == 1:
-        (i,) = indices
-        return lambda values: (values[i],)
-    return lambda values: ()
 
 
 @overload

@@ -32,7 +32,7 @@ from mytriton.passes.analysis.axis_info import pow2_dividing
 from mytriton.runtime.dependencies import is_jit
 from mytriton.runtime.descriptor_args import descriptor_arguments, descriptor_scalars
 from mytriton.runtime.mock_tensor import MockTensor
-from mytriton.tools.tensor_descriptor import as_descriptor
+from mytriton.tools.tensor_descriptor import TensorDescriptor, as_descriptor
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
@@ -118,95 +118,102 @@ def specialize(
     runtime: list[Any] = []
     infos: list[ArrayInfo | None] = []
     for name, value in zip(names, values, strict=True):
+        aligned = name not in no_value and name not in no_alignment
+        spec: ArgSpec
+        part: tuple[Any, ...]
         if (
             name in constexpr_params
             or value is None
             or isinstance(value, (core.constexpr, core.dtype))
         ):
-            v = value.value if isinstance(value, core.constexpr) else value
-            try:
-                hash(v)
-            except TypeError:
-                if isinstance(v, list):
-                    v = tuple(v)
-                else:
-                    raise LaunchError(
-                        f"constexpr argument `{name}` must be hashable, got {v!r}"
-                    ) from None
-            specs[name] = ConstexprArg(v)
-            key.append(("c", constexpr_key(v)))
+            spec, part = _constexpr_spec(name, value)
         elif isinstance(value, MockTensor):  # warmup only: no memory, taken as aligned
             d = value.tl_dtype(f"argument `{name}`")
-            aligned = name not in no_value and name not in no_alignment
             div = DIVISIBILITY if aligned else 1
-            specs[name] = PointerArg(d, div)
-            key.append(("p", d.name, div))
+            spec, part = PointerArg(d, div), ("p", d.name, div)
             runtime.append(value)
             infos.append(None)
         elif is_array(value):
             # any strides: the kernel indexes with the strides it is passed, as in Triton
             info = describe_array(value, f"argument `{name}`")
-            aligned = name not in no_value and name not in no_alignment
             div = DIVISIBILITY if aligned and info.address % DIVISIBILITY == 0 else 1
-            specs[name] = PointerArg(info.dtype, div)
-            key.append(("p", info.dtype.name, div))
+            spec, part = PointerArg(info.dtype, div), ("p", info.dtype.name, div)
             runtime.append(value)
             infos.append(info)
         elif type(value) is int and value == 1 and name not in no_value:
             # Triton's rule: an integer equal to 1 (a unit stride) is compiled in as a constant
-            specs[name] = ConstexprArg(1)
-            key.append(("c", "int", 1))
+            spec, part = ConstexprArg(1), ("c", "int", 1)
         elif is_tuple_argument(value):
-            tuple_spec, part = _tuple_spec(
+            spec, part = _tuple_spec(
                 name, value, name in no_value, name in no_alignment, runtime, infos
             )
-            specs[name] = tuple_spec
-            key.append(part)
         elif is_jit(value):  # a @jit function passed to call: compiled in, as Triton does
-            specs[name] = ConstexprArg(value)
-            key.append(("c", constexpr_key(value)))
+            spec, part = ConstexprArg(value), ("c", constexpr_key(value))
         elif (desc := as_descriptor(value)) is not None:
-            info = desc.validate()  # its fields may have changed since it was made
-            # validate() refused a base not 16-byte aligned
-            aligned = name not in no_value and name not in no_alignment
-            div = DIVISIBILITY if aligned else 1
-            shape, strides = descriptor_scalars(name, desc)
-            spec = DescriptorArg(
-                info.dtype,
-                tuple(desc.block_shape),
-                desc.padding,
-                div,
-                tuple(min(pow2_dividing(v), DIVISIBILITY) for v in shape) if aligned else (),
-                tuple(min(pow2_dividing(v), DIVISIBILITY) for v in strides) if aligned else (),
-            )
-            specs[name] = spec
-            key.append(
-                (
-                    "d",
-                    info.dtype.name,
-                    spec.block_shape,
-                    spec.padding,
-                    div,
-                    spec.shape_divisibility,
-                    spec.stride_divisibility,
-                )
-            )
-            leaves, leaf_infos = descriptor_arguments(desc, info, [*shape, *strides])
-            runtime.extend(leaves)
-            infos.extend(leaf_infos)
+            spec, part = _descriptor_spec(name, desc, aligned, runtime, infos)
         else:
-            d = scalar_dtype(name, value)
-            aligned = name not in no_value and name not in no_alignment
-            div = (
-                DIVISIBILITY
-                if aligned and d.kind == "int" and int(value) % DIVISIBILITY == 0
-                else 1
-            )
-            specs[name] = ScalarArg(d, div)
-            key.append(("s", d.name, div))
+            spec, part = _scalar_spec(name, value, aligned)
             runtime.append(value)
             infos.append(None)
+        specs[name] = spec
+        key.append(part)
     return specs, tuple(key), runtime, infos
+
+
+def _constexpr_spec(name: str, value: Any) -> tuple[ConstexprArg, tuple[Any, ...]]:
+    """A compile-time argument's spec and key part (a list stands for its tuple)."""
+    v = value.value if isinstance(value, core.constexpr) else value
+    try:
+        hash(v)
+    except TypeError:
+        if isinstance(v, list):
+            v = tuple(v)
+        else:
+            raise LaunchError(f"constexpr argument `{name}` must be hashable, got {v!r}") from None
+    return ConstexprArg(v), ("c", constexpr_key(v))
+
+
+def _descriptor_spec(
+    name: str,
+    desc: TensorDescriptor,
+    aligned: bool,
+    runtime: list[Any],
+    infos: list[ArrayInfo | None],
+) -> tuple[DescriptorArg, tuple[Any, ...]]:
+    """A host tensor descriptor's spec and key part; its runtime leaves (base, shape,
+    strides) go to ``runtime``/``infos``."""
+    info = desc.validate()  # its fields may have changed since it was made
+    # validate() refused a base not 16-byte aligned
+    div = DIVISIBILITY if aligned else 1
+    shape, strides = descriptor_scalars(name, desc)
+    spec = DescriptorArg(
+        info.dtype,
+        tuple(desc.block_shape),
+        desc.padding,
+        div,
+        tuple(min(pow2_dividing(v), DIVISIBILITY) for v in shape) if aligned else (),
+        tuple(min(pow2_dividing(v), DIVISIBILITY) for v in strides) if aligned else (),
+    )
+    part = (
+        "d",
+        info.dtype.name,
+        spec.block_shape,
+        spec.padding,
+        div,
+        spec.shape_divisibility,
+        spec.stride_divisibility,
+    )
+    leaves, leaf_infos = descriptor_arguments(desc, info, [*shape, *strides])
+    runtime.extend(leaves)
+    infos.extend(leaf_infos)
+    return spec, part
+
+
+def _scalar_spec(name: str, value: Any, aligned: bool) -> tuple[ScalarArg, tuple[Any, ...]]:
+    """A number's spec and key part: its dtype, and whether an integer divides by 16."""
+    d = scalar_dtype(name, value)
+    div = DIVISIBILITY if aligned and d.kind == "int" and int(value) % DIVISIBILITY == 0 else 1
+    return ScalarArg(d, div), ("s", d.name, div)
 
 
 def is_tuple_argument(value: Any) -> bool:

@@ -11,7 +11,7 @@ import pytest
 import mytriton as triton
 import mytriton.language as tl
 from mytriton.errors import UnsupportedSyntaxError
-from mytriton.frontend import codegen
+from mytriton.frontend import attributes
 
 pytestmark = pytest.mark.execution
 
@@ -43,7 +43,9 @@ def missing_method_kernel(x, BLOCK: tl.constexpr):
 def test_a_method_not_built_yet_is_a_typed_error(monkeypatch: pytest.MonkeyPatch) -> None:
     # every method of Triton 3.6's tl.tensor is built now: pretend tl.cumprod is not
     monkeypatch.setenv("MYTRITON_BACKEND", "interpreter")
-    real = codegen._has_tl_function
-    monkeypatch.setattr(codegen, "_has_tl_function", lambda name: name != "cumprod" and real(name))
+    real = attributes._has_tl_function
+    monkeypatch.setattr(
+        attributes, "_has_tl_function", lambda name: name != "cumprod" and real(name)
+    )
     with pytest.raises(UnsupportedSyntaxError, match=r"x.cumprod\(...\)` \(tl.cumprod\)"):
         missing_method_kernel[(1,)](np.zeros(8, np.float32), BLOCK=8)

@@ -18,6 +18,7 @@ import mytriton as triton
 import mytriton.language as my_tl
 from mytriton import testing
 from mytriton.errors import BackendUnavailableError
+from mytriton.testing import device_peaks, timers
 from tests.gpu_required import gpu_missing, require_gpu
 
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
@@ -27,8 +28,8 @@ HAS_PANDAS = importlib.util.find_spec("pandas") is not None
 @pytest.fixture
 def host_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Time on the host even where a GPU is present (the CPU-only path)."""
-    monkeypatch.setattr(testing, "_torch_cuda", lambda: None)
-    monkeypatch.setattr(testing, "_cupy_cuda", lambda: None)
+    monkeypatch.setattr(timers, "torch_cuda", lambda: None)
+    monkeypatch.setattr(timers, "cupy_cuda", lambda: None)
 
 
 def sleep_1ms() -> None:
@@ -255,7 +256,7 @@ def test_peak_formulas(monkeypatch: pytest.MonkeyPatch) -> None:
     """Triton's formulas on given properties (H200-like: 132 SMs, 6144-bit HBM at 2.6 GHz)."""
     props = {"major": 9, "multiprocessor_count": 132, "mem_clock_rate": 2_619_000}
     props["mem_bus_width"] = 6144
-    monkeypatch.setattr(testing, "_device_properties", lambda device: props)
+    monkeypatch.setattr(device_peaks, "_device_properties", lambda device: props)
     assert testing.get_dram_gbps() == pytest.approx(2_619_000 * 6144 * 2 / 1e6 / 8)
     clock_khz = 1_980_000
     for dtype, ops in [("fp16", 512), (my_tl.bfloat16, 512), (np.float32, 256), ("int8", 1024)]:
@@ -283,7 +284,7 @@ def test_device_peaks_need_a_gpu() -> None:
 
 def test_do_bench_cupy(monkeypatch: pytest.MonkeyPatch) -> None:
     cp = require_gpu("cupy")
-    monkeypatch.setattr(testing, "_torch_cuda", lambda: None)  # CuPy events even beside torch
+    monkeypatch.setattr(timers, "torch_cuda", lambda: None)  # CuPy events even beside torch
     x = cp.arange(1 << 20, dtype=cp.float32)
     out = cp.empty_like(x)
     for mode in ("min", "max", "mean", "median"):
