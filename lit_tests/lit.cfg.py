@@ -31,7 +31,49 @@ config.environment["PYTHONPATH"] = os.pathsep.join(
 # Passes read MYTRITON_PIPELINE; a value left in the caller's shell must not change results.
 config.environment.pop("MYTRITON_PIPELINE", None)
 
+
+def _opt_server(environment: dict[str, str]) -> str | None:
+    """Start lit_tests/opt_server.py (one ``mytriton-opt`` start-up for the whole run) and
+    return the command that runs the tool through it; None where it cannot run here
+    (``MYTRITON_LIT_OPT_SERVER=0``, no fork or fd passing, or the server failed to start)."""
+    import atexit
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+
+    if os.environ.get("MYTRITON_LIT_OPT_SERVER", "1") == "0":
+        return None
+    if not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
+        return None
+    script = os.path.join(config.test_source_root, "opt_server.py")
+    folder = tempfile.mkdtemp(prefix="mytriton-lit-")
+    path = os.path.join(folder, "opt.sock")
+    server = subprocess.Popen(
+        [sys.executable, script, "--serve", path],
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    owner = os.getpid()
+
+    def stop() -> None:
+        if os.getpid() == owner:  # not in lit's forked workers
+            server.terminate()
+            server.wait()
+            shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(stop)
+    if server.stdout is None or server.stdout.readline().strip() != "ready":
+        lit_config.warning("the mytriton-opt server did not start: each RUN line starts the tool")
+        return None
+    return f"{sys.executable} -I -S {script} {path}"
+
+
 opt = os.path.join(bindir, "mytriton-opt")
 if not os.path.exists(opt):  # package not installed as a console script: run the module
     opt = f"{sys.executable} -m mytriton.tools.opt"
+# A fork server runs each RUN line's mytriton-opt (the tool's own code, without its start-up)
+opt = _opt_server(dict(config.environment)) or opt
 config.substitutions.append(("mytriton-opt", opt))

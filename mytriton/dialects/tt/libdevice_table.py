@@ -10,18 +10,32 @@ the interpreter, the constant folder and gpusim.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
-from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, f32, f64, i32, i64
-from xdsl.ir import Attribute
+from typing import TYPE_CHECKING
 
 from mytriton.dialects.tt import libdevice_bessel as bessel
 from mytriton.dialects.tt import libdevice_semantics as ls
 
-# element types of the signatures, by short name
-TYPES: dict[str, Attribute] = {"f32": f32, "f64": f64, "i32": i32, "i64": i64}
+if TYPE_CHECKING:
+    import numpy as np
+    from xdsl.ir import Attribute
+
+
+@functools.cache
+def _types() -> dict[str, Attribute]:
+    """The element types of the signatures, by short name. xDSL is imported on first use:
+    ``tl.extra.libdevice`` reads this table's names, and ``import mytriton`` loads no compiler."""
+    from xdsl.dialects.builtin import f32, f64, i32, i64
+
+    return {"f32": f32, "f64": f64, "i32": i32, "i64": i64}
+
+
+def __getattr__(name: str) -> object:
+    if name == "TYPES":  # element types of the signatures, by short name
+        return _types()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -36,11 +50,11 @@ class ExternFunction:
 
     @property
     def param_types(self) -> list[Attribute]:
-        return [TYPES[p] for p in self.params]
+        return [_types()[p] for p in self.params]
 
     @property
     def result_type(self) -> Attribute:
-        return TYPES[self.result]
+        return _types()[self.result]
 
 
 # Triton libdevice functions not compiled here, and why (the error names them at the call)
@@ -78,6 +92,8 @@ BY_NAME: dict[str, list[ExternFunction]] = {}
 
 def short_name(t: Attribute) -> str | None:
     """``f32``/``f64``/``i32``/``i64`` for those element types, else None."""
+    from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType
+
     if isinstance(t, Float32Type):
         return "f32"
     if isinstance(t, Float64Type):
