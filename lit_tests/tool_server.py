@@ -16,17 +16,19 @@ none under ``MYTRITON_LIT_SERVER=0`` or where fork or fd passing is missing.
 
 from __future__ import annotations
 
-import json
 import os
-import socket
-import struct
 import sys
-import time
-from typing import Any
 
-_STATUS = struct.Struct("!i")
-_LENGTH = struct.Struct("!I")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing in the client
+if TYPE_CHECKING:
+    import socket
+    from typing import Any
+
+# The client imports only modules built into the interpreter (its start is part of every RUN
+# line): requests go as marshal data (both ends are this Python), lengths and statuses as 4
+# big-endian bytes.
 MODES = ("mytriton-opt", "python")
+_SIZE = 4
 
 
 def _real_command(mode: str) -> list[str]:
@@ -39,7 +41,11 @@ def _real_command(mode: str) -> list[str]:
 
 def client(path: str, mode: str, args: list[str]) -> int:
     """Run ``mode args`` in a fork of the server listening at ``path``; its exit status."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    import _socket
+    import array
+    import marshal
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         if mode == "python" and (not args or (args[0].startswith("-") and args[0] != "-c")):
             raise OSError("only `python script.py args` and `python -c code args` are served")
@@ -48,18 +54,20 @@ def client(path: str, mode: str, args: list[str]) -> int:
         sock.close()
         command = _real_command(mode)
         os.execv(command[0], [*command, *args])
-    request = json.dumps(
+    request = marshal.dumps(
         {"mode": mode, "args": args, "cwd": os.getcwd(), "env": dict(os.environ)}
-    ).encode()
-    socket.send_fds(sock, [_LENGTH.pack(len(request)) + request], [0, 1, 2])
+    )
+    fds = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", [0, 1, 2]))
+    sent = sock.sendmsg([len(request).to_bytes(_SIZE, "big") + request], [fds])
+    sock.sendall((len(request).to_bytes(_SIZE, "big") + request)[sent:])
     reply = b""
-    while len(reply) < _STATUS.size:
-        chunk = sock.recv(_STATUS.size - len(reply))
+    while len(reply) < _SIZE:
+        chunk = sock.recv(_SIZE - len(reply))
         if not chunk:
             print(f"{mode} (lit tool server): the forked process died", file=sys.stderr)
             return 1
         reply += chunk
-    return int(_STATUS.unpack(reply)[0])
+    return int.from_bytes(reply, "big", signed=True)
 
 
 def _exit_status(code: object) -> int:
@@ -73,18 +81,22 @@ def _exit_status(code: object) -> int:
 
 
 def _receive(conn: socket.socket) -> dict[str, Any]:
+    """The client's request; its stdin, stdout and stderr become this process's."""
+    import marshal
+    import socket
+
     data, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 3)
-    (length,) = _LENGTH.unpack_from(data)
-    data = data[_LENGTH.size :]
+    length = int.from_bytes(data[:_SIZE], "big")
+    data = data[_SIZE:]
     while len(data) < length:
         chunk = conn.recv(length - len(data))
         if not chunk:
             os._exit(1)
         data += chunk
-    for target, fd in enumerate(fds):  # the client's stdin, stdout and stderr
+    for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
-    request: dict[str, Any] = json.loads(data)
+    request: dict[str, Any] = marshal.loads(data)
     return request
 
 
@@ -161,7 +173,7 @@ def _run_request(conn: socket.socket) -> None:
         _print_uncaught(e, script)
         status = 1
     status = _finish(status)
-    conn.sendall(_STATUS.pack(status))
+    conn.sendall(status.to_bytes(_SIZE, "big", signed=True))
     os._exit(status)
 
 
@@ -196,6 +208,8 @@ def serve(path: str, idle_s: float = 900.0) -> None:
     The forks are waited for (so their CPU time counts as the server's, and lit's)."""
     import gc
     import signal
+    import socket
+    import time
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(0)
@@ -232,7 +246,7 @@ def serve(path: str, idle_s: float = 900.0) -> None:
                     import traceback
 
                     traceback.print_exc()
-                    conn.sendall(_STATUS.pack(1))
+                    conn.sendall((1).to_bytes(_SIZE, "big", signed=True))
                 finally:
                     os._exit(1)
             conn.close()
