@@ -4,7 +4,15 @@ SRC := mytriton tests lit_tests examples benchmarks
 
 .PHONY: check lint format typecheck test lit example triton-reference
 
-check: lint typecheck test lit
+# Every step runs, whatever an earlier one gave (a pytest failure still runs lit); the last line
+# names the steps that failed, and the status is non-zero if any did.
+CHECK_STEPS := lint typecheck test lit
+
+check:
+	@failed=""; \
+	for step in $(CHECK_STEPS); do $(MAKE) --no-print-directory $$step || failed="$$failed $$step"; done; \
+	if [ -n "$$failed" ]; then echo "make check: FAILED:$$failed"; exit 1; fi; \
+	echo "make check: $(CHECK_STEPS) passed"
 
 lint:
 	$(PYTHON) -m ruff check $(SRC)
@@ -17,9 +25,10 @@ format:
 typecheck:
 	$(PYTHON) -m mypy
 
-# pytest exits with 5 when it collects nothing, which fails the build.
+# pytest exits with 5 when it collects nothing, which fails the build. One worker per core
+# (pytest-xdist); loadgroup keeps an xdist_group's tests on one worker (they share setup).
 test:
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -n auto --dist loadgroup
 
 # lit must discover tests: an empty run is a failure.
 lit:

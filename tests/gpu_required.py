@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
+from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
 REQUIRE_CUDA_ENV = "MYTRITON_REQUIRE_CUDA"
+NVCC_MISSING = "nvcc not found (PATH, $CUDA_HOME, /usr/local/cuda): CUDA C++ not compile-checked"
 
 
 def cuda_required() -> bool:
@@ -59,3 +62,20 @@ def require_gpu(framework: str) -> Any:
     if why is not None:
         skip_or_fail(why)
     return importlib.import_module(framework)
+
+
+def find_nvcc() -> str | None:
+    """nvcc (the CUDA C++ compile checks' compiler): on PATH, in $CUDA_HOME, $CUDA_PATH or
+    /usr/local/cuda; ``None`` when there is none (those checks skip, GPU or not)."""
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    for candidate in (
+        os.environ.get("CUDA_HOME", ""),
+        os.environ.get("CUDA_PATH", ""),
+        "/usr/local/cuda",
+    ):
+        path = Path(candidate) / "bin" / "nvcc"
+        if candidate and path.is_file():
+            return str(path)
+    return None

@@ -4,10 +4,23 @@ emits); ``verify`` holds the checks every level shares. ``make_context`` loads t
 
 from __future__ import annotations
 
-from xdsl.context import Context
-from xdsl.ir import Dialect
+from typing import TYPE_CHECKING
 
-from mytriton.dialects.tt.dialect import TT
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.ir import Dialect
+
+    from mytriton.dialects.tt.dialect import TT
+
+
+def __getattr__(name: str) -> object:
+    # loaded on first use: ``import mytriton`` reaches ``dialects.tt.libdevice_table`` (the
+    # names of ``tl.extra.libdevice``) through this package and must not build the dialects
+    if name == "TT":
+        from mytriton.dialects.tt.dialect import TT
+
+        return TT
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def all_dialects() -> list[Dialect]:
@@ -17,6 +30,7 @@ def all_dialects() -> list[Dialect]:
     from xdsl.dialects import builtin, func, math, memref, scf, vector
 
     from mytriton.dialects.nvgpu.dialect import ARITH, GPU, LLVM, NVVM, PTX
+    from mytriton.dialects.tt.dialect import TT
     from mytriton.dialects.ttg.dialect import TTG
 
     return [
@@ -38,6 +52,8 @@ def all_dialects() -> list[Dialect]:
 
 def make_context() -> Context:
     """A context that can parse and verify every IR stage of mytriton."""
+    from xdsl.context import Context
+
     ctx = Context()
     for d in all_dialects():
         ctx.load_dialect(d)

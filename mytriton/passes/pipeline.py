@@ -22,7 +22,6 @@ from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 from xdsl.utils.arg_spec import parse_pipeline as parse_spec_names
 from xdsl.utils.exceptions import ArgSpecParseError
 
-from mytriton.dialects.verify import verify_module
 from mytriton.errors import IRVerificationError, MyTritonError
 from mytriton.passes.registry import (
     PassFactory,
@@ -74,6 +73,14 @@ def parse_pipeline(spec: str, callback: PassPipelineCallbackType | None = None) 
         return PassPipeline.parse_spec(passes, spec, callback)
     except ValueError as e:  # bad options: "Provided arguments [...] not found ..."
         raise PipelineSpecError(f"invalid pass pipeline '{spec}': {e}") from e
+
+
+def verify_module(module: ModuleOp) -> None:
+    """``mytriton.dialects.verify.verify_module``, imported on first use: it loads the
+    dialects, which ``mytriton-opt --help`` and reading a pipeline do not need."""
+    from mytriton.dialects.verify import verify_module as verify
+
+    verify(module)
 
 
 def _verify_between_passes(

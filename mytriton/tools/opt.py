@@ -42,8 +42,18 @@ from mytriton.passes.pipeline import (
 from mytriton.passes.registry import available_passes
 
 # Dialects mytriton defines (tt, ttg, ptx) or extends with upstream ops xDSL lacks (arith, gpu):
-# every IR stage of a kernel must parse. Names only, so nothing is imported until used.
-MYTRITON_DIALECTS = ("tt", "ttg", "arith", "gpu", "llvm", "nvvm", "ptx")
+# every IR stage of a kernel must parse. Names and where each object is defined
+# (``mytriton.dialects.all_dialects`` lists them all), so a run imports only those its input uses.
+_DIALECT_OBJECTS = {
+    "tt": ("mytriton.dialects.tt.dialect", "TT"),
+    "ttg": ("mytriton.dialects.ttg.dialect", "TTG"),
+    "arith": ("mytriton.dialects.nvgpu.upstream", "ARITH"),
+    "gpu": ("mytriton.dialects.nvgpu.upstream", "GPU"),
+    "llvm": ("mytriton.dialects.nvgpu.upstream", "LLVM"),
+    "nvvm": ("mytriton.dialects.nvgpu.dialect", "NVVM"),
+    "ptx": ("mytriton.dialects.nvgpu.dialect", "PTX"),
+}
+MYTRITON_DIALECTS = tuple(_DIALECT_OBJECTS)
 
 
 #: exit status for input the tool cannot read, parse or verify (as mlir-opt); pipeline
@@ -59,9 +69,11 @@ class InputError(Exception):
 
 def _mytriton_dialect(name: str) -> Callable[[], Dialect]:
     def load() -> Dialect:
-        from mytriton.dialects import all_dialects
+        import importlib
 
-        return next(d for d in all_dialects() if d.name == name)
+        module, attribute = _DIALECT_OBJECTS[name]
+        dialect: Dialect = getattr(importlib.import_module(module), attribute)
+        return dialect
 
     return load
 

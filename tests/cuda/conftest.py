@@ -6,41 +6,21 @@ Every skip says what was missing, so a CI log shows which checks did not run; un
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mytriton import backends
 from mytriton.backends.cuda import CudaBackend
-from tests.gpu_required import require_gpu
-
-
-def find_nvcc() -> str | None:
-    found = shutil.which("nvcc")
-    if found:
-        return found
-    for candidate in (
-        os.environ.get("CUDA_HOME", ""),
-        os.environ.get("CUDA_PATH", ""),
-        "/usr/local/cuda",
-    ):
-        path = Path(candidate) / "bin" / "nvcc"
-        if candidate and path.is_file():
-            return str(path)
-    return None
+from tests.gpu_required import NVCC_MISSING, find_nvcc, require_gpu
 
 
 @pytest.fixture(scope="session")
 def nvcc() -> str:
     path = find_nvcc()
     if path is None:
-        pytest.skip(
-            "nvcc not found (PATH, $CUDA_HOME, /usr/local/cuda): CUDA C++ not compile-checked"
-        )
+        pytest.skip(NVCC_MISSING)
     return path
 
 

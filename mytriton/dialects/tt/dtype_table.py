@@ -18,24 +18,14 @@ names, resolved on use (``DtypeRow.numpy_dtype``), so ml_dtypes (bfloat16, fp8) 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-from xdsl.dialects.builtin import (
-    Float8E4M3B11FNUZType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
-    IntegerType,
-    Signedness,
-    bf16,
-    f16,
-    f32,
-    f64,
-)
-from xdsl.ir import Attribute
+
+if TYPE_CHECKING:
+    from xdsl.ir import Attribute
 
 #: "bool" (``int1``), "sint", "uint", "float" (f16, bf16, f32, f64: arithmetic types) or "fp8"
 #: (only stored and converted: ``tt_fp8``)
@@ -55,7 +45,9 @@ class DtypeRow:
     signature: str  #: Triton's signature type: ``"fp16"`` (``"*fp16"``), ``"i32"``, ``"u8"``
     kind: Kind
     bits: int  #: ``primitive_bitwidth`` (``int1``: 1; it takes a byte in memory)
-    ir: Attribute  #: the `tt` element type (unsigned integers keep their signedness: ``ui32``)
+    #: the `tt` element type's text (unsigned integers keep their signedness: ``ui32``); the
+    #: type itself is ``ir``, made on first use so that reading the table imports no xDSL
+    ir_name: str
     numpy: str  #: the NumPy dtype holding its values (an ml_dtypes type where ``ml_dtypes``)
     ml_dtypes: bool = False
     #: arrays of dtype ``numpy`` (NumPy's, torch's of that name) are passed as this dtype:
@@ -75,9 +67,9 @@ class DtypeRow:
     exponent_bias: int | None = None  #: floats
 
     @property
-    def ir_name(self) -> str:
-        """The IR type's text: ``"f32"``, ``"ui8"``, ``"f8E4M3FN"`` (libdevice's short names)."""
-        return str(self.ir)
+    def ir(self) -> Attribute:
+        """The IR type (``ir_name``'s)."""
+        return _ir_types()[self.ir_name]
 
     @property
     def is_int(self) -> bool:
@@ -98,57 +90,55 @@ class DtypeRow:
         return np.dtype(getattr(ml_dtypes, self.numpy))
 
 
-_U = Signedness.UNSIGNED
-
 # fmt: off
 ROWS: tuple[DtypeRow, ...] = (
     # signed integers: C++'s own types (``signed char``: plain ``char``'s sign is the compiler's)
-    DtypeRow("int8", "int8", "i8", "sint", 8, IntegerType(8), "int8",
+    DtypeRow("int8", "int8", "i8", "sint", 8, "i8", "int8",
              cpp="signed char", vector="packed", launcher_cpp="int8_t"),
-    DtypeRow("int16", "int16", "i16", "sint", 16, IntegerType(16), "int16",
+    DtypeRow("int16", "int16", "i16", "sint", 16, "i16", "int16",
              cpp="short", vector="packed", launcher_cpp="int16_t"),
-    DtypeRow("int32", "int32", "i32", "sint", 32, IntegerType(32), "int32",
+    DtypeRow("int32", "int32", "i32", "sint", 32, "i32", "int32",
              cpp="int", vector="builtin", launcher_cpp="int32_t", abi="i32", libdevice=""),
-    DtypeRow("int64", "int64", "i64", "sint", 64, IntegerType(64), "int64",
+    DtypeRow("int64", "int64", "i64", "sint", 64, "i64", "int64",
              cpp="long long", launcher_cpp="int64_t", abi="i64", libdevice="ll"),
     # int1 counts as unsigned, as in Triton; one byte in memory (a C++ ``bool``, NumPy's too)
-    DtypeRow("int1", "int1", "i1", "bool", 1, IntegerType(1), "bool",
+    DtypeRow("int1", "int1", "i1", "bool", 1, "i1", "bool",
              cpp="bool", launcher_cpp="int8_t", abi="i32"),
     # unsigned integers: the lowered IR is signless (``gpu_lowering/signless.py``), so the CUDA
     # printer and gpusim see them as the signed row of their width (``signless_row``)
-    DtypeRow("uint8", "uint8", "u8", "uint", 8, IntegerType(8, _U), "uint8",
+    DtypeRow("uint8", "uint8", "u8", "uint", 8, "ui8", "uint8",
              cpp="unsigned char", launcher_cpp="uint8_t"),
-    DtypeRow("uint16", "uint16", "u16", "uint", 16, IntegerType(16, _U), "uint16",
+    DtypeRow("uint16", "uint16", "u16", "uint", 16, "ui16", "uint16",
              cpp="unsigned short", launcher_cpp="uint16_t"),
-    DtypeRow("uint32", "uint32", "u32", "uint", 32, IntegerType(32, _U), "uint32",
+    DtypeRow("uint32", "uint32", "u32", "uint", 32, "ui32", "uint32",
              cpp="unsigned", launcher_cpp="uint32_t", abi="i32"),
-    DtypeRow("uint64", "uint64", "u64", "uint", 64, IntegerType(64, _U), "uint64",
+    DtypeRow("uint64", "uint64", "u64", "uint", 64, "ui64", "uint64",
              cpp="unsigned long long", launcher_cpp="uint64_t", abi="i64"),
     # fp8: Triton's IR types (fp8e4b15's is a stand-in: its format is bias 15, see tt_fp8),
     # held in ml_dtypes' arrays of the same name; the lowering computes on their bits (no C++
     # type), Triton's launcher has no C type for them
-    DtypeRow("float8e4b15", "fp8e4b15", "fp8e4b15", "fp8", 8, Float8E4M3B11FNUZType(),
+    DtypeRow("float8e4b15", "fp8e4b15", "fp8e4b15", "fp8", 8, "f8E4M3B11FNUZ",
              "float8_e4m3b11fnuz", ml_dtypes=True, array=False, mantissa_bits=3, exponent_bias=15),
-    DtypeRow("float8e4nv", "fp8e4nv", "fp8e4nv", "fp8", 8, Float8E4M3FNType(),
+    DtypeRow("float8e4nv", "fp8e4nv", "fp8e4nv", "fp8", 8, "f8E4M3FN",
              "float8_e4m3fn", ml_dtypes=True, mantissa_bits=3, exponent_bias=7),
-    DtypeRow("float8e4b8", "fp8e4b8", "fp8e4b8", "fp8", 8, Float8E4M3FNUZType(),
+    DtypeRow("float8e4b8", "fp8e4b8", "fp8e4b8", "fp8", 8, "f8E4M3FNUZ",
              "float8_e4m3fnuz", ml_dtypes=True, mantissa_bits=3, exponent_bias=8),
-    DtypeRow("float8e5", "fp8e5", "fp8e5", "fp8", 8, Float8E5M2Type(),
+    DtypeRow("float8e5", "fp8e5", "fp8e5", "fp8", 8, "f8E5M2",
              "float8_e5m2", ml_dtypes=True, mantissa_bits=2, exponent_bias=15),
-    DtypeRow("float8e5b16", "fp8e5b16", "fp8e5b16", "fp8", 8, Float8E5M2FNUZType(),
+    DtypeRow("float8e5b16", "fp8e5b16", "fp8e5b16", "fp8", 8, "f8E5M2FNUZ",
              "float8_e5m2fnuz", ml_dtypes=True, mantissa_bits=2, exponent_bias=16),
     # floats; f16 and bf16 are their bits in the printed CUDA (``c_types.HALF_PRELUDE``), and
     # Triton's launcher takes every float scalar as a double
-    DtypeRow("float16", "fp16", "fp16", "float", 16, f16, "float16",
+    DtypeRow("float16", "fp16", "fp16", "float", 16, "f16", "float16",
              cpp="mt_half", vector="packed", launcher_cpp="double",
              mantissa_bits=10, exponent_bias=15),
-    DtypeRow("bfloat16", "bf16", "bf16", "float", 16, bf16, "bfloat16", ml_dtypes=True,
+    DtypeRow("bfloat16", "bf16", "bf16", "float", 16, "bf16", "bfloat16", ml_dtypes=True,
              cpp="mt_bf16", vector="packed", launcher_cpp="double",
              mantissa_bits=7, exponent_bias=127),
-    DtypeRow("float32", "fp32", "fp32", "float", 32, f32, "float32",
+    DtypeRow("float32", "fp32", "fp32", "float", 32, "f32", "float32",
              cpp="float", vector="builtin", launcher_cpp="double", abi="f32", libdevice="f",
              mantissa_bits=23, exponent_bias=127),
-    DtypeRow("float64", "fp64", "fp64", "float", 64, f64, "float64",
+    DtypeRow("float64", "fp64", "fp64", "float", 64, "f64", "float64",
              cpp="double", launcher_cpp="double", abi="f64", libdevice="",
              mantissa_bits=52, exponent_bias=1023),
 )
@@ -157,7 +147,6 @@ ROWS: tuple[DtypeRow, ...] = (
 BY_NAME: dict[str, DtypeRow] = {r.name: r for r in ROWS}
 BY_DTYPE_NAME: dict[str, DtypeRow] = {r.dtype_name: r for r in ROWS}
 BY_SIGNATURE: dict[str, DtypeRow] = {r.signature: r for r in ROWS}
-BY_IR: dict[Attribute, DtypeRow] = {r.ir: r for r in ROWS}
 #: integer rows by (bits, unsigned); int1 under both
 _INTEGERS: dict[tuple[int, bool], DtypeRow] = {
     **{(r.bits, r.kind == "uint"): r for r in ROWS if r.is_int},
@@ -170,24 +159,75 @@ def int_row(bits: int, unsigned: bool = False) -> DtypeRow | None:
     return _INTEGERS.get((bits, unsigned))
 
 
+@functools.cache
+def _ir_types() -> dict[str, Attribute]:
+    """Each row's IR type by its text (xDSL is imported here, on first use: ``import mytriton``
+    reads the table's names and loads no compiler)."""
+    from xdsl.dialects.builtin import (
+        Float8E4M3B11FNUZType,
+        Float8E4M3FNType,
+        Float8E4M3FNUZType,
+        Float8E5M2FNUZType,
+        Float8E5M2Type,
+        IntegerType,
+        Signedness,
+        bf16,
+        f16,
+        f32,
+        f64,
+    )
+
+    types: list[Attribute] = [
+        *(IntegerType(w, s) for w in (1, 8, 16, 32, 64) for s in Signedness),
+        Float8E4M3B11FNUZType(),
+        Float8E4M3FNType(),
+        Float8E4M3FNUZType(),
+        Float8E5M2FNUZType(),
+        Float8E5M2Type(),
+        bf16,
+        f16,
+        f32,
+        f64,
+    ]
+    by_text = {str(t): t for t in types}
+    return {r.ir_name: by_text[r.ir_name] for r in ROWS}
+
+
+@functools.cache
+def _by_ir() -> dict[Attribute, DtypeRow]:
+    return {r.ir: r for r in ROWS}
+
+
 def row_of_ir(t: Attribute) -> DtypeRow | None:
     """The row of IR element type ``t``: integers by width and signedness (a signed ``si32``
     and a signless ``i32`` are int32, an ``i1`` of any signedness int1), else the row of that
     exact type; None for types no dtype has (``index``, pointers, ``f80``)."""
+    from xdsl.dialects.builtin import IntegerType, Signedness
+
     if isinstance(t, IntegerType):
         return int_row(t.width.data, t.signedness.data == Signedness.UNSIGNED)
-    return BY_IR.get(t)
+    return _by_ir().get(t)
 
 
 def signless_row(t: Attribute) -> DtypeRow | None:
     """The row of a type of the lowered, signless IR: integers by width alone (signed rows),
     as the CUDA printer and gpusim read them."""
+    from xdsl.dialects.builtin import IntegerType
+
     if isinstance(t, IntegerType):
         return int_row(t.width.data)
-    return BY_IR.get(t)
+    return _by_ir().get(t)
 
 
-#: the lowered kernel parameter type of each ABI kind of a scalar argument
-ABI_TYPES: dict[str, Attribute] = {
-    r.abi: r.ir for r in ROWS if r.abi is not None and r.ir_name == r.abi
-}
+def abi_types() -> dict[str, Attribute]:
+    """The lowered kernel parameter type of each ABI kind of a scalar argument."""
+    return {r.abi: r.ir for r in ROWS if r.abi is not None and r.ir_name == r.abi}
+
+
+def __getattr__(name: str) -> Any:
+    # the tables of IR types, made on first use (``_ir_types``)
+    if name == "BY_IR":
+        return _by_ir()
+    if name == "ABI_TYPES":
+        return abi_types()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,22 +10,37 @@ the interpreter, the constant folder and gpusim.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
-from xdsl.ir import Attribute
+from typing import TYPE_CHECKING
 
 from mytriton.dialects.tt import dtype_table
 from mytriton.dialects.tt import libdevice_bessel as bessel
 from mytriton.dialects.tt import libdevice_semantics as ls
 
-# element types of the signatures, by short name (``f32``, ``i64``: the IR type's text)
-TYPES: dict[str, Attribute] = {r.ir_name: r.ir for r in dtype_table.ROWS if r.libdevice is not None}
+if TYPE_CHECKING:
+    import numpy as np
+    from xdsl.ir import Attribute
+
 #: the suffix of a function's symbol for each of its types (``__nv_expf``, ``__nv_clzll``)
 _SUFFIXES: dict[str, str] = {
     r.ir_name: r.libdevice for r in dtype_table.ROWS if r.libdevice is not None
 }
+
+
+@functools.cache
+def _types() -> dict[str, Attribute]:
+    """The element types of the signatures, by short name (``f32``, ``i64``: the IR type's
+    text). Made on first use: ``tl.extra.libdevice`` reads this table's names, and
+    ``import mytriton`` loads no compiler."""
+    return {r.ir_name: r.ir for r in dtype_table.ROWS if r.libdevice is not None}
+
+
+def __getattr__(name: str) -> object:
+    if name == "TYPES":  # element types of the signatures, by short name
+        return _types()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -40,11 +55,11 @@ class ExternFunction:
 
     @property
     def param_types(self) -> list[Attribute]:
-        return [TYPES[p] for p in self.params]
+        return [_types()[p] for p in self.params]
 
     @property
     def result_type(self) -> Attribute:
-        return TYPES[self.result]
+        return _types()[self.result]
 
 
 # Triton libdevice functions not compiled here, and why (the error names them at the call)

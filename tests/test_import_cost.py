@@ -1,0 +1,48 @@
+"""``import mytriton`` loads no compiler: no xDSL, no dialect, frontend, pass or backend module
+(the runtime imports them at the first compile). Tools and subprocesses that only import
+mytriton, or only read ``tl``'s names, start in a fraction of the compiler's import time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_PROBE = """
+import json, sys
+import mytriton as triton
+import mytriton.language as tl
+names = (tl.extra.libdevice.hypot, tl.extra.cuda.libdevice.j0, triton.cdiv, tl.constexpr)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+# the dtype table (tl's dtypes are its rows) and the libdevice table (names and signatures of
+# tl.extra.libdevice) live beside the tt dialect; neither imports xDSL until its IR types are used
+ALLOWED_DIALECT_MODULES = {
+    "mytriton.dialects",
+    "mytriton.dialects.tt",
+    "mytriton.dialects.tt.dtype_table",
+    "mytriton.dialects.tt.libdevice_table",
+    "mytriton.dialects.tt.libdevice_semantics",
+    "mytriton.dialects.tt.libdevice_bessel",
+}
+COMPILER_PACKAGES = ("mytriton.frontend", "mytriton.passes", "mytriton.backends")
+
+
+def test_import_mytriton_loads_no_compiler() -> None:
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(proc.stdout)
+    assert not [m for m in modules if m.split(".")[0] == "xdsl"]
+    assert not [m for m in modules if m.startswith(COMPILER_PACKAGES)]
+    dialects = {m for m in modules if m.startswith("mytriton.dialects")}
+    assert dialects <= ALLOWED_DIALECT_MODULES, sorted(dialects - ALLOWED_DIALECT_MODULES)
