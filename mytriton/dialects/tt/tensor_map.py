@@ -44,7 +44,7 @@ from xdsl.irdl import (
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.tt.core import TENSOR_MAP_TYPE
+from mytriton.dialects.tt.memory import TENSOR_MAP_TYPE
 from mytriton.dialects.tt.types import PointerType, type_str
 
 #: the kernel attribute giving the bytes of global scratch each program needs for the tensor

@@ -20,6 +20,8 @@ the register the instruction fills in every lane.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import arith, gpu, llvm, memref, scf
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32, i64
 from xdsl.ir import Attribute, Block, SSAValue
@@ -28,6 +30,7 @@ from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER, LdMatrixOp, MmaForm, Mm
 from mytriton.dialects.nvgpu.ptx_mma import Fp8MmaSyncOp
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.types import element_type, shape_of
+from mytriton.dialects.ttg.geometry import Geometry
 from mytriton.dialects.ttg.layouts import SharedLayoutAttr
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
@@ -58,32 +61,13 @@ def lower_mma_dot(
     sa_m, sa_k = layouts[0].strides((m, k))
     sb_k, sb_n = layouts[1].strides((k, n))
     c_g = ctx.geometry(op.acc.type)
-    position = {reg: i for i, reg in enumerate(c_g.registers)}
-
-    half = k_step // 2  # K distance between a fragment's register halves
     m_tiles, n_tiles = m // (M_TILE * wm), n // (N_TILE * wn)
-    # per thread (lane 8j + r gives row r of matrix j): the element offset of its ldmatrix row
-    lane = ctx.at_entry(arith.AndIOp(ctx.thread_id, ctx.i32(31)))
-    row = ctx.at_entry(arith.AndIOp(lane, ctx.i32(7)))
-    matrix = ctx.at_entry(arith.ShRUIOp(lane, ctx.i32(3)))
-    low_bit = ctx.at_entry(arith.AndIOp(matrix, ctx.i32(1)))
-    high_bit = ctx.at_entry(arith.ShRUIOp(matrix, ctx.i32(1)))
-    # A matrix j: rows 8 wm (2i + j % 2) + 8 wm_i + r, K from half * (j // 2)
-    a_row = _plus(ctx, _times(ctx, ctx.warp(c_g, 0), 8), row)
-    a_row = _plus(ctx, a_row, _times(ctx, low_bit, 8 * wm))
-    a_lane = _plus(ctx, _times(ctx, a_row, sa_m), _times(ctx, high_bit, half * sa_k))
     b_trans = layouts[1].dim_order[0] == 1  # N-contiguous: read transposed
-    b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
-    if b_trans:  # B matrix j: K rows 8 (j % 2) + r, the 8 columns of tile j // 2
-        b_k = _plus(ctx, row, _times(ctx, low_bit, 8))
-        b_lane = _plus(ctx, _times(ctx, b_k, sb_k), _times(ctx, b_col, sb_n))
-    else:  # B^T matrix j: column r of tile j // 2 as a row, K from half * (j % 2)
-        b_n = _plus(ctx, b_col, row)
-        b_lane = _plus(ctx, _times(ctx, b_n, sb_n), _times(ctx, low_bit, half * sb_k))
+    strides = (sa_m, sa_k, sb_k, sb_n)
+    a_lane, b_lane = _lane_offsets(ctx, c_g, warps, k_step // 2, strides, b_trans)
     a_base, a_lane = _source(ctx, a_src, a_lane)
     b_base, b_lane = _source(ctx, b_src, b_lane)
     element = register_type(element_type(op.a.type))  # an fp8 as its byte
-    b_form = FP8_FORMS.get(element_type(op.b.type))  # fp8: ``ptx.mma.sync``, B either format
 
     acc = ctx.get(op.acc)
     body = Block(arg_types=[i32, *(v.type for v in acc)])
@@ -101,31 +85,82 @@ def lower_mma_dot(
             offset = j * N_TILE * wn * sb_n
             pair = _ldmatrix(ctx, form, b_base, element, b_at, offset, count, b_trans)
             b_frags.extend(pair[t : t + 2] for t in range(0, count, 2))
-        updated: list[SSAValue] = list(carried)
-        for i, a_frag in enumerate(a_frags):
-            for j, b_frag in enumerate(b_frags):
-                regs = [
-                    position[((2 * i + h) * 8 * wm, j * N_TILE * wn + e)]
-                    for h in (0, 1)
-                    for e in (0, 1)
-                ]
-                c = [updated[r] for r in regs]
-                mma = ctx.value(
-                    Fp8MmaSyncOp(form, b_form, a_frag, b_frag, c)
-                    if b_form is not None
-                    else MmaSyncOp(form, a_frag, b_frag, c)
-                )
-                for field, r in enumerate(regs):
-                    updated[r] = ctx.value(
-                        llvm.ExtractValueOp(
-                            DenseArrayBase.from_list(i64, [field]), mma, form.accumulator
-                        )
-                    )
-        ctx.emit(scf.YieldOp(*updated))
+        ctx.emit(scf.YieldOp(*_mmas(ctx, op, form, warps, c_g, a_frags, b_frags, carried)))
     loop = ctx.emit(scf.ForOp(ctx.i32(0), ctx.i32(k), ctx.i32(k_step), acc, body))
     if barrier:
         ctx.emit(gpu.BarrierOp())
     ctx.set(op.result, list(loop.results))
+
+
+def _lane_offsets(
+    ctx: LoweringContext,
+    c_g: Geometry,
+    warps: tuple[int, int],
+    half: int,
+    strides: tuple[int, int, int, int],
+    b_trans: bool,
+) -> tuple[SSAValue, SSAValue]:
+    """This thread's element offsets, in A's and B's tiles, of the row its lane gives
+    ``ldmatrix`` (lane ``8j + r`` gives row ``r`` of matrix ``j``), at the kernel entry;
+    ``half``: the K distance between a fragment's register halves, ``strides``: A's along M
+    and K, B's along K and N."""
+    wm, wn = warps
+    sa_m, sa_k, sb_k, sb_n = strides
+    lane = ctx.at_entry(arith.AndIOp(ctx.thread_id, ctx.i32(31)))
+    row = ctx.at_entry(arith.AndIOp(lane, ctx.i32(7)))
+    matrix = ctx.at_entry(arith.ShRUIOp(lane, ctx.i32(3)))
+    low_bit = ctx.at_entry(arith.AndIOp(matrix, ctx.i32(1)))
+    high_bit = ctx.at_entry(arith.ShRUIOp(matrix, ctx.i32(1)))
+    # A matrix j: rows 8 wm (2i + j % 2) + 8 wm_i + r, K from half * (j // 2)
+    a_row = _plus(ctx, _times(ctx, ctx.warp(c_g, 0), 8), row)
+    a_row = _plus(ctx, a_row, _times(ctx, low_bit, 8 * wm))
+    a_lane = _plus(ctx, _times(ctx, a_row, sa_m), _times(ctx, high_bit, half * sa_k))
+    b_col = _plus(ctx, _times(ctx, ctx.warp(c_g, 1), 8), _times(ctx, high_bit, 8 * wn))
+    if b_trans:  # B matrix j: K rows 8 (j % 2) + r, the 8 columns of tile j // 2
+        b_k = _plus(ctx, row, _times(ctx, low_bit, 8))
+        b_lane = _plus(ctx, _times(ctx, b_k, sb_k), _times(ctx, b_col, sb_n))
+    else:  # B^T matrix j: column r of tile j // 2 as a row, K from half * (j % 2)
+        b_n = _plus(ctx, b_col, row)
+        b_lane = _plus(ctx, _times(ctx, b_n, sb_n), _times(ctx, low_bit, half * sb_k))
+    return a_lane, b_lane
+
+
+def _mmas(
+    ctx: LoweringContext,
+    op: tt.DotOp,
+    form: MmaForm,
+    warps: tuple[int, int],
+    c_g: Geometry,
+    a_frags: Sequence[list[SSAValue]],
+    b_frags: Sequence[list[SSAValue]],
+    carried: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """One K step's MMAs, one per 16 x 8 accumulator tile ``(i, j)`` (A fragment ``i``, B
+    fragment ``j``), over the accumulator registers ``carried``: the registers after them."""
+    wm, wn = warps
+    position = {reg: i for i, reg in enumerate(c_g.registers)}
+    b_form = FP8_FORMS.get(element_type(op.b.type))  # fp8: ``ptx.mma.sync``, B either format
+    updated: list[SSAValue] = list(carried)
+    for i, a_frag in enumerate(a_frags):
+        for j, b_frag in enumerate(b_frags):
+            regs = [
+                position[((2 * i + h) * 8 * wm, j * N_TILE * wn + e)]
+                for h in (0, 1)
+                for e in (0, 1)
+            ]
+            c = [updated[r] for r in regs]
+            mma = ctx.value(
+                Fp8MmaSyncOp(form, b_form, a_frag, b_frag, c)
+                if b_form is not None
+                else MmaSyncOp(form, a_frag, b_frag, c)
+            )
+            for field, r in enumerate(regs):
+                updated[r] = ctx.value(
+                    llvm.ExtractValueOp(
+                        DenseArrayBase.from_list(i64, [field]), mma, form.accumulator
+                    )
+                )
+    return updated
 
 
 def _source(ctx: LoweringContext, src: Source, lane: SSAValue) -> tuple[SSAValue, SSAValue]:

@@ -87,8 +87,46 @@ def lower_wgmma_dot(
     """Replace ``op`` by warpgroup MMAs over its operands' swizzled tiles at ``a_src`` (None:
     A from the threads' registers, ``ptx.wgmma.mma_async``) and ``b_src``; ``barrier``: end
     with one, so the operands' buffer may be rewritten at once."""
-    (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
+    k = shape_of(op.a.type)[1]
     wm = warps[0]
+    k_step = wgmma_form(op).k
+    issue = _issuer(ctx, op, wm, a_src, b_src, layouts)
+
+    interval = op.promotion_interval
+    if interval is not None:  # (at most K: once per dot at the least, as in Triton)
+        _promoted(ctx, op, wm, issue, -(-interval // k_step) * k_step, k_step)
+        if barrier:
+            ctx.emit(gpu.BarrierOp())
+        return
+    if op.acc in ctx.async_dots:  # in flight: chain onto the earlier dot's structs
+        regs, acc = ctx.async_dots[op.acc]
+        fragments = list(ctx.get(op.acc))
+    else:
+        acc = list(ctx.get(op.acc))
+        regs = fragment_fields(ctx, op, wm)
+        fragments = pack_fragments(ctx, regs, acc)
+    issue(fragments, range(0, k, k_step))
+    if is_async_dot(op):  # ``ttg.dot_wait`` waits and reads the fragments
+        assert not barrier
+        ctx.set(op.result, fragments)
+        ctx.async_dots[op.result] = (regs, acc)
+        return
+    ctx.set(op.result, _wait(ctx, 0, fragments, regs, acc))
+    if barrier:
+        ctx.emit(gpu.BarrierOp())
+
+
+def _issuer(
+    ctx: LoweringContext,
+    op: tt.DotOp,
+    wm: int,
+    a_src: Source | None,
+    b_src: Source,
+    layouts: tuple[NvmmaSharedLayoutAttr, NvmmaSharedLayoutAttr],
+) -> Callable[[list[SSAValue], range], None]:
+    """The matrix descriptors of ``op``'s operand tiles (A's words from the registers where
+    ``a_src`` is None), and what issues the MMAs of some K steps over them."""
+    (m, k), n = shape_of(op.a.type), shape_of(op.b.type)[1]
     groups = wm // WARPGROUP_WARPS
     size = byte_size(element_type(op.a.type))
     a_row, b_row = (layout.row_bytes for layout in layouts)  # bytes of a swizzled row
@@ -134,28 +172,7 @@ def lower_wgmma_dot(
                 fragments[i] = ctx.value(mma)
         ctx.emit(WgmmaCommitGroupSyncAlignedOp())
 
-    interval = op.promotion_interval
-    if interval is not None:  # (at most K: once per dot at the least, as in Triton)
-        _promoted(ctx, op, wm, issue, -(-interval // k_step) * k_step, k_step)
-        if barrier:
-            ctx.emit(gpu.BarrierOp())
-        return
-    if op.acc in ctx.async_dots:  # in flight: chain onto the earlier dot's structs
-        regs, acc = ctx.async_dots[op.acc]
-        fragments = list(ctx.get(op.acc))
-    else:
-        acc = list(ctx.get(op.acc))
-        regs = fragment_fields(ctx, op, wm)
-        fragments = pack_fragments(ctx, regs, acc)
-    issue(fragments, range(0, k, k_step))
-    if is_async_dot(op):  # ``ttg.dot_wait`` waits and reads the fragments
-        assert not barrier
-        ctx.set(op.result, fragments)
-        ctx.async_dots[op.result] = (regs, acc)
-        return
-    ctx.set(op.result, _wait(ctx, 0, fragments, regs, acc))
-    if barrier:
-        ctx.emit(gpu.BarrierOp())
+    return issue
 
 
 def _promoted(

@@ -23,7 +23,7 @@ loop with ``tt.num_stages`` <= 1 (``tl.range(..., num_stages=1)``), or in a modu
 Not in the default pipeline (``MYTRITON_PIPELINE=tt-simplify,licm,tt-pipeline,tt-simplify``
 turns it on): on the H200 the tutorial matmul (f16 4096^3) measured +15% on the cuda backend
 and -5% on mlir with it, tf32 slower on both, before shared-memory pipelining existed. The
-pipelining that runs by default is ``ttg-pipeline`` (``pipeline_async.py``): after layout
+pipelining that runs by default is ``ttg-pipeline`` (``async_copies``): after layout
 assignment, the next tiles go into ``num_stages`` shared buffers with ``cp.async``. Its helpers
 for loop slices (``reads_only``, ``pure_slice``, ``block_args``, ``clone_ops``) are these.
 """

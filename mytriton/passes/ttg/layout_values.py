@@ -1,0 +1,209 @@
+"""The values of ``tt-assign-layouts`` (``assign_layouts``): the new value of an old block in
+each layout a user needs, *free* values (ranges, splats, broadcasts and elementwise math over
+them) rematerialized in it, any other converted from the layout it was bound in
+(``ttg.convert_layout``), and the coalesced layout of a memory access.
+
+``LayoutValues`` holds that state for one kernel; ``layout_regions`` adds the control flow and
+``assign_layouts.LayoutAssigner`` the ops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.elementwise import ElementwiseOp
+from mytriton.dialects.tt.shape import SHAPE_OPS, GatherOp, JoinOp
+from mytriton.dialects.tt.types import shape_of
+from mytriton.dialects.ttg.layouts import (
+    BlockedLayoutAttr,
+    ConvertLayoutOp,
+    Layout,
+    SliceLayoutAttr,
+    with_layout,
+)
+from mytriton.dialects.verify import source_location
+from mytriton.errors import CompilationError
+from mytriton.passes.analysis.axis_info import AxisAnalysis
+from mytriton.passes.ttg.layout_policy import default_blocked
+from mytriton.passes.ttg.mma_policy import k_major_copies, k_major_copy_layout
+from mytriton.passes.ttg.shape_layouts import unpaired
+
+REMATERIALIZABLE = (
+    tt.MakeRangeOp,
+    tt.SplatOp,
+    tt.BroadcastOp,
+    tt.ExpandDimsOp,
+    tt.AddPtrOp,
+    tt.ZerosOp,
+    tt.FullOp,
+    tt.EmptyOp,
+    ElementwiseOp,
+)
+
+
+def is_block_value(v: SSAValue) -> bool:
+    return isinstance(v.type, TensorType)
+
+
+def rebuild_op(
+    op: Operation, operands: Sequence[SSAValue], result_types: Sequence[Attribute]
+) -> Operation:
+    """``op`` with new operands and result types (a scalar combine region is copied as is)."""
+    new = type(op).create(
+        operands=list(operands),
+        result_types=list(result_types),
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=[r.clone() for r in op.regions],
+    )
+    new.location = op.location
+    return new
+
+
+@dataclass
+class Scope:
+    """Values materialized in one region (dropped when the region is left)."""
+
+    values: dict[tuple[SSAValue, Attribute], SSAValue]
+
+
+class LayoutValues:
+    """The laid-out values of one kernel function being rebuilt."""
+
+    def __init__(self, num_warps: int, axis: AxisAnalysis):
+        self.num_warps = num_warps
+        self.axis = axis
+        self.scalars: dict[SSAValue, SSAValue] = {}
+        self.home: dict[SSAValue, Layout] = {}
+        self.scopes: list[Scope] = []
+        self.free: set[SSAValue] = set()
+        self.block: Block = Block()
+
+    def _find_free(self, block: Block) -> None:
+        for op in block.ops:
+            for r in op.regions:
+                for b in r.blocks:
+                    self._find_free(b)
+            if isinstance(op, REMATERIALIZABLE) and all(
+                v in self.free for v in op.operands if is_block_value(v)
+            ):
+                self.free.update(r for r in op.results if is_block_value(r))
+
+    # ---------------------------------------------------------------- helpers
+
+    def default(self, v: SSAValue) -> BlockedLayoutAttr:
+        return default_blocked(shape_of(v.type), self.num_warps)
+
+    def coalesced(self, ptr: SSAValue, mask: SSAValue | None) -> BlockedLayoutAttr:
+        """The layout of a memory access: threads and warps first along the dimension its
+        addresses are most contiguous in, as many consecutive elements of it per thread as
+        can move in one aligned vector access (``axis_info``), up to 16 bytes."""
+        return self._coalesced(ptr, [mask])
+
+    def _coalesced(self, ptr: SSAValue, masks: Sequence[SSAValue | None]) -> BlockedLayoutAttr:
+        """``coalesced`` for accesses through ``ptr`` under each of ``masks`` (the vector the
+        least uniform of them allows; none: the addresses alone decide)."""
+        order = self.axis.access_order(ptr)
+        if order and order[0] == 1 and self._copied_k_major(ptr):
+            return k_major_copy_layout(shape_of(ptr.type), self.num_warps)
+        vector = 1
+        if order:
+            widths = [self.axis.access_width(ptr, [m], order[0]) for m in masks]
+            vector = min(widths) if widths else self.axis.access_width(ptr, [], order[0])
+        return default_blocked(shape_of(ptr.type), self.num_warps, vector, order)
+
+    def _copied_k_major(self, ptr: SSAValue) -> bool:
+        """Whether every access through ``ptr`` loads a dot's B that goes into a K-major tile
+        whatever order it is loaded in (``mma_policy.k_major_copies``)."""
+        loads = [u.operation for u in ptr.uses if isinstance(u.operation, tt.LoadOp | tt.StoreOp)]
+        return bool(loads) and all(
+            isinstance(load, tt.LoadOp)
+            and load.result.uses
+            and all(
+                isinstance(u.operation, tt.DotOp) and u.index == 1 and k_major_copies(u.operation)
+                for u in load.result.uses
+            )
+            for load in loads
+        )
+
+    def insert(self, op: Operation) -> Operation:
+        self.block.add_op(op)
+        return op
+
+    def lookup(self, v: SSAValue, layout: Attribute) -> SSAValue | None:
+        for scope in reversed(self.scopes):
+            if (v, layout) in scope.values:
+                return scope.values[(v, layout)]
+        return None
+
+    def record(self, v: SSAValue, layout: Attribute, new: SSAValue) -> None:
+        self.scopes[-1].values[(v, layout)] = new
+
+    def scalar(self, v: SSAValue) -> SSAValue:
+        try:
+            return self.scalars[v]
+        except KeyError:
+            raise CompilationError(
+                f"internal error: scalar {v.name_hint or v} used before its definition",
+                source_location(v.owner) if isinstance(v.owner, Operation) else None,
+            ) from None
+
+    def operand(self, v: SSAValue, layout: Attribute | None) -> SSAValue:
+        return self.value(v, layout) if is_block_value(v) else self.scalar(v)
+
+    def value(self, v: SSAValue, layout: Attribute | None) -> SSAValue:
+        """The new value for old block ``v`` in ``layout`` (rematerialized or converted)."""
+        assert layout is not None
+        found = self.lookup(v, layout)
+        if found is not None:
+            return found
+        if v in self.free:
+            new = self._rematerialize(v, layout)
+        else:
+            home = self.home.get(v)
+            if home is None:
+                raise CompilationError(
+                    f"internal error: block {v.name_hint or v} used before its definition",
+                    source_location(v.owner) if isinstance(v.owner, Operation) else None,
+                )
+            src = self.lookup(v, home)
+            assert src is not None
+            conv = ConvertLayoutOp(src, layout)
+            if isinstance(v.owner, Operation):
+                conv.location = v.owner.location
+            new = self.insert(conv).results[0]
+        self.record(v, layout, new)
+        return new
+
+    def _rematerialize(self, v: SSAValue, layout: Attribute) -> SSAValue:
+        op = v.owner
+        assert isinstance(op, Operation)
+        operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
+        new = self.insert(rebuild_op(op, operands, [with_layout(v.type, layout)]))
+        new.results[0].name_hint = v.name_hint
+        return new.results[0]
+
+    def _operand_layout(
+        self, op: Operation, operand: SSAValue, layout: Attribute
+    ) -> Attribute | None:
+        """The layout an operand of ``op`` needs when ``op``'s result has ``layout``."""
+        if not is_block_value(operand):
+            return None
+        if isinstance(op, tt.ExpandDimsOp):
+            return SliceLayoutAttr(op.axis.value.data, layout)
+        if isinstance(op, JoinOp):  # operands unpaired: a renaming of registers
+            return unpaired(layout) or self.default(operand)
+        if isinstance(op, SHAPE_OPS) and not (isinstance(op, GatherOp) and operand is op.indices):
+            # elements move through shared memory: any operand layout does
+            return self.home.get(operand) or self.default(operand)
+        return layout
+
+    def bind(self, old: SSAValue, new: SSAValue, layout: Layout) -> None:
+        self.home[old] = layout
+        self.record(old, layout, new)
+        new.name_hint = old.name_hint
