@@ -32,133 +32,16 @@ from mytriton.errors import OutOfResources as OutOfResources  # Triton's home of
 from mytriton.errors import PTXASError as PTXASError
 from mytriton.knobs import env_flag
 from mytriton.runtime import autotune_cache
+from mytriton.runtime.autotune_config import Config as Config
+from mytriton.runtime.autotune_config import KernelInterface as KernelInterface
+from mytriton.runtime.autotune_config import _base_function, _jit_function
+from mytriton.runtime.heuristics import Heuristics as Heuristics
+from mytriton.runtime.heuristics import heuristics as heuristics
 
 Timing = list[float]
 Bench = Callable[..., Any]
 
 _QUANTILES = (0.5, 0.2, 0.8)
-
-
-class Config:
-    """One configuration to try: meta-parameters (``kwargs``) and launch options."""
-
-    def __init__(
-        self,
-        kwargs: dict[str, Any],
-        num_warps: int = 4,
-        num_stages: int = 3,
-        num_ctas: int = 1,
-        maxnreg: int | None = None,
-        pre_hook: Callable[[dict[str, Any]], Any] | None = None,
-        ir_override: str | None = None,
-    ) -> None:
-        self.kwargs = kwargs
-        self.num_warps = num_warps
-        self.num_ctas = num_ctas
-        self.num_stages = num_stages
-        self.maxnreg = maxnreg
-        self.pre_hook = pre_hook
-        self.ir_override = ir_override
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.kwargs = state.get("kwargs", {})
-        self.num_warps = state.get("num_warps", 4)
-        self.num_stages = state.get("num_stages", 3)
-        self.num_ctas = state.get("num_ctas", 1)
-        self.maxnreg = state.get("maxnreg")
-        self.pre_hook = state.get("pre_hook")
-        self.ir_override = state.get("ir_override")
-
-    def all_kwargs(self) -> dict[str, Any]:
-        """The meta-parameters and the launch options that are set (not None)."""
-        options = (
-            ("num_warps", self.num_warps),
-            ("num_ctas", self.num_ctas),
-            ("num_stages", self.num_stages),
-            ("maxnreg", self.maxnreg),
-            ("ir_override", self.ir_override),
-        )
-        return {**self.kwargs, **{k: v for k, v in options if v is not None}}
-
-    def __str__(self) -> str:
-        parts = [f"{k}: {v}" for k, v in self.kwargs.items()]
-        parts += [
-            f"num_warps: {self.num_warps}",
-            f"num_ctas: {self.num_ctas}",
-            f"num_stages: {self.num_stages}",
-            f"maxnreg: {self.maxnreg}",
-            f"ir_override: {self.ir_override}",
-        ]
-        return ", ".join(parts)
-
-    def __repr__(self) -> str:
-        return f"Config({self})"
-
-    def _identity(self) -> tuple[Any, ...]:
-        return (*self.all_kwargs().items(), self.pre_hook)
-
-    def __hash__(self) -> int:
-        return hash(self._identity())
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Config):
-            return NotImplemented
-        return self._identity() == other._identity()
-
-    def to_json(self) -> dict[str, Any]:
-        """The config without its pre-hook, as JSON (the disk cache stores it)."""
-        return {
-            "kwargs": self.kwargs,
-            "num_warps": self.num_warps,
-            "num_stages": self.num_stages,
-            "num_ctas": self.num_ctas,
-            "maxnreg": self.maxnreg,
-            "ir_override": self.ir_override,
-        }
-
-
-class KernelInterface:
-    """What ``@autotune`` and ``@heuristics`` wrap and are: ``kernel[grid](...)`` calls ``run``."""
-
-    fn: Any
-    arg_names: list[str]
-
-    def run(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
-
-    def __getitem__(self, grid: Any) -> Callable[..., Any]:
-        return lambda *args, **kwargs: self.run(*args, grid=grid, warmup=False, **kwargs)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError(
-            f"{type(self).__name__} {self.__name__} cannot be called directly; launch it with "
-            f"{self.__name__}[grid](...)"
-        )
-
-    @property
-    def __name__(self) -> str:
-        return _base_function(self).__name__
-
-    @property
-    def src(self) -> str:
-        """The source of the wrapped ``@jit`` kernel."""
-        return str(_jit_function(self).src)
-
-
-def _base_function(fn: Any) -> Any:
-    """The Python function under any stack of wrappers."""
-    while not inspect.isfunction(fn):
-        fn = fn.fn
-    return fn
-
-
-def _jit_function(fn: Any) -> Any:
-    """The ``JITFunction`` under any stack of autotune/heuristics wrappers."""
-    from mytriton.runtime.jit import JITFunction
-
-    while not isinstance(fn, JITFunction):
-        fn = fn.fn
-    return fn
 
 
 def _source_of(fn: Any) -> str:
@@ -581,36 +464,5 @@ def autotune(
             do_bench=do_bench,
             cache_results=cache_results,
         )
-
-    return decorator
-
-
-class Heuristics(KernelInterface):
-    """A kernel whose named meta-parameters are computed from the launch's arguments."""
-
-    def __init__(
-        self, fn: Any, arg_names: list[str], values: dict[str, Callable[[dict[str, Any]], Any]]
-    ) -> None:
-        self.fn = fn
-        self.values = values
-        self.arg_names = list(arg_names)
-
-    def __repr__(self) -> str:
-        return f"Heuristics({self.fn!r})"
-
-    def run(self, *args: Any, **kwargs: Any) -> Any:
-        for name, heuristic in self.values.items():
-            kwargs[name] = heuristic({**dict(zip(self.arg_names, args, strict=False)), **kwargs})
-        return self.fn.run(*args, **kwargs)
-
-    def warmup(self, *args: Any, **kwargs: Any) -> Any:
-        return self.run(*args, **{**kwargs, "warmup": True})
-
-
-def heuristics(values: dict[str, Callable[[dict[str, Any]], Any]]) -> Callable[[Any], Heuristics]:
-    """Decorate a kernel so that ``values[name](args)`` sets meta-parameter ``name``."""
-
-    def decorator(fn: Any) -> Heuristics:
-        return Heuristics(fn, fn.arg_names, values)
 
     return decorator

@@ -184,6 +184,24 @@ class LowerScan:
             ctx.emit(scf.IfOp(last, [], [block]))
         ctx.emit(gpu.BarrierOp())
 
+        self._apply_carries(ctx, op, g, warps, chunks, warp_pos, bufs, groups, out)
+        ctx.emit(gpu.BarrierOp())
+
+    def _apply_carries(
+        self,
+        ctx: LoweringContext,
+        op: tt.ScanOp,
+        g: Geometry,
+        warps: int,
+        chunks: int,
+        warp_pos: SSAValue,
+        bufs: list[SSAValue],
+        groups: dict[Key, dict[int, list[int]]],
+        out: list[list[SSAValue]],
+    ) -> None:
+        """Step 3, second half: each element combines the totals of the warps (and chunks)
+        before its own into its inclusive scan."""
+        strides, numel = result_strides(g, op.axis.value.data)
         for key, by_chunk in groups.items():
             lin = ctx.linear_index(g, key, strides)
             earlier: list[SSAValue] | None = None  # all segments of the chunks before
@@ -214,4 +232,3 @@ class LowerScan:
                 if chunk + 1 < chunks:
                     for seg in loaded:
                         earlier = seg if earlier is None else combine(ctx, op, earlier, seg)
-        ctx.emit(gpu.BarrierOp())

@@ -210,7 +210,7 @@ class _TileCopy:
 def _steady(op: AsyncTMACopyGlobalToLocalOp) -> bool:
     """Whether ``op`` is a copy of a pipelined loop's steady state (in the body that waits on
     the barriers): the copies of the loop's first ``stages - 1`` iterations, ahead of it,
-    precede it whenever the loop runs (``pipeline_async``)."""
+    precede it whenever the loop runs (``pipelining.async_copies``)."""
     loop = op.parent_op()
     return isinstance(loop, scf.ForOp) and any(
         isinstance(o, WaitBarrierOp) for o in loop.body.block.ops

@@ -238,7 +238,7 @@ def widens_accumulator_store(
     same contiguous dimension, and the tile is small enough to convert through shared memory
     (``EPILOGUE_CONVERSION_BYTES``). Then, as Triton's coalescing does, the value is converted
     (16-byte ``st.global.v4`` of f32/i32 rather than 8-byte ``v2``); a loop's tiles shrink their
-    stages to leave the room (``pipeline_async``)."""
+    stages to leave the room (``pipelining.async_copies``)."""
     if mma_warps(known, shape_of(value.type)) is None:
         return False
     assert isinstance(known, BlockedLayoutAttr)
