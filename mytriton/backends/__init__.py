@@ -27,6 +27,7 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.nvidia.device_launcher import LaunchCode
 from mytriton.backends.nvidia.tensor_maps import TensorMapRequest
 from mytriton.backends.stages import Stage
+from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.errors import BackendError, BackendUnavailableError, CompilationError
 
 DEFAULT_BACKEND = "cuda"
@@ -37,7 +38,7 @@ class LaunchOptions:
     """Options of one launch that are part of the compiled specialization."""
 
     num_warps: int = 4
-    num_stages: int = 3
+    num_stages: int = DEFAULT_NUM_STAGES
     debug: bool = False
     #: fuse a*b+c into one FMA (Triton's ``enable_fp_fusion``; default ``knobs.language``)
     enable_fp_fusion: bool = True

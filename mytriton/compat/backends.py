@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from mytriton.backends import get_backend
 from mytriton.compat.drivers import CPUDriver
 from mytriton.compat.target import BaseBackend, DriverBase, GPUTarget
+from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.runtime.driver import CudaDriver
 
 GPU_BACKENDS = ("cuda", "mlir")
@@ -32,7 +33,7 @@ class CompileOptions:
 
     num_warps: int = 4
     num_ctas: int = 1
-    num_stages: int = 3
+    num_stages: int = DEFAULT_NUM_STAGES
     warp_size: int = 32
     maxnreg: int | None = None
     enable_fp_fusion: bool = True

@@ -8,6 +8,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
+
 
 def _base_function(fn: Any) -> Any:
     """The Python function under any stack of wrappers."""
@@ -32,7 +34,7 @@ class Config:
         self,
         kwargs: dict[str, Any],
         num_warps: int = 4,
-        num_stages: int = 3,
+        num_stages: int = DEFAULT_NUM_STAGES,
         num_ctas: int = 1,
         maxnreg: int | None = None,
         pre_hook: Callable[[dict[str, Any]], Any] | None = None,
@@ -49,7 +51,7 @@ class Config:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.kwargs = state.get("kwargs", {})
         self.num_warps = state.get("num_warps", 4)
-        self.num_stages = state.get("num_stages", 3)
+        self.num_stages = state.get("num_stages", DEFAULT_NUM_STAGES)
         self.num_ctas = state.get("num_ctas", 1)
         self.maxnreg = state.get("maxnreg")
         self.pre_hook = state.get("pre_hook")

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from mytriton.backends import get_backend, selected_backend_name
+from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.errors import (
     AutotuneError,
     AutotuneTypeError,
@@ -149,7 +150,9 @@ class Autotuner(KernelInterface):
         self.fn = fn
         self.base_fn = _base_function(fn)
         self.arg_names = list(arg_names)
-        self.configs = list(configs) if configs else [Config({}, num_warps=4, num_stages=3)]
+        self.configs = (
+            list(configs) if configs else [Config({}, num_warps=4, num_stages=DEFAULT_NUM_STAGES)]
+        )
         self.keys = list(key)
         self.cache: dict[tuple[Any, ...], Config] = {}
         self.best_config: Config | None = None

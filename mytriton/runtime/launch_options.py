@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mytriton.backends import Backend, LaunchOptions
+from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.errors import LaunchOptionError
 from mytriton.runtime.launch import check_num_warps
 
@@ -78,7 +79,7 @@ def launch_options(
         fusion = knobs.language.default_fp_fusion
     return LaunchOptions(
         num_warps=num_warps,
-        num_stages=int(raw.get("num_stages", 3)),
+        num_stages=int(raw.get("num_stages", DEFAULT_NUM_STAGES)),
         debug=debug,
         enable_fp_fusion=bool(fusion),
         enable_reflect_ftz=bool(raw.get("enable_reflect_ftz", True)),

@@ -67,6 +67,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from mytriton.dialects.tt import core as tt
+from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.dialects.tt.types import element_type, shape_of
 from mytriton.dialects.ttg.layouts import layout_of
 from mytriton.dialects.ttg.mma import STAGED_OPERANDS, dot_mma, staged_layout
@@ -90,7 +91,7 @@ class PipelineAsyncPass(ModulePass):
     """Pipeline tensor-core dot operand loads through shared memory (module doc)."""
 
     name = "ttg-pipeline"
-    num_stages: int = 3
+    num_stages: int = DEFAULT_NUM_STAGES
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         # the most stages (down to 2) whose tiles, with everything else the kernel keeps in
