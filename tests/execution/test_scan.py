@@ -168,3 +168,20 @@ def scan_warmups() -> list[Any]:
         affine_scan_kernel.warmup(i32, i32, i32, i32, N=256, REVERSE=False, grid=(1,)),
         cumsum_3d_kernel.warmup(i32, i32, AXIS=1, num_warps=2, grid=(1,)),
     ]
+
+
+@triton.jit
+def cumsum_of_row_sums_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    totals = tl.sum(x, axis=0)  # a block laid out as a slice of x's layout
+    tl.store(out_ptr + tl.arange(0, N), tl.cumsum(totals, axis=0))
+
+
+@pytest.mark.parametrize("num_warps", [4, 8])
+def test_cumsum_of_a_sliced_block_across_warps(run: Any, num_warps: int) -> None:
+    """The scan's axis is a dimension of the slice, not of its parent layout: the carries
+    between warps address their shared slots along the parent's dimension that the block keeps."""
+    x = np.arange(4 * 512, dtype=np.int32).reshape(4, 512) % 7
+    out = np.zeros(512, np.int32)
+    run(cumsum_of_row_sums_kernel, (1,), x, out, M=4, N=512, num_warps=num_warps)
+    np.testing.assert_array_equal(out, np.cumsum(x.sum(axis=0)))

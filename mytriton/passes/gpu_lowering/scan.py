@@ -184,7 +184,7 @@ class LowerScan:
             ctx.emit(scf.IfOp(last, [], [block]))
         ctx.emit(gpu.BarrierOp())
 
-        self._apply_carries(ctx, op, g, warps, chunks, warp_pos, bufs, groups, out)
+        self._apply_carries(ctx, op, g, warps, chunks, warp_pos, bufs, groups, out, strides, numel)
         ctx.emit(gpu.BarrierOp())
 
     def _apply_carries(
@@ -198,10 +198,11 @@ class LowerScan:
         bufs: list[SSAValue],
         groups: dict[Key, dict[int, list[int]]],
         out: list[list[SSAValue]],
+        strides: list[int],
+        numel: int,
     ) -> None:
         """Step 3, second half: each element combines the totals of the warps (and chunks)
-        before its own into its inclusive scan."""
-        strides, numel = result_strides(g, op.axis.value.data)
+        before its own into its inclusive scan (``strides``, ``numel``: ``_carry``'s slots)."""
         for key, by_chunk in groups.items():
             lin = ctx.linear_index(g, key, strides)
             earlier: list[SSAValue] | None = None  # all segments of the chunks before
