@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES as DEFAULT_NUM_STAGES
+from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY, REFLECT_FTZ_ATTR, module_num_warps
 from mytriton.errors import CompilationError
 from mytriton.passes.gpu_lowering.driver import lower_module
