@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=3},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline,tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // The pipelined K loop's shared tiles and asynchronous copies on sm_80 (mma.sync's padded
 // tiles), lowered (shared_tiles.py): the

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline,tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // tt.make_tensor_map lowered (gpu_lowering/tensor_map_create.py): every thread computes its
 // program's slot (scratch + linear program id * 512 + slot * 256 bytes). Thread 0 zeroes a

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3},tt-lower-to-gpu' --print-op-generic | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline,tt-lower-to-gpu' --print-op-generic | filecheck %s
 
 // TMA copies lowered (gpu_lowering/tma.py): thread 0 initialises each stage's mbarrier (and
 // fences the inits for the copy engine) before a barrier of every thread; per iteration it

@@ -96,3 +96,34 @@ func.func @kept(%p: !tt.ptr<f16>, %q: !tt.ptr<i32>, %n: i32) {
 // CHECK-NOT:     _next
 // CHECK-COUNT-5: scf.for %k{{(_[0-9])?}} = %c0 to %n step %c1 iter_args(%acc{{(_[0-9])?}} = %zero) -> (tensor<16x16xf32>) : i32 {
 // CHECK-NOT:     _next
+
+// -----
+
+// The module's tt.num_stages = 1 (a launch with num_stages=1) keeps its loops as written; a
+// loop's own tt.num_stages = 2 overrides it, and that loop is rotated.
+builtin.module attributes {tt.num_stages = 1 : i32} {
+  func.func @module_stages(%p: !tt.ptr<f16>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+    %zero = tt.zeros : tensor<16x16xf32>
+    %r1 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %v = tt.load %ps : tensor<16x16x!tt.ptr<f16>>
+      %d = tt.dot %v, %v, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    %r2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %r1) -> (tensor<16x16xf32>) : i32 {
+      %v = tt.load %ps : tensor<16x16x!tt.ptr<f16>>
+      %d = tt.dot %v, %v, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    } {tt.num_stages = 2 : i32}
+    func.return
+  }
+}
+// CHECK:       builtin.module attributes {tt.num_stages = 1 : i32} {
+// CHECK-LABEL: func.func @module_stages
+// CHECK-NOT:     _next
+// CHECK:         scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+// CHECK-NOT:     _next
+// CHECK:         scf.for
+// CHECK-SAME:    _next

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3}' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline' | filecheck %s
 
 // Attention's loop on sm_90: S = Q @ K^T is synchronous (the softmax reads it at once) and
 // P @ V (A from registers: P is laid out as S, the accumulator) is only started. No dot chains

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3}' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline' | filecheck %s
 
 // Descriptors made in the kernel: loads naming a top-level tt.make_tensor_map as their tensor
 // map are copied by TMA as a host descriptor's are. Each map read records its box, swizzle,

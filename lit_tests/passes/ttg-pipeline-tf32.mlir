@@ -1,5 +1,5 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3}' | filecheck %s
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=3}' | filecheck %s --check-prefix=SM80
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline' | filecheck %s --check-prefix=SM80
 
 // A tf32 K loop whose B is loaded N-contiguous. On sm_90 the warpgroup MMAs read B K-major
 // only: its tile is K-contiguous, and its copies, along N, move one 4-byte element each

@@ -1,4 +1,4 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3}' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline' | filecheck %s
 
 // A host descriptor's loads (tt.load ... tensor_map) feeding a warpgroup-MMA dot are copied by
 // TMA: one mbarrier a tile, initialised before the loop (then a barrier of every thread), one

@@ -1,5 +1,5 @@
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline{num_stages=3}' | filecheck %s
-// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline{num_stages=3}' | filecheck %s --check-prefix=SM80
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4},tt-assign-layouts{num_warps=4},ttg-pipeline' | filecheck %s
+// RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline' | filecheck %s --check-prefix=SM80
 
 // On sm_90 the K loop's dot runs as warpgroup MMAs over swizzled tiles: it only starts
 // (ttg.async) and stays in flight into the next iteration, whose dot chains onto it; a

@@ -20,7 +20,8 @@ def _lay_out(module: ModuleOp, options: Any) -> ModuleOp:
         assign_layouts,  # the lowering imports much
     )
 
-    laid = assign_layouts(module, options.num_warps, options.num_stages, options.capability)
+    # its loops are pipelined with the module's `tt.num_stages`, which the tt-opt stage wrote
+    laid = assign_layouts(module, options.num_warps, capability=options.capability)
     if not getattr(options, "enable_reflect_ftz", True):
         laid.attributes[REFLECT_FTZ_ATTR] = BoolAttr(False, i1)  # the lowering reads it
     return laid

@@ -12,6 +12,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.tt.constants import scalar_constant
+from mytriton.dialects.tt.loop_attrs import module_num_stages
 from mytriton.errors import IRVerificationError, SourceLocation
 
 
@@ -61,6 +62,8 @@ def _check_extra(op: Operation) -> None:
         _check_for_step(op)
     elif isinstance(op, scf.WhileOp):
         _check_while(op)
+    elif isinstance(op, ModuleOp):
+        module_num_stages(op)  # the launch's num_stages, when the module carries it
 
 
 def _check_dominance(module: ModuleOp) -> None:

@@ -35,6 +35,7 @@ from mytriton.backends.stages import (
     parse_module,
     print_module,
 )
+from mytriton.dialects.tt.loop_attrs import set_module_num_stages
 from mytriton.dialects.tt.tensor_map import module_global_scratch
 from mytriton.dialects.ttg.tma import kernel_tensor_maps
 from mytriton.errors import MyTritonError, OverrideIgnoredWarning
@@ -52,17 +53,11 @@ class IRFileNotFoundError(StageError, FileNotFoundError):
 
 
 def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
-    from xdsl.dialects.builtin import IntegerAttr, i32
-
-    from mytriton.passes.ttg.pipelining.loads import NUM_STAGES_ATTR
-
-    stages = getattr(options, "num_stages", None)
-    if isinstance(stages, int):  # the launch's num_stages, read by tt-pipeline while it runs
-        module.attributes[NUM_STAGES_ATTR] = IntegerAttr(stages, i32)
-    try:
-        run_pipeline(module)  # in place: the `tt` text was printed before
-    finally:
-        module.attributes.pop(NUM_STAGES_ATTR, None)
+    # where the launch's num_stages meets the module, once: written on it (unless the IR names
+    # its own), it travels with the module to every pass that pipelines (tt-pipeline here,
+    # ttg-pipeline in the ttg stage), as `ttg.num-warps` does from layout assignment on
+    set_module_num_stages(module, options.num_stages)
+    run_pipeline(module)  # in place: the `tt` text was printed before
     return module
 
 

@@ -21,8 +21,8 @@ def cdiv(a: int, b: int) -> int:
 def lower(
     kernel: Any, *args: Any, num_warps: int = 4, num_stages: int = 3, **constexprs: Any
 ) -> ModuleOp:
-    compiled = kernel.warmup(*args, grid=(1,), **constexprs)
-    return lower_to_gpu(compiled.module, num_warps, num_stages)
+    compiled = kernel.warmup(*args, grid=(1,), num_stages=num_stages, **constexprs)
+    return lower_to_gpu(compiled.module, num_warps)  # the module carries num_stages
 
 
 def simulate(

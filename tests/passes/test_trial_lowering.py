@@ -54,11 +54,13 @@ def test_same_gpu_module_with_or_without_the_trial(
 
 
 def _large_tile_matmul() -> ModuleOp:
-    """The tutorial matmul in f16 with 128x256x128 tiles: 96 KiB of operand tiles a stage."""
+    """The tutorial matmul in f16 with 128x256x128 tiles: 96 KiB of operand tiles a stage;
+    launched with 4 stages (which the module carries)."""
     a, c = np.zeros((256, 256), np.float16), np.zeros((256, 256), np.float32)
     kernel = tutorial_matmul_kernel.warmup(
         a, a, c, 256, 256, 256, 256, 1, 256, 1, 256, 1,
         BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=128, GROUP_SIZE_M=8, grid=(1,),
+        num_stages=4,
     )  # fmt: skip
     assert kernel.module is not None
     return kernel.module
@@ -75,8 +77,8 @@ def test_stages_whose_tiles_overflow_are_not_lowered(monkeypatch: pytest.MonkeyP
         return real(m, num_warps)
 
     monkeypatch.setattr(driver, "lower_trial", counting)
-    checked = print_generic(assign_layouts(module, 8, 4))
+    checked = print_generic(assign_layouts(module, 8))
     assert trials == []  # 4, 3 and 2 stages: their tiles alone pass the limit
     monkeypatch.setattr(shared_fit, "_tiles_overflow", lambda m: False)
-    assert print_generic(assign_layouts(module, 8, 4)) == checked  # as the lowering decides
+    assert print_generic(assign_layouts(module, 8)) == checked  # as the lowering decides
     assert len(trials) == 3

@@ -2,8 +2,9 @@
 emitters, as two named pass pipelines that ``mytriton-opt -p`` replays exactly.
 
 ``ttg_pipeline(num_warps)`` lays out optimised `tt` (``asm["ttg"]``; the module carries
-``ttg.num-warps``), ``GPU_PIPELINE`` lowers laid-out `tt` to a ``gpu.module`` (``asm["gpu"]``),
-reading the launch geometry from the module.
+``ttg.num-warps``, and ``tt.num_stages`` from the ``tt-opt`` stage on), ``GPU_PIPELINE``
+lowers laid-out `tt` to a ``gpu.module`` (``asm["gpu"]``), reading the launch geometry from
+the module.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY, REFLECT_FTZ_ATTR, module_num_warps
 from mytriton.errors import CompilationError
 from mytriton.passes.gpu_lowering.driver import lower_module
@@ -26,33 +26,29 @@ from mytriton.passes.pipeline import run_pipeline
 # widened where that instruction reads f16, tf32x3 dots split into tf32 ones where it is a tf32
 # MMA, layouts, then the clean-up of the layout conversions it inserted (merged clones,
 # hoisting), then the K loops' tensor-core operands copied into shared memory num_stages - 1
-# iterations ahead
+# iterations ahead (num_stages: the module's `tt.num_stages`, which the tt-opt stage wrote)
 TTG_PIPELINE = (
     "ttg-accelerate-matmul{{num_warps={num_warps} capability={capability}}},"
     "tt-legalize-fp8-dots,tt-legalize-tf32x3-dots,"
     "tt-assign-layouts{{num_warps={num_warps} capability={capability}}},cse,licm,"
-    "ttg-pipeline{{num_stages={num_stages}}}"
+    "ttg-pipeline"
 )
 # the lowering proper, then CSE and DCE of what it emitted
 GPU_PIPELINE = "tt-lower-to-gpu,cse,dce"
 
 
-def ttg_pipeline(
-    num_warps: int, num_stages: int = DEFAULT_NUM_STAGES, capability: int = DEFAULT_CAPABILITY
-) -> str:
-    return TTG_PIPELINE.format(num_warps=num_warps, num_stages=num_stages, capability=capability)
+def ttg_pipeline(num_warps: int, *, capability: int = DEFAULT_CAPABILITY) -> str:
+    return TTG_PIPELINE.format(num_warps=num_warps, capability=capability)
 
 
 def assign_layouts(
-    module: ModuleOp,
-    num_warps: int,
-    num_stages: int = DEFAULT_NUM_STAGES,
-    capability: int = DEFAULT_CAPABILITY,
+    module: ModuleOp, num_warps: int, *, capability: int = DEFAULT_CAPABILITY
 ) -> ModuleOp:
     """A laid-out (and pipelined) copy of optimised `tt` IR (``asm["ttg"]``) for a chip of
-    ``capability``."""
+    ``capability``; its loops are pipelined with the module's ``tt.num_stages``
+    (``loop_attrs``)."""
     laid = module.clone()
-    run_pipeline(laid, ttg_pipeline(num_warps, num_stages, capability), each_pass=False)
+    run_pipeline(laid, ttg_pipeline(num_warps, capability=capability), each_pass=False)
     return laid
 
 
@@ -64,13 +60,10 @@ def lower_laid_out(laid: ModuleOp) -> ModuleOp:
 
 
 def lower_to_gpu(
-    module: ModuleOp,
-    num_warps: int,
-    num_stages: int = DEFAULT_NUM_STAGES,
-    capability: int = DEFAULT_CAPABILITY,
+    module: ModuleOp, num_warps: int, *, capability: int = DEFAULT_CAPABILITY
 ) -> ModuleOp:
     """Both pipelines: optimised `tt` to a ``gpu.module`` for ``num_warps`` warps."""
-    return lower_laid_out(assign_layouts(module, num_warps, num_stages, capability))
+    return lower_laid_out(assign_layouts(module, num_warps, capability=capability))
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,10 @@ tf32 B of a warpgroup MMA, which reads it K-major only, is copied 4 bytes at a t
 and mask come from pure ops of the body (no dot or load), the induction variable, values defined
 outside and carried values, and so do the next values of those carried values (so their state S-1
 iterations ahead can be carried too). Copies for iterations past the loop's end are masked off
-entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the launch's
-``num_stages``, sets S; S <= 1 leaves the loop alone, and S shrinks until the tiles fit the
-shared-memory budget (no pipelining below 2).
+entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the module's
+(the launch's ``num_stages``, written on it by the ``tt-opt`` stage; absent:
+``DEFAULT_NUM_STAGES``; the pass takes no option), sets S; S <= 1 leaves the loop alone, and
+S shrinks until the tiles fit the shared-memory budget (no pipelining below 2).
 
 The steps, a module each: ``qualify`` (which loads and loops qualify), ``tma_copies`` (which
 loads TMA copies fill), ``async_dots`` (which dots run asynchronously, and their waits),
@@ -62,12 +63,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, scf
-from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from mytriton.dialects.tt import core as tt
-from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
+from mytriton.dialects.tt.loop_attrs import loop_num_stages
 from mytriton.dialects.tt.types import element_type, shape_of
 from mytriton.dialects.ttg.layouts import layout_of
 from mytriton.dialects.ttg.mma import STAGED_OPERANDS, dot_mma, staged_layout
@@ -75,7 +75,7 @@ from mytriton.dialects.ttg.shared import LocalAllocOp, LocalLoadOp, MemDescType,
 from mytriton.passes.module_body import replace_body
 from mytriton.passes.ttg.pipelining.copies import LoopRewrite
 from mytriton.passes.ttg.pipelining.epilogue import replace_loop, yield_next
-from mytriton.passes.ttg.pipelining.loads import NUM_STAGES_ATTR
+from mytriton.passes.ttg.pipelining.loads import module_stages_of
 from mytriton.passes.ttg.pipelining.loop_body import (
     drop_replaced_addresses,
     issue_ahead,
@@ -91,14 +91,14 @@ class PipelineAsyncPass(ModulePass):
     """Pipeline tensor-core dot operand loads through shared memory (module doc)."""
 
     name = "ttg-pipeline"
-    num_stages: int = DEFAULT_NUM_STAGES
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        num_stages = module_stages_of(op)  # the launch's, on the module (loop_attrs)
         # the most stages (down to 2) whose tiles, with everything else the kernel keeps in
         # shared memory, fit: found by lowering the pipelined module
-        for cap in range(max(self.num_stages, _most_loop_stages(op)), 1, -1):
+        for cap in range(max(num_stages, _most_loop_stages(op)), 1, -1):
             trial = op.clone()
-            if not pipeline_module(trial, self.num_stages, cap):
+            if not pipeline_module(trial, num_stages, cap):
                 return
             if fits_shared_memory(trial):
                 replace_body(op, trial)
@@ -107,13 +107,9 @@ class PipelineAsyncPass(ModulePass):
 
 def _most_loop_stages(module: builtin.ModuleOp) -> int:
     return max(
-        (_loop_stages(loop, 0) for loop in module.walk() if isinstance(loop, scf.ForOp)), default=0
+        (loop_num_stages(loop, 0) for loop in module.walk() if isinstance(loop, scf.ForOp)),
+        default=0,
     )
-
-
-def _loop_stages(loop: scf.ForOp, default: int) -> int:
-    attr = loop.attributes.get(NUM_STAGES_ATTR)
-    return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
 def pipeline_module(module: builtin.ModuleOp, num_stages: int, cap: int) -> bool:
@@ -121,7 +117,7 @@ def pipeline_module(module: builtin.ModuleOp, num_stages: int, cap: int) -> bool
     ``num_stages``, at most ``cap``); whether one was."""
     changed = False
     for loop in [o for o in module.walk() if isinstance(o, scf.ForOp)]:
-        stages = min(_loop_stages(loop, num_stages), cap)
+        stages = min(loop_num_stages(loop, num_stages), cap)
         if stages > 1:
             pipelined = pipeline_loop(loop, stages)
             changed |= pipelined is not None
