@@ -123,7 +123,7 @@ builtin.module attributes {tt.num_stages = 1 : i32} {
 // CHECK:       builtin.module attributes {tt.num_stages = 1 : i32} {
 // CHECK-LABEL: func.func @module_stages
 // CHECK-NOT:     _next
-// CHECK:         scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
-// CHECK-NOT:     _next
-// CHECK:         scf.for
-// CHECK-SAME:    _next
+// CHECK:         %r1 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+// CHECK-NEXT:      %v = tt.load %ps :
+// CHECK:         %v_next = tt.load %ps, %{{.*}} :
+// CHECK-NEXT:    scf.for %k_1 = %c0 to %n step %c1 iter_args(%acc_1 = %r1, %v_1 = %v_next)
