@@ -37,7 +37,8 @@ def compile(  # noqa: A001 (Triton's name)
     ``stage`` defaults to the one the file name's suffix names (``k.ttg.mlir`` is ``ttg``,
     ``.cu``, ``.ptx``, ``.cubin``...); ``backend`` to the selected one (``MYTRITON_BACKEND``).
     The launch geometry comes from the module (``ttg.num-warps``) from ``ttg`` on, else from
-    ``num_warps`` (default 4).
+    ``num_warps`` (default 4); the stages of pipelined loops from the module's
+    ``tt.num_stages``, else the default (``loop_attrs.DEFAULT_NUM_STAGES``).
     """
     try:
         if num_warps is not None:
