@@ -1,11 +1,16 @@
-"""One registration idiom for every per-op table: layout rules, lowering rules, interpreter and
-gpusim rules, C++ printers.
+"""One registration idiom for every per-op table: canonicalization patterns, layout rules, the
+axis analysis, lowering rules, interpreter and gpusim rules, C++ printers.
 
 Each stage keeps its own ``OpRules`` table and registers a rule with the table's decorator,
 next to the code of the rule: ``@LOWERING.register(tt.LoadOp)``. A rule for a base class
-(``ElementwiseOp``) serves its subclasses; ops of upstream dialects can also be keyed by their
-name (``"arith.addf"``), for tables that work on parsed IR of any origin. Registering an op
-twice is an error, so an op's rule for a stage is found in one place.
+(``ElementwiseOp``) serves its subclasses; an op can also be keyed by its name
+(``"arith.addf"``, as gpusim's table is). Registering an op twice is an error, so an op's rule
+for a stage is found in one place.
+
+A stage where an op has several rules, applied in turn (canonicalization patterns), keeps a
+table whose rule is a tuple: ``append`` adds one after those the op has (the same rule twice
+is an error), and ``gather`` gives those of the op's class and of all its base classes, base
+classes' first (``ElementwiseOp``'s patterns, then ``AddOp``'s).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Generic, TypeVar
 from xdsl.ir import Operation
 
 R = TypeVar("R")
+E = TypeVar("E")
 Key = type[Operation] | str
 
 
@@ -44,6 +50,32 @@ class OpRules(Generic[R]):
             raise ValueError(f"two {self.stage} rules for {name}")
         self._rules[op] = rule
         self._tags[op] = tags
+
+    def append(self: OpRules[tuple[E, ...]], *ops: Key) -> Callable[[E], E]:
+        """Decorator for a table of several rules per op: the decorated object is added after
+        the rules each of ``ops`` already has."""
+
+        def append(rule: E) -> E:
+            for op in ops:
+                rules = self._rules.get(op, ())
+                if rule in rules:
+                    name = op if isinstance(op, str) else op.__name__
+                    raise ValueError(f"{self.stage} rule {rule!r} registered twice for {name}")
+                self._rules[op] = (*rules, rule)
+                self._tags.setdefault(op, frozenset())
+            return rule
+
+        return append
+
+    def gather(self: OpRules[tuple[E, ...]], op: Operation | type[Operation]) -> tuple[E, ...]:
+        """Every rule of ``op`` in a table of several rules per op: its class's and each base
+        class's, base classes' first, then its name's."""
+        cls = op if isinstance(op, type) else type(op)
+        keys: list[Key] = list(reversed(cls.__mro__))
+        name = getattr(cls, "name", None)
+        if isinstance(name, str):
+            keys.append(name)
+        return tuple(rule for key in keys for rule in self._rules.get(key, ()))
 
     def _key(self, op: Operation | Key) -> Key | None:
         if isinstance(op, str):

@@ -4,6 +4,17 @@ Compiling every op once into a closure keeps per-op work during simulation to a 
 and the NumPy call itself. Rules registered with ``vectors=True`` also accept vector values
 (``(lanes, N)`` arrays); the compiler refuses vectors anywhere else, as the contract does.
 The table is an ``OpRules``, the registration idiom of every per-op table.
+
+Why names, where the other tables key by class: not for IR of unknown origin. Every module
+gpusim runs is built by the lowering or parsed with ``make_context()``, whose context refuses
+unregistered ops, and no two op classes of ``all_dialects()`` share a name, so an op is
+always an instance of the class its name registers and a class key would find the same rule.
+The names stay because they are the ops' spelling in ``docs/gpu-ir.md`` and in the IR the
+rules are read against, and renaming some 140 keys would change nothing that runs. What a
+class key would add, that a misspelt name cannot linger as a rule nothing reaches
+(``arith.index_castui`` did: xDSL cannot even parse it), ``tests/test_op_contract.py`` checks
+instead: every name here is an op ``make_context()`` knows, and every op the lowering emits
+has a rule.
 """
 
 from __future__ import annotations
@@ -28,8 +39,8 @@ VECTORS = frozenset({"vectors"})
 
 def rule(*names: str, vectors: bool = False) -> Callable[[RuleFactory], RuleFactory]:
     """``@rule("arith.addf")``: the decorated factory is the gpusim rule of those ops (keyed by
-    name: the simulator runs parsed IR of any origin); ``vectors``: it also takes vector
-    values (``(lanes, N)`` arrays)."""
+    name, see the module's docstring); ``vectors``: it also takes vector values
+    (``(lanes, N)`` arrays)."""
     return RULES.register(*names, tags=VECTORS if vectors else frozenset())
 
 

@@ -238,7 +238,7 @@ def _ext_unsigned(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 rule("arith.index_cast", "arith.extsi", "arith.trunci")(cast(_ext_signed))
-rule("arith.index_castui", "arith.extui")(cast(_ext_unsigned))
+rule("arith.extui")(cast(_ext_unsigned))
 rule("arith.sitofp")(cast(lambda x, d: as_signed(x).astype(d)))
 rule("arith.uitofp")(cast(lambda x, d: as_unsigned(x).astype(d)))
 rule("arith.fptosi")(cast(lambda x, d: _fp_to_int(x, d, signed=True)))

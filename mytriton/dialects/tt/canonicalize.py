@@ -18,20 +18,16 @@ from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.constants import uniform_constant
 from mytriton.dialects.tt.elementwise import AddOp, ElementwiseOp, MulOp
 from mytriton.dialects.tt.types import block_type, element_type, is_block, shape_of
+from mytriton.op_rules import OpRules
 
-_PATTERNS: dict[type[Operation], list[RewritePattern]] = {}
+#: each op's pattern classes, in the order they were registered
+CANONICALIZATION: OpRules[tuple[type[RewritePattern], ...]] = OpRules("canonicalization")
 
 
 def canonicalizes(*ops: type[Operation]) -> Callable[[type[RewritePattern]], type[RewritePattern]]:
     """Class decorator, beside each pattern: an instance of it canonicalizes ``ops`` (and
-    their subclasses). Ops find their patterns here through their ``LazyPatterns`` trait."""
-
-    def register(cls: type[RewritePattern]) -> type[RewritePattern]:
-        for op in ops:
-            _PATTERNS.setdefault(op, []).append(cls())
-        return cls
-
-    return register
+    their subclasses); registering a pattern twice for an op is an error."""
+    return CANONICALIZATION.append(*ops)
 
 
 def _replace(rewriter: PatternRewriter, op: Operation, new_ops: list[Operation]) -> None:
@@ -226,4 +222,10 @@ def _expanded(v: SSAValue, axis: int) -> SSAValue | None:
 def patterns_for(op: type[Operation]) -> tuple[RewritePattern, ...]:
     """The canonicalization patterns of one `tt` op class: those registered for it and for its
     base classes (``ElementwiseOp``'s serve every elementwise op), base classes first."""
-    return tuple(p for base in reversed(op.__mro__) for p in _PATTERNS.get(base, ()))
+    return tuple(_pattern(cls) for cls in CANONICALIZATION.gather(op))
+
+
+@cache
+def _pattern(cls: type[RewritePattern]) -> RewritePattern:
+    """The one instance of a pattern class (patterns hold no state)."""
+    return cls()

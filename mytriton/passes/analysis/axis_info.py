@@ -7,13 +7,18 @@ It decides which loads and stores may move 16 bytes at a time: pointers contiguo
 thread's elements, aligned, under a mask that is constant over them. The facts come from
 ``tl.arange``, constants, and the specialization of the kernel's arguments
 (``tt.divisibility = 16`` on integers divisible by 16 and on 16-byte aligned arrays).
+
+What an op's result holds is the op's rule in ``AXIS_RULES`` (an ``OpRules``), registered
+beside it with ``@AXIS_RULES.register(Op)``; an op without one gives a result of which nothing
+is known.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from math import gcd
+from typing import Any
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp
@@ -31,6 +36,7 @@ from mytriton.dialects.tt.types import (
     shape_of,
 )
 from mytriton.dialects.ttg.layouts import ConvertLayoutOp
+from mytriton.op_rules import OpRules
 
 MAX_DIVISIBILITY = 1 << 30
 MAX_VECTOR_BYTES = 16
@@ -120,6 +126,14 @@ def with_hints(info: AxisInfo, attrs: Mapping[str, Attribute], suffix: str) -> A
         pick(constancy, info.constancy),
         info.scalar_divisibility,
     )
+
+
+Shape = tuple[int, ...]
+#: ``rule(analysis, op, shape)``: what the result of ``op`` (of that shape) holds, reading its
+#: operands' facts as ``analysis[v]``
+AxisRule = Callable[["AxisAnalysis", Any, Shape], AxisInfo]
+
+AXIS_RULES: OpRules[AxisRule] = OpRules("axis-info")
 
 
 class AxisAnalysis:
@@ -242,148 +256,217 @@ class AxisAnalysis:
         for res, v in zip(op.results, condition.args, strict=True):
             self.info[res] = self[v]
 
-    # ---- rules ----
-
     def _op(self, op: Operation) -> None:
         if not op.results:
             return
         result = op.results[0]
         shape = shape_of(result.type)
-        self.info[result] = with_hints(self._rule(op, shape), op.attributes, "")
+        rule = AXIS_RULES.get(op)
+        info = rule(self, op, shape) if rule is not None else unknown(shape)
+        self.info[result] = with_hints(info, op.attributes, "")
 
-    def _rule(self, op: Operation, shape: tuple[int, ...]) -> AxisInfo:
-        if isinstance(op, arith.ConstantOp | UnsignedConstantOp):
-            value = op.value
-            if isinstance(value, IntegerAttr):
-                return scalar(pow2_dividing(value.value.data))
-            return scalar(1)
-        if isinstance(op, tt.MakeRangeOp):
-            n = op.end.value.data - op.start.value.data
-            return AxisInfo((n,), (pow2_dividing(op.start.value.data),), (1,), 1)
-        if isinstance(op, (tt.SplatOp, tt.FullOp)):
-            return uniform(shape, self[op.operands[0]].scalar_divisibility)
-        if isinstance(op, tt.ZerosOp):
-            return uniform(shape, MAX_DIVISIBILITY)
-        if isinstance(op, tt.BroadcastOp):
-            return self._broadcast(self[op.src], shape_of(op.src.type), shape)
-        if isinstance(op, tt.ExpandDimsOp):
-            return self._expand_dims(self[op.src], op.axis.value.data)
-        if isinstance(op, ConvertLayoutOp):
-            return self[op.src]
-        if isinstance(op, tt.AddPtrOp):
-            elem = element_type(op.ptr.type)
-            size = byte_size(elem.pointee) if isinstance(elem, PointerType) else 1
-            return self._add(self[op.ptr], self[op.offset], scale_b=size)
-        if isinstance(op, tt.LoadOp):
-            p = self[op.ptr]  # the same address gives the same value
-            return AxisInfo((1,) * len(shape), (1,) * len(shape), p.constancy, 1)
-        if isinstance(op, ew.ElementwiseOp):
-            return self._elementwise(op, shape)
-        return unknown(shape)
 
-    def _broadcast(
-        self, src: AxisInfo, src_shape: tuple[int, ...], shape: tuple[int, ...]
-    ) -> AxisInfo:
-        c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
-        for i, (a, b) in enumerate(zip(src_shape, shape, strict=True)):
-            if a == 1 and b != 1:
-                c[i], k[i] = 1, b
-        return AxisInfo(tuple(c), tuple(d), tuple(k), src.scalar_divisibility)
+# ---- rules: what an op's (first) result holds, from what its operands hold ----
 
-    def _expand_dims(self, src: AxisInfo, axis: int) -> AxisInfo:
-        every = min([src.element_divisibility(d) for d in range(src.rank)] or [1])
-        c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
-        c.insert(axis, 1)
-        d.insert(axis, every)
-        k.insert(axis, 1)
-        return AxisInfo(tuple(c), tuple(d), tuple(k), src.scalar_divisibility)
 
-    def _add(self, a: AxisInfo, b: AxisInfo, scale_b: int = 1) -> AxisInfo:
-        if a.rank == 0:
-            return scalar(gcd(a.scalar_divisibility, _scaled(b.scalar_divisibility, scale_b)))
-        contiguity = tuple(
-            max(min(ca, kb), min(cb, ka))
-            for ca, kb, cb, ka in zip(
-                a.contiguity, b.constancy, b.contiguity, a.constancy, strict=True
-            )
-        )
-        divisibility = tuple(
-            gcd(da, _scaled(db, scale_b))
-            for da, db in zip(a.divisibility, b.divisibility, strict=True)
-        )
-        constancy = tuple(map(gcd, a.constancy, b.constancy))
-        return AxisInfo(contiguity, divisibility, constancy, 1)
+@AXIS_RULES.register(arith.ConstantOp, UnsignedConstantOp)
+def _constant(a: AxisAnalysis, op: arith.ConstantOp | UnsignedConstantOp, shape: Shape) -> AxisInfo:
+    value = op.value
+    if isinstance(value, IntegerAttr):
+        return scalar(pow2_dividing(value.value.data))
+    return scalar(1)
 
-    def _elementwise(self, op: ew.ElementwiseOp, shape: tuple[int, ...]) -> AxisInfo:
-        operands = [self[v] for v in op.operands]
+
+@AXIS_RULES.register(tt.MakeRangeOp)
+def _make_range(a: AxisAnalysis, op: tt.MakeRangeOp, shape: Shape) -> AxisInfo:
+    n = op.end.value.data - op.start.value.data
+    return AxisInfo((n,), (pow2_dividing(op.start.value.data),), (1,), 1)
+
+
+@AXIS_RULES.register(tt.SplatOp, tt.FullOp)
+def _splat(a: AxisAnalysis, op: tt.SplatOp | tt.FullOp, shape: Shape) -> AxisInfo:
+    return uniform(shape, a[op.operands[0]].scalar_divisibility)
+
+
+@AXIS_RULES.register(tt.ZerosOp)
+def _zeros(a: AxisAnalysis, op: tt.ZerosOp, shape: Shape) -> AxisInfo:
+    return uniform(shape, MAX_DIVISIBILITY)
+
+
+@AXIS_RULES.register(tt.BroadcastOp)
+def _broadcast(a: AxisAnalysis, op: tt.BroadcastOp, shape: Shape) -> AxisInfo:
+    src = a[op.src]
+    c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
+    for i, (m, n) in enumerate(zip(shape_of(op.src.type), shape, strict=True)):
+        if m == 1 and n != 1:
+            c[i], k[i] = 1, n
+    return AxisInfo(tuple(c), tuple(d), tuple(k), src.scalar_divisibility)
+
+
+@AXIS_RULES.register(tt.ExpandDimsOp)
+def _expand_dims(a: AxisAnalysis, op: tt.ExpandDimsOp, shape: Shape) -> AxisInfo:
+    src, axis = a[op.src], op.axis.value.data
+    every = min([src.element_divisibility(d) for d in range(src.rank)] or [1])
+    c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
+    c.insert(axis, 1)
+    d.insert(axis, every)
+    k.insert(axis, 1)
+    return AxisInfo(tuple(c), tuple(d), tuple(k), src.scalar_divisibility)
+
+
+@AXIS_RULES.register(ConvertLayoutOp)
+def _convert_layout(a: AxisAnalysis, op: ConvertLayoutOp, shape: Shape) -> AxisInfo:
+    return a[op.src]
+
+
+@AXIS_RULES.register(tt.AddPtrOp)
+def _add_ptr(a: AxisAnalysis, op: tt.AddPtrOp, shape: Shape) -> AxisInfo:
+    elem = element_type(op.ptr.type)
+    size = byte_size(elem.pointee) if isinstance(elem, PointerType) else 1
+    return _add(a[op.ptr], a[op.offset], scale_b=size)
+
+
+@AXIS_RULES.register(tt.LoadOp)
+def _load(a: AxisAnalysis, op: tt.LoadOp, shape: Shape) -> AxisInfo:
+    p = a[op.ptr]  # the same address gives the same value
+    return AxisInfo((1,) * len(shape), (1,) * len(shape), p.constancy, 1)
+
+
+def _add(a: AxisInfo, b: AxisInfo, scale_b: int = 1) -> AxisInfo:
+    if a.rank == 0:
+        return scalar(gcd(a.scalar_divisibility, _scaled(b.scalar_divisibility, scale_b)))
+    contiguity = tuple(
+        max(min(ca, kb), min(cb, ka))
+        for ca, kb, cb, ka in zip(a.contiguity, b.constancy, b.contiguity, a.constancy, strict=True)
+    )
+    divisibility = tuple(
+        gcd(da, _scaled(db, scale_b)) for da, db in zip(a.divisibility, b.divisibility, strict=True)
+    )
+    constancy = tuple(map(gcd, a.constancy, b.constancy))
+    return AxisInfo(contiguity, divisibility, constancy, 1)
+
+
+# ---- elementwise ops: on integers, a rule per op family; on anything else, only constancy ----
+
+#: an elementwise op's rule on integers: (op, its operands' facts, the constancy they share)
+IntegerRule = Callable[[Any, list[AxisInfo], tuple[int, ...]], AxisInfo]
+
+
+def _elementwise(integer: IntegerRule) -> AxisRule:
+    """The rule of an elementwise op: a run of equal operands gives equal results (constancy);
+    on a non-integer result that is all that is known, on integers ``integer`` says more."""
+
+    def rule(a: AxisAnalysis, op: ew.ElementwiseOp, shape: Shape) -> AxisInfo:
+        operands = [a[v] for v in op.operands]
         r = len(shape)
-        if isinstance(op, ew.CastOp) and _widening_int_cast(op):
-            return operands[0]  # the same integers, wider (Triton's rule for extsi/extui)
         constancy = tuple(gcd(*(o.constancy[d] for o in operands)) for d in range(r))
         if not is_int(op.results[0].type):
             return AxisInfo((1,) * r, (1,) * r, constancy, 1)
-        if isinstance(op, ew.AddOp):
-            return self._add(operands[0], operands[1])
-        if isinstance(op, ew.SubOp):
-            a, b = operands
-            if r == 0:
-                return scalar(gcd(a.scalar_divisibility, b.scalar_divisibility))
-            contiguity = tuple(map(min, a.contiguity, b.constancy))
-            divisibility = tuple(map(gcd, a.divisibility, b.divisibility))
-            return AxisInfo(contiguity, divisibility, constancy, 1)
-        if isinstance(op, ew.MulOp):
-            a, b = operands
-            if r == 0:
-                return scalar(a.scalar_divisibility * b.scalar_divisibility)
-            divisibility = tuple(
-                min(a.element_divisibility(d) * b.element_divisibility(d), MAX_DIVISIBILITY)
-                for d in range(r)
-            )
-            return AxisInfo((1,) * r, divisibility, constancy, 1)
-        if isinstance(op, ew.RemOp) and r > 0:
-            a, b = operands
-            # x % m keeps runs of x that do not cross a multiple of m
-            contiguity = tuple(
-                min(a.contiguity[d], b.element_divisibility(d)) if b.constancy[d] > 1 else 1
-                for d in range(r)
-            )
-            divisibility = tuple(
-                gcd(a.divisibility[d], b.element_divisibility(d)) for d in range(r)
-            )
-            return AxisInfo(contiguity, divisibility, constancy, 1)
-        if isinstance(op, ew.CmpOp) and r > 0:
-            return AxisInfo((1,) * r, (1,) * r, self._compare(op, operands, constancy), 1)
-        if isinstance(op, ew.SelectOp) and r > 0:
-            c, a, b = operands
-            contiguity = tuple(
-                min(a.contiguity[d], b.contiguity[d], c.constancy[d]) for d in range(r)
-            )
-            divisibility = tuple(map(gcd, a.divisibility, b.divisibility))
-            return AxisInfo(contiguity, divisibility, constancy, 1)
-        if r == 0:
-            return scalar(1)
-        return AxisInfo((1,) * r, (1,) * r, constancy, 1)
+        return integer(op, operands, constancy)
 
-    def _compare(
-        self, op: ew.CmpOp, operands: list[AxisInfo], constancy: tuple[int, ...]
-    ) -> tuple[int, ...]:
-        """``x < n`` with ``x`` contiguous from aligned starts and ``n`` a constant multiple of
-        ``g`` only changes value at multiples of ``g``: the mask is constant over ``g``."""
-        pred = op.predicate.data.value
-        a, b = operands
-        if pred in ("lt", "ge"):
-            runs, bound = a, b
-        elif pred in ("gt", "le"):
-            runs, bound = b, a
-        else:
-            return constancy
-        out = []
-        for d, k in enumerate(constancy):
-            if bound.constancy[d] >= runs.contiguity[d]:
-                g = min(runs.contiguity[d], runs.divisibility[d], bound.element_divisibility(d))
-                k = max(k, g)
-            out.append(k)
-        return tuple(out)
+    return rule
+
+
+@AXIS_RULES.register(ew.ElementwiseOp)
+@_elementwise
+def _any_elementwise(
+    op: ew.ElementwiseOp, operands: list[AxisInfo], constancy: tuple[int, ...]
+) -> AxisInfo:
+    r = len(constancy)
+    if r == 0:
+        return scalar(1)
+    return AxisInfo((1,) * r, (1,) * r, constancy, 1)
+
+
+@AXIS_RULES.register(ew.CastOp)
+def _cast(a: AxisAnalysis, op: ew.CastOp, shape: Shape) -> AxisInfo:
+    if _widening_int_cast(op):
+        return a[op.operands[0]]  # the same integers, wider (Triton's rule for extsi/extui)
+    return _any_elementwise(a, op, shape)
+
+
+@AXIS_RULES.register(ew.AddOp)
+@_elementwise
+def _add_int(op: ew.AddOp, operands: list[AxisInfo], constancy: tuple[int, ...]) -> AxisInfo:
+    return _add(operands[0], operands[1])
+
+
+@AXIS_RULES.register(ew.SubOp)
+@_elementwise
+def _sub_int(op: ew.SubOp, operands: list[AxisInfo], constancy: tuple[int, ...]) -> AxisInfo:
+    a, b = operands
+    if len(constancy) == 0:
+        return scalar(gcd(a.scalar_divisibility, b.scalar_divisibility))
+    contiguity = tuple(map(min, a.contiguity, b.constancy))
+    divisibility = tuple(map(gcd, a.divisibility, b.divisibility))
+    return AxisInfo(contiguity, divisibility, constancy, 1)
+
+
+@AXIS_RULES.register(ew.MulOp)
+@_elementwise
+def _mul_int(op: ew.MulOp, operands: list[AxisInfo], constancy: tuple[int, ...]) -> AxisInfo:
+    a, b = operands
+    r = len(constancy)
+    if r == 0:
+        return scalar(a.scalar_divisibility * b.scalar_divisibility)
+    divisibility = tuple(
+        min(a.element_divisibility(d) * b.element_divisibility(d), MAX_DIVISIBILITY)
+        for d in range(r)
+    )
+    return AxisInfo((1,) * r, divisibility, constancy, 1)
+
+
+@AXIS_RULES.register(ew.RemOp)
+@_elementwise
+def _rem_int(op: ew.RemOp, operands: list[AxisInfo], constancy: tuple[int, ...]) -> AxisInfo:
+    r = len(constancy)
+    if r == 0:
+        return scalar(1)
+    a, b = operands
+    # x % m keeps runs of x that do not cross a multiple of m
+    contiguity = tuple(
+        min(a.contiguity[d], b.element_divisibility(d)) if b.constancy[d] > 1 else 1
+        for d in range(r)
+    )
+    divisibility = tuple(gcd(a.divisibility[d], b.element_divisibility(d)) for d in range(r))
+    return AxisInfo(contiguity, divisibility, constancy, 1)
+
+
+@AXIS_RULES.register(ew.CmpOp)
+@_elementwise
+def _compare(op: ew.CmpOp, operands: list[AxisInfo], constancy: tuple[int, ...]) -> AxisInfo:
+    """``x < n`` with ``x`` contiguous from aligned starts and ``n`` a constant multiple of
+    ``g`` only changes value at multiples of ``g``: the mask is constant over ``g``."""
+    r = len(constancy)
+    if r == 0:
+        return scalar(1)
+    pred = op.predicate.data.value
+    a, b = operands
+    if pred in ("lt", "ge"):
+        runs, bound = a, b
+    elif pred in ("gt", "le"):
+        runs, bound = b, a
+    else:
+        return AxisInfo((1,) * r, (1,) * r, constancy, 1)
+    out = []
+    for d, k in enumerate(constancy):
+        if bound.constancy[d] >= runs.contiguity[d]:
+            g = min(runs.contiguity[d], runs.divisibility[d], bound.element_divisibility(d))
+            k = max(k, g)
+        out.append(k)
+    return AxisInfo((1,) * r, (1,) * r, tuple(out), 1)
+
+
+@AXIS_RULES.register(ew.SelectOp)
+@_elementwise
+def _select(op: ew.SelectOp, operands: list[AxisInfo], constancy: tuple[int, ...]) -> AxisInfo:
+    r = len(constancy)
+    if r == 0:
+        return scalar(1)
+    c, a, b = operands
+    contiguity = tuple(min(a.contiguity[d], b.contiguity[d], c.constancy[d]) for d in range(r))
+    divisibility = tuple(map(gcd, a.divisibility, b.divisibility))
+    return AxisInfo(contiguity, divisibility, constancy, 1)
 
 
 def _widening_int_cast(op: ew.CastOp) -> bool:
