@@ -12,6 +12,8 @@ given: the first config that compiles wins, and a one-time warning says so.
 from __future__ import annotations
 
 import builtins
+import contextlib
+import functools
 import inspect
 import math
 import time
@@ -19,6 +21,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from mytriton import knobs
 from mytriton.backends import get_backend, selected_backend_name
 from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.errors import (
@@ -258,6 +261,35 @@ class Autotuner(KernelInterface):
                 print(f"Autotuning failed with {e}")
             return [math.inf] * len(_QUANTILES)
 
+    def _compile_all(
+        self, args: Sequence[Any], configs: list[Config], meta: dict[str, Any]
+    ) -> contextlib.AbstractContextManager[Any]:
+        """Inside it, the configs are compiled already, all at once in worker processes
+        (``parallel_compile.py``), where that gives what compiling each on its first launch
+        does: a GPU backend, a ``@jit`` kernel (under ``@heuristics`` at most) without pre-run
+        hooks, no compile hooks, and more than one job (``MYTRITON_AUTOTUNE_COMPILE_JOBS``)."""
+        none = contextlib.nullcontext()
+        if len(configs) < 2 or get_backend(selected_backend_name()).runs_on != "gpu":
+            return none
+        runtime = knobs.runtime
+        if runtime.jit_cache_hook or runtime.jit_post_compile_hook or not _plain_jit(self.fn):
+            return none
+        from mytriton.runtime import parallel_compile
+
+        jobs = parallel_compile.compile_jobs(len(configs))
+        if jobs < 2:
+            return none
+        warmups = [functools.partial(self._warmup_config, args, c, meta) for c in configs]
+        return parallel_compile.compiled_at_once(jobs, warmups)
+
+    def _warmup_config(self, args: Sequence[Any], config: Config, meta: dict[str, Any]) -> None:
+        """Compile ``config`` as its timed launch will (its pre-hook may set what the compile
+        specializes on), without launching it."""
+        current = self._current(config, {**meta, "warmup": True})
+        if config.pre_hook:
+            config.pre_hook({**(self.nargs or {}), **current})
+        self.fn.run(*args, **current)
+
     def _first_valid(
         self, args: Sequence[Any], configs: list[Config], meta: dict[str, Any]
     ) -> Config:
@@ -336,7 +368,8 @@ class Autotuner(KernelInterface):
                 if stored is not None:
                     self.cache[key] = stored
                     return True
-            timings = {c: self._bench(*args, config=c, **kwargs) for c in configs}
+            with self._compile_all(args, configs, kwargs):
+                timings = {c: self._bench(*args, config=c, **kwargs) for c in configs}
             self.configs_timings = timings
             self.cache[key] = builtins.min(timings, key=lambda c: timings[c])
             if path is not None:
@@ -417,6 +450,16 @@ class Autotuner(KernelInterface):
             ]
         finally:
             self.nargs = None
+
+
+def _plain_jit(fn: Any) -> bool:
+    """Whether ``fn`` is a ``@jit`` kernel, under ``@heuristics`` at most, without pre-run hooks
+    (its warmup launch compiles and does nothing else)."""
+    from mytriton.runtime.jit import JITFunction
+
+    while isinstance(fn, Heuristics):
+        fn = fn.fn
+    return isinstance(fn, JITFunction) and not fn.pre_run_hooks
 
 
 def _device_name(backend: str) -> str:
