@@ -280,7 +280,7 @@ class Autotuner(KernelInterface):
         if jobs < 2:
             return none
         warmups = [functools.partial(self._warmup_config, args, c, meta) for c in configs]
-        return parallel_compile.compiled_at_once(jobs, warmups)
+        return parallel_compile.compiled_at_once(_jit_function(self.fn).fn, jobs, warmups)
 
     def _warmup_config(self, args: Sequence[Any], config: Config, meta: dict[str, Any]) -> None:
         """Compile ``config`` as its timed launch will (its pre-hook may set what the compile

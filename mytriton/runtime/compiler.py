@@ -144,7 +144,7 @@ def compile_stages(
     clock.ir_done()
     # an autotuner compiling its configs at once (parallel_compile.py, imported by it only)
     parallel = sys.modules.get("mytriton.runtime.parallel_compile")
-    if parallel is None or not parallel.serve(kernel, backend, options, module, clock):
+    if parallel is None or not parallel.serve(fn, kernel, backend, options, module, clock):
         run_stages(kernel, backend, options, "tt", module, clock)
     if entry is not None:
         clock.timed_store(lambda: entry.store(kernel))

@@ -142,6 +142,7 @@ def _receive(stream: IO[bytes]) -> Any:
 class Batch:
     """The compiles of one autotuning: collected, handed to the workers, then consumed."""
 
+    fn: Callable[..., Any]  # the autotuned kernel's function: other kernels compile as ever
     jobs: int
     collecting: bool = True
     results: dict[Job, Future[Result]] = field(default_factory=dict)
@@ -176,10 +177,11 @@ _local = threading.local()
 
 
 @contextlib.contextmanager
-def batch(jobs: int) -> Iterator[Batch]:
-    """Compile the configs whose warmup launches run in the block in ``jobs`` workers; the
-    results are used in the block only (``Batch.wait`` ends the collecting)."""
-    opened = Batch(jobs)
+def batch(fn: Callable[..., Any], jobs: int) -> Iterator[Batch]:
+    """Compile the specializations of ``fn`` whose warmup launches run in the block in
+    ``jobs`` workers; the results are used in the block only (``Batch.wait`` ends the
+    collecting)."""
+    opened = Batch(fn, jobs)
     _local.batch = opened
     try:
         yield opened
@@ -190,11 +192,14 @@ def batch(jobs: int) -> Iterator[Batch]:
 
 
 @contextlib.contextmanager
-def compiled_at_once(jobs: int, warmups: list[Callable[[], Any]]) -> Iterator[None]:
-    """Run each config's warmup launch with a batch open (its compile goes to a worker), wait
-    for the workers, then run the block, whose launches take the compiled kernels. A warmup
-    that fails is left to the block's launch of that config, which fails as it would have."""
-    with batch(jobs) as opened:
+def compiled_at_once(
+    fn: Callable[..., Any], jobs: int, warmups: list[Callable[[], Any]]
+) -> Iterator[None]:
+    """Run each config's warmup launch of the kernel of function ``fn`` with a batch open (its
+    compile goes to a worker), wait for the workers, then run the block, whose launches take
+    the compiled kernels. A warmup that fails is left to the block's launch of that config,
+    which fails as it would have."""
+    with batch(fn, jobs) as opened:
         for warmup in warmups:
             try:
                 warmup()
@@ -207,14 +212,19 @@ def compiled_at_once(jobs: int, warmups: list[Callable[[], Any]]) -> Iterator[No
 
 
 def serve(
-    kernel: CompiledKernel, backend: Backend, options: LaunchOptions, module: Any, clock: Any
+    fn: Callable[..., Any],
+    kernel: CompiledKernel,
+    backend: Backend,
+    options: LaunchOptions,
+    module: Any,
+    clock: Any,
 ) -> bool:
-    """Called by ``compile_stages`` in place of running the stages on ``module`` (the
-    frontend's): while collecting, send the compile to a worker and raise ``Deferred``; while
-    consuming, fill ``kernel`` with the worker's result, or raise its error. False where no
-    batch holds this compile (the caller runs the stages)."""
+    """Called by ``compile_stages`` (compiling ``fn``) in place of running the stages on
+    ``module`` (the frontend's): while collecting, send the compile to a worker and raise
+    ``Deferred``; while consuming, fill ``kernel`` with the worker's result, or raise its
+    error. False where no batch holds this compile (the caller runs the stages)."""
     opened: Batch | None = getattr(_local, "batch", None)
-    if opened is None or not _parallel(backend):
+    if opened is None or fn is not opened.fn or not _parallel(backend):
         return False
     from mytriton.backends.stages import print_module
 
