@@ -353,9 +353,9 @@ class mytriton_knobs:  # noqa: N801
     debug = env_bool("MYTRITON_DEBUG")
     #: print every stage's text of each compiled kernel to stderr
     dump = env_bool("MYTRITON_DUMP")
-    #: how many worker processes compile an autotuner's configs at once on the GPU backends
-    #: (``runtime/parallel_compile.py``); None: as many as configs, at most one per CPU core;
-    #: 1: one after the other, in this process
+    #: how many of an autotuner's configs compile at once on the GPU backends: this process
+    #: and N - 1 worker processes (``runtime/parallel_compile.py``); None: one per config, up
+    #: to the CPU cores; 1: one after the other, in this process
     autotune_compile_jobs = env_knob("MYTRITON_AUTOTUNE_COMPILE_JOBS", None, parse=_parse_jobs)
 
 

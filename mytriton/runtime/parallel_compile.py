@@ -1,16 +1,17 @@
 """An autotuner's configs compiled at once, in worker processes, before any is timed.
 
-Why processes: on the cuda backend a tutorial-matmul config spends about 60% of its compile in
-the Python passes and printers (GIL-bound) and the rest in NVRTC and ptxas (docs/autotuning.md
-gives the measurement), so threads would overlap the toolchain only; processes overlap all of
-it. Triton compiles a config in a fraction of our time, so one after the other is what made
-autotuning several times slower than Triton's.
+Why processes: on the cuda backend a tutorial-matmul config spends about half of its compile
+in the Python passes, lowerings and printer (GIL-bound) and the rest in NVRTC and ptxas
+(docs/backends.md, "Autotuning", gives the measurement), so threads would overlap the toolchain
+only; processes overlap all of it. Triton compiles a config in a fraction of our time, so one
+after the other is what made autotuning several times slower than Triton's.
 
 How (``autotuner.py`` drives it):
 
 * collecting: with a ``Batch`` open, the autotuner makes each config's warmup launch. A compile
   that misses the caches runs the frontend here (it needs the user's function), then ``serve``
-  hands the `tt` text to a worker and stops that launch (``Deferred``).
+  hands the `tt` text to a worker and stops that launch (``Deferred``). This process then
+  compiles too: from the last config back, those no worker started (``compiled_at_once``).
 * consuming: the benchmark loop launches each config as before. Its compile runs the frontend
   again (cheap), and ``serve`` takes the worker's result for the same `tt` text, options,
   environment and device instead of running the stages. Everything around the stages (the
@@ -63,8 +64,9 @@ class Deferred(BaseException):
 
 
 def compile_jobs(configs: int) -> int:
-    """How many configs compile at once: ``MYTRITON_AUTOTUNE_COMPILE_JOBS``, else one per
-    config up to the CPU cores this process may use."""
+    """How many of ``configs`` compile at once, this process being one of the compilers:
+    ``MYTRITON_AUTOTUNE_COMPILE_JOBS``, else one per config up to the CPU cores this process
+    may use."""
     jobs = knobs.mytriton.autotune_compile_jobs
     if jobs is None:
         try:
@@ -140,37 +142,42 @@ def _receive(stream: IO[bytes]) -> Any:
 
 @dataclass
 class Batch:
-    """The compiles of one autotuning: collected, handed to the workers, then consumed."""
+    """The compiles of one autotuning: collected, handed to the workers (this process
+    compiling too), then consumed."""
 
     fn: Callable[..., Any]  # the autotuned kernel's function: other kernels compile as ever
-    jobs: int
+    jobs: int  # compiles at once, this process's included
     collecting: bool = True
+    #: per warmup launch, the compile it handed over (None: none, it was cached or it failed)
+    collected: list[Job | None] = field(default_factory=list)
     results: dict[Job, Future[Result]] = field(default_factory=dict)
-    first: Job | None = None  # not sent before a second comes: a lone compile stays here
 
     def submit(self, job: Job) -> None:
-        if job in self.results or job == self.first:
+        """Hand ``job`` over (a first one waits for a second: a lone compile stays here)."""
+        self.collected[-1] = job
+        waiting = [j for j in dict.fromkeys(self.collected) if j is not None]
+        if len(waiting) < 2:
             return
-        if self.first is None:
-            self.first = job
-            return
-        if not self.results:
-            self._send(self.first)
-        self._send(job)
+        for j in waiting:
+            if j not in self.results:
+                workers = min(self.jobs - 1, len(self.results) + 1)
+                self.results[j] = _pool().submit(j, workers)
 
-    def _send(self, job: Job) -> None:
-        workers = min(self.jobs, len(self.results) + 1)
-        self.results[job] = _pool().submit(job, workers)
+    def take_back(self, job: Job) -> bool:
+        """Whether ``job`` is this process's to compile: never sent, or no worker started it
+        (it is then withdrawn)."""
+        future = self.results.get(job)
+        return future is None or future.cancel()
 
     def wait(self) -> None:
-        """Wait for every compile; later launches consume them."""
+        """Wait for the workers' compiles."""
         for future in self.results.values():
-            future.exception()
-        self.collecting = False
+            if not future.cancelled():
+                future.exception()
 
     def result(self, job: Job) -> Result | None:
         future = self.results.get(job)
-        return None if future is None else future.result()
+        return None if future is None or future.cancelled() else future.result()
 
 
 _local = threading.local()
@@ -178,9 +185,8 @@ _local = threading.local()
 
 @contextlib.contextmanager
 def batch(fn: Callable[..., Any], jobs: int) -> Iterator[Batch]:
-    """Compile the specializations of ``fn`` whose warmup launches run in the block in
-    ``jobs`` workers; the results are used in the block only (``Batch.wait`` ends the
-    collecting)."""
+    """Hand the compiles of ``fn`` that the block's warmup launches make to ``jobs - 1``
+    workers; their results are used in the block only."""
     opened = Batch(fn, jobs)
     _local.batch = opened
     try:
@@ -195,20 +201,32 @@ def batch(fn: Callable[..., Any], jobs: int) -> Iterator[Batch]:
 def compiled_at_once(
     fn: Callable[..., Any], jobs: int, warmups: list[Callable[[], Any]]
 ) -> Iterator[None]:
-    """Run each config's warmup launch of the kernel of function ``fn`` with a batch open (its
-    compile goes to a worker), wait for the workers, then run the block, whose launches take
-    the compiled kernels. A warmup that fails is left to the block's launch of that config,
-    which fails as it would have."""
+    """Compile each config's kernel (its warmup launch, ``warmups``; ``fn`` is the kernel's
+    function) at once: ``jobs - 1`` workers take the compiles from the first config on while
+    this process takes them from the last one back, until it reaches one a worker started;
+    then run the block, whose launches take the compiled kernels. A warmup that fails is
+    left to the block's launch of that config, which fails as it would have."""
     with batch(fn, jobs) as opened:
         for warmup in warmups:
-            try:
-                warmup()
-            except Deferred:
-                pass
-            except Exception:
-                pass
+            opened.collected.append(None)
+            _quietly(warmup)
+        opened.collecting = False
+        for warmup, job in reversed(list(zip(warmups, opened.collected, strict=True))):
+            if job is not None:
+                if not opened.take_back(job):
+                    break
+                _quietly(warmup)  # compiled here, and kept as any compile is
         opened.wait()
         yield
+
+
+def _quietly(warmup: Callable[[], Any]) -> None:
+    try:
+        warmup()
+    except Deferred:
+        pass
+    except Exception:  # raised again by the config's timed launch
+        pass
 
 
 def serve(

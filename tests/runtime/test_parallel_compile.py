@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,13 @@ def _stop_workers() -> Iterator[None]:
 
 
 @pytest.fixture
+def workers_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process compiles none of the configs it handed over (it takes back those no worker
+    started, otherwise): the workers compile them all."""
+    monkeypatch.setattr(parallel_compile.Batch, "take_back", lambda self, job: False)
+
+
+@pytest.fixture
 def installed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the kernels filled from a worker's compile."""
     names: list[str] = []
@@ -157,6 +165,7 @@ def _described(kernel: CompiledKernel) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize("backend", ["cuda", "mlir"])
+@pytest.mark.usefixtures("workers_only")
 def test_parallel_compiles_are_the_serial_ones(
     monkeypatch: pytest.MonkeyPatch, installed: list[str], backend: str
 ) -> None:
@@ -172,23 +181,25 @@ def test_parallel_compiles_are_the_serial_ones(
     assert {"tt", "tt-opt", "ttg", "gpu", "cuda" if backend == "cuda" else "mlir"} <= stages
 
 
+@pytest.mark.usefixtures("workers_only")
 def test_failing_configs_are_handled_as_serially(
     monkeypatch: pytest.MonkeyPatch, installed: list[str]
 ) -> None:
     configs = [TOO_MANY_WARPS, CONFIGS[0], TOO_MUCH_SHARED, STATIC_ASSERT, CONFIGS[1]]
-    sent: list[tuple[parallel_compile.Batch, parallel_compile.Job]] = []
-    submit = parallel_compile.Batch._send
-    monkeypatch.setattr(
-        parallel_compile.Batch,
-        "_send",
-        lambda self, job: (sent.append((self, job)), submit(self, job)),
-    )
+    sent: list[Future[parallel_compile.Result]] = []
+    submit = parallel_compile._Pool.submit
+
+    def spy(self: Any, job: parallel_compile.Job, workers: int) -> Future[Any]:
+        sent.append(submit(self, job, workers))
+        return sent[-1]
+
+    monkeypatch.setattr(parallel_compile._Pool, "submit", spy)
     serial, serial_kernels, serial_errors = _tune(monkeypatch, 1, configs)
     parallel, parallel_kernels, parallel_errors = _tune(monkeypatch, 4, configs)
     # the warps and the static_assert fail before a worker is asked: three compiles are sent,
     # and the shared memory's refusal comes back from its worker as the serial compile's error
     assert len(sent) == 3 and len(installed) == 2
-    results = [type(batch.result(job)).__name__ for batch, job in sent]
+    results = [type(future.result()).__name__ for future in sent]
     assert results == ["Done", "Failed", "Done"]
     assert [_described(k) for k in parallel_kernels] == [_described(k) for k in serial_kernels]
     assert [(type(e), str(e)) for e in parallel_errors] == [
@@ -206,13 +217,35 @@ def test_failing_configs_are_handled_as_serially(
     assert parallel.best_config is CONFIGS[0]
 
 
+def test_this_process_compiles_what_no_worker_started(
+    monkeypatch: pytest.MonkeyPatch, installed: list[str]
+) -> None:
+    """Handed-over compiles still queued when the collecting ends are taken back, from the
+    last config on, and compiled here; one a worker started is waited for."""
+    _, serial_kernels, _ = _tune(monkeypatch, 1, CONFIGS)
+    futures: list[Future[parallel_compile.Result]] = []
+
+    def submit(self: Any, job: parallel_compile.Job, workers: int) -> Future[Any]:
+        futures.append(Future())
+        if len(futures) == 1:  # a worker took the first one, and could not compile it
+            futures[0].set_running_or_notify_cancel()
+            futures[0].set_result(parallel_compile.Redo("test"))
+        return futures[-1]
+
+    monkeypatch.setattr(parallel_compile._Pool, "submit", submit)
+    _, kernels, _ = _tune(monkeypatch, 3, CONFIGS)
+    assert len(futures) == 3 and [f.cancelled() for f in futures] == [False, True, True]
+    assert installed == []
+    assert [_described(k) for k in kernels] == [_described(k) for k in serial_kernels]
+
+
 def test_parallel_compiles_are_stored_on_disk(
     monkeypatch: pytest.MonkeyPatch, installed: list[str]
 ) -> None:
     monkeypatch.delenv("MYTRITON_ALWAYS_COMPILE")
     stores = disk_cache.stats.stores
-    _, compiled, _ = _tune(monkeypatch, 2, CONFIGS)
-    assert len(installed) == len(CONFIGS)
+    _, compiled, _ = _tune(monkeypatch, 2, CONFIGS)  # compiled by a worker and here
+    assert installed  # a worker compiled some
     assert disk_cache.stats.stores == stores + len(CONFIGS)
     hits = disk_cache.stats.hits
     _, loaded, _ = _tune(monkeypatch, 2, CONFIGS)  # a new tuning reads them back
@@ -347,6 +380,7 @@ import mytriton as triton
 import mytriton.language as tl
 from mytriton.runtime import parallel_compile
 
+parallel_compile.Batch.take_back = lambda self, job: False  # the workers compile every config
 
 @triton.jit
 def fill(x, BLOCK: tl.constexpr):
@@ -358,9 +392,9 @@ def bench(fn, quantiles=None):
     return [1.0] * 3
 
 
-configs = [triton.Config({"BLOCK": 16}), triton.Config({"BLOCK": 32})]
+configs = [triton.Config({"BLOCK": b}) for b in (16, 32, 64)]
 tuner = triton.autotune(configs, key=[], do_bench=bench)(fill)
-tuner[(1,)](np.zeros(32, np.float32))
+tuner[(1,)](np.zeros(64, np.float32))
 print(" ".join(str(p.pid) for p in parallel_compile.worker_processes()))
 """
 
@@ -371,7 +405,7 @@ def test_workers_never_run_the_script_and_end_with_it(tmp_path: Path) -> None:
     env = dict(
         os.environ,
         PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-        MYTRITON_AUTOTUNE_COMPILE_JOBS="2",
+        MYTRITON_AUTOTUNE_COMPILE_JOBS="3",
         PYTHONWARNINGS="ignore",
     )
     proc = subprocess.run(
@@ -379,7 +413,7 @@ def test_workers_never_run_the_script_and_end_with_it(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     pids = [int(p) for p in proc.stdout.split()]
-    assert len(pids) == 2  # the configs were compiled by two workers
+    assert len(pids) == 2  # three jobs: two workers (and this process, here idle)
     assert runs.read_text() == "ran\n"
     for pid in pids:  # stopped at exit, not left behind as orphans
         with pytest.raises(ProcessLookupError):
