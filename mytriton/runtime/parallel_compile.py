@@ -187,12 +187,12 @@ _local = threading.local()
 def batch(fn: Callable[..., Any], jobs: int) -> Iterator[Batch]:
     """Hand the compiles of ``fn`` that the block's warmup launches make to ``jobs - 1``
     workers; their results are used in the block only."""
-    opened = Batch(fn, jobs)
+    opened, outer = Batch(fn, jobs), getattr(_local, "batch", None)
     _local.batch = opened
     try:
         yield opened
     finally:
-        _local.batch = None
+        _local.batch = outer  # an autotuning inside another's (a hook's) ends first
         for future in opened.results.values():
             future.cancel()  # those not started yet (an error ended the autotuning)
 
@@ -303,13 +303,10 @@ def _install(kernel: CompiledKernel, done: Done, clock: CompileClock) -> None:
 
     fill_kernel(kernel, done.body)
     for message, category, filename, lineno in done.warnings:
-        registry = _registries.setdefault(filename, {})
-        warnings.warn_explicit(message, category, filename, lineno, registry=registry)
+        # as the compiler's own warnings at a kernel's line are issued (``errors.warn_at``);
+        # one issued by ``warnings.warn`` is matched by filters on its file, not its module
+        warnings.warn_explicit(message, category, filename, lineno)
     clock.stages.extend(done.stages)
-
-
-#: per source file, the registry of warnings issued again (so each shows once per place)
-_registries: dict[str, dict[Any, Any]] = {}
 
 
 # ---- the pool ----
@@ -336,7 +333,11 @@ class _Worker:
         while (task := self.jobs.get()) is not None:
             job, future = task
             if future.set_running_or_notify_cancel():
-                future.set_result(self._compile(job))
+                try:
+                    result = self._compile(job)
+                except BaseException as e:  # the future must resolve, whatever happened
+                    result = Redo(f"the compile worker failed ({type(e).__name__}: {e})")
+                future.set_result(result)
 
     def _compile(self, job: Job) -> Result:
         """The worker's answer to ``job``; a worker that fails is replaced and asked once
@@ -349,7 +350,7 @@ class _Worker:
                 _send(process.stdin, job)
                 result: Result = _receive(process.stdout)
                 return result
-            except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError) as e:
+            except Exception as e:  # it died, or a job or answer did not cross the pipe
                 why = f"{type(e).__name__}: {e}"
                 self.stop()
         return Redo(f"the compile worker failed ({why})")
@@ -359,7 +360,7 @@ class _Worker:
             raise OSError("the pool is shut down")
         if self.process is None or self.process.poll() is not None:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, json.dumps(sys.path)],
+                [sys.executable, "-c", _BOOT, json.dumps([str(p) for p in sys.path])],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
             )
@@ -417,9 +418,22 @@ def _pool() -> _Pool:
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
+            if not _POOL_EVER:
+                atexit.register(shutdown)
+                os.register_at_fork(after_in_child=_forget_pool)
+                _POOL_EVER.append(True)
             _POOL = _Pool()
-            atexit.register(shutdown)
         return _POOL
+
+
+_POOL_EVER: list[bool] = []  # the exit and fork hooks are registered once
+
+
+def _forget_pool() -> None:
+    """In a forked child: the workers and their feeding threads are the parent's (the
+    threads do not run here), so a later autotuning starts its own."""
+    global _POOL, _POOL_LOCK
+    _POOL, _POOL_LOCK = None, threading.Lock()
 
 
 def shutdown() -> None:

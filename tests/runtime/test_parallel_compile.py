@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -182,6 +183,21 @@ def test_parallel_compiles_are_the_serial_ones(
 
 
 @pytest.mark.usefixtures("workers_only")
+def test_workers_compile_with_this_process_environment(
+    monkeypatch: pytest.MonkeyPatch, installed: list[str]
+) -> None:
+    """A variable set after the workers started (the pass pipeline) holds for their compiles."""
+    _, default_kernels, _ = _tune(monkeypatch, 2, CONFIGS)  # the workers are running
+    monkeypatch.setenv("MYTRITON_PIPELINE", "cse")
+    _, serial_kernels, _ = _tune(monkeypatch, 1, CONFIGS)
+    del installed[:]
+    _, parallel_kernels, _ = _tune(monkeypatch, 2, CONFIGS)
+    assert len(installed) == len(CONFIGS)
+    assert [_described(k) for k in parallel_kernels] == [_described(k) for k in serial_kernels]
+    assert [k.asm["tt-opt"] for k in parallel_kernels] != [k.asm["tt-opt"] for k in default_kernels]
+
+
+@pytest.mark.usefixtures("workers_only")
 def test_failing_configs_are_handled_as_serially(
     monkeypatch: pytest.MonkeyPatch, installed: list[str]
 ) -> None:
@@ -237,6 +253,37 @@ def test_this_process_compiles_what_no_worker_started(
     assert len(futures) == 3 and [f.cancelled() for f in futures] == [False, True, True]
     assert installed == []
     assert [_described(k) for k in kernels] == [_described(k) for k in serial_kernels]
+
+
+@triton.jit
+def e4b15_dot_kernel(out, SIZE: tl.constexpr):
+    a = tl.full((SIZE, SIZE), 0.0, tl.float8e4b15)
+    acc = tl.dot(a, a)  # Triton's deprecation warning on Hopper, issued at this line
+    offs = tl.arange(0, SIZE)
+    tl.store(out + offs[:, None] * SIZE + offs[None, :], acc)
+
+
+@pytest.mark.usefixtures("workers_only")
+def test_a_workers_warnings_are_issued_here(
+    monkeypatch: pytest.MonkeyPatch, installed: list[str]
+) -> None:
+    configs = [Config({"SIZE": 32}), Config({"SIZE": 64})]
+    caught: dict[int, list[tuple[Any, ...]]] = {}
+    for jobs in (1, 2):
+        monkeypatch.setenv("MYTRITON_AUTOTUNE_COMPILE_JOBS", str(jobs))
+        e4b15_dot_kernel.clear_cache()
+        tuner = triton.autotune(configs, key=[], do_bench=_bench)(e4b15_dot_kernel)
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            tuner[(1,)](np.zeros(64 * 64, np.float32))
+        caught[jobs] = [
+            (str(w.message), w.category, w.filename, w.lineno)
+            for w in found
+            if "fp8e4b15" in str(w.message)
+        ]
+    assert len(installed) == 2
+    assert len(caught[1]) == 2 and caught[2] == caught[1]
+    assert caught[2][0][3] == e4b15_dot_kernel.fn.__code__.co_firstlineno + 3  # the dot's
 
 
 def test_parallel_compiles_are_stored_on_disk(
