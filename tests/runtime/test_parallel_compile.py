@@ -465,3 +465,58 @@ def test_workers_never_run_the_script_and_end_with_it(tmp_path: Path) -> None:
     for pid in pids:  # stopped at exit, not left behind as orphans
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+_FORK_SCRIPT = """
+import os
+import sys
+
+import numpy as np
+
+import mytriton as triton
+import mytriton.language as tl
+from mytriton.runtime import parallel_compile
+
+
+@triton.jit
+def fill(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), tl.full((BLOCK,), 1.0, tl.float32))
+
+
+def bench(fn, quantiles=None):
+    fn()
+    return [1.0] * 3
+
+
+def tune():
+    fill.clear_cache()
+    configs = [triton.Config({"BLOCK": b}) for b in (16, 32, 64)]
+    triton.autotune(configs, key=[], do_bench=bench)(fill)[(1,)](np.zeros(64, np.float32))
+    return len(fill.cache)
+
+
+assert tune() == 3 and parallel_compile.worker_processes()  # the parent's workers
+pid = os.fork()
+if pid == 0:  # their feeding threads do not run in the child: it starts workers of its own
+    ok = tune() == 3 and parallel_compile.worker_processes()
+    sys.exit(0 if ok else 1)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_autotunes_with_workers_of_its_own(tmp_path: Path) -> None:
+    script = tmp_path / "forking.py"
+    script.write_text(textwrap.dedent(_FORK_SCRIPT))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        MYTRITON_AUTOTUNE_COMPILE_JOBS="3",
+        PYTHONWARNINGS="ignore",
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0"]
