@@ -15,8 +15,7 @@ How (``autotuner.py`` drives it):
 * consuming: the benchmark loop launches each config as before. Its compile runs the frontend
   again (cheap), and ``serve`` takes the worker's result for the same `tt` text, options,
   environment and device instead of running the stages. Everything around the stages (the
-  in-memory and disk caches, compile hooks, listener, error handling) runs as for a serial
-  compile.
+  in-memory and disk caches, the listener, error handling) runs as for a serial compile.
 * a worker's result is the kernel's stages, metadata and launch ABI
   (``disk_cache.kernel_body``) with the warnings it issued (issued again here), or the error
   the stages raised (raised here, where the serial compile raises it). Where a worker cannot
@@ -44,7 +43,7 @@ import subprocess
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -55,7 +54,8 @@ from mytriton.backends.compiled import CompiledKernel
 from mytriton.backends.nvidia.cuda_driver import AssumedDevice
 from mytriton.runtime.compile_listener import CompileClock
 
-#: the backends whose compiles a worker can make (both build in a process of their own)
+#: the backends whose compiles go to workers: the GPU ones (the host backends' kernels are the
+#: modules themselves, which a worker could only send back as text to parse again)
 PARALLEL_BACKENDS = ("cuda", "mlir")
 
 
@@ -104,9 +104,10 @@ class Done:
 
 @dataclass
 class Failed:
-    """The error the stages raised (it pickles as itself)."""
+    """The error the stages raised, pickled (it unpickles as itself: a new one each time it
+    is raised here, as each serial compile raises its own)."""
 
-    error: Exception
+    error: bytes
 
 
 @dataclass
@@ -199,7 +200,7 @@ def batch(fn: Callable[..., Any], jobs: int) -> Iterator[Batch]:
 
 @contextlib.contextmanager
 def compiled_at_once(
-    fn: Callable[..., Any], jobs: int, warmups: list[Callable[[], Any]]
+    fn: Callable[..., Any], jobs: int, warmups: Sequence[Callable[[], Any]]
 ) -> Iterator[None]:
     """Compile each config's kernel (its warmup launch, ``warmups``; ``fn`` is the kernel's
     function) at once: ``jobs - 1`` workers take the compiles from the first config on while
@@ -262,7 +263,7 @@ def serve(
     if result is None or isinstance(result, Redo):
         return False
     if isinstance(result, Failed):
-        raise result.error
+        raise pickle.loads(result.error)
     _install(kernel, result, clock)
     return True
 
@@ -515,7 +516,8 @@ def _failed(error: Exception) -> Result:
     if knobs.mytriton.debug or error.__cause__ is not None:
         return Redo("the error's traceback or cause is kept")
     try:
-        copy = pickle.loads(pickle.dumps(error, protocol=pickle.HIGHEST_PROTOCOL))
+        data = pickle.dumps(error, protocol=pickle.HIGHEST_PROTOCOL)
+        copy = pickle.loads(data)
     except Exception:
         return Redo("the error does not pickle")
     same = (
@@ -524,4 +526,4 @@ def _failed(error: Exception) -> Result:
         and str(copy) == str(error)
         and vars(copy) == vars(error)
     )
-    return Failed(error) if same else Redo("the error does not pickle as itself")
+    return Failed(data) if same else Redo("the error does not pickle as itself")
