@@ -6,7 +6,9 @@
 miss, and launches with the winner's meta-parameters and launch options.
 
 On the host backends (interpreter, gpusim) configs are not timed, unless a ``do_bench`` is
-given: the first config that compiles wins, and a one-time warning says so.
+given: the first config that compiles wins, and a one-time warning says so. On the GPU
+backends every config is compiled before any is timed, at once in worker processes
+(``parallel_compile.py``, ``MYTRITON_AUTOTUNE_COMPILE_JOBS``).
 """
 
 from __future__ import annotations
@@ -264,10 +266,11 @@ class Autotuner(KernelInterface):
     def _compile_all(
         self, args: Sequence[Any], configs: list[Config], meta: dict[str, Any]
     ) -> contextlib.AbstractContextManager[Any]:
-        """Inside it, the configs are compiled already, all at once in worker processes
-        (``parallel_compile.py``), where that gives what compiling each on its first launch
-        does: a GPU backend, a ``@jit`` kernel (under ``@heuristics`` at most) without pre-run
-        hooks, no compile hooks, and more than one job (``MYTRITON_AUTOTUNE_COMPILE_JOBS``)."""
+        """Inside it, the configs are compiled already, at once by this process and worker
+        processes (``parallel_compile.py``), where that gives what compiling each on its first
+        timed launch does: a GPU backend, a ``@jit`` kernel (under ``@heuristics`` at most)
+        without pre-run hooks, no compile hooks, and more than one job
+        (``MYTRITON_AUTOTUNE_COMPILE_JOBS``)."""
         none = contextlib.nullcontext()
         if len(configs) < 2 or get_backend(selected_backend_name()).runs_on != "gpu":
             return none
