@@ -7,8 +7,8 @@ miss, and launches with the winner's meta-parameters and launch options.
 
 On the host backends (interpreter, gpusim) configs are not timed, unless a ``do_bench`` is
 given: the first config that compiles wins, and a one-time warning says so. On the GPU
-backends every config is compiled before any is timed, at once in worker processes
-(``parallel_compile.py``, ``MYTRITON_AUTOTUNE_COMPILE_JOBS``).
+backends every config is compiled before any is timed (and by ``warmup``), at once in worker
+processes (``parallel_compile.py``, ``MYTRITON_AUTOTUNE_COMPILE_JOBS``).
 """
 
 from __future__ import annotations
@@ -264,25 +264,25 @@ class Autotuner(KernelInterface):
             return [math.inf] * len(_QUANTILES)
 
     def _compile_all(
-        self, args: Sequence[Any], configs: list[Config], meta: dict[str, Any]
+        self, warmups: Sequence[Callable[[], Any]]
     ) -> contextlib.AbstractContextManager[Any]:
         """Inside it, the configs are compiled already, at once by this process and worker
         processes (``parallel_compile.py``), where that gives what compiling each on its first
         timed launch does: a GPU backend, a ``@jit`` kernel (under ``@heuristics`` at most)
         without pre-run hooks, no compile hooks, and more than one job
-        (``MYTRITON_AUTOTUNE_COMPILE_JOBS``)."""
+        (``MYTRITON_AUTOTUNE_COMPILE_JOBS``). ``warmups``: per config, a warmup launch that
+        compiles it as the block's launch of that config will."""
         none = contextlib.nullcontext()
-        if len(configs) < 2 or get_backend(selected_backend_name()).runs_on != "gpu":
+        if len(warmups) < 2 or get_backend(selected_backend_name()).runs_on != "gpu":
             return none
         runtime = knobs.runtime
         if runtime.jit_cache_hook or runtime.jit_post_compile_hook or not _plain_jit(self.fn):
             return none
         from mytriton.runtime import parallel_compile
 
-        jobs = parallel_compile.compile_jobs(len(configs))
+        jobs = parallel_compile.compile_jobs(len(warmups))
         if jobs < 2:
             return none
-        warmups = [functools.partial(self._warmup_config, args, c, meta) for c in configs]
         return parallel_compile.compiled_at_once(_jit_function(self.fn).fn, jobs, warmups)
 
     def _warmup_config(self, args: Sequence[Any], config: Config, meta: dict[str, Any]) -> None:
@@ -371,7 +371,8 @@ class Autotuner(KernelInterface):
                 if stored is not None:
                     self.cache[key] = stored
                     return True
-            with self._compile_all(args, configs, kwargs):
+            warmups = [functools.partial(self._warmup_config, args, c, kwargs) for c in configs]
+            with self._compile_all(warmups):
                 timings = {c: self._bench(*args, config=c, **kwargs) for c in configs}
             self.configs_timings = timings
             self.cache[key] = builtins.min(timings, key=lambda c: timings[c])
@@ -442,15 +443,18 @@ class Autotuner(KernelInterface):
                 configs = sorted(configs, key=lambda c: estimates[c])[:top_k]
         return list(configs)
 
+    def _run(self, args: Sequence[Any], meta: dict[str, Any], config: Config) -> Any:
+        return self.fn.run(*args, **meta, **config.all_kwargs())
+
     def warmup(self, *args: Any, **kwargs: Any) -> list[Any]:
         """Compile every (pruned) config for these arguments; returns the compiled kernels."""
         self.nargs = dict(zip(self.arg_names, args, strict=False))
         try:
             kwargs = {k: v for k, v in kwargs.items() if k != "warmup"}
-            return [
-                self.fn.run(*args, **{**kwargs, "warmup": True}, **c.all_kwargs())
-                for c in self.prune_configs(kwargs)
-            ]
+            meta = {**kwargs, "warmup": True}
+            runs = [functools.partial(self._run, args, meta, c) for c in self.prune_configs(kwargs)]
+            with self._compile_all(runs):  # then each finds its kernel compiled
+                return [run() for run in runs]
         finally:
             self.nargs = None
 

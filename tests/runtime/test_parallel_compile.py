@@ -300,6 +300,22 @@ def test_parallel_compiles_are_stored_on_disk(
     assert [k.asm for k in loaded] == [k.asm for k in compiled]
 
 
+@pytest.mark.usefixtures("workers_only")
+def test_an_autotuners_warmup_compiles_its_configs_at_once(
+    monkeypatch: pytest.MonkeyPatch, installed: list[str]
+) -> None:
+    a = np.zeros((64, 64), np.float16)
+    args = (a, a, a, 64, 64, 64, 64, 1, 64, 1, 64, 1)
+    compiled = {}
+    for jobs in (1, 2):
+        monkeypatch.setenv("MYTRITON_AUTOTUNE_COMPILE_JOBS", str(jobs))
+        matmul_kernel.clear_cache()
+        tuner = triton.autotune(CONFIGS, key=["M"], do_bench=_bench)(matmul_kernel)
+        compiled[jobs] = tuner.warmup(*args, grid=(1, 1))
+    assert len(installed) == len(CONFIGS)  # the second warmup's, from the workers
+    assert [_described(k) for k in compiled[2]] == [_described(k) for k in compiled[1]]
+
+
 def test_one_job_is_the_serial_path(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any) -> Any:
         raise AssertionError("compiled in parallel")
