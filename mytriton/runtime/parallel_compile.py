@@ -247,15 +247,12 @@ def serve(
         return False
     from mytriton.backends.stages import print_module
 
-    job = Job(
-        print_module(module),
-        backend.name,
-        options,
-        kernel.name,
-        kernel.hash,
-        tuple(sorted(os.environ.items())),
-        _device_facts(),
-    )
+    try:
+        device = _device_facts()
+    except Exception:  # the driver cannot say: the stages here ask it themselves
+        return False
+    env = tuple(sorted(os.environ.items()))
+    job = Job(print_module(module), backend.name, options, kernel.name, kernel.hash, env, device)
     if opened.collecting:
         opened.submit(job)
         raise Deferred
