@@ -326,6 +326,21 @@ class language_knobs(base_knobs):  # noqa: N801
     fp32_default = env_str("TRITON_F32_DEFAULT", ignored=True)
 
 
+def _parse_jobs(text: str) -> int:
+    """A positive count of jobs (a ``LaunchOptionError`` naming the variable otherwise)."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        from mytriton.errors import LaunchOptionError
+
+        raise LaunchOptionError(
+            f"MYTRITON_AUTOTUNE_COMPILE_JOBS must be a positive integer, got {text!r}"
+        )
+    return jobs
+
+
 class mytriton_knobs:  # noqa: N801
     """mytriton's own settings (not in Triton). Not a ``base_knobs`` group, so that Triton's
     ``fresh_knobs`` test fixture, which unsets every group's variables, keeps the backend."""
@@ -338,6 +353,10 @@ class mytriton_knobs:  # noqa: N801
     debug = env_bool("MYTRITON_DEBUG")
     #: print every stage's text of each compiled kernel to stderr
     dump = env_bool("MYTRITON_DUMP")
+    #: how many of an autotuner's configs compile at once on the GPU backends: this process
+    #: and N - 1 worker processes (``runtime/parallel_compile.py``); None: one per config, up
+    #: to the CPU cores; 1: one after the other, in this process
+    autotune_compile_jobs = env_knob("MYTRITON_AUTOTUNE_COMPILE_JOBS", None, parse=_parse_jobs)
 
 
 def refresh_knobs() -> None:

@@ -46,3 +46,41 @@ def test_import_mytriton_loads_no_compiler() -> None:
     assert not [m for m in modules if m.startswith(COMPILER_PACKAGES)]
     dialects = {m for m in modules if m.startswith("mytriton.dialects")}
     assert dialects <= ALLOWED_DIALECT_MODULES, sorted(dialects - ALLOWED_DIALECT_MODULES)
+
+
+_LAUNCH_PROBE = """
+import json, sys
+import numpy as np
+import mytriton as triton
+import mytriton.language as tl
+
+@triton.jit
+def add_one(x, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs) + 1)
+
+x = np.zeros(16, np.float32)
+add_one[(1,)](x, BLOCK=16)  # compiled
+add_one[(1,)](x, BLOCK=16)  # cached
+assert (x == 2).all()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_compiling_and_launching_loads_no_parallel_compile(tmp_path: Path) -> None:
+    """The autotuner's parallel compilation (its worker pool, subprocess, pickling) is
+    imported by an autotuning only: a compile looks it up in ``sys.modules``."""
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        MYTRITON_BACKEND="interpreter",
+    )
+    probe = tmp_path / "probe.py"  # a kernel's source is read from its file
+    probe.write_text(_LAUNCH_PROBE)
+    proc = subprocess.run(
+        [sys.executable, str(probe)], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(proc.stdout.splitlines()[-1])
+    assert "mytriton.runtime.compile_on_miss" in modules
+    assert "mytriton.runtime.parallel_compile" not in modules

@@ -6,12 +6,16 @@
 miss, and launches with the winner's meta-parameters and launch options.
 
 On the host backends (interpreter, gpusim) configs are not timed, unless a ``do_bench`` is
-given: the first config that compiles wins, and a one-time warning says so.
+given: the first config that compiles wins, and a one-time warning says so. On the GPU
+backends every config is compiled before any is timed (and by ``warmup``), at once in worker
+processes (``parallel_compile.py``, ``MYTRITON_AUTOTUNE_COMPILE_JOBS``).
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
+import functools
 import inspect
 import math
 import time
@@ -19,6 +23,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from mytriton import knobs
 from mytriton.backends import get_backend, selected_backend_name
 from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
 from mytriton.errors import (
@@ -258,6 +263,36 @@ class Autotuner(KernelInterface):
                 print(f"Autotuning failed with {e}")
             return [math.inf] * len(_QUANTILES)
 
+    def _compile_all(
+        self, warmups: Sequence[Callable[[], Any]]
+    ) -> contextlib.AbstractContextManager[Any]:
+        """Inside it, the configs are compiled already, at once by this process and worker
+        processes (``parallel_compile.py``), where that gives what compiling each on its first
+        timed launch does: a GPU backend, a ``@jit`` kernel (under ``@heuristics`` at most)
+        without pre-run hooks, no compile hooks, and more than one job
+        (``MYTRITON_AUTOTUNE_COMPILE_JOBS``). ``warmups``: per config, a warmup launch that
+        compiles it as the block's launch of that config will."""
+        none = contextlib.nullcontext()
+        if len(warmups) < 2 or get_backend(selected_backend_name()).runs_on != "gpu":
+            return none
+        runtime = knobs.runtime
+        if runtime.jit_cache_hook or runtime.jit_post_compile_hook or not _plain_jit(self.fn):
+            return none
+        from mytriton.runtime import parallel_compile
+
+        jobs = parallel_compile.compile_jobs(len(warmups))
+        if jobs < 2:
+            return none
+        return parallel_compile.compiled_at_once(_jit_function(self.fn).fn, jobs, warmups)
+
+    def _warmup_config(self, args: Sequence[Any], config: Config, meta: dict[str, Any]) -> None:
+        """Compile ``config`` as its timed launch will (its pre-hook may set what the compile
+        specializes on), without launching it."""
+        current = self._current(config, {**meta, "warmup": True})
+        if config.pre_hook:
+            config.pre_hook({**(self.nargs or {}), **current})
+        self.fn.run(*args, **current)
+
     def _first_valid(
         self, args: Sequence[Any], configs: list[Config], meta: dict[str, Any]
     ) -> Config:
@@ -336,7 +371,9 @@ class Autotuner(KernelInterface):
                 if stored is not None:
                     self.cache[key] = stored
                     return True
-            timings = {c: self._bench(*args, config=c, **kwargs) for c in configs}
+            warmups = [functools.partial(self._warmup_config, args, c, kwargs) for c in configs]
+            with self._compile_all(warmups):
+                timings = {c: self._bench(*args, config=c, **kwargs) for c in configs}
             self.configs_timings = timings
             self.cache[key] = builtins.min(timings, key=lambda c: timings[c])
             if path is not None:
@@ -406,17 +443,30 @@ class Autotuner(KernelInterface):
                 configs = sorted(configs, key=lambda c: estimates[c])[:top_k]
         return list(configs)
 
+    def _run(self, args: Sequence[Any], meta: dict[str, Any], config: Config) -> Any:
+        return self.fn.run(*args, **meta, **config.all_kwargs())
+
     def warmup(self, *args: Any, **kwargs: Any) -> list[Any]:
         """Compile every (pruned) config for these arguments; returns the compiled kernels."""
         self.nargs = dict(zip(self.arg_names, args, strict=False))
         try:
             kwargs = {k: v for k, v in kwargs.items() if k != "warmup"}
-            return [
-                self.fn.run(*args, **{**kwargs, "warmup": True}, **c.all_kwargs())
-                for c in self.prune_configs(kwargs)
-            ]
+            meta = {**kwargs, "warmup": True}
+            runs = [functools.partial(self._run, args, meta, c) for c in self.prune_configs(kwargs)]
+            with self._compile_all(runs):  # then each finds its kernel compiled
+                return [run() for run in runs]
         finally:
             self.nargs = None
+
+
+def _plain_jit(fn: Any) -> bool:
+    """Whether ``fn`` is a ``@jit`` kernel, under ``@heuristics`` at most, without pre-run hooks
+    (its warmup launch compiles and does nothing else)."""
+    from mytriton.runtime.jit import JITFunction
+
+    while isinstance(fn, Heuristics):
+        fn = fn.fn
+    return isinstance(fn, JITFunction) and not fn.pre_run_hooks
 
 
 def _device_name(backend: str) -> str:

@@ -137,7 +137,10 @@ def compile_stages(
     identity = f"{src.file}:{src.qualname}\n{ast.dump(src.tree)}"
     kernel.hash = kernel_hash(identity, (key, backend.name, options))
     clock.ir_done()
-    run_stages(kernel, backend, options, "tt", module, clock)
+    # an autotuner compiling its configs at once (parallel_compile.py, imported by it only)
+    parallel = sys.modules.get("mytriton.runtime.parallel_compile")
+    if parallel is None or not parallel.serve(fn, kernel, backend, options, module, clock):
+        run_stages(kernel, backend, options, "tt", module, clock)
     if entry is not None:
         clock.timed_store(lambda: entry.store(kernel))
     notify(fn, specs, kernel, options.capability, clock, False, files)

@@ -148,7 +148,7 @@ def entry_key(
     """The entry's sha256, or None when this compile is not cached on disk."""
     try:
         identity = backend.cache_identity()
-        if identity is None or not _builtin_pipeline():
+        if identity is None or not builtin_pipeline():
             return None
         parts = [
             f"format {FORMAT}",
@@ -165,7 +165,7 @@ def entry_key(
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _builtin_pipeline() -> bool:
+def builtin_pipeline() -> bool:
     """Whether the `tt` pipeline runs mytriton's own passes only: a plugin pass's code is not
     part of the key, so a pipeline naming one is not cached on disk."""
     from xdsl.utils.arg_spec import parse_pipeline
@@ -278,6 +278,19 @@ def _warn_once(what: str, message: str) -> None:
 
 def _encode(kernel: CompiledKernel, key: str) -> bytes | None:
     """The JSON body of ``kernel``'s entry, or None when it cannot be rebuilt from one."""
+    body = kernel_body(kernel)
+    if body is None:
+        return None
+    try:
+        return json.dumps({"key": key, **body}).encode()
+    except (TypeError, ValueError):  # metadata that JSON cannot hold
+        return None
+
+
+def kernel_body(kernel: CompiledKernel) -> dict[str, Any] | None:
+    """What rebuilds ``kernel`` (``fill_kernel``): every stage's text, the metadata and the
+    launch ABI, as JSON values; None where it has a binary this format cannot hold. The disk
+    cache stores it, and a parallel-compile worker sends it back (``parallel_compile.py``)."""
     from mytriton.backends.nvidia.cuda_driver import DeviceKernel
 
     device: dict[str, Any] | None = None
@@ -300,8 +313,7 @@ def _encode(kernel: CompiledKernel, key: str) -> bytes | None:
             asm[stage] = text
         else:
             return None
-    body = {
-        "key": key,
+    return {
         "name": kernel.name,
         "backend": kernel.backend,
         "hash": kernel.hash,
@@ -309,10 +321,6 @@ def _encode(kernel: CompiledKernel, key: str) -> bytes | None:
         "metadata": dict(kernel.metadata),
         "device": device,
     }
-    try:
-        return json.dumps(body).encode()
-    except (TypeError, ValueError):  # metadata that JSON cannot hold
-        return None
 
 
 def _decode(data: bytes, key: str) -> CompiledKernel | None:
@@ -329,10 +337,16 @@ def _decode(data: bytes, key: str) -> CompiledKernel | None:
     if entry["key"] != key:
         raise ValueError("it holds another kernel")
     kernel = CompiledKernel(name=entry["name"], backend=entry["backend"], hash=entry["hash"])
-    for stage, text in entry["asm"].items():
+    fill_kernel(kernel, entry)
+    return kernel
+
+
+def fill_kernel(kernel: CompiledKernel, body: dict[str, Any]) -> None:
+    """Give ``kernel`` the stages, metadata and binary of ``kernel_body``'s ``body``."""
+    for stage, text in body["asm"].items():
         kernel.asm[stage] = base64.b64decode(text["base64"]) if isinstance(text, dict) else text
-    kernel.metadata = KernelMetadata(entry["metadata"])
-    device = entry["device"]
+    kernel.metadata = KernelMetadata(body["metadata"])
+    device = body["device"]
     if device is not None:
         from mytriton.backends.nvidia.cuda_driver import attach_device_kernel
         from mytriton.kernel_signature import KernelSignature
@@ -350,7 +364,6 @@ def _decode(data: bytes, key: str) -> CompiledKernel | None:
             signature,
             bool(device["has_assertions"]),
         )
-    return kernel
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

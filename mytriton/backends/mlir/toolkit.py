@@ -140,10 +140,14 @@ def device_chip(device: int | None = None) -> str | None:
 
 
 def select_chip(explicit: str | None = None) -> tuple[str, str]:
-    """The chip to compile for and why: an explicit choice, the device, the env var, sm_90."""
+    """The chip to compile for and why: an explicit choice, the device, the env var, sm_90.
+    The device is, in a parallel-compile worker, its parent's (``assume_device``)."""
+    from mytriton.backends.nvidia.cuda_driver import assumed_device
+
     if explicit:
         return check_chip(explicit), "explicit"
-    chip = device_chip()
+    assumed = assumed_device()
+    chip = device_chip() if assumed is None else assumed.chip
     if chip is not None:
         return chip, "CUDA device"
     configured = os.environ.get(CHIP_ENV_VAR, "")

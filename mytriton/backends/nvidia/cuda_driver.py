@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -45,8 +46,43 @@ def require_cupy() -> ModuleType:
     return cupy
 
 
+@dataclass(frozen=True)
+class AssumedDevice:
+    """What a process that compiles for another one takes as its device (``assume_device``):
+    that process's current device (None: none), its compute capability, and the chip the
+    mlir backend compiles for there (``mlir.toolkit.device_chip``)."""
+
+    device: int | None
+    arch: int | None
+    chip: str | None
+
+
+#: set in a parallel-compile worker (``runtime/parallel_compile.py``): the device facts of the
+#: process it compiles for, so that it compiles the same code without asking the driver (no
+#: CUDA context in the worker)
+_assumed: AssumedDevice | None = None
+
+
+class DriverNeeded(Exception):
+    """A compile under ``assume_device`` needs the CUDA driver (the driver's own PTX
+    compiler): the process it compiles for does this compile itself."""
+
+
+def assume_device(facts: AssumedDevice | None) -> None:
+    """Compile as a process whose device is ``facts`` (None: ask the driver again)."""
+    global _assumed
+    _assumed = facts
+
+
+def assumed_device() -> AssumedDevice | None:
+    """The facts ``assume_device`` set, if any."""
+    return _assumed
+
+
 def current_device() -> int | None:
     """The current CUDA device, or None where CuPy or a GPU is missing (compile-only)."""
+    if _assumed is not None:
+        return _assumed.device
     try:
         import cupy
 
@@ -59,6 +95,8 @@ def current_device() -> int | None:
 
 def device_arch(device: int) -> int:
     """Compute capability of ``device`` as an int (``90`` for an H100/H200)."""
+    if _assumed is not None and _assumed.arch is not None and device == _assumed.device:
+        return _assumed.arch
     cupy = require_cupy()
     return int(cupy.cuda.Device(device).compute_capability)
 
@@ -88,10 +126,14 @@ def device_current(device: int) -> Iterator[None]:
     Compiling reads the current device (the cuda backend's target architecture, the disk
     cache's toolchain identity), so the runtime compiles a launch's kernel with the arrays'
     device current: a launch on ``cuda:1`` from a thread whose current device is 0 builds for
-    device 1. Without CuPy there is nothing to switch (nothing compiles for a device)."""
+    device 1. Without CuPy there is nothing to switch (nothing compiles for a device), nor
+    under ``assume_device`` (the facts are the device's already)."""
     try:
         import cupy
     except ImportError:
+        yield
+        return
+    if _assumed is not None:
         yield
         return
     with cupy.cuda.Device(device):
@@ -103,6 +145,8 @@ _CU_JIT_INPUT_PTX = 1
 
 def link_cubin(ptx: str, device: int, name: str) -> bytes:
     """The cubin the driver's JIT (ptxas) makes of ``ptx`` for ``device``'s architecture."""
+    if _assumed is not None:
+        raise DriverNeeded(name)
     cupy = require_cupy()
     driver = cupy.cuda.driver
     with cupy.cuda.Device(device):
