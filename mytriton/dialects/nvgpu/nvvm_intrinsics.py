@@ -6,7 +6,8 @@ correctly rounded library functions: ``tl.exp2`` of f32 is ``ex2.approx.ftz.f32`
 libdevice is linked with flush-to-zero on). We lower to the same instruction, so a kernel gets
 Triton's numbers and Triton's speed: the library's ``exp2f`` costs three more instructions per
 element (a compare and two multiplies that rescale subnormal results), which was a third of the
-attention benchmark's softmax. Each entry says what the intrinsic computes, for gpusim
+attention benchmark's softmax. Likewise ``/`` of f32 is ``div.full.f32`` (CUDA C++'s ``a / b`` is
+IEEE ``div.rn.f32``, whose SASS is a check and a call to a slow path per division). Each entry says what the intrinsic computes, for gpusim
 (``rules_intrinsics.py``), the PTX the CUDA printer writes (``print_intrinsics.py``) and the
 name LLVM's NVPTX backend selects that instruction from (the MLIR backend prints the op as is).
 """
@@ -38,6 +39,17 @@ def _ex2(x: np.ndarray) -> np.ndarray:
         return np.exp2(x)
 
 
+def _div_full(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """PTX ``div.full.f32``, Triton's f32 ``/``: at most 2 ulp from the IEEE quotient over the
+    whole range (ptxas scales both operands by 1/4 when ``|b| > 2**126`` and by ``2**24`` when
+    ``b`` is subnormal, then multiplies ``a`` by an approximate reciprocal of ``b``; unlike
+    ``div.approx.f32`` it does not return 0 for ``|b| > 2**126``). NumPy's correctly rounded f32
+    quotient is within those 2 ulp; the GPU's last bits may differ (``4.6875 / 0.9375`` is 5
+    here, one ulp above 5 on the GPU), as Triton's do."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        return np.divide(a, b, dtype=np.float32)
+
+
 @dataclass(frozen=True)
 class Intrinsic:
     """``llvm.call_intrinsic "name"(operands) : (operand types) -> result``."""
@@ -55,4 +67,7 @@ EX2_APPROX_FTZ = Intrinsic(
 #: the same without flushing subnormals (``enable_reflect_ftz=False``)
 EX2_APPROX = Intrinsic("llvm.nvvm.ex2.approx.f32", "ex2.approx.f32", (f32,), f32, _ex2)
 
-INTRINSICS: dict[str, Intrinsic] = {i.name: i for i in (EX2_APPROX_FTZ, EX2_APPROX)}
+#: ``x / y`` of f32 (``tl.fdiv`` too); ``tl.div_rn`` stays IEEE (``arith.divf``: ``div.rn.f32``)
+DIV_FULL = Intrinsic("llvm.nvvm.div.full", "div.full.f32", (f32, f32), f32, _div_full)
+
+INTRINSICS: dict[str, Intrinsic] = {i.name: i for i in (EX2_APPROX_FTZ, EX2_APPROX, DIV_FULL)}
