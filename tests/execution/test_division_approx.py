@@ -96,8 +96,21 @@ def test_f32_special_values(run: Any) -> None:
         np.float32,
     )
     want = np.array(
-        [np.inf, -np.inf, np.nan, -0.0, -0.0, np.nan, -np.inf, -0.0, np.nan, 2.0**-27]
-        + [3.0 * 2.0**-127, 2.0**30, -2.0],
+        [
+            np.inf,
+            -np.inf,
+            np.nan,
+            -0.0,
+            -0.0,
+            np.nan,
+            -np.inf,
+            -0.0,
+            np.nan,
+            2.0**-27,
+            3.0 * 2.0**-127,
+            2.0**30,
+            -2.0,
+        ],
         np.float32,
     )
     a, b, want = (np.resize(v, N) for v in (a, b, want))

@@ -3,13 +3,14 @@ upstream ``math``/``arith`` op means, with their NumPy semantics.
 
 Triton computes some functions with PTX's approximate instructions rather than CUDA's
 correctly rounded library functions: ``tl.exp2`` of f32 is ``ex2.approx.ftz.f32`` (its
-libdevice is linked with flush-to-zero on). We lower to the same instruction, so a kernel gets
-Triton's numbers and Triton's speed: the library's ``exp2f`` costs three more instructions per
-element (a compare and two multiplies that rescale subnormal results), which was a third of the
-attention benchmark's softmax. Likewise ``/`` of f32 is ``div.full.f32`` (CUDA C++'s ``a / b`` is
-IEEE ``div.rn.f32``, whose SASS is a check and a call to a slow path per division). Each entry says what the intrinsic computes, for gpusim
-(``rules_intrinsics.py``), the PTX the CUDA printer writes (``print_intrinsics.py``) and the
-name LLVM's NVPTX backend selects that instruction from (the MLIR backend prints the op as is).
+libdevice is linked with flush-to-zero on), and ``/`` of f32 is ``div.full.f32``. We lower to
+the same instructions, so a kernel gets Triton's numbers and Triton's speed: the library's
+``exp2f`` costs three more instructions per element (a compare and two multiplies that rescale
+subnormal results), which was a third of the attention benchmark's softmax, and CUDA C++'s
+``a / b`` is IEEE ``div.rn.f32``, an ``FCHK`` and a call to a slow path per division in SASS.
+Each entry says what the intrinsic computes, for gpusim (``rules_intrinsics.py``), the PTX the
+CUDA printer writes (``print_intrinsics.py``) and the name LLVM's NVPTX backend selects that
+instruction from (the MLIR backend prints the op as is).
 """
 
 from __future__ import annotations
