@@ -42,11 +42,11 @@ def _ex2(x: np.ndarray) -> np.ndarray:
 
 def _div_full(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """PTX ``div.full.f32``, Triton's f32 ``/``: at most 2 ulp from the IEEE quotient over the
-    whole range (ptxas scales both operands by 1/4 when ``|b| > 2**126`` and by ``2**24`` when
-    ``b`` is subnormal, then multiplies ``a`` by an approximate reciprocal of ``b``; unlike
-    ``div.approx.f32`` it does not return 0 for ``|b| > 2**126``). NumPy's correctly rounded f32
-    quotient is within those 2 ulp; the GPU's last bits may differ (``4.6875 / 0.9375`` is 5
-    here, one ulp above 5 on the GPU), as Triton's do."""
+    whole range (its sm_90 SASS scales both operands by 1/4 when ``|b| > 2**126`` and by
+    ``2**24`` when ``b`` is subnormal, then multiplies ``a`` by ``MUFU.RCP`` of ``b``; so,
+    unlike ``div.approx.f32``, it does not return 0 for ``|b| > 2**126``). gpusim computes the
+    correctly rounded f32 quotient, within those 2 ulp; a GPU's last bit may differ, as
+    Triton's does (``4.6875 / 0.9375``: 5 here, one ulp above in triton-lang/triton#10661)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         return np.divide(a, b, dtype=np.float32)
 
