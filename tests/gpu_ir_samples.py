@@ -43,7 +43,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX_FTZ, flush_subnormals
+from mytriton.dialects.nvgpu.nvvm_intrinsics import DIV_FULL, EX2_APPROX_FTZ, flush_subnormals
 from mytriton.dialects.nvgpu.upstream import RemFOp, ShuffleMode, ShuffleOp
 
 PTR = llvm.LLVMPointerType(IntAttr(1))
@@ -663,6 +663,12 @@ OP_CASES: list[OpCase] = [
         lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(EX2_APPROX_FTZ.name, [a], [f32])),
         lambda a, c, i, j: _f(flush_subnormals(np.exp2(a))),
         2e-6,
+    ),
+    OpCase(  # PTX's approximate f32 division: within 2 ulp of the IEEE quotient
+        "div_full",
+        lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(DIV_FULL.name, [a, c], [f32])),
+        lambda a, c, i, j: _f(a / c),
+        3e-7,
     ),
     OpCase("pow", _fbin(math.PowFOp), lambda a, c, i, j: _f(np.power(a, c)), 1e-5),
     OpCase("atan2", _fbin(math.Atan2Op), lambda a, c, i, j: _f(np.arctan2(a, c)), 2e-6),

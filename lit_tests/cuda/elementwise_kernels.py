@@ -2,7 +2,7 @@
 
 """CUDA C++ of the seed's elementwise kernels: add (BLOCK=256 over 128 threads: two registers,
 masked loads as if/else with `other`, masked stores), relu (Triton's maximum: fmaxf), leaky relu
-(select) and sigmoid (expf, IEEE division)."""
+(select) and sigmoid (expf, Triton's division: PTX div.full.f32 as inline asm)."""
 
 import numpy as np
 from common import show
@@ -52,4 +52,5 @@ show(
 # CHECK:         float [[NEG:v[0-9]+]] = {{.*}}[[V:v_[0-9]+]];
 # CHECK-NEXT:    float [[E:v[0-9]+]] = expf([[NEG]]);
 # CHECK-NEXT:    float [[D:v[0-9]+]] = 1.0f + [[E]];
-# CHECK-NEXT:    float {{v[0-9]+}} = 1.0f / [[D]];
+# CHECK-NEXT:    float [[Q:v[0-9]+]];
+# CHECK-NEXT:    asm("div.full.f32 %0, %1, %2;" : "=f"([[Q]]) : "f"(1.0f), "f"([[D]]));

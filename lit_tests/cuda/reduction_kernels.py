@@ -53,5 +53,5 @@ show(
 # CHECK:         float {{num_[0-9]+}} = expf([[SHIFTED]]);
 # CHECK:         smem_1[
 # CHECK-COUNT-2: __syncthreads();
-# CHECK:         float {{v[0-9]+}} = {{num_[0-9]+}} / [[DEN:den_[0-9]+]];
-# CHECK-COUNT-3: float {{v[0-9]+}} = {{num_[0-9]+}} / [[DEN]];
+# CHECK:         asm("div.full.f32 %0, %1, %2;" : "=f"({{v[0-9]+}}) : "f"({{num_[0-9]+}}), "f"([[DEN:den_[0-9]+]]));
+# CHECK-COUNT-3: asm("div.full.f32 %0, %1, %2;" : "=f"({{v[0-9]+}}) : "f"({{num_[0-9]+}}), "f"([[DEN]]));

@@ -42,8 +42,8 @@ func.func @constants(%i: !tt.ptr<i32>, %f: !tt.ptr<f32>) {
 // CHECK-NEXT:    scf.if %owner {
 // CHECK-NEXT:      llvm.store %si, %i : i32, !llvm.ptr<1>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %a = arith.divf %one, %z : f32
-// CHECK-NEXT:    %b = arith.divf %one, %nz : f32
+// CHECK-NEXT:    %a = llvm.call_intrinsic "llvm.nvvm.div.full"(%one, %z) : (f32, f32) -> f32
+// CHECK-NEXT:    %b = llvm.call_intrinsic "llvm.nvvm.div.full"(%one, %nz) : (f32, f32) -> f32
 // CHECK-NEXT:    %c = arith.addf %a, %b : f32
 // CHECK-NEXT:    %d = arith.addf %c, %inf : f32
 // CHECK-NEXT:    scf.if %owner {

@@ -1,7 +1,8 @@
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
 
-// Float binary ops -> arith (the remainder is our arith.remf: C's fmodf), and the float unary
-// ops -> math (negation is arith.negf; exp2 is PTX's ex2.approx.ftz: approximate-math.mlir),
+// Float binary ops -> arith (the remainder is our arith.remf: C's fmodf; f32 division is PTX's
+// div.full.f32: division.mlir), and the float unary ops -> math (negation is arith.negf; exp2
+// is PTX's ex2.approx.ftz: approximate-math.mlir),
 // on scalars and per register on blocks. maximum and minimum are in maximum-minimum.mlir,
 // casts in cast.mlir.
 func.func @float_ops(%a: f32, %b: f32, %q: !tt.ptr<f32>) {
@@ -33,7 +34,7 @@ func.func @float_ops(%a: f32, %b: f32, %q: !tt.ptr<f32>) {
 // CHECK-NEXT:    %add = arith.addf %a, %b : f32
 // CHECK-NEXT:    %sub = arith.subf %a, %b : f32
 // CHECK-NEXT:    %mul = arith.mulf %a, %b : f32
-// CHECK-NEXT:    %div = arith.divf %a, %b : f32
+// CHECK-NEXT:    %div = llvm.call_intrinsic "llvm.nvvm.div.full"(%a, %b) : (f32, f32) -> f32
 // CHECK-NEXT:    %rem = arith.remf %a, %b : f32
 // CHECK-NEXT:    %neg = arith.negf %a : f32
 // CHECK-NEXT:    %abs = math.absf %a : f32
@@ -51,7 +52,7 @@ func.func @float_ops(%a: f32, %b: f32, %q: !tt.ptr<f32>) {
 // CHECK-NEXT:    %v_1 = llvm.load %q : !llvm.ptr<1> -> f32
 // CHECK-NEXT:    %w = math.exp %v : f32
 // CHECK-NEXT:    %w_1 = math.exp %v_1 : f32
-// CHECK-NEXT:    %z = arith.divf %w, %v : f32
-// CHECK-NEXT:    %z_1 = arith.divf %w_1, %v_1 : f32
+// CHECK-NEXT:    %z = llvm.call_intrinsic "llvm.nvvm.div.full"(%w, %v) : (f32, f32) -> f32
+// CHECK-NEXT:    %z_1 = llvm.call_intrinsic "llvm.nvvm.div.full"(%w_1, %v_1) : (f32, f32) -> f32
 // CHECK-NEXT:    llvm.store %z, %q : f32, !llvm.ptr<1>
 // CHECK-NEXT:    llvm.store %z_1, %q : f32, !llvm.ptr<1>

@@ -113,15 +113,17 @@ class MathBuiltins:
         return self.sem.truediv(1.0, self.sem.arith("+", 1.0, e))
 
     def fdiv(self, x: Any, y: Any, ieee_rounding: Any) -> TensorValue:
-        return self.sem.fdiv(x, y)
+        precise = bool(self._constexpr(ieee_rounding, "tl.fdiv's ieee_rounding"))
+        return self.sem.fdiv(x, y, precise)
 
-    def _float_division(self, x: Any, y: Any, what: str) -> TensorValue:
+    def _float_division(self, x: Any, y: Any, what: str, precise: bool) -> TensorValue:
         a, b = self.sem.float_operands(what, x, y)
-        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+        return self.sem.float_division(a, b, precise)
 
     def div_rn(self, x: Any, y: Any) -> TensorValue:
-        """IEEE division rounded to nearest: what ``tt.div`` on floats computes."""
-        return self._float_division(x, y, "tl.div_rn")
+        """IEEE division rounded to nearest (``tt.precise_divf``), where ``/`` of f32 is PTX's
+        approximate ``div.full.f32`` as in Triton."""
+        return self._float_division(x, y, "tl.div_rn", precise=True)
 
     def sqrt_rn(self, x: Any) -> TensorValue:
         """``tt.sqrt`` is IEEE-rounded already (``math.sqrt``: PTX ``sqrt.rn``)."""
@@ -134,12 +136,14 @@ class MathBuiltins:
         return self.sem.umulhi(x, y)
 
     def softmax(self, x: Any, dim: Any, keep_dims: Any, ieee_rounding: Any) -> TensorValue:
-        """Triton's ``standard.softmax``: ``exp(x - max) / sum``, along ``dim`` (0 if None)."""
+        """Triton's ``standard.softmax``: ``exp(x - max) / sum``, along ``dim`` (0 if None); the
+        division is IEEE where ``ieee_rounding`` (``tl.fdiv``'s flag)."""
         x = self._tensor(x, "tl.softmax's input")
         axis = 0 if self._constexpr(dim, "tl.softmax's dim") is None else dim
         z = self.sem.arith("-", x, self.max(x, axis, False, True, keep_dims))
         num = self.sem.float_math("exp", z)
-        return self.sem.truediv(num, self.sum(num, axis, keep_dims, None))
+        precise = bool(self._constexpr(ieee_rounding, "tl.softmax's ieee_rounding"))
+        return self.sem.truediv(num, self.sum(num, axis, keep_dims, None), precise)
 
     def tanh(self, x: Any) -> TensorValue:
         return self.sem.float_math("tanh", x, "libdevice")
@@ -234,7 +238,7 @@ class MathBuiltins:
         return self.sem.float_math("log", x, "libdevice")
 
     def fast_dividef(self, x: Any, y: Any) -> TensorValue:
-        return self._float_division(x, y, "libdevice.fast_dividef")
+        return self._float_division(x, y, "libdevice.fast_dividef", precise=False)
 
     def _classify(self, x: Any, what: str, inf: bool) -> TensorValue:
         """libdevice's ``isnan``/``isinf``: int32 1 or 0 (``__nv_isnanf`` returns an int)."""

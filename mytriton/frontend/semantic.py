@@ -96,18 +96,27 @@ class Semantic(ConversionSemantics):
         a, b = self.broadcast_all(a, b)
         return TensorValue(self.b.insert(tt.AddPtrOp(a.handle, b.handle)).result)
 
-    def truediv(self, a: Any, b: Any) -> TensorValue:
-        """``a / b`` in the computation dtype (float32 for halves), integers in float32."""
+    def truediv(self, a: Any, b: Any, precise: bool = False) -> TensorValue:
+        """``a / b`` in the computation dtype (float32 for halves), integers in float32;
+        ``precise``: the IEEE quotient (``float_division``)."""
         a, b = self.operands(a, b, div_or_mod=True)
         a, b = self.promoted(a, b, "/")
         if a.dtype.kind != "float":
             a, b = self.cast(a, core.float32), self.cast(b, core.float32)
-        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+        return self.float_division(a, b, precise)
 
-    def fdiv(self, a: Any, b: Any) -> TensorValue:
+    def float_division(self, a: TensorValue, b: TensorValue, precise: bool) -> TensorValue:
+        """``tt.div`` (f32: PTX's approximate ``div.full.f32``, as Triton's ``/``) or, where
+        ``precise``, ``tt.precise_divf`` (IEEE ``div.rn``, Triton's ``tl.div_rn``)."""
+        op = tm.PreciseDivOp if precise else ew.DivOp
+        return TensorValue(self.b.insert(op(a.handle, b.handle)).result)
+
+    def fdiv(self, a: Any, b: Any, precise: bool = False) -> TensorValue:
         """``tl.fdiv``: Triton converts nothing (no promotion, no weak typing: a Python float
         is a float32), so both operands must be floats of one dtype, and halves divide in
-        their own dtype (``tl.fdiv(h, h)`` is float16, where ``h / h`` is float32)."""
+        their own dtype (``tl.fdiv(h, h)`` is float16, where ``h / h`` is float32).
+        ``precise`` (``ieee_rounding=True``) gives the IEEE quotient: Triton 3.6 ignores the
+        flag (triton-lang/triton#10073, fixed after 3.6 the same way)."""
         a, b = self.to_tensor(a), self.to_tensor(b)
         if a.dtype.kind != "float" or b.dtype.kind != "float" or a.is_pointer or b.is_pointer:
             raise self.type_error(
@@ -120,7 +129,7 @@ class Semantic(ConversionSemantics):
             )
         self.no_fp8_arithmetic("tl.fdiv", a.dtype)
         a, b = self.broadcast_all(a, b)
-        return TensorValue(self.b.insert(ew.DivOp(a.handle, b.handle)).result)
+        return self.float_division(a, b, precise)
 
     def floordiv(self, a: Any, b: Any) -> TensorValue:
         a, b = self.operands(a, b, div_or_mod=True)

@@ -229,7 +229,8 @@ def sigmoid(x: Any) -> Any:
 
 @builtin
 def fdiv(x: Any, y: Any, ieee_rounding: Any = False) -> Any:
-    """Float division of two floats of one dtype, in that dtype (no promotion)."""
+    """Float division of two floats of one dtype, in that dtype (no promotion): f32 is PTX's
+    approximate ``div.full.f32`` (at most 2 ulp), as ``/``; ``ieee_rounding=True`` is IEEE."""
 
 
 @builtin
@@ -239,7 +240,7 @@ def cdiv(x: Any, div: Any) -> Any:
 
 @builtin
 def div_rn(x: Any, y: Any) -> Any:
-    """Float division rounded to nearest (IEEE)."""
+    """Float division rounded to nearest (IEEE ``div.rn``, where ``/`` of f32 is approximate)."""
 
 
 @builtin

@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import FloatAttr, f16, f32, f64, i1, i16, i32, i64
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.dialects import all_dialects
-from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX_FTZ
+from mytriton.dialects.nvgpu.nvvm_intrinsics import DIV_FULL, EX2_APPROX_FTZ
 from mytriton.dialects.nvgpu.sreg import ReadGlobaltimerOp, ReadSmidOp
 from mytriton.dialects.nvgpu.upstream import RemFOp, ShuffleMode, ShuffleOp
 from mytriton.errors import BackendError
@@ -54,6 +54,10 @@ CASES: dict[str, tuple[Build, str]] = {
     "ex2_approx_ftz": (
         lambda b: b.op(llvm.CallIntrinsicOp(EX2_APPROX_FTZ.name, [b["a"]], [f32])),
         'asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(v0) : "f"(a));',
+    ),
+    "div_full": (
+        lambda b: b.op(llvm.CallIntrinsicOp(DIV_FULL.name, [b["a"], b["c"]], [f32])),
+        'asm("div.full.f32 %0, %1, %2;" : "=f"(v0) : "f"(a), "f"(c));',
     ),
     "maxnumf": (lambda b: b.op(arith.MaxnumfOp(b["a"], b["c"])), "float v0 = fmaxf(a, c);"),
     # special registers: Triton's movs; the timer's asm is volatile (never merged nor moved)

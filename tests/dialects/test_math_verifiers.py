@@ -14,7 +14,7 @@ def test_float_math_ops_take_floats_only() -> None:
         ok(cls(f))
         ok(cls(h))
         assert f"{cls.name}: operand must be a float, got i32" in error_of(cls(i))
-    for bcls in (tm.PowOp, tm.Atan2Op, tm.CopySignOp):
+    for bcls in (tm.PowOp, tm.Atan2Op, tm.CopySignOp, tm.PreciseDivOp):
         ok(bcls(f, f))
         assert f"{bcls.name}: operands must be floats, got i32" in error_of(bcls(i, i))
     ok(tm.FmaOp(f, f, f))

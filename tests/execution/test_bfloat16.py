@@ -116,7 +116,7 @@ def test_division_and_remainder_of_half_floats_are_float32(run: Any, dt: np.dtyp
     out = np.zeros(2 * N, np.float32)
     run(div_mod_kernel, (triton.cdiv(N, BLOCK),), x, y, out, N, BLOCK=BLOCK)
     a, b = x.astype(np.float32), y.astype(np.float32)
-    np.testing.assert_allclose(out[:N], a / b, rtol=2e-7)
+    np.testing.assert_allclose(out[:N], a / b, rtol=2.4e-7)  # 2 ulp: div.full.f32 on a GPU
     np.testing.assert_array_equal(out[N:], np.fmod(a, b))
 
 

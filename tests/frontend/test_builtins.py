@@ -198,6 +198,23 @@ def test_sigmoid_and_fdiv():
     assert names.count("tt.div") == 2
 
 
+@pytest.mark.parametrize("ieee", [False, True])
+def test_division_rounding_choice(ieee: bool):
+    """``/``, ``tl.fdiv`` and ``tl.softmax`` are ``tt.div`` (f32: PTX ``div.full.f32``), with
+    ``ieee_rounding=True`` (and ``tl.div_rn`` always) ``tt.precise_divf`` (IEEE)."""
+
+    @triton.jit
+    def k(x, out, IEEE: tl.constexpr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(x + offs)
+        w = tl.fdiv(v, v + 1.0, ieee_rounding=IEEE) + tl.softmax(v, ieee_rounding=IEEE)
+        tl.store(out + offs, w + tl.div_rn(v, 3.0) + v / 7.0)
+
+    names = ops(tt(k, X, Y, IEEE=ieee, BLOCK=16))
+    assert names.count("tt.precise_divf") == (3 if ieee else 1)
+    assert names.count("tt.div") == (1 if ieee else 3)
+
+
 def test_seed_sigmoid_kernel_ops():
     from tests.kernels import sigmoid_kernel
 

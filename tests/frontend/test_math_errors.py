@@ -1,5 +1,6 @@
 """Math functions (``tl.*``, ``tl.math``, ``libdevice``) on non-float operands: a typed error
-naming the function and the operand's type, at the kernel's line."""
+naming the function and the operand's type, at the kernel's line; a runtime ``ieee_rounding``
+is an error too."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
-from mytriton.errors import KernelTypeError
+from mytriton.errors import ConstexprError, KernelTypeError
 from mytriton.language.extra import libdevice
 from tests.frontend.util import XI, X, expect_error
 
@@ -64,6 +65,16 @@ def umulhi_int16_kernel(x, xi):
     tl.umulhi(tl.load(xi).to(tl.int16), tl.load(xi).to(tl.int16))  # <-
 
 
+@triton.jit
+def fdiv_runtime_rounding_kernel(x, xi):
+    tl.fdiv(tl.load(x), tl.load(x), ieee_rounding=tl.load(xi) > 0)  # <-
+
+
+@triton.jit
+def softmax_runtime_rounding_kernel(x, xi):
+    tl.softmax(tl.load(x + tl.arange(0, 16)), ieee_rounding=tl.load(xi) > 0)  # <-
+
+
 CASES: list[tuple[Any, tuple[str, ...], str]] = [
     (tanh_int_kernel, ("libdevice.tanh expects a float", "int32"), "libdevice.tanh"),
     (pow_int_kernel, ("libdevice.pow expects float arguments", "int32"), "libdevice.pow"),
@@ -81,3 +92,16 @@ CASES: list[tuple[Any, tuple[str, ...], str]] = [
 @pytest.mark.parametrize(("kernel", "words", "at"), CASES, ids=[c[0].__name__ for c in CASES])
 def test_math_on_wrong_type(kernel: Any, words: tuple[str, ...], at: str) -> None:
     expect_error(kernel, (X, XI), {}, KernelTypeError, words, at)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "what", "at"),
+    [
+        (fdiv_runtime_rounding_kernel, "tl.fdiv's ieee_rounding", "tl.fdiv"),
+        (softmax_runtime_rounding_kernel, "tl.softmax's ieee_rounding", "tl.softmax"),
+    ],
+    ids=["fdiv", "softmax"],
+)
+def test_ieee_rounding_is_a_compile_time_choice(kernel: Any, what: str, at: str) -> None:
+    """``ieee_rounding`` picks the division instruction (IEEE ``div.rn`` or ``div.full``)."""
+    expect_error(kernel, (X, XI), {}, ConstexprError, (what, "compile-time"), at)

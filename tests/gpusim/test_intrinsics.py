@@ -56,3 +56,24 @@ def test_ex2_approx_keeps_subnormal_results() -> None:
     )
     assert INTRINSICS["llvm.nvvm.ex2.approx.f32"] is EX2_APPROX
     assert EX2_APPROX.ptx == "ex2.approx.f32"
+
+
+def test_div_full_is_the_f32_quotient_over_the_whole_range() -> None:
+    """``div.full.f32`` (f32 ``/``): gpusim gives the correctly rounded f32 quotient, which is
+    within the instruction's 2 ulp; a divisor above 2**126 still divides (``div.approx.f32``
+    would give 0), and IEEE's special cases hold."""
+    from mytriton.dialects.nvgpu.nvvm_intrinsics import DIV_FULL, INTRINSICS
+
+    big = np.float32(2.0**127)
+    a = np.array(
+        [1.0, 4.6875, 2.0**100, 1.0, 0.0, -0.0, 1.0, np.inf, np.inf, 0.0, 1e-45], np.float32
+    )
+    b = np.array([3.0, 0.9375, big, 0.0, 0.0, 5.0, -np.inf, big, np.inf, -2.0, 2.0], np.float32)
+    got = DIV_FULL.semantics(a, b)
+    assert got.dtype == np.float32
+    want = [1 / 3, 5.0, 2.0**-27, np.inf, np.nan, -0.0, -0.0, np.inf, np.nan, -0.0, 0.0]
+    np.testing.assert_array_equal(got, np.array(want, np.float32))
+    numbers = ~np.isnan(got)
+    assert np.array_equal(np.signbit(got[numbers]), np.signbit(np.array(want, np.float32)[numbers]))
+    assert INTRINSICS["llvm.nvvm.div.full"] is DIV_FULL
+    assert (DIV_FULL.ptx, DIV_FULL.operands, DIV_FULL.result) == ("div.full.f32", (f32, f32), f32)

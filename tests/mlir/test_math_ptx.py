@@ -3,6 +3,7 @@ libdevice linked (no ``__nv_`` call left), in f16, f32 and f64."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from mytriton.backends.mlir.backend import MlirBackend
+from tests.execution.test_division_approx import PTX_DIVISION, warmup_one_division
 from tests.math_kernels import all_math_kernel
 from tests.mlir.conftest import requires_provider
 
@@ -65,3 +67,16 @@ def test_integer_abs_is_one_abs_instruction(mlir_backend: MlirBackend, dtype: An
         assert f"abs.s{max(bits, 16)}" in ptx
     else:
         assert "abs." not in ptx
+
+
+@requires_provider
+@pytest.mark.parametrize(
+    ("how", "dtype"), list(PTX_DIVISION), ids=[f"{h}-{d}" for h, d in PTX_DIVISION]
+)
+def test_division_instruction(mlir_backend: MlirBackend, how: str, dtype: str) -> None:
+    """``/`` and ``tl.fdiv`` of f32 (of f16 too, in f32) are one ``div.full.f32`` an element,
+    as in Triton's PTX; ``tl.div_rn``, ``fdiv(ieee_rounding=True)`` and f64 keep ``div.rn``."""
+    ptx = warmup_one_division(how, dtype).asm["ptx"]
+    want = PTX_DIVISION[(how, dtype)]
+    divisions = re.findall(r"\bdiv\.[\w.]+", ptx)
+    assert divisions == [want], divisions

@@ -73,5 +73,5 @@ print(sigmoid_kernel.warmup(a, a, 1000, grid=(4,), BLOCK=256).asm[stage])
 # GPU-NEXT:    %[[E1:.*]] = "math.exp"(%[[N1]]) {{.*}} : (f32) -> f32
 # GPU-NEXT:    %[[D0:.*]] = "arith.addf"(%[[ONE]], %[[E0]]) {{.*}} : (f32, f32) -> f32
 # GPU-NEXT:    %[[D1:.*]] = "arith.addf"(%[[ONE]], %[[E1]]) {{.*}} : (f32, f32) -> f32
-# GPU-NEXT:    "arith.divf"(%[[ONE]], %[[D0]]) {{.*}} : (f32, f32) -> f32
-# GPU-NEXT:    "arith.divf"(%[[ONE]], %[[D1]]) {{.*}} : (f32, f32) -> f32
+# GPU-NEXT:    "llvm.call_intrinsic"(%[[ONE]], %[[D0]]) <{intrin = "llvm.nvvm.div.full"{{.*}} : (f32, f32) -> f32
+# GPU-NEXT:    "llvm.call_intrinsic"(%[[ONE]], %[[D1]]) <{intrin = "llvm.nvvm.div.full"{{.*}} : (f32, f32) -> f32

@@ -63,8 +63,8 @@ print(fused_softmax_kernel.warmup(a, a, 200, 200, 200, 200, grid=(200,), BLOCK_S
 # GPU:         "memref.get_global"() <{name = @smem_1}>
 # GPU:         %den = "arith.addf"
 # GPU-NEXT:    "gpu.barrier"
-# GPU:         "arith.divf"(%num, %den)
-# GPU-NEXT:    "arith.divf"(%num_1, %den)
+# GPU:         "llvm.call_intrinsic"(%num, %den) <{intrin = "llvm.nvvm.div.full"
+# GPU-NEXT:    "llvm.call_intrinsic"(%num_1, %den) <{intrin = "llvm.nvvm.div.full"
 # GPU:         }) {sym_name = "softmax_kernel", gpu.kernel, known_block_size = array<i32: 128, 1, 1>
 # GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<4xf32, 3 : i64>, {{.*}}}>
 # GPU-NEXT:    "memref.global"() <{sym_name = "smem_1", type = memref<4xf32, 3 : i64>, {{.*}}}>
@@ -72,5 +72,5 @@ print(fused_softmax_kernel.warmup(a, a, 200, 200, 200, 200, grid=(200,), BLOCK_S
 # GPU:         %numerator = "math.exp"
 # GPU:         %denominator = "arith.addf"
 # GPU-NEXT:    "gpu.barrier"
-# GPU:         %softmax_output = "arith.divf"(%numerator, %denominator)
+# GPU:         %softmax_output = "llvm.call_intrinsic"(%numerator, %denominator) <{intrin = "llvm.nvvm.div.full"
 # GPU:         }) {sym_name = "fused_softmax_kernel", gpu.kernel

@@ -114,7 +114,9 @@ class MulOp(BinaryOp):
 
 @irdl_op_definition
 class DivOp(BinaryOp):
-    """``a / b`` for floats (IEEE), truncating C division for integers (``//`` in kernels)."""
+    """``a / b`` for floats, truncating C division for integers (``//`` in kernels). Its
+    semantics (the interpreter, folding) is the IEEE quotient; on the GPU an f32 one is PTX's
+    ``div.full.f32`` (within 2 ulp), as Triton's ``arith.divf``; ``tt.precise_divf`` is IEEE."""
 
     name = "tt.div"
     SEMANTICS: ClassVar = sem.div

@@ -181,6 +181,19 @@ class Atan2Op(FloatBinaryOp):
 
 
 @irdl_op_definition
+class PreciseDivOp(FloatBinaryOp):
+    """``tl.div_rn`` (and ``tl.fdiv(..., ieee_rounding=True)``): the IEEE quotient rounded to
+    nearest, Triton's ``tt.precise_divf``. ``tt.div`` of f32 is PTX's approximate
+    ``div.full.f32``, as in Triton; this one stays ``div.rn``."""
+
+    name = "tt.precise_divf"
+    SEMANTICS: ClassVar = sem.div
+
+    def fold_identity(self) -> Sequence[SSAValue] | None:
+        return (self.lhs,) if self._is(self.rhs, 1) else None
+
+
+@irdl_op_definition
 class CopySignOp(FloatBinaryOp):
     name = "tt.copysign"
     SEMANTICS: ClassVar = sem.copysign
@@ -359,6 +372,7 @@ TT_MATH_OPS: Sequence[type[ElementwiseOp]] = (
     *MATH_UNARY_OPS,
     PowOp,
     Atan2Op,
+    PreciseDivOp,
     CopySignOp,
     UmulhiOp,
     FmaOp,

@@ -19,7 +19,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from mytriton.dialects.nvgpu.nvvm_intrinsics import EX2_APPROX, EX2_APPROX_FTZ, Intrinsic
+from mytriton.dialects.nvgpu.nvvm_intrinsics import (
+    DIV_FULL,
+    EX2_APPROX,
+    EX2_APPROX_FTZ,
+    Intrinsic,
+)
 from mytriton.dialects.nvgpu.upstream import RemFOp
 from mytriton.dialects.tt import elementwise as ew
 from mytriton.dialects.tt import math as tm
@@ -68,6 +73,7 @@ _FLOAT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] 
     ew.SubOp: arith.SubfOp,
     ew.MulOp: arith.MulfOp,
     ew.DivOp: arith.DivfOp,
+    tm.PreciseDivOp: arith.DivfOp,
     ew.RemOp: RemFOp,
     tm.PowOp: math.PowFOp,
     tm.Atan2Op: math.Atan2Op,
@@ -170,7 +176,7 @@ def _is_half(t: Attribute) -> bool:
 
 
 # f16 arithmetic the GPU does natively; every other f16 float op goes through f32
-_EXACT_F16_BINARY = (ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.RemOp)
+_EXACT_F16_BINARY = (ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, tm.PreciseDivOp, ew.RemOp)
 
 
 def _in_f32(
@@ -270,6 +276,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
         if isinstance(op, ew.ExtremumOp):
             larger = isinstance(op, ew.MaximumOp)
             return float_extremum(ctx, args[0], args[1], larger, op.propagates_nan)
+        if kind is ew.DivOp and t == f32:  # Triton's `/`; f64, f16, bf16 (tl.fdiv) stay IEEE
+            return _approximate(ctx, t, args, DIV_FULL)
         if kind in _FLOAT_BINARY:
             if isinstance(t, BFloat16Type) or (
                 isinstance(t, Float16Type) and kind not in _EXACT_F16_BINARY
