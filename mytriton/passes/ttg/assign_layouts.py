@@ -90,6 +90,7 @@ class LayoutAssigner(RegionLayouts):
         self.scopes.pop()
         fn.body.detach_block(old)
         fn.body.add_block(new)
+        self.drop_superseded()
 
     # ---------------------------------------------------------------- ops
 
@@ -120,7 +121,8 @@ class LayoutAssigner(RegionLayouts):
             return  # materialized on demand, in the layout each user needs
         if isinstance(op, tt.StoreOp):
             layout = self.store_layout(op)
-            self.insert(rebuild_op(op, [self.operand(o, layout) for o in op.operands], []))
+            operands = [self.access_value(o, layout, op.ptr) for o in op.operands]
+            self.insert(rebuild_op(op, operands, []))
             return
         if not op.results:  # tt.print, tt.assert, tt.assume: each block in its own layout
             operands = [self.operand(o, self.home.get(o) or self.default(o)) for o in op.operands]
@@ -162,7 +164,10 @@ class LayoutAssigner(RegionLayouts):
             self.bind(op.result, new.results[0], layout)
             return
         layout = self.result_layout(op)
-        operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
+        if isinstance(op, tt.LoadOp):
+            operands = [self.access_value(o, layout, op.ptr) for o in op.operands]
+        else:
+            operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
         # every result has the one layout (the two halves of a tt.split)
         new = self.insert(
             rebuild_op(op, operands, [with_layout(r.type, layout) for r in op.results])
@@ -184,15 +189,17 @@ class LayoutAssigner(RegionLayouts):
 
     def store_layout(self, op: tt.StoreOp) -> Layout:
         """A bound pointer block (e.g. loop-carried) cannot move between layouts: the stored
-        value follows it. Otherwise the pointers are recomputed for the value (or mask), unless
-        the value runs along another dimension than the addresses are contiguous in (a
-        transposing copy), or is a tensor-core accumulator the coalesced layout stores in wider
-        vectors (``widens_accumulator_store``): then the value is converted to the store's
-        coalesced layout."""
-        bound = self.home.get(op.ptr)
-        if bound is not None:
-            return bound
+        value follows it, unless it is cheap math over much smaller blocks and its layout moves
+        the addresses in narrower runs than the coalesced one (``regathers``): then it is
+        recomputed as a free one would be. Otherwise the pointers are recomputed for the value
+        (or mask), unless the value runs along another dimension than the addresses are
+        contiguous in (a transposing copy), or is a tensor-core accumulator the coalesced layout
+        stores in wider vectors (``widens_accumulator_store``): then the value is converted to
+        the store's coalesced layout."""
         coalesced = self.coalesced(op.ptr, op.mask)
+        bound = self.home.get(op.ptr)
+        if bound is not None and not self.regathers(op.ptr, (op.mask,), bound, coalesced):
+            return bound
         known = first_known(self.home.get, (op.value, op.mask))
         if known is None:
             return coalesced
