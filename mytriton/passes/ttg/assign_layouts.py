@@ -1,7 +1,9 @@
 """``tt-assign-layouts``: give every block value a `ttg` layout, as its tensor encoding.
 
 Anchors decide layouts: a load uses the default (coalesced) layout of its shape unless its
-pointers already have one, a store follows its pointers when they are bound (else its value,
+pointers already have one (but for a gather through a table: its pointers then are recomputed
+in the coalesced layout from the table's values, ``LayoutValues.regathers``), a store follows
+its pointers when they are bound (with the same exception; else its value,
 but for a tensor-core accumulator whose coalesced store moves wider vectors: as Triton's, it is
 converted, through shared memory, ``mma_policy.widens_accumulator_store``),
 ``tt.dot`` produces the layout of its tensor-core instruction's results (its ``ttg.mma``, from
