@@ -120,3 +120,57 @@ func.func @table_too_large(%Cache: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %Ta
 }
 // CHECK-LABEL: func.func @table_too_large
 // CHECK:         %x = tt.load %ptrs : tensor<64x4x!tt.ptr<i8>, #[[NARROW]]>
+
+// A pointer block advanced in a loop whose initial value is gathered (a fused MoE's rows of A,
+// through its token ids): carried in the coalesced layout of the loads made through it, its
+// initial value and the rows' mask recomputed from the converted ids; the values loaded
+// through it (and the sum they feed) are predicted in that layout too, so nothing is converted
+// in the loop. (Its layout is V's above: 16-byte vectors along the rows.)
+func.func @gathered_rows_loop(%A: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Rows: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %Out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n_valid: i32, %n: i32, %stride_am: i32 {tt.divisibility = 16 : i32}) {
+  %offs_m = tt.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %offs_k = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %0 = tt.splat %Rows : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>>
+  %1 = tt.addptr %0, %offs_m : tensor<32x!tt.ptr<i32>>, tensor<32xi32>
+  %rows = tt.load %1 : tensor<32x!tt.ptr<i32>>
+  %2 = tt.splat %n_valid : i32 -> tensor<32xi32>
+  %row_ok = tt.cmp lt, %rows, %2 : tensor<32xi32>
+  %3 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %4 = tt.splat %stride_am : i32 -> tensor<32x1xi32>
+  %5 = tt.mul %3, %4 : tensor<32x1xi32>
+  %6 = tt.splat %A : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %7 = tt.addptr %6, %5 : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %8 = tt.expand_dims %offs_k {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %9 = tt.broadcast %7 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x64x!tt.ptr<f16>>
+  %10 = tt.broadcast %8 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %a_ptrs = tt.addptr %9, %10 : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+  %acc = tt.zeros : tensor<32x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %11 = tt.expand_dims %row_ok {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+  %mask = tt.broadcast %11 : tensor<32x1xi1> -> tensor<32x64xi1>
+  %step = tt.splat %c64 : i32 -> tensor<32x64xi32>
+  %a_ptrs_1, %acc_1 = scf.for %k = %c0 to %n step %c1 iter_args(%a_ptrs_2 = %a_ptrs, %acc_2 = %acc) -> (tensor<32x64x!tt.ptr<f16>>, tensor<32x64xf32>) : i32 {
+    %a = tt.load %a_ptrs_2, %mask : tensor<32x64x!tt.ptr<f16>>
+    %12 = tt.cast %a : tensor<32x64xf16> -> tensor<32x64xf32>
+    %acc_3 = tt.add %acc_2, %12 : tensor<32x64xf32>
+    %a_ptrs_3 = tt.addptr %a_ptrs_2, %step : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+    scf.yield %a_ptrs_3, %acc_3 : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xf32>
+  }
+  %13 = tt.splat %Out : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  tt.store %13, %acc_1 : tensor<32x64x!tt.ptr<f32>>
+  func.return
+}
+// CHECK-LABEL: func.func @gathered_rows_loop
+// CHECK:         %rows = tt.load %{{.*}} : tensor<32x!tt.ptr<i32>, #[[T]]>
+// CHECK:         %[[R:.*]] = ttg.convert_layout %rows : tensor<32xi32, #[[T]]> -> tensor<32xi32, #[[V1]]>
+// CHECK-NOT:     ttg.convert_layout
+// CHECK:         %a_ptrs = tt.addptr %{{.*}} : tensor<32x64x!tt.ptr<f16>, #[[V]]>, tensor<32x64xi32, #[[V]]>
+// CHECK-NOT:     ttg.convert_layout
+// CHECK:         scf.for {{.*}} -> (tensor<32x64x!tt.ptr<f16>, #[[V]]>, tensor<32x64xf32, #[[V]]>)
+// CHECK-NOT:     ttg.convert_layout
+// CHECK:         %row_ok = tt.cmp lt, %[[R]], %{{.*}} : tensor<32xi32, #[[V1]]>
+// CHECK-NOT:     ttg.convert_layout
+// CHECK:         %a = tt.load %a_ptrs_2, %{{.*}} : tensor<32x64x!tt.ptr<f16>, #[[V]]>
+// CHECK-NOT:     ttg.convert_layout
+// CHECK:         func.return

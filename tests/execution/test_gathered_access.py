@@ -146,3 +146,51 @@ def test_scattered_store(run: Any, kind: str, kt: bool, n_tokens: int) -> None:
     np.testing.assert_array_equal(cache, expected)
     if run.backend != "interpreter":
         _check_coalesced(compiled, "tt.store", kt, DTYPES[kind])
+
+
+@triton.jit
+def gathered_rows_sum(
+    A, Rows, Out, n_valid, K, stride_am, BM: tl.constexpr, BK: tl.constexpr
+):  # fmt: skip
+    """``Out[i, j]`` = the sum over k of ``A[Rows[i], k * BK + j]`` (a fused MoE's rows of A,
+    gathered through its token ids, a K loop advancing the pointer block); a row id of
+    ``n_valid`` or more reads zeros."""
+    offs_m = tl.arange(0, BM)
+    offs_k = tl.arange(0, BK)
+    rows = tl.load(Rows + offs_m)
+    row_ok = rows < n_valid
+    a_ptrs = A + rows[:, None] * stride_am + offs_k[None, :]
+    acc = tl.zeros((BM, BK), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=row_ok[:, None] & (offs_k[None, :] < K - k * BK), other=0.0)
+        acc += a.to(tl.float32)
+        a_ptrs += BK
+    tl.store(Out + offs_m[:, None] * BK + offs_k[None, :], acc)
+
+
+@pytest.mark.parametrize("kind", ["f16", "f32"])
+@pytest.mark.parametrize("k", [256, 200])
+def test_gathered_rows_in_loop(run: Any, kind: str, k: int) -> None:
+    """The loop-carried pointer block starts from the gathered rows: it is carried in the
+    loads' coalesced layout, its initial value recomputed from the row ids."""
+    bm, bk, n_rows, n_valid = 32, 64, 40, 37
+    rng = np.random.default_rng(k)
+    a = rng.standard_normal((n_rows, k)).astype(DTYPES[kind])
+    rows = rng.integers(0, n_rows, bm).astype(np.int32)
+    rows[3] = n_valid + 1  # masked: reads zeros
+    out = np.full((bm, bk), np.nan, np.float32)
+    compiled = run(gathered_rows_sum, (1,), a, rows, out, n_valid, k, k, BM=bm, BK=bk)
+    padded = np.zeros((n_rows, triton.cdiv(k, bk) * bk), np.float32)
+    padded[:, :k] = a
+    expected = padded.reshape(n_rows, -1, bk).sum(axis=1)[rows.clip(max=n_rows - 1)]
+    expected[rows >= n_valid] = 0
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    if run.backend != "interpreter":
+        # K % 16: the mask is uniform over 16-byte vectors; else an element a thread, but
+        # still each warp's lanes along the row (not one element of each of 32 rows)
+        width = 16 // np.dtype(DTYPES[kind]).itemsize if k % 16 == 0 else 1
+        lanes = min(32, bk // width)
+        layout = access_layout(compiled.asm["ttg"], "tt.load", f"{bm}x{bk}")
+        assert f"sizePerThread = [1, {width}], threadsPerWarp = [{32 // lanes}, {lanes}]" in (
+            layout
+        ), layout

@@ -64,6 +64,13 @@ def is_block_value(v: SSAValue) -> bool:
     return isinstance(v.type, TensorType)
 
 
+def _warp_run(layout: BlockedLayoutAttr, dim: int) -> int:
+    """How many consecutive elements of ``dim`` a warp's consecutive lanes cover: each
+    thread's run, times the lanes along ``dim`` where lanes step along it first."""
+    lanes = layout.tpw[dim] if layout.dim_order[0] == dim else 1
+    return layout.spt[dim] * lanes
+
+
 def numel(v: SSAValue) -> int:
     return math.prod(shape_of(v.type))
 
@@ -101,6 +108,8 @@ class LayoutValues:
         self.scopes: list[Scope] = []
         self.free: set[SSAValue] = set()
         self.block: Block = Block()
+        # the layouts of carried pointer blocks chosen before their loop is rebuilt
+        self.pending: dict[SSAValue, Layout] = {}
         # bound blocks an access recomputed in another layout (``access_value``)
         self.superseded: list[SSAValue] = []
 
@@ -218,14 +227,18 @@ class LayoutValues:
         coalesced: BlockedLayoutAttr,
     ) -> bool:
         """Whether an access through ``ptr`` that its bound operands would put in ``known``
-        takes ``coalesced`` instead: ``known`` runs its threads along another dimension than
-        the addresses are contiguous in, or moves fewer consecutive elements of it a thread,
-        and ``ptr`` and ``uniform`` (mask, ``other``) can be recomputed from blocks at most
-        1/``LEAF_RATIO`` of the access's size (``_from_small``): its gathered offsets."""
+        takes ``coalesced`` instead: ``known`` moves fewer consecutive elements of the
+        dimension the addresses are contiguous in a thread, or a warp (``_warp_run``: its
+        threads run along another dimension), and ``ptr`` and ``uniform`` (mask, ``other``)
+        can be recomputed from blocks at most 1/``LEAF_RATIO`` of the access's size
+        (``_from_small``): its gathered offsets."""
         fastest = coalesced.dim_order[0]
         if not isinstance(known, BlockedLayoutAttr) or self.axis[ptr].contiguity[fastest] <= 1:
             return False
-        if known.dim_order[0] == fastest and known.spt[fastest] >= coalesced.spt[fastest]:
+        size = shape_of(ptr.type)[fastest]
+        if known.spt[fastest] >= coalesced.spt[fastest] and min(
+            _warp_run(known, fastest), size
+        ) >= min(_warp_run(coalesced, fastest), size):
             return False
         limit = numel(ptr) // LEAF_RATIO
         seen: set[SSAValue] = set()
