@@ -1,7 +1,8 @@
 """Control flow in ``tt-assign-layouts`` (``assign_layouts``): a block carried by ``scf.for``
 or ``scf.while``, or a result of ``scf.if``, keeps the layout its yielded value will have
-(``predict``), or, for a pointer block advanced by itself, the coalesced layout of the accesses
-made through it (``carried``); each region is rebuilt in its own scope of values.
+(``predict``), or, for a pointer block advanced by itself (from a free or a gathered start), the
+coalesced layout of the accesses made through it (``carried``; chosen first, so that the other
+carried values' predictions see it); each region is rebuilt in its own scope of values.
 """
 
 from __future__ import annotations
