@@ -180,12 +180,14 @@ def rewrite_loop(loop: scf.ForOp, plan: LoopPlan, stages: int) -> scf.ForOp:
     the dots that read them (module doc), written step by step."""
     r = LoopRewrite(loop, plan, stages)
     r.allocate()  # the tiles (and the TMA copies' barriers), before the loop
-    state = r.prologue()  # the copies of the first ``stages - 1`` iterations
-    body = move_body(r, state)
+    state, indices = r.prologue()  # the copies of the first ``stages - 1`` iterations
+    body = move_body(r, state, indices)
     next_state, counters = issue_ahead(r, body)
     read_tiles(r, body)
     r.dots.place_waits(body.block, r.yielded)
     carried_dots = r.dots.carried(r.yielded)
     drop_replaced_addresses(r, body.block)
     kept = yield_next(r, body.block, next_state, counters)
-    return replace_loop(r, body, kept, state, carried_dots)
+    return replace_loop(
+        r, body, kept, [*(state[r.old.args[1 + j]] for j in plan.carried), *indices], carried_dots
+    )
