@@ -116,3 +116,40 @@ func.func @two_levels(%a: !tt.ptr<f16>, %b: !tt.ptr<f16> {tt.divisibility = 16 :
 // CHECK:           %blk = tt.load
 // CHECK:           %bv = tt.load %bp : tensor<32x64x!tt.ptr<f16>
 // CHECK:           scf.yield
+
+// A load that feeds both a dot (A) and the addresses of B: not copied (its users are not all
+// dots), it is B's index load: loaded ahead into registers before the loop and in it, while
+// the load of this iteration's A stays where it was, for the dot; B is copied ahead.
+func.func @index_is_operand(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %k: i32) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %acc0 = tt.zeros : tensor<32x32xf32>
+  %ap0 = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+  %bs = tt.splat %b : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+  %res:2 = scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %ap = %ap0) -> (tensor<32x32xf32>, tensor<32x32x!tt.ptr<f16>>) : i32 {
+    %av = tt.load %ap : tensor<32x32x!tt.ptr<f16>>
+    %off = tt.cast %av : tensor<32x32xf16> -> tensor<32x32xi32>
+    %bp = tt.addptr %bs, %off : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    %bv = tt.load %bp : tensor<32x32x!tt.ptr<f16>>
+    %d = tt.dot %av, %bv, %acc : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+    %sa = tt.splat %c32 : i32 -> tensor<32x32xi32>
+    %ap2 = tt.addptr %ap, %sa : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    scf.yield %d, %ap2 : tensor<32x32xf32>, tensor<32x32x!tt.ptr<f16>>
+  }
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  tt.store %cs, %res#0 : tensor<32x32x!tt.ptr<f32>>
+  func.return
+}
+// CHECK-LABEL: func.func @index_is_operand
+// CHECK:         %av_ahead = tt.load %ap0
+// CHECK:         ttg.async_copy_global_to_local %bp,
+// CHECK:         %av_ahead_1 = tt.load %ap2
+// CHECK:         ttg.async_copy_global_to_local %bp_1,
+// CHECK:         %av_ahead_2 = tt.load
+// CHECK:         scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %ap = %ap0, %ap_ahead = %{{.*}}, %av_ahead_3 = %av_ahead_2, %stage = %{{.*}})
+// CHECK:           ttg.async_copy_global_to_local %bp_2,
+// CHECK:           %av_ahead_4 = tt.load
+// CHECK:           %av = tt.load %ap :
+// CHECK:           %bv = ttg.local_load
+// CHECK:           tt.dot %av, %bv, %acc
+// CHECK:           scf.yield

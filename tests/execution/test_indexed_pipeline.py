@@ -103,3 +103,35 @@ def test_paged_dot(run: Any, kt: bool, scalar: bool, n_tokens: int, stages: int)
     lines = [x for x in ttg.splitlines() if gathered in x]
     assert any("ttg.async_copy_global_to_local" in x for x in lines)  # the gathered tile
     assert not any("tt.load " in x for x in lines)  # copied ahead, not loaded
+
+
+@triton.jit
+def self_indexed_dot(A, B, Out, n_blocks, BS: tl.constexpr):
+    """The sum over j of ``A_j @ G_j``, ``G_j[r, c] = B[A_j[r, c]]`` (A holds whole numbers):
+    A feeds the dot and B's addresses, so it is B's index load, loaded an iteration ahead
+    while the copies of B run ahead of the dot."""
+    r = tl.arange(0, BS)
+    a_ptrs = A + r[:, None] * BS + r[None, :]
+    acc = tl.zeros((BS, BS), dtype=tl.float32)
+    for _ in range(n_blocks):
+        a = tl.load(a_ptrs)
+        g = tl.load(B + a.to(tl.int32))
+        acc = tl.dot(a, g, acc)
+        a_ptrs += BS * BS
+    tl.store(Out + r[:, None] * BS + r[None, :], acc)
+
+
+@pytest.mark.parametrize("n_blocks", [0, 1, 3])
+def test_self_indexed_dot(run: Any, n_blocks: int) -> None:
+    bs = 32
+    rng = np.random.default_rng(n_blocks)
+    a = rng.integers(0, 16, (max(n_blocks, 1), bs, bs)).astype(np.float16)
+    b = rng.standard_normal(16).astype(np.float16)
+    out = np.full((bs, bs), np.nan, np.float32)
+    compiled = run(self_indexed_dot, (1,), a, b, out, n_blocks, BS=bs)
+    expected = np.zeros((bs, bs))
+    for j in range(n_blocks):
+        expected += a[j].astype(np.float64) @ b[a[j].astype(np.int64)].astype(np.float64)
+    np.testing.assert_allclose(out, expected, rtol=1e-3, atol=1e-2)
+    if run.backend != "interpreter" and n_blocks > 1:  # (1: specialized, no loop is left)
+        assert "ttg.async_copy_global_to_local" in compiled.asm["ttg"]  # B, copied ahead

@@ -68,9 +68,7 @@ def plan_loop(loop: scf.ForOp) -> LoopPlan | None:
         return None
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
-    staged: list[Staged] = []
-    roots: list[SSAValue] = []
-    index_loads: list[tt.LoadOp] = []
+    candidates: list[tuple[Staged, list[SSAValue], list[tt.LoadOp]]] = []
     kernel = kernel_of(loop)
     axis: AxisAnalysis | None = None  # made for the first load through a tensor map
     for op in body.ops:
@@ -84,13 +82,15 @@ def plan_loop(loop: scf.ForOp) -> LoopPlan | None:
         tma = tma_copy(op, tile, kernel, axis)
         own = list(op.coords) if tma else [op.ptr, *([op.mask] if op.mask is not None else [])]
         found = indexed_slice(own, body)
-        if found is None:
-            continue
-        staged.append(Staged(op, tile, tma))
-        roots += own
-        index_loads += [i for i in found[1] if i not in index_loads]
-    if not staged or any(i in (s.load for s in staged) for i in index_loads):
+        if found is not None:
+            candidates.append((Staged(op, tile, tma), own, found[1]))
+    if not candidates:  # (an index load is never copied: its users are not all dots)
         return None
+    staged = [c[0] for c in candidates]
+    roots = [r for c in candidates for r in c[1]]
+    index_loads: list[tt.LoadOp] = []
+    for c in candidates:
+        index_loads += [i for i in c[2] if i not in index_loads]
     found = indexed_slice(roots, body)
     index_roots = [o for i in index_loads for o in i.operands]
     index_ops = pure_slice(index_roots, body)
