@@ -213,9 +213,10 @@ class RegionLayouts(LayoutValues):
         blocks = [i for i, v in enumerate(inits) if is_block_value(v)]
         blocks.sort(key=lambda i: not isinstance(element_type(inits[i].type), PointerType))
         for i in blocks:
-            layouts[i] = self.carried(inits[i], yields[i], args[i])
+            layout = self.carried(inits[i], yields[i], args[i])
+            layouts[i] = layout
             if isinstance(element_type(inits[i].type), PointerType):
-                self.pending[args[i]] = layouts[i]
+                self.pending[args[i]] = layout
         for arg in args:
             self.pending.pop(arg, None)
         return layouts
