@@ -1,7 +1,9 @@
 """``tt-assign-layouts``: give every block value a `ttg` layout, as its tensor encoding.
 
 Anchors decide layouts: a load uses the default (coalesced) layout of its shape unless its
-pointers already have one, a store follows its pointers when they are bound (else its value,
+pointers already have one (but for a gather through a table: its pointers then are recomputed
+in the coalesced layout from the table's values, ``LayoutValues.regathers``), a store follows
+its pointers when they are bound (with the same exception; else its value,
 but for a tensor-core accumulator whose coalesced store moves wider vectors: as Triton's, it is
 converted, through shared memory, ``mma_policy.widens_accumulator_store``),
 ``tt.dot`` produces the layout of its tensor-core instruction's results (its ``ttg.mma``, from
@@ -90,6 +92,7 @@ class LayoutAssigner(RegionLayouts):
         self.scopes.pop()
         fn.body.detach_block(old)
         fn.body.add_block(new)
+        self.drop_superseded()
 
     # ---------------------------------------------------------------- ops
 
@@ -120,7 +123,8 @@ class LayoutAssigner(RegionLayouts):
             return  # materialized on demand, in the layout each user needs
         if isinstance(op, tt.StoreOp):
             layout = self.store_layout(op)
-            self.insert(rebuild_op(op, [self.operand(o, layout) for o in op.operands], []))
+            operands = [self.access_value(o, layout, op.ptr) for o in op.operands]
+            self.insert(rebuild_op(op, operands, []))
             return
         if not op.results:  # tt.print, tt.assert, tt.assume: each block in its own layout
             operands = [self.operand(o, self.home.get(o) or self.default(o)) for o in op.operands]
@@ -162,7 +166,10 @@ class LayoutAssigner(RegionLayouts):
             self.bind(op.result, new.results[0], layout)
             return
         layout = self.result_layout(op)
-        operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
+        if isinstance(op, tt.LoadOp):
+            operands = [self.access_value(o, layout, op.ptr) for o in op.operands]
+        else:
+            operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
         # every result has the one layout (the two halves of a tt.split)
         new = self.insert(
             rebuild_op(op, operands, [with_layout(r.type, layout) for r in op.results])
@@ -184,15 +191,17 @@ class LayoutAssigner(RegionLayouts):
 
     def store_layout(self, op: tt.StoreOp) -> Layout:
         """A bound pointer block (e.g. loop-carried) cannot move between layouts: the stored
-        value follows it. Otherwise the pointers are recomputed for the value (or mask), unless
-        the value runs along another dimension than the addresses are contiguous in (a
-        transposing copy), or is a tensor-core accumulator the coalesced layout stores in wider
-        vectors (``widens_accumulator_store``): then the value is converted to the store's
-        coalesced layout."""
-        bound = self.home.get(op.ptr)
-        if bound is not None:
-            return bound
+        value follows it, unless it is cheap math over much smaller blocks and its layout moves
+        the addresses in narrower runs than the coalesced one (``regathers``): then it is
+        recomputed as a free one would be. Otherwise the pointers are recomputed for the value
+        (or mask), unless the value runs along another dimension than the addresses are
+        contiguous in (a transposing copy), or is a tensor-core accumulator the coalesced layout
+        stores in wider vectors (``widens_accumulator_store``): then the value is converted to
+        the store's coalesced layout."""
         coalesced = self.coalesced(op.ptr, op.mask)
+        bound = self.home.get(op.ptr)
+        if bound is not None and not self.regathers(op.ptr, (op.mask,), bound, coalesced):
+            return bound
         known = first_known(self.home.get, (op.value, op.mask))
         if known is None:
             return coalesced

@@ -1,7 +1,8 @@
 """Control flow in ``tt-assign-layouts`` (``assign_layouts``): a block carried by ``scf.for``
 or ``scf.while``, or a result of ``scf.if``, keeps the layout its yielded value will have
-(``predict``), or, for a pointer block advanced by itself, the coalesced layout of the accesses
-made through it (``carried``); each region is rebuilt in its own scope of values.
+(``predict``), or, for a pointer block advanced by itself (from a free or a gathered start), the
+coalesced layout of the accesses made through it (``carried``; chosen first, so that the other
+carried values' predictions see it); each region is rebuilt in its own scope of values.
 """
 
 from __future__ import annotations
@@ -83,13 +84,8 @@ class RegionLayouts(LayoutValues):
         body = op.body.block
         yield_op = body.last_op
         assert isinstance(yield_op, scf.YieldOp)
-        layouts: list[Layout | None] = []
-        for init, yielded in zip(op.iter_args, yield_op.operands, strict=True):
-            if not is_block_value(init):
-                layouts.append(None)
-                continue
-            layouts.append(self.carried(init, yielded, body.args[1 + len(layouts)]))
-        inits = [self.operand(v, lay) for v, lay in zip(op.iter_args, layouts, strict=True)]
+        layouts = self._carried_layouts(op.iter_args, yield_op.operands, body.args[1:])
+        inits = [self._init(v, lay) for v, lay in zip(op.iter_args, layouts, strict=True)]
         new_body = Block(
             arg_types=[
                 body.args[0].type,
@@ -137,9 +133,7 @@ class RegionLayouts(LayoutValues):
         before, after = op.before_region.block, op.after_region.block
         condition, yield_op = before.last_op, after.last_op
         assert isinstance(condition, scf.ConditionOp) and isinstance(yield_op, scf.YieldOp)
-        carried: list[Layout | None] = []
-        for init, yielded, arg in zip(op.arguments, yield_op.operands, before.args, strict=True):
-            carried.append(self.carried(init, yielded, arg) if is_block_value(init) else None)
+        carried = self._carried_layouts(op.arguments, yield_op.operands, before.args)
         forwarded: list[Layout | None] = []
         for v in condition.args:
             if not is_block_value(v):
@@ -148,7 +142,7 @@ class RegionLayouts(LayoutValues):
                 forwarded.append(carried[before.args.index(v)])
             else:
                 forwarded.append(self.predict(v, set()) or self.default(v))
-        inits = [self.operand(v, lay) for v, lay in zip(op.arguments, carried, strict=True)]
+        inits = [self._init(v, lay) for v, lay in zip(op.arguments, carried, strict=True)]
         new_before = self._region_block(before, carried, condition, forwarded)
         new_after = self._region_block(after, forwarded, yield_op, carried)
         new_while = scf.WhileOp(
@@ -209,28 +203,63 @@ class RegionLayouts(LayoutValues):
             else:
                 self.bind(old_v, new_v, lay)
 
+    def _carried_layouts(
+        self, inits: Sequence[SSAValue], yields: Sequence[SSAValue], args: Sequence[SSAValue]
+    ) -> list[Layout | None]:
+        """``carried`` of each carried block (None: a scalar), pointer blocks first: the
+        others' predictions see the layouts those will have (a value loaded through a pointer
+        block whose initial value's layout it does not keep)."""
+        layouts: list[Layout | None] = [None] * len(inits)
+        blocks = [i for i, v in enumerate(inits) if is_block_value(v)]
+        blocks.sort(key=lambda i: not isinstance(element_type(inits[i].type), PointerType))
+        for i in blocks:
+            layout = self.carried(inits[i], yields[i], args[i])
+            layouts[i] = layout
+            if isinstance(element_type(inits[i].type), PointerType):
+                self.pending[args[i]] = layout
+        for arg in args:
+            self.pending.pop(arg, None)
+        return layouts
+
     def carried(self, init: SSAValue, yielded: SSAValue, arg: SSAValue) -> Layout:
         """The layout of a loop-carried block: the one its yielded value will have, else its
         initial value's. A pointer block advanced by ``addptr`` of itself (``a_ptrs += BK``)
         predicts nothing from its yield: it takes the layout of the accesses made through it
         in the loop (``arg``: the carried value, whose contiguity the axis analysis found
-        over every iteration), so that those loads and stores are coalesced and vectorized."""
-        found = self.predict(yielded, set()) or self.home.get(init)
+        over every iteration), so that those loads and stores are coalesced and vectorized;
+        so does one whose initial value is bound, where the accesses would regather it
+        (``regathers``: a fused MoE's rows of A, gathered through its token ids)."""
+        found = self.predict(yielded, set())
         if found is not None:
             return found
+        bound = self.home.get(init)
         if isinstance(element_type(arg.type), PointerType):
             masks = [
                 use.operation.mask
                 for use in arg.uses
                 if isinstance(use.operation, tt.LoadOp | tt.StoreOp) and use.index == 0
             ]
-            return self._coalesced(arg, masks)
-        return self.default(init)
+            coalesced = self._coalesced(arg, masks)
+            if bound is None or (
+                self.axis[arg].contiguity[coalesced.dim_order[0]] > 1
+                and self.regathers(init, (), bound, coalesced)
+            ):
+                return coalesced
+        return bound or self.default(init)
+
+    def _init(self, v: SSAValue, layout: Layout | None) -> SSAValue:
+        """The initial value of a carried value: a pointer block, which cannot be converted,
+        recomputed in a layout it was not bound in (``carried``)."""
+        if layout is not None and isinstance(element_type(v.type), PointerType):
+            return self.access_value(v, layout, v)
+        return self.operand(v, layout)
 
     def predict(self, v: SSAValue, seen: set[SSAValue]) -> Layout | None:
         """The layout ``v`` will get (for choosing loop-carried layouts before the body)."""
         if v in self.home:
             return self.home[v]
+        if v in self.pending:
+            return self.pending[v]
         if v in seen or v in self.free or not isinstance(v, OpResult):
             return None
         seen.add(v)

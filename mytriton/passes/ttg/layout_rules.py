@@ -44,6 +44,14 @@ class LayoutDefaults(Protocol):
 
     def coalesced(self, ptr: SSAValue, mask: SSAValue | None) -> BlockedLayoutAttr: ...
 
+    def regathers(
+        self,
+        ptr: SSAValue,
+        uniform: Sequence[SSAValue | None],
+        known: Layout,
+        coalesced: BlockedLayoutAttr,
+    ) -> bool: ...
+
 
 LayoutRule = Callable[[Operation, LayoutOf, LayoutDefaults], Layout | None]
 
@@ -61,9 +69,15 @@ def first_known(layout_of: LayoutOf, values: Sequence[SSAValue | None]) -> Layou
 
 @RESULT_LAYOUT.register(tt.LoadOp)
 def _load(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
-    """Bound pointers (or mask, other) decide; else the coalesced layout of the access."""
+    """Bound pointers (or mask, other) decide, unless their layout moves the addresses in
+    narrower runs than the coalesced layout and they can be recomputed in it from much smaller
+    blocks (``regathers``: a gather through a block table); else the coalesced layout."""
     assert isinstance(op, tt.LoadOp)
-    return first_known(layout_of, (op.ptr, op.mask, op.other)) or d.coalesced(op.ptr, op.mask)
+    known = first_known(layout_of, (op.ptr, op.mask, op.other))
+    coalesced = d.coalesced(op.ptr, op.mask)
+    if known is None or d.regathers(op.ptr, (op.mask, op.other), known, coalesced):
+        return coalesced
+    return known
 
 
 @RESULT_LAYOUT.register(AtomicRMWOp, AtomicCASOp)

@@ -3,12 +3,22 @@ each layout a user needs, *free* values (ranges, splats, broadcasts and elementw
 them) rematerialized in it, any other converted from the layout it was bound in
 (``ttg.convert_layout``), and the coalesced layout of a memory access.
 
+A memory access whose bound operands hold it in a layout that moves its addresses in fewer
+contiguous elements a thread than its coalesced layout (a pointer block built from a gathered
+table: ``base + tl.load(table + i)[None, :] + d[:, None]``) takes the coalesced layout when its
+pointers (mask, ``other``) are cheap math over blocks much smaller than it (``regathers``):
+they are recomputed in it from those small blocks, each converted (``access_value``), rather
+than converted whole through shared memory; the bound copies they leave unused are erased
+(``drop_superseded``). Triton gets there by coalescing every access and rematerializing the
+pointer arithmetic backwards when it removes layout conversions.
+
 ``LayoutValues`` holds that state for one kernel; ``layout_regions`` adds the control flow and
 ``assign_layouts.LayoutAssigner`` the ops.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.elementwise import ElementwiseOp
 from mytriton.dialects.tt.shape import SHAPE_OPS, GatherOp, JoinOp
-from mytriton.dialects.tt.types import shape_of
+from mytriton.dialects.tt.types import PointerType, element_type, shape_of
 from mytriton.dialects.ttg.layouts import (
     BlockedLayoutAttr,
     ConvertLayoutOp,
@@ -45,9 +55,24 @@ REMATERIALIZABLE = (
     ElementwiseOp,
 )
 
+# a bound leaf (not cheap math) of at most 1/LEAF_RATIO of an access's elements is cheap enough
+# to convert when the access's pointers are recomputed from it (``LayoutValues.regathers``)
+LEAF_RATIO = 8
+
 
 def is_block_value(v: SSAValue) -> bool:
     return isinstance(v.type, TensorType)
+
+
+def _warp_run(layout: BlockedLayoutAttr, dim: int) -> int:
+    """How many consecutive elements of ``dim`` a warp's consecutive lanes cover: each
+    thread's run, times the lanes along ``dim`` where lanes step along it first."""
+    lanes = layout.tpw[dim] if layout.dim_order[0] == dim else 1
+    return layout.spt[dim] * lanes
+
+
+def numel(v: SSAValue) -> int:
+    return math.prod(shape_of(v.type))
 
 
 def rebuild_op(
@@ -83,6 +108,10 @@ class LayoutValues:
         self.scopes: list[Scope] = []
         self.free: set[SSAValue] = set()
         self.block: Block = Block()
+        # the layouts of carried pointer blocks chosen before their loop is rebuilt
+        self.pending: dict[SSAValue, Layout] = {}
+        # bound blocks an access recomputed in another layout (``access_value``)
+        self.superseded: list[SSAValue] = []
 
     def _find_free(self, block: Block) -> None:
         for op in block.ops:
@@ -187,6 +216,95 @@ class LayoutValues:
         new = self.insert(rebuild_op(op, operands, [with_layout(v.type, layout)]))
         new.results[0].name_hint = v.name_hint
         return new.results[0]
+
+    # ---------------------------------------------------------------- recomputed accesses
+
+    def regathers(
+        self,
+        ptr: SSAValue,
+        uniform: Sequence[SSAValue | None],
+        known: Layout,
+        coalesced: BlockedLayoutAttr,
+    ) -> bool:
+        """Whether an access through ``ptr`` that its bound operands would put in ``known``
+        takes ``coalesced`` instead: ``known`` moves fewer consecutive elements of the
+        dimension the addresses are contiguous in a thread, or a warp (``_warp_run``: its
+        threads run along another dimension), and ``ptr`` and ``uniform`` (mask, ``other``)
+        can be recomputed from blocks at most 1/``LEAF_RATIO`` of the access's size
+        (``_from_small``): its gathered offsets."""
+        fastest = coalesced.dim_order[0]
+        if not isinstance(known, BlockedLayoutAttr) or self.axis[ptr].contiguity[fastest] <= 1:
+            return False
+        size = shape_of(ptr.type)[fastest]
+        if known.spt[fastest] >= coalesced.spt[fastest] and min(
+            _warp_run(known, fastest), size
+        ) >= min(_warp_run(coalesced, fastest), size):
+            return False
+        limit = numel(ptr) // LEAF_RATIO
+        seen: set[SSAValue] = set()
+        return all(
+            self._from_small(v, limit, seen)
+            for v in (ptr, *uniform)
+            if v is not None and is_block_value(v)
+        )
+
+    def _from_small(self, v: SSAValue, limit: int, seen: set[SSAValue]) -> bool:
+        """Whether block ``v`` is free or cheap math (``REMATERIALIZABLE``) over free values
+        and bound leaves of at most ``limit`` elements that are not pointers (which cannot move
+        between layouts)."""
+        if v in seen or v in self.free:
+            return True
+        seen.add(v)
+        op = v.owner
+        if not isinstance(op, REMATERIALIZABLE):
+            return numel(v) <= limit and not isinstance(element_type(v.type), PointerType)
+        return all(self._from_small(o, limit, seen) for o in op.operands if is_block_value(o))
+
+    def access_value(self, v: SSAValue, layout: Attribute, access: SSAValue) -> SSAValue:
+        """``value`` for an operand of an access through the pointer block ``access``: a bound
+        block that ``regathers`` allows is recomputed in ``layout`` from its small leaves (each
+        converted), not converted itself."""
+        limit = numel(access) // LEAF_RATIO
+        if not is_block_value(v):
+            return self.scalar(v)
+        if self.lookup(v, layout) is None and not self._from_small(v, limit, set()):
+            return self.value(v, layout)
+        return self._recompute(v, layout)
+
+    def _recompute(self, v: SSAValue, layout: Attribute | None) -> SSAValue:
+        if not is_block_value(v):
+            return self.scalar(v)
+        assert layout is not None
+        found = self.lookup(v, layout)
+        if found is not None:
+            return found
+        op = v.owner
+        if v in self.free or not isinstance(op, REMATERIALIZABLE):
+            return self.value(v, layout)
+        operands = [self._recompute(o, self._operand_layout(op, o, layout)) for o in op.operands]
+        new = self.insert(rebuild_op(op, operands, [with_layout(v.type, layout)])).results[0]
+        new.name_hint = v.name_hint
+        self.record(v, layout, new)
+        bound = self.lookup(v, self.home[v])
+        if bound is not None:
+            self.superseded.append(bound)
+        return new
+
+    def drop_superseded(self) -> None:
+        """Erase the bound copies of recomputed access operands that nothing uses any more,
+        with the pure ops only they used."""
+        work = [v.owner for v in self.superseded if isinstance(v.owner, Operation)]
+        while work:
+            op = work.pop()
+            if (
+                not isinstance(op, (*REMATERIALIZABLE, ConvertLayoutOp))
+                or op.parent is None
+                or any(r.uses for r in op.results)
+            ):
+                continue
+            work.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
+            op.detach()
+            op.erase()
 
     def _operand_layout(
         self, op: Operation, operand: SSAValue, layout: Attribute

@@ -42,7 +42,12 @@ each: an int8 B, or a tf32 B for ``mma.sync``, staged K-contiguous, stays a load
 tf32 B of a warpgroup MMA, which reads it K-major only, is copied 4 bytes at a time); its pointer
 and mask come from pure ops of the body (no dot or load), the induction variable, values defined
 outside and carried values, and so do the next values of those carried values (so their state S-1
-iterations ahead can be carried too). Copies for iterations past the loop's end are masked off
+iterations ahead can be carried too). They may also read *index loads* of the body (a paged
+cache's block table, ``qualify.indexed_slice``) whose own operands come from such values: each
+is issued one iteration before the copies that read it, at the top of the body for the iteration
+S on, its value carried to the next iteration (before the loop, those of iterations 0 .. S-1),
+masked off past the loop's end (so is every copy there), as Triton's pipeliner puts an indirect
+load a stage before the loads it feeds. Copies for iterations past the loop's end are masked off
 entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the module's
 (the launch's ``num_stages``, written on it by the ``tt-opt`` stage; absent:
 ``DEFAULT_NUM_STAGES``; the pass takes no option), sets S; S <= 1 leaves the loop alone, and
@@ -180,12 +185,14 @@ def rewrite_loop(loop: scf.ForOp, plan: LoopPlan, stages: int) -> scf.ForOp:
     the dots that read them (module doc), written step by step."""
     r = LoopRewrite(loop, plan, stages)
     r.allocate()  # the tiles (and the TMA copies' barriers), before the loop
-    state = r.prologue()  # the copies of the first ``stages - 1`` iterations
-    body = move_body(r, state)
+    state, indices = r.prologue()  # the copies of the first ``stages - 1`` iterations
+    body = move_body(r, state, indices)
     next_state, counters = issue_ahead(r, body)
     read_tiles(r, body)
     r.dots.place_waits(body.block, r.yielded)
     carried_dots = r.dots.carried(r.yielded)
     drop_replaced_addresses(r, body.block)
     kept = yield_next(r, body.block, next_state, counters)
-    return replace_loop(r, body, kept, state, carried_dots)
+    return replace_loop(
+        r, body, kept, [*(state[r.old.args[1 + j]] for j in plan.carried), *indices], carried_dots
+    )

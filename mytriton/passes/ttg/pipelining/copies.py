@@ -17,6 +17,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.elementwise import AddOp, AndOp, CmpOp, MulOp
+from mytriton.dialects.tt.types import with_element_type
 from mytriton.dialects.ttg.layouts import layout_of, with_layout
 from mytriton.dialects.ttg.shared import (
     AsyncCommitGroupOp,
@@ -153,18 +154,61 @@ class LoopRewrite:
             for j in self.plan.carried
         }
 
-    def prologue(self) -> dict[SSAValue, SSAValue]:
-        """Before the loop: the copies of iterations 0 .. ahead-1 into tiles 0 .. ahead-1. The
-        carried addresses' state ``ahead`` iterations on (keyed by the old body's arguments)."""
+    def load_indices(
+        self, b: Builder, mapping: dict[SSAValue, SSAValue], it: SSAValue
+    ) -> list[SSAValue]:
+        """The index loads of iteration ``it`` (operands from ``mapping``), masked off past
+        the loop's end (its addresses may be out of bounds there; the copies that read them
+        are masked off too)."""
+        if not self.plan.index_loads:
+            return []
+        mapping = dict(mapping)
+        b.clone(self.plan.index_ops, mapping)
+        in_range = b.value(CmpOp("lt", it, self.loop.ub))
+        values = []
+        for load in self.plan.index_loads:
+            t = load.result.type
+            lanes = in_range
+            if isinstance(t, TensorType):
+                lanes = b.value(tt.SplatOp(in_range, with_element_type(t, i1)))
+            mask = lanes
+            if load.mask is not None:
+                mask = b.value(AndOp(mapping.get(load.mask, load.mask), lanes))
+            other = mapping.get(load.other, load.other) if load.other is not None else None
+            early = tt.LoadOp(mapping.get(load.ptr, load.ptr), mask, other)
+            early.attributes.update(load.attributes)
+            early.location = load.location
+            early.result.name_hint = f"{load.result.name_hint or 'index'}_ahead"
+            values.append(b.value(early))
+        return values
+
+    def prologue(self) -> tuple[dict[SSAValue, SSAValue], list[SSAValue]]:
+        """Before the loop: the copies of iterations 0 .. ahead-1 into tiles 0 .. ahead-1 (each
+        after its index loads). The carried addresses' state ``ahead`` iterations on (keyed by
+        the old body's arguments), and the index loads of that iteration."""
         out, loop, old = self.out, self.loop, self.old
         state: dict[SSAValue, SSAValue] = {
             old.args[1 + j]: loop.iter_args[j] for j in self.plan.carried
         }
         for s in range(self.ahead):
-            it = loop.lb
-            if s:
-                offset = out.value(MulOp(loop.step, out.const(s, self.iv_type)))
-                it = out.value(AddOp(loop.lb, offset))
-            self.issue(out, {old.args[0]: it, **state}, it, out.const(s, i32))
+            it = self._iteration(s)
+            indices = self.index_map(self.load_indices(out, {old.args[0]: it, **state}, it))
+            self.issue(out, {old.args[0]: it, **state, **indices}, it, out.const(s, i32))
             state = self.advance(out, old.args, state, it)
-        return state
+        if not self.plan.index_loads:
+            return state, []
+        it = self._iteration(self.ahead)
+        return state, self.load_indices(out, {old.args[0]: it, **state}, it)
+
+    def _iteration(self, s: int) -> SSAValue:
+        """Before the loop: the induction variable of iteration ``s``."""
+        out, loop = self.out, self.loop
+        if not s:
+            return loop.lb
+        offset = out.value(MulOp(loop.step, out.const(s, self.iv_type)))
+        return out.value(AddOp(loop.lb, offset))
+
+    def index_map(self, values: Sequence[SSAValue]) -> dict[SSAValue, SSAValue]:
+        """The index loads' results (of the old body) mapped to ``values``."""
+        loads = self.plan.index_loads
+        return {load.result: v for load, v in zip(loads, values, strict=True)}

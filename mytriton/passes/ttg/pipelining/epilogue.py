@@ -53,16 +53,17 @@ def replace_loop(
     r: LoopRewrite,
     body: NewBody,
     kept: Sequence[int],
-    state: dict[SSAValue, SSAValue],
+    state: Sequence[SSAValue],
     carried_dots: Sequence[int],
 ) -> scf.ForOp:
     """The new loop over ``body`` in place of the old one (its carried values ``kept``, then
-    the prologue's ``state`` and the counters), and what follows it: the last copies waited
-    for, the barriers invalidated, the dots still in flight (``carried_dots``) waited for."""
-    loop, parent, old, out = r.loop, r.parent, r.old, r.out
+    the prologue's ``state``: the carried addresses' and the index loads', and the counters),
+    and what follows it: the last copies waited for, the barriers invalidated, the dots still
+    in flight (``carried_dots``) waited for."""
+    loop, parent, out = r.loop, r.parent, r.out
     inits = [
         *(loop.iter_args[j] for j in kept),
-        *(state[old.args[1 + j]] for j in r.plan.carried),
+        *state,
         *(out.const(0, i32) for _ in body.counters),
     ]
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, inits, Region(body.block))

@@ -31,7 +31,7 @@ for loop slices (``reads_only``, ``pure_slice``, ``block_args``, ``clone_ops``) 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, scf
@@ -119,13 +119,18 @@ def _candidate(op: Operation) -> bool:
     )
 
 
-def pure_slice(roots: Sequence[SSAValue], body: Block) -> list[Operation] | None:
+def pure_slice(
+    roots: Sequence[SSAValue], body: Block, stops: Collection[SSAValue] = ()
+) -> list[Operation] | None:
     """The ops of ``body`` that ``roots`` depend on, in body order; None when one of them has
-    effects (a load), is a dot (not worth computing twice) or sits in a nested region."""
+    effects (a load), is a dot (not worth computing twice) or sits in a nested region. The
+    values in ``stops`` are taken as given (their ops are not followed)."""
     seen: set[Operation] = set()
     stack = list(roots)
     while stack:
         v = stack.pop()
+        if v in stops:
+            continue
         if not isinstance(v, OpResult):
             if isinstance(v, BlockArgument) and v.block is not body and _within(v.block, body):
                 return None

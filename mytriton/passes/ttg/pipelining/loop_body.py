@@ -22,13 +22,17 @@ from mytriton.passes.ttg.pipelining.copies import Builder, LoopRewrite
 @dataclass(frozen=True)
 class NewBody:
     """The new loop body: the old block arguments, then the carried addresses' state ``ahead``
-    iterations on, then the tile to read (and its barrier's phase)."""
+    iterations on, then the index loads' values of that iteration, then the tile to read (and
+    its barrier's phase)."""
 
     block: Block
     #: the old body's carried values, as arguments of the new block
     carried_now: Sequence[BlockArgument]
     #: the state ``ahead`` iterations on of the carried values the addresses depend on
     state_args: Sequence[BlockArgument]
+    #: the values the index loads read for the iteration ``ahead`` on (loaded the iteration
+    #: before)
+    index_args: Sequence[BlockArgument]
     #: the tile this iteration reads
     slot: BlockArgument
     #: its barrier's phase (where TMA copies fill the tiles)
@@ -37,11 +41,15 @@ class NewBody:
     counters: list[Attribute]
 
 
-def move_body(r: LoopRewrite, state: dict[SSAValue, SSAValue]) -> NewBody:
-    """A block for the new loop, holding the old body's ops; ``state``: the prologue's."""
+def move_body(
+    r: LoopRewrite, state: dict[SSAValue, SSAValue], indices: Sequence[SSAValue]
+) -> NewBody:
+    """A block for the new loop, holding the old body's ops; ``state`` and ``indices``: the
+    prologue's."""
     old, carried = r.old, r.plan.carried
-    # the new body: old args, then the state `ahead` iterations on, then the tile to read
-    extra = [state[old.args[1 + j]].type for j in carried]
+    # the new body: old args, then the state `ahead` iterations on and the index loads' values
+    # of that iteration, then the tile to read
+    extra = [state[old.args[1 + j]].type for j in carried] + [v.type for v in indices]
     # the tile to read (and its barrier's phase)
     counters: list[Attribute] = [i32, i32] if r.barriers is not None else [i32]
     body = Block(arg_types=[a.type for a in old.args] + extra + counters)
@@ -57,17 +65,21 @@ def move_body(r: LoopRewrite, state: dict[SSAValue, SSAValue]) -> NewBody:
     if phase is not None:
         phase.name_hint = "phase"
     carried_now = body.args[1 : len(old.args)]
-    state_args = body.args[len(old.args) : len(body.args) - len(counters)]
+    state_args = body.args[len(old.args) : len(old.args) + len(carried)]
+    index_args = body.args[len(old.args) + len(carried) : len(body.args) - len(counters)]
     for j, arg in zip(carried, state_args, strict=True):
         if old.args[1 + j].name_hint:
             arg.name_hint = f"{old.args[1 + j].name_hint}_ahead"
-    return NewBody(body, carried_now, state_args, slot, phase, counters)
+    for v, arg in zip(indices, index_args, strict=True):
+        arg.name_hint = v.name_hint
+    return NewBody(body, carried_now, state_args, index_args, slot, phase, counters)
 
 
 def issue_ahead(r: LoopRewrite, body: NewBody) -> tuple[list[SSAValue], list[SSAValue]]:
     """At the top of the body, the wait for this iteration's copies; the copies of the
     iteration ``ahead`` on, into the tile the previous iteration read (after the asynchronous
-    dots, where there are some). The next iteration's state and counters."""
+    dots, where there are some), then the index loads of the iteration after that. The next
+    iteration's state (with those index values) and counters."""
     loop, block, slot, phase = r.loop, body.block, body.slot, body.phase
     iv = block.args[0]
     first = block.first_op
@@ -91,9 +103,13 @@ def issue_ahead(r: LoopRewrite, body: NewBody) -> tuple[list[SSAValue], list[SSA
     ahead_state: dict[SSAValue, SSAValue] = {
         body.carried_now[j]: arg for j, arg in zip(r.plan.carried, body.state_args, strict=True)
     }
-    r.issue(copies, {iv: it_ahead, **ahead_state}, it_ahead, write)
+    indices = r.index_map(body.index_args)
+    r.issue(copies, {iv: it_ahead, **ahead_state, **indices}, it_ahead, write)
     advanced = r.advance(top, block.args[: len(r.old.args)], ahead_state, it_ahead)
     next_state = [advanced[body.carried_now[j]] for j in r.plan.carried]
+    if r.plan.index_loads:  # for the copies of the next iteration
+        it_next = top.value(AddOp(it_ahead, loop.step))
+        next_state += r.load_indices(top, {iv: it_next, **advanced}, it_next)
     at_end = top.value(CmpOp("eq", slot, last))
     next_slot = top.value(SelectOp(at_end, top.const(0, i32), top.value(AddOp(slot, one))))
     next_counters = [next_slot]
@@ -122,6 +138,7 @@ def drop_replaced_addresses(r: LoopRewrite, block: Block) -> None:
     nothing else reads them now."""
     staged_addresses: set[Operation] = set(r.plan.address_ops)
     staged_addresses.update(r.replaced_pointers)
+    staged_addresses.update((*r.plan.index_loads, *r.plan.index_ops))
     for op in reversed(list(block.ops)):
         if op in staged_addresses and not any(v.uses for v in op.results):
             op.detach()

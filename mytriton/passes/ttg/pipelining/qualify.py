@@ -4,7 +4,10 @@
 tiles ahead of time (``staged_tile``: tensor-core dot operands, read contiguously, zeros where
 masked off; ``tma_copy``: by the tensor memory accelerator), the pure ops their addresses come
 from, the carried values those read, and the pure ops that compute the carried values' next
-values: what the copies of a later iteration need.
+values: what the copies of a later iteration need. An address may also read *index loads*
+(``indexed_slice``: a paged cache's block table, ``tl.load(table + n // PAGE)``): loads of the
+body whose own pointer, mask and ``other`` come from pure ops (one level of indirection); those
+are issued one iteration before the copies that read them (``copies.LoopRewrite.load_indices``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ class LoopPlan:
     carried: list[int]
     #: the pure ops of the body that compute those carried values' next values
     advance_ops: list[Operation]
+    #: the loads of the body the addresses read (issued an iteration before their copies)
+    index_loads: tuple[tt.LoadOp, ...] = ()
+    #: the pure ops of the body the index loads' operands come from
+    index_ops: tuple[Operation, ...] = ()
 
 
 def plan_loop(loop: scf.ForOp) -> LoopPlan | None:
@@ -61,8 +68,7 @@ def plan_loop(loop: scf.ForOp) -> LoopPlan | None:
         return None
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
-    staged: list[Staged] = []
-    roots: list[SSAValue] = []
+    candidates: list[tuple[Staged, list[SSAValue], list[tt.LoadOp]]] = []
     kernel = kernel_of(loop)
     axis: AxisAnalysis | None = None  # made for the first load through a tensor map
     for op in body.ops:
@@ -75,20 +81,55 @@ def plan_loop(loop: scf.ForOp) -> LoopPlan | None:
             axis = AxisAnalysis(module) if isinstance(module, builtin.ModuleOp) else None
         tma = tma_copy(op, tile, kernel, axis)
         own = list(op.coords) if tma else [op.ptr, *([op.mask] if op.mask is not None else [])]
-        if pure_slice(own, body) is None:
-            continue
-        staged.append(Staged(op, tile, tma))
-        roots += own
-    if not staged:
+        found = indexed_slice(own, body)
+        if found is not None:
+            candidates.append((Staged(op, tile, tma), own, found[1]))
+    if not candidates:  # (an index load is never copied: its users are not all dots)
         return None
-    address_ops = pure_slice(roots, body)
-    carried = _carried_closure(address_ops or [], roots, body, yielded)
-    if address_ops is None or carried is None:
+    staged = [c[0] for c in candidates]
+    roots = [r for c in candidates for r in c[1]]
+    index_loads: list[tt.LoadOp] = []
+    for c in candidates:
+        index_loads += [i for i in c[2] if i not in index_loads]
+    found = indexed_slice(roots, body)
+    index_roots = [o for i in index_loads for o in i.operands]
+    index_ops = pure_slice(index_roots, body)
+    if found is None or index_ops is None:
+        return None
+    address_ops = found[0]
+    carried = _carried_closure([*address_ops, *index_ops], [*roots, *index_roots], body, yielded)
+    if carried is None:
         return None
     advance_ops = pure_slice([yielded.operands[j] for j in carried], body)
     if advance_ops is None:
         return None
-    return LoopPlan(staged, address_ops, carried, advance_ops)
+    return LoopPlan(staged, address_ops, carried, advance_ops, tuple(index_loads), tuple(index_ops))
+
+
+def indexed_slice(
+    roots: Sequence[SSAValue], body: Block
+) -> tuple[list[Operation], list[tt.LoadOp]] | None:
+    """``pure_slice`` of ``roots``, but for the index loads it reads, where it stops: the
+    pure ops (in body order) and those loads; None when another op with effects (a load
+    through a loaded pointer block, a volatile or descriptor load) is among them."""
+    loads = [op for op in body.ops if _index_load(op, body)]
+    stops = {r for load in loads for r in load.results}
+    ops = pure_slice([r for r in roots if r not in stops], body, stops)
+    if ops is None:
+        return None
+    read = {o for op in ops for o in op.operands} | set(roots)
+    return ops, [load for load in loads if load.result in read]
+
+
+def _index_load(op: Operation, body: Block) -> bool:
+    """Whether ``op`` is a load the addresses of staged loads may read: through pointers
+    (not a descriptor), not volatile, its own operands from pure ops of the body."""
+    return (
+        isinstance(op, tt.LoadOp)
+        and op.tensor_map is None
+        and VOLATILE_ATTR not in op.attributes
+        and pure_slice(op.operands, body) is not None
+    )
 
 
 def staged_tile(op: Operation) -> MemDescType | None:

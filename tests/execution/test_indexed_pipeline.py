@@ -1,0 +1,137 @@
+"""Software pipelining of dot operands gathered through a loaded index (``ttg-pipeline``'s
+index loads): paged attention's K^T and V tiles, whose pointers come from a block table loaded
+in the same iteration. The table load is issued one iteration before the copies that read it,
+which run ``num_stages - 1`` iterations ahead of their dot, as Triton's pipeliner stages
+indirect loads. Both orientations (K^T ``[D, BN]``, V ``[BN, D]``), a block of table entries or
+one scalar page id an iteration, tokens masked at the end, 2 to 4 stages, loops of 0 to 4
+iterations, on every backend against NumPy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import mytriton as triton
+import mytriton.language as tl
+
+pytestmark = pytest.mark.execution
+
+BM, D, BN = 32, 64, 32
+
+
+@triton.jit
+def paged_dot(
+    A, Cache, Table, Out, n_tokens, stride_a, stride_b, stride_t,
+    PAGE: tl.constexpr, BM: tl.constexpr, D: tl.constexpr, BN: tl.constexpr,
+    KT: tl.constexpr, SCALAR: tl.constexpr, COLS: tl.constexpr,
+):  # fmt: skip
+    """The sum over token blocks j of ``A_j @ G_j``, ``G_j`` block j of the tokens' rows of
+    the paged ``Cache`` (token n: page ``Table[n // PAGE]``, slot ``n % PAGE``; past
+    ``n_tokens``: zeros), transposed (``KT``: ``[D, BN]``, ``A_j`` columns ``j D ..``) or not
+    (``[BN, D]``, ``A_j`` columns ``j BN ..``). ``SCALAR``: one page an iteration (``PAGE ==
+    BN``), its id loaded as a scalar. ``COLS``: ``BN`` (``KT``) or ``D``."""
+    offs_m = tl.arange(0, BM)
+    offs_d = tl.arange(0, D)
+    offs_b = tl.arange(0, BN)
+    acc = tl.zeros((BM, COLS), dtype=tl.float32)
+    for start_n in range(0, n_tokens, BN):
+        offs_n = start_n + offs_b
+        n_valid = offs_n < n_tokens
+        if SCALAR:
+            page = tl.load(Table + start_n // PAGE).to(tl.int64)
+            offs = page * stride_b + offs_b * stride_t
+        else:
+            block = tl.load(Table + offs_n // PAGE, mask=n_valid, other=0).to(tl.int64)
+            offs = block * stride_b + (offs_n % PAGE) * stride_t
+        j = start_n // BN
+        if KT:
+            a = tl.load(A + offs_m[:, None] * stride_a + j * D + offs_d[None, :])
+            g = tl.load(Cache + offs[None, :] + offs_d[:, None], mask=n_valid[None, :], other=0.0)
+        else:
+            a = tl.load(A + offs_m[:, None] * stride_a + start_n + offs_b[None, :])
+            g = tl.load(Cache + offs[:, None] + offs_d[None, :], mask=n_valid[:, None], other=0.0)
+        acc = tl.dot(a, g, acc)
+    offs_c = tl.arange(0, COLS)
+    tl.store(Out + offs_m[:, None] * COLS + offs_c[None, :], acc)
+
+
+def _reference(
+    a: np.ndarray, cache: np.ndarray, table: np.ndarray, n_tokens: int, page: int, kt: bool
+) -> np.ndarray:
+    blocks = triton.cdiv(n_tokens, BN)
+    acc = np.zeros((BM, BN if kt else D), np.float64)
+    for j in range(blocks):
+        g = np.zeros((BN, D), np.float64)
+        for i in range(BN):
+            n = j * BN + i
+            if n < n_tokens:
+                g[i] = cache[table[n // page], n % page]
+        if kt:
+            acc += a[:, j * D : (j + 1) * D].astype(np.float64) @ g.T
+        else:
+            acc += a[:, j * BN : (j + 1) * BN].astype(np.float64) @ g
+    return acc
+
+
+@pytest.mark.parametrize("kt", [True, False], ids=["kt", "v"])
+@pytest.mark.parametrize("scalar", [False, True], ids=["block", "scalar"])
+@pytest.mark.parametrize(("n_tokens", "stages"), [(100, 3), (128, 2), (70, 4), (20, 3), (0, 3)])
+def test_paged_dot(run: Any, kt: bool, scalar: bool, n_tokens: int, stages: int) -> None:
+    page = BN if scalar else 8
+    blocks = max(1, triton.cdiv(n_tokens, BN))
+    pages = blocks * BN // page
+    rng = np.random.default_rng(n_tokens + stages)
+    cache = rng.standard_normal((pages + 5, page, D)).astype(np.float16)
+    table = rng.permutation(pages + 5)[:pages].astype(np.int32)
+    a = rng.standard_normal((BM, blocks * (D if kt else BN))).astype(np.float16)
+    out = np.full((BM, BN if kt else D), np.nan, np.float32)
+    compiled = run(
+        paged_dot, (1,), a, cache, table, out, n_tokens, a.shape[1], page * D, D,
+        PAGE=page, BM=BM, D=D, BN=BN, KT=kt, SCALAR=scalar, COLS=BN if kt else D,
+        num_stages=stages,
+    )  # fmt: skip
+    np.testing.assert_allclose(
+        out, _reference(a, cache, table, n_tokens, page, kt), rtol=2e-3, atol=2e-3
+    )
+    if run.backend == "interpreter":
+        return
+    ttg = compiled.asm["ttg"]
+    gathered = f"tensor<{D}x{BN}x!tt.ptr<f16>" if kt else f"tensor<{BN}x{D}x!tt.ptr<f16>"
+    lines = [x for x in ttg.splitlines() if gathered in x]
+    assert any("ttg.async_copy_global_to_local" in x for x in lines)  # the gathered tile
+    assert not any("tt.load " in x for x in lines)  # copied ahead, not loaded
+
+
+@triton.jit
+def self_indexed_dot(A, B, Out, n_blocks, BS: tl.constexpr):
+    """The sum over j of ``A_j @ G_j``, ``G_j[r, c] = B[A_j[r, c]]`` (A holds whole numbers):
+    A feeds the dot and B's addresses, so it is B's index load, loaded an iteration ahead
+    while the copies of B run ahead of the dot."""
+    r = tl.arange(0, BS)
+    a_ptrs = A + r[:, None] * BS + r[None, :]
+    acc = tl.zeros((BS, BS), dtype=tl.float32)
+    for _ in range(n_blocks):
+        a = tl.load(a_ptrs)
+        g = tl.load(B + a.to(tl.int32))
+        acc = tl.dot(a, g, acc)
+        a_ptrs += BS * BS
+    tl.store(Out + r[:, None] * BS + r[None, :], acc)
+
+
+@pytest.mark.parametrize("n_blocks", [0, 1, 3])
+def test_self_indexed_dot(run: Any, n_blocks: int) -> None:
+    bs = 32
+    rng = np.random.default_rng(n_blocks)
+    a = rng.integers(0, 16, (max(n_blocks, 1), bs, bs)).astype(np.float16)
+    b = rng.standard_normal(16).astype(np.float16)
+    out = np.full((bs, bs), np.nan, np.float32)
+    compiled = run(self_indexed_dot, (1,), a, b, out, n_blocks, BS=bs)
+    expected = np.zeros((bs, bs))
+    for j in range(n_blocks):
+        expected += a[j].astype(np.float64) @ b[a[j].astype(np.int64)].astype(np.float64)
+    np.testing.assert_allclose(out, expected, rtol=1e-3, atol=1e-2)
+    if run.backend != "interpreter" and n_blocks > 1:  # (1: specialized, no loop is left)
+        assert "ttg.async_copy_global_to_local" in compiled.asm["ttg"]  # B, copied ahead
