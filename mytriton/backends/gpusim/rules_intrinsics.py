@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 from xdsl.dialects import llvm
+from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
-from mytriton.backends.gpusim.dtypes import dtype_of
+from mytriton.backends.gpusim.dtypes import dtype_of, vector_shape
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.dialects.nvgpu.nvvm_intrinsics import INTRINSICS
 
 
-@rule("llvm.call_intrinsic")
+@rule("llvm.call_intrinsic", vectors=True)
 def _call_intrinsic(op: Operation, c: Compiler) -> Step:
     assert isinstance(op, llvm.CallIntrinsicOp)
     name = op.intrin.data
@@ -22,7 +23,8 @@ def _call_intrinsic(op: Operation, c: Compiler) -> Step:
         c.unsupported(op, f"the intrinsic {name} is not one gpusim knows")
     args = list(op.args)
     out = op.results[0]
-    dtype = dtype_of(out.type)
+    t = out.type  # a vector<2xf16> of the fp8 conversions: a (lanes, 2) array
+    dtype = vector_shape(t)[0] if isinstance(t, VectorType) else dtype_of(t)
 
     def step(m: Machine) -> None:
         env = m.env

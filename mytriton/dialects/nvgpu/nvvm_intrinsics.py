@@ -11,6 +11,11 @@ subnormal results), which was a third of the attention benchmark's softmax, and 
 Each entry says what the intrinsic computes, for gpusim (``rules_intrinsics.py``), the PTX the
 CUDA printer writes (``print_intrinsics.py``) and the name LLVM's NVPTX backend selects that
 instruction from (the MLIR backend prints the op as is).
+
+The fp8 conversions of sm_89 and later are here too, as Triton emits them there: two values a
+instruction, ``cvt.rn.satfinite.e4m3x2.f32`` (an ``i16`` of two bytes, the second operand's in
+the low byte) and ``cvt.rn.f16x2.e4m3x2`` (the low byte's value in element 0); e5m2 likewise.
+They compute what ``tt_fp8`` says every backend computes (``passes/gpu_lowering/fp8_cvt.py``).
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import f32
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, VectorType, f16, f32, i16
 from xdsl.ir import Attribute
+
+from mytriton.dialects.tt.fp8 import FORMATS, Fp8Format, decode_bytes, encode
 
 F32_TINY = np.finfo(np.float32).tiny  # the smallest normal f32: below it, ``ftz`` flushes
 
@@ -51,6 +58,30 @@ def _div_full(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.divide(a, b, dtype=np.float32)
 
 
+def _to_fp8x2(fmt: Fp8Format) -> Callable[..., np.ndarray]:
+    """``cvt.rn.satfinite.{e4m3,e5m2}x2.f32 d, a, b``: ``a``'s byte high, ``b``'s low."""
+
+    def semantics(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        high = encode(a.astype(np.float32), fmt).view(np.uint8).astype(np.uint16)
+        low = encode(b.astype(np.float32), fmt).view(np.uint8).astype(np.uint16)
+        return ((high << 8) | low).view(np.int16)
+
+    return semantics
+
+
+def _from_fp8x2(fmt: Fp8Format) -> Callable[..., np.ndarray]:
+    """``cvt.rn.f16x2.{e4m3,e5m2}x2 d, a``: each byte of ``a`` exactly, the low one first
+    (``(lanes, 2)`` f16)."""
+
+    def semantics(a: np.ndarray) -> np.ndarray:
+        bits = a.view(np.uint16)
+        pair = np.stack([bits & 0xFF, bits >> 8], axis=-1).astype(np.uint8)
+        with np.errstate(over="ignore"):
+            return decode_bytes(pair, fmt).astype(np.float16)
+
+    return semantics
+
+
 @dataclass(frozen=True)
 class Intrinsic:
     """``llvm.call_intrinsic "name"(operands) : (operand types) -> result``."""
@@ -71,4 +102,31 @@ EX2_APPROX = Intrinsic("llvm.nvvm.ex2.approx.f32", "ex2.approx.f32", (f32,), f32
 #: ``x / y`` of f32 (``tl.fdiv`` too); ``tl.div_rn`` stays IEEE (``arith.divf``: ``div.rn.f32``)
 DIV_FULL = Intrinsic("llvm.nvvm.div.full", "div.full.f32", (f32, f32), f32, _div_full)
 
-INTRINSICS: dict[str, Intrinsic] = {i.name: i for i in (EX2_APPROX_FTZ, EX2_APPROX, DIV_FULL)}
+E4M3, E5M2 = FORMATS[Float8E4M3FNType], FORMATS[Float8E5M2Type]
+F16X2 = VectorType(f16, [2])
+#: f32 pairs into e4m3/e5m2 bytes (sm_89+): round to nearest even, satfinite, NaN the format's
+TO_E4M3X2 = Intrinsic(
+    "llvm.nvvm.ff.to.e4m3x2.rn", "cvt.rn.satfinite.e4m3x2.f32", (f32, f32), i16, _to_fp8x2(E4M3)
+)
+TO_E5M2X2 = Intrinsic(
+    "llvm.nvvm.ff.to.e5m2x2.rn", "cvt.rn.satfinite.e5m2x2.f32", (f32, f32), i16, _to_fp8x2(E5M2)
+)
+#: byte pairs to f16 pairs (sm_89+): exact
+FROM_E4M3X2 = Intrinsic(
+    "llvm.nvvm.e4m3x2.to.f16x2.rn", "cvt.rn.f16x2.e4m3x2", (i16,), F16X2, _from_fp8x2(E4M3)
+)
+FROM_E5M2X2 = Intrinsic(
+    "llvm.nvvm.e5m2x2.to.f16x2.rn", "cvt.rn.f16x2.e5m2x2", (i16,), F16X2, _from_fp8x2(E5M2)
+)
+#: the format's conversions, by its IR type
+FP8_PAIRS: dict[type[Attribute], tuple[Intrinsic, Intrinsic]] = {
+    Float8E4M3FNType: (TO_E4M3X2, FROM_E4M3X2),
+    Float8E5M2Type: (TO_E5M2X2, FROM_E5M2X2),
+}
+#: the first chip with these conversions (Ada)
+FP8_CVT_CAPABILITY = 89
+
+INTRINSICS: dict[str, Intrinsic] = {
+    i.name: i
+    for i in (EX2_APPROX_FTZ, EX2_APPROX, DIV_FULL, *(i for p in FP8_PAIRS.values() for i in p))
+}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, TensorType, i32
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, StringAttr, TensorType, i32
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -271,6 +271,19 @@ DEFAULT_CAPABILITY = 90
 def set_launch_geometry(module: Operation, num_warps: int) -> None:
     module.attributes[NUM_WARPS_ATTR] = IntegerAttr(num_warps, i32)
     module.attributes[THREADS_PER_WARP_ATTR] = IntegerAttr(WARP_SIZE, i32)
+
+
+def module_capability(module: Operation) -> int:
+    """The compute capability ``ttg.target`` (``"cuda:90"``) names; ``DEFAULT_CAPABILITY``
+    where the module has none (a hand-written module that skipped ``tt-assign-layouts``)."""
+    attr = module.attributes.get(TARGET_ATTR)
+    if attr is None:
+        return DEFAULT_CAPABILITY
+    text = attr.data if isinstance(attr, StringAttr) else ""
+    kind, _, number = text.partition(":")
+    if kind != "cuda" or not number.isdigit():
+        raise VerifyException(f"`{TARGET_ATTR}` must be \"cuda:N\" (N the capability), not {attr}")
+    return int(number)
 
 
 def module_num_warps(module: Operation) -> int:

@@ -27,7 +27,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from mytriton.dialects.tt import fp8 as tt_fp8
 from mytriton.dialects.tt.types import byte_size, shape_of
 from mytriton.dialects.ttg.geometry import Geometry, log2
-from mytriton.dialects.ttg.layouts import WARP_SIZE, layout_of
+from mytriton.dialects.ttg.layouts import DEFAULT_CAPABILITY, WARP_SIZE, layout_of
 from mytriton.errors import BackendError
 from mytriton.kernel_signature import STATIC_SHARED_LIMIT
 from mytriton.passes.analysis.axis_info import AxisAnalysis
@@ -65,6 +65,8 @@ class LoweringContext:
     block: Block
     #: flush f32 subnormals where Triton's libdevice would (``enable_reflect_ftz``)
     reflect_ftz: bool = True
+    #: the chip's compute capability (the module's ``ttg.target``): which instructions exist
+    capability: int = DEFAULT_CAPABILITY
     prologue: list[Operation] = field(default_factory=list)
     regs: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     location: LocationAttr | None = None

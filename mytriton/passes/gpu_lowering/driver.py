@@ -18,10 +18,11 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.printing import print_module
 from mytriton.dialects.tt.types import PointerType, is_bool, is_float, is_int
-from mytriton.dialects.ttg.layouts import WARP_SIZE
+from mytriton.dialects.ttg.layouts import WARP_SIZE, module_capability
 from mytriton.dialects.verify import source_location
 from mytriton.errors import BackendError, CompilationError
 from mytriton.passes.analysis.axis_info import AxisAnalysis
@@ -81,6 +82,10 @@ class Lowering:
         if len(fns) != 1:
             raise BackendError("expected exactly one kernel function to lower")
         fn = fns[0]
+        try:
+            self.ctx.capability = module_capability(module)
+        except VerifyException as e:
+            raise BackendError(str(e)) from None
         self.ctx.axis = AxisAnalysis(module)
         self.ctx.source = fn
         old_args = fn.body.block.args

@@ -38,7 +38,7 @@ from mytriton.dialects.tt.types import (
     is_unsigned,
 )
 from mytriton.errors import BackendError
-from mytriton.passes.gpu_lowering import fp8
+from mytriton.passes.gpu_lowering import fp8, fp8_cvt
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.libdevice import libdevice_call, round_toward_zero
 from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
@@ -315,11 +315,18 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
 
 @lowers(ew.ElementwiseOp)
 class LowerElementwise:
-    """Every elementwise op: ``scalar_op`` register by register."""
+    """Every elementwise op: ``scalar_op`` register by register (an fp8 conversion: all the
+    registers at once, ``fp8_cvt``)."""
 
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, ew.ElementwiseOp)
         operands = [ctx.get(v) for v in op.operands]
+        if isinstance(op, ew.CastOp | tm.FpToFpOp):
+            src, dst = element_type(op.operands[0].type), element_type(op.results[0].type)
+            if fp8.is_fp8(src) or fp8.is_fp8(dst):  # pairs of registers where the chip can
+                toward_zero = isinstance(op, tm.FpToFpOp)
+                ctx.set(op.results[0], fp8_cvt.convert_all(ctx, operands[0], src, dst, toward_zero))
+                return
         count = max(len(r) for r in operands)
         out = []
         for i in range(count):
