@@ -1,7 +1,8 @@
-// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s --split-input-file -p 'tt-assign-layouts{num_warps=1 capability=80},tt-lower-to-gpu' | filecheck %s
 
-// fp8 lives in its byte: a pointer to fp8 is a pointer to i8, and f32 -> fp8e4nv is integer
-// code on the f32 bits (no f8 type is left for upstream's NVVM lowering): the magnitude clamped
+// Before sm_89 (capability=80 here; lit_tests/lowering/fp8-cvt.mlir has sm_89+'s paired cvt
+// instructions): fp8 lives in its byte, a pointer to fp8 is a pointer to i8, and f32 -> fp8e4nv
+// is integer code on the f32 bits (no f8 type is left for upstream's NVVM lowering): the magnitude clamped
 // to 448 (satfinite; 0x43e00000), rounded to nearest even at bit 20 for a normal result (at a
 // shift growing as the value shrinks for a subnormal one), rebiased (120 << 3), the sign put
 // back, and NaN made 0x7f.

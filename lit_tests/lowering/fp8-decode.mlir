@@ -1,6 +1,6 @@
-// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1},tt-lower-to-gpu' | filecheck %s
+// RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=1 capability=80},tt-lower-to-gpu' | filecheck %s
 
-// fp8e5 -> f32 from the byte: a normal value's fields shifted into f32 position and rebiased
+// fp8e5 -> f32 before sm_89 (capability=80; sm_89+: fp8-cvt.mlir), from the byte: a normal value's fields shifted into f32 position and rebiased
 // (+112 << 23), a subnormal one as mantissa * 2**-16 (exact), the top exponent infinity (0x7c)
 // or NaN, then the sign.
 func.func @from_fp8(%x: !tt.ptr<f8E5M2>, %out: !tt.ptr<f32>) {

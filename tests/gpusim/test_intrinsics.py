@@ -77,3 +77,40 @@ def test_div_full_is_the_f32_quotient_over_the_whole_range() -> None:
     assert np.array_equal(np.signbit(got[numbers]), np.signbit(np.array(want, np.float32)[numbers]))
     assert INTRINSICS["llvm.nvvm.div.full"] is DIV_FULL
     assert (DIV_FULL.ptx, DIV_FULL.operands, DIV_FULL.result) == ("div.full.f32", (f32, f32), f32)
+
+
+def test_fp8_pair_conversions_put_the_second_operand_in_the_low_byte() -> None:
+    """``cvt.rn.satfinite.e4m3x2.f32 d, a, b``: ``a`` in the high byte, ``b`` in the low one
+    (PTX), saturated (448, 57344; an infinity too), NaN the format's 0x7f; ``cvt.rn.f16x2.
+    e4m3x2 d, a``: the low byte's value is element 0 (LLVM's ``<2 x half>``), exact."""
+    from mytriton.dialects.nvgpu.nvvm_intrinsics import (
+        FROM_E4M3X2,
+        FROM_E5M2X2,
+        INTRINSICS,
+        TO_E4M3X2,
+        TO_E5M2X2,
+    )
+
+    a = np.array([1.0, 500.0, np.nan, -np.inf], np.float32)
+    b = np.array([0.5, -1e-9, np.inf, 0.3125], np.float32)
+    e4m3 = TO_E4M3X2.semantics(a, b)
+    assert e4m3.dtype == np.int16
+    assert [hex(v) for v in e4m3.view(np.uint16)] == ["0x3830", "0x7e80", "0x7f7e", "0xfe2a"]
+    e5m2 = TO_E5M2X2.semantics(a, b)
+    assert [hex(v) for v in e5m2.view(np.uint16)] == ["0x3c38", "0x6080", "0x7f7b", "0xfb35"]
+    halves = FROM_E4M3X2.semantics(e4m3)
+    assert halves.dtype == np.float16 and halves.shape == (4, 2)
+    np.testing.assert_array_equal(halves, [[0.5, 1.0], [-0.0, 448.0], [448.0, np.nan], [0.3125, -448.0]])
+    assert np.signbit(halves[1, 0])
+    infinities = FROM_E5M2X2.semantics(np.array([0x7C7B, 0xFE01], np.uint16).view(np.int16))
+    np.testing.assert_array_equal(infinities, [[57344.0, np.inf], [2.0**-16, np.nan]])
+    for fn in (TO_E4M3X2, TO_E5M2X2, FROM_E4M3X2, FROM_E5M2X2):
+        assert INTRINSICS[fn.name] is fn
+    assert (TO_E4M3X2.name, TO_E4M3X2.ptx) == (
+        "llvm.nvvm.ff.to.e4m3x2.rn",
+        "cvt.rn.satfinite.e4m3x2.f32",
+    )
+    assert (FROM_E5M2X2.name, FROM_E5M2X2.ptx) == (
+        "llvm.nvvm.e5m2x2.to.f16x2.rn",
+        "cvt.rn.f16x2.e5m2x2",
+    )
