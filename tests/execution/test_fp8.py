@@ -218,6 +218,37 @@ def test_rounding_boundaries_encode(run: Any, fmt: Format, src: np.dtype) -> Non
     np.testing.assert_array_equal(out.view(np.uint8), want)
 
 
+@triton.jit
+def odd_kernel(x, out_bytes, out_back, DT: tl.constexpr):
+    # with one warp, one value a thread (sm_89+ pairs registers: here a pair of one), and a
+    # scalar; both converted to fp8 and back
+    offs = tl.arange(0, 32)
+    v = tl.load(x + offs).to(DT)
+    tl.store(out_bytes + offs, v.to(tl.int8, bitcast=True))
+    tl.store(out_back + offs, v.to(tl.float32))
+    s = tl.load(x + 32).to(DT)
+    tl.store(out_bytes + 32, s.to(tl.int8, bitcast=True))
+    tl.store(out_back + 32, s.to(tl.float32))
+
+
+def odd_values() -> np.ndarray:
+    x = (np.random.default_rng(0).standard_normal(33) * 100).astype(np.float32)
+    x[:4] = [np.nan, -np.inf, 1e6, -0.0]
+    x[-1] = 2.0**-8  # the scalar: a subnormal of both formats
+    return x
+
+
+@pytest.mark.parametrize("fmt", FORMATS[:2], ids=IDS[:2])
+def test_odd_register_counts_and_scalars(run: Any, fmt: Format) -> None:
+    x = odd_values()
+    out_bytes, out_back = np.zeros(33, np.int8), np.zeros(33, np.float32)
+    if not run_fp8(run, [fmt], odd_kernel, (1,), x, out_bytes, out_back, DT=fmt.dtype, num_warps=1):
+        return
+    want = encoded(fmt, x.astype(np.float64))
+    np.testing.assert_array_equal(out_bytes.view(np.uint8), want)
+    assert_same_floats(out_back, decoded(fmt)[want])
+
+
 # values Triton 3.6's interpreter (and torch) convert the same way: in range, no ties
 TRITON_SPOT_CHECKS = {
     "fp8e4nv": ([0.0, 1.0, 448.0, -0.0, 2**-9, 0.1, -3.3], [0, 56, 126, 128, 1, 29, 197]),

@@ -25,6 +25,8 @@ from tests.execution.test_fp8 import (
     encode_kernel,
     encoded,
     fp8_array,
+    odd_kernel,
+    odd_values,
     sweep,
 )
 
@@ -71,24 +73,10 @@ def test_rounding_boundaries_encode(capability: int, fmt: Any, src: np.dtype) ->
     assert_instructions(ir, capability, ".to.e")
 
 
-@triton.jit
-def odd_kernel(x, out_bytes, out_back, DT: tl.constexpr):
-    # one value a thread (a pair of one), and a scalar
-    offs = tl.arange(0, 32)
-    v = tl.load(x + offs).to(DT)
-    tl.store(out_bytes + offs, v.to(tl.int8, bitcast=True))
-    tl.store(out_back + offs, v.to(tl.float32))
-    s = tl.load(x + 32).to(DT)
-    tl.store(out_bytes + 32, s.to(tl.int8, bitcast=True))
-    tl.store(out_back + 32, s.to(tl.float32))
-
-
 @pytest.mark.parametrize("capability", [80, 90])
 @pytest.mark.parametrize("fmt", HARDWARE, ids=[f.name for f in HARDWARE])
 def test_odd_register_counts_and_scalars(capability: int, fmt: Any) -> None:
-    rng = np.random.default_rng(0)
-    x = (rng.standard_normal(33) * 100).astype(np.float32)
-    x[:4] = [np.nan, -np.inf, 1e6, -0.0]
+    x = odd_values()
     out_bytes, out_back = np.zeros(33, np.int8), np.zeros(33, np.float32)
     simulate(odd_kernel, (1,), capability, x, out_bytes, out_back, num_warps=1, DT=fmt.dtype)
     want = encoded(fmt, x.astype(np.float64))

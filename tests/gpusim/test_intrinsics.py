@@ -100,7 +100,9 @@ def test_fp8_pair_conversions_put_the_second_operand_in_the_low_byte() -> None:
     assert [hex(v) for v in e5m2.view(np.uint16)] == ["0x3c38", "0x6080", "0x7f7b", "0xfb35"]
     halves = FROM_E4M3X2.semantics(e4m3)
     assert halves.dtype == np.float16 and halves.shape == (4, 2)
-    np.testing.assert_array_equal(halves, [[0.5, 1.0], [-0.0, 448.0], [448.0, np.nan], [0.3125, -448.0]])
+    np.testing.assert_array_equal(
+        halves, [[0.5, 1.0], [-0.0, 448.0], [448.0, np.nan], [0.3125, -448.0]]
+    )
     assert np.signbit(halves[1, 0])
     infinities = FROM_E5M2X2.semantics(np.array([0x7C7B, 0xFE01], np.uint16).view(np.int16))
     np.testing.assert_array_equal(infinities, [[57344.0, np.inf], [2.0**-16, np.nan]])

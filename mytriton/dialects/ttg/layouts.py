@@ -282,7 +282,7 @@ def module_capability(module: Operation) -> int:
     text = attr.data if isinstance(attr, StringAttr) else ""
     kind, _, number = text.partition(":")
     if kind != "cuda" or not number.isdigit():
-        raise VerifyException(f"`{TARGET_ATTR}` must be \"cuda:N\" (N the capability), not {attr}")
+        raise VerifyException(f'`{TARGET_ATTR}` must be "cuda:N" (N the capability), not {attr}')
     return int(number)
 
 

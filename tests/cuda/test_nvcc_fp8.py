@@ -1,0 +1,48 @@
+"""The printed CUDA C++ converts fp8e4nv/fp8e5 as Triton 3.6 does on sm_89+: one paired ``cvt``
+as inline PTX per two values (``tests/fp8_cvt_samples.py``), which nvcc keeps; for sm_80 the
+integer code, no fp8 instruction."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.cuda.test_nvcc import assert_compiles
+from tests.fp8_cvt_samples import IDS, PAIRED, compile_for, fp8_cvt_count
+
+
+def _ptx(nvcc: str, source: str, path: Path) -> str:
+    path.write_text(source)
+    ptx = path.with_suffix(".ptx")
+    result = subprocess.run(
+        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(path), "-o", str(ptx)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return ptx.read_text()
+
+
+@pytest.mark.parametrize(("src", "dst"), list(PAIRED), ids=IDS)
+def test_fp8_conversion_instruction(
+    nvcc: str, tmp_path: Path, cuda_backend: object, src: str, dst: str
+) -> None:
+    source = compile_for(src, dst, 90).asm["cuda"]
+    want = PAIRED[(src, dst)]
+    assert source.count(f'asm("{want} %0, %1') == 1, source  # one pair a thread
+    ptx = _ptx(nvcc, source, tmp_path / "cvt.cu")
+    found = re.findall(r"\bcvt\.rn\.(?:satfinite\.e\w+x2\.f32|f16x2\.e\w+x2)\b", ptx)
+    assert found == [want], found
+
+
+@pytest.mark.parametrize("pair", [("fp32", "fp8e5"), ("fp8e5", "fp32"), ("bf16", "fp8e5")])
+def test_no_fp8_instruction_before_sm_89(
+    nvcc: str, tmp_path: Path, cuda_backend: object, pair: tuple[str, str]
+) -> None:
+    source = compile_for(*pair, 80).asm["cuda"]
+    assert fp8_cvt_count(source) == 0
+    assert_compiles(nvcc, source, tmp_path / "cvt80.cu")
