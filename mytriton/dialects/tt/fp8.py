@@ -17,6 +17,12 @@ sm_90 (checked on an H200 against tests/execution/test_fp8.py's reference):
   magnitude truncated; a finite value beyond the largest gives it, an infinity stays one,
   NaN gives the format's NaN.
 
+These are the results on every target. Triton's NVIDIA backend computes them on sm_89 and later
+(``cvt.rn.satfinite``; the lowering emits the same instructions there, ``gpu_lowering/fp8_cvt``);
+before sm_89 it has no fp8e4nv, and its own fp8e5 code (``cvt.rz`` to f16 then ``+ 0x80`` on the
+bits from f32/f16, clamps and ``+ 0x10`` from bf16) rounds ties away from zero and gives
+infinity or NaN beyond the largest value: that chip-dependent rounding is not copied.
+
 The AMD formats ``fp8e4b8``/``fp8e5b16`` (``fnuz``: one NaN ``0x80``, no -0.0, no infinity) are
 encoded with the same saturating rule; Triton's NVIDIA backend rejects them, here every backend
 takes them (the conversions are software). The IR types are Triton's: ``fp8e4b15`` is

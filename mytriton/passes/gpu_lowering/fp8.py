@@ -3,7 +3,8 @@
 Upstream MLIR cannot lower ``arith.extf``/``truncf`` on f8 types to NVPTX reliably and the CUDA
 printer has no fp8 type, so loads and stores move bytes and the conversions to and from f32
 (``tt_fp8`` says what they compute) are emitted here as integer arithmetic on the bits; every
-backend then runs plain ``arith``. f16/bf16 go through f32 exactly.
+backend then runs plain ``arith``. f16/bf16 go through f32 exactly. On sm_89 and later e4m3 and
+e5m2 convert with the hardware's paired instructions instead (``fp8_cvt``), except toward zero.
 
 Decoding builds the f32 bits of a normal value from the exponent and mantissa fields (rebiased),
 a subnormal as ``mantissa * 2**(1 - bias - mantissa_bits)`` (exact), and the format's specials.
