@@ -3,8 +3,8 @@
 by the CUDA printer's and the MLIR backend's compile-only tests.
 
 Triton 3.6's PTX (``triton.compile(..., target=GPUTarget("cuda", 90, 32))``, 1024 values):
-f32 -> e4m3/e5m2 ``cvt.rn.satfinite.{e4m3,e5m2}x2.f32``; f16 -> ``cvt.rn.satfinite.*x2.f16x2``
-(here through f32: the same values); bf16 -> ``cvt.f32.bf16`` then the f32 form; e4m3/e5m2 ->
+f32 -> e4m3/e5m2 ``cvt.rn.satfinite.{e4m3,e5m2}x2.f32``; f16 -> ``cvt.rn.satfinite.*x2.f16x2``;
+bf16 -> ``cvt.f32.bf16`` then the f32 form; e4m3/e5m2 ->
 f16 ``cvt.rn.f16x2.*x2``, -> f32 the same then ``cvt.f32.f16``, e4m3 -> bf16 the same then
 ``cvt.bf16.f16`` (here through f32: exact either way). Not paired: e5m2 -> bf16 (Triton's bit
 trick, here the paired f16 conversion), toward zero (``cvt.rz.f16.f32`` and the f16's high
@@ -33,8 +33,10 @@ BLOCK = 256  # 4 warps: two values a thread, one paired instruction
 
 #: (source, destination) -> the paired instruction its kernel has once per thread on sm_89+
 PAIRED: dict[tuple[str, str], str] = {
-    **{(s, "fp8e4nv"): "cvt.rn.satfinite.e4m3x2.f32" for s in ("fp32", "fp16", "bf16")},
-    **{(s, "fp8e5"): "cvt.rn.satfinite.e5m2x2.f32" for s in ("fp32", "fp16", "bf16")},
+    **{(s, "fp8e4nv"): "cvt.rn.satfinite.e4m3x2.f32" for s in ("fp32", "bf16")},
+    ("fp16", "fp8e4nv"): "cvt.rn.satfinite.e4m3x2.f16x2",
+    ("fp16", "fp8e5"): "cvt.rn.satfinite.e5m2x2.f16x2",
+    **{(s, "fp8e5"): "cvt.rn.satfinite.e5m2x2.f32" for s in ("fp32", "bf16")},
     **{("fp8e4nv", d): "cvt.rn.f16x2.e4m3x2" for d in ("fp16", "bf16", "fp32")},
     **{("fp8e5", d): "cvt.rn.f16x2.e5m2x2" for d in ("fp16", "bf16", "fp32")},
 }

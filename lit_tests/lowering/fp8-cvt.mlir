@@ -86,3 +86,27 @@ func.func @scalar_and_rtz(%x: !tt.ptr<f32>, %out: !tt.ptr<f8E5M2>, %out2: !tt.pt
 // SM80-NOT:      llvm.call_intrinsic
 // SM80:          sym_name = "scalar_and_rtz"
 
+
+// -----
+
+// f16 -> fp8e4nv: cvt.rn.satfinite.e4m3x2.f16x2 of an f16 pair (element 0, the first register,
+// in the low byte).
+func.func @from_f16(%x: !tt.ptr<f16>, %out: !tt.ptr<f8E4M3FN>) {
+  %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %xs = tt.splat %x : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>>
+  %xp = tt.addptr %xs, %r : tensor<64x!tt.ptr<f16>>, tensor<64xi32>
+  %v = tt.load %xp : tensor<64x!tt.ptr<f16>>
+  %b = tt.cast %v : tensor<64xf16> -> tensor<64xf8E4M3FN>
+  %os = tt.splat %out : !tt.ptr<f8E4M3FN> -> tensor<64x!tt.ptr<f8E4M3FN>>
+  %op = tt.addptr %os, %r : tensor<64x!tt.ptr<f8E4M3FN>>, tensor<64xi32>
+  tt.store %op, %b : tensor<64x!tt.ptr<f8E4M3FN>>
+  func.return
+}
+// CHECK:         %[[PAIR0:.*]] = vector.broadcast %v : f16 to vector<2xf16>
+// CHECK-NEXT:    %[[PAIR:.*]] = vector.insert %v_1, %[[PAIR0]] [1] : f16 into vector<2xf16>
+// CHECK-NEXT:    %[[P:.*]] = llvm.call_intrinsic "llvm.nvvm.f16x2.to.e4m3x2.rn"(%[[PAIR]]) : (vector<2xf16>) -> i16
+// CHECK-NEXT:    %b = arith.trunci %[[P]] : i16 to i8
+// CHECK:         sym_name = "from_f16"
+// SM80-NOT:      llvm.call_intrinsic
+// SM80:          arith.extf
+// SM80:          sym_name = "from_f16"

@@ -35,7 +35,7 @@ def test_fp8_conversion_instruction(
     want = PAIRED[(src, dst)]
     assert source.count(f'asm("{want} %0, %1') == 1, source  # one pair a thread
     ptx = _ptx(nvcc, source, tmp_path / "cvt.cu")
-    found = re.findall(r"\bcvt\.rn\.(?:satfinite\.e\w+x2\.f32|f16x2\.e\w+x2)\b", ptx)
+    found = re.findall(r"\bcvt\.rn\.(?:satfinite\.e\w+x2\.f(?:32|16x2)|f16x2\.e\w+x2)\b", ptx)
     assert found == [want], found
 
 

@@ -82,10 +82,12 @@ def test_div_full_is_the_f32_quotient_over_the_whole_range() -> None:
 def test_fp8_pair_conversions_put_the_second_operand_in_the_low_byte() -> None:
     """``cvt.rn.satfinite.e4m3x2.f32 d, a, b``: ``a`` in the high byte, ``b`` in the low one
     (PTX), saturated (448, 57344; an infinity too), NaN the format's 0x7f; ``cvt.rn.f16x2.
-    e4m3x2 d, a``: the low byte's value is element 0 (LLVM's ``<2 x half>``), exact."""
+    e4m3x2 d, a``: the low byte's value is element 0 (LLVM's ``<2 x half>``), exact; the
+    ``.f16x2`` form: element 0 in the low byte."""
     from mytriton.dialects.nvgpu.nvvm_intrinsics import (
         FROM_E4M3X2,
         FROM_E5M2X2,
+        HALVES_TO_E4M3X2,
         INTRINSICS,
         TO_E4M3X2,
         TO_E5M2X2,
@@ -108,6 +110,10 @@ def test_fp8_pair_conversions_put_the_second_operand_in_the_low_byte() -> None:
     np.testing.assert_array_equal(infinities, [[57344.0, np.inf], [2.0**-16, np.nan]])
     for fn in (TO_E4M3X2, TO_E5M2X2, FROM_E4M3X2, FROM_E5M2X2):
         assert INTRINSICS[fn.name] is fn
+    halves = np.array([[1.0, 0.5], [np.inf, -np.nan], [2.0**-24, -500.0]], np.float16)
+    from_halves = HALVES_TO_E4M3X2.semantics(halves)  # element 0 in the low byte
+    assert [hex(v) for v in from_halves.view(np.uint16)] == ["0x3038", "0x7f7e", "0xfe00"]
+    assert INTRINSICS["llvm.nvvm.f16x2.to.e4m3x2.rn"] is HALVES_TO_E4M3X2
     assert (TO_E4M3X2.name, TO_E4M3X2.ptx) == (
         "llvm.nvvm.ff.to.e4m3x2.rn",
         "cvt.rn.satfinite.e4m3x2.f32",

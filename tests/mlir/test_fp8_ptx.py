@@ -17,7 +17,7 @@ from tests.mlir.conftest import requires_provider
 @pytest.mark.parametrize(("src", "dst"), list(PAIRED), ids=IDS)
 def test_fp8_conversion_instruction(mlir_backend: MlirBackend, src: str, dst: str) -> None:
     ptx = compile_for(src, dst, 90).asm["ptx"]
-    found = re.findall(r"\bcvt\.rn\.(?:satfinite\.e\w+x2\.f32|f16x2\.e\w+x2)\b", ptx)
+    found = re.findall(r"\bcvt\.rn\.(?:satfinite\.e\w+x2\.f(?:32|16x2)|f16x2\.e\w+x2)\b", ptx)
     assert found == [PAIRED[(src, dst)]], found
 
 

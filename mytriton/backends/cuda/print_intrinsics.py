@@ -2,13 +2,13 @@
 (``mytriton/dialects/nvgpu/nvvm_intrinsics.py``) in CUDA C++: each is one PTX instruction,
 printed as inline PTX (``asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));``). The fp8
 conversions move ``short`` byte pairs (``"h"``) and an f16 pair as the ``uint1`` word of a
-``vector<2xf16>`` (``"=r"(r.x)``)."""
+``vector<2xf16>`` (``"r"(v.x)``, ``"=r"(r.x)``)."""
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import VectorType, f32, i16
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 
 from mytriton.backends.cuda.c_types import value_type
 from mytriton.backends.cuda.emitter import Emitter, prints
@@ -31,13 +31,17 @@ class IntrinsicPrinter(Emitter):
         if signature != (list(fn.operands), fn.result):
             types = ", ".join(str(t) for t in fn.operands)
             raise self._error(op, f"{name} takes ({types}) and gives {fn.result}")
-        if any(isinstance(v.type, VectorType) for v in op.args):
-            raise self._error(op, f"{name}: vector operands have no CUDA C++ form here")
-        result = self.names.define(op.results[0])
+        result = self.names.define(op.results[0])  # after the check: no name for an error
         out = f"{result}.x" if isinstance(fn.result, VectorType) else result
         operands = ", ".join(f"%{i + 1}" for i in range(len(op.args)))
-        inputs = ", ".join(f'"{_CONSTRAINTS[v.type]}"({self._n(v)})' for v in op.args)
+        inputs = ", ".join(
+            f'"{_CONSTRAINTS[v.type]}"({self._intrinsic_operand(v)})' for v in op.args
+        )
         self._stmt(op, f"{value_type(fn.result)} {result};")
         self._stmt(
             op, f'asm("{fn.ptx} %0, {operands};" : "={_CONSTRAINTS[fn.result]}"({out}) : {inputs});'
         )
+
+    def _intrinsic_operand(self, v: SSAValue) -> str:
+        """An operand as inline asm reads it: an f16 pair as its ``uint1``'s word."""
+        return f"{self._n(v)}.x" if isinstance(v.type, VectorType) else self._n(v)

@@ -15,6 +15,7 @@ instruction from (the MLIR backend prints the op as is).
 The fp8 conversions of sm_89 and later are here too, as Triton emits them there: two values a
 instruction, ``cvt.rn.satfinite.e4m3x2.f32`` (an ``i16`` of two bytes, the second operand's in
 the low byte) and ``cvt.rn.f16x2.e4m3x2`` (the low byte's value in element 0); e5m2 likewise.
+f16 pairs have their own form (``cvt.rn.satfinite.e4m3x2.f16x2``, element 0 in the low byte).
 They compute what ``tt_fp8`` says every backend computes (``passes/gpu_lowering/fp8_cvt.py``).
 """
 
@@ -69,6 +70,18 @@ def _to_fp8x2(fmt: Fp8Format) -> Callable[..., np.ndarray]:
     return semantics
 
 
+def _half_pair_to_fp8x2(fmt: Fp8Format) -> Callable[..., np.ndarray]:
+    """``cvt.rn.satfinite.{e4m3,e5m2}x2.f16x2 d, a``: element 0 of ``a`` (its low half) in the
+    low byte."""
+
+    def semantics(a: np.ndarray) -> np.ndarray:
+        low = encode(a[:, 0], fmt).view(np.uint8).astype(np.uint16)
+        high = encode(a[:, 1], fmt).view(np.uint8).astype(np.uint16)
+        return ((high << 8) | low).view(np.int16)
+
+    return semantics
+
+
 def _from_fp8x2(fmt: Fp8Format) -> Callable[..., np.ndarray]:
     """``cvt.rn.f16x2.{e4m3,e5m2}x2 d, a``: each byte of ``a`` exactly, the low one first
     (``(lanes, 2)`` f16)."""
@@ -111,6 +124,21 @@ TO_E4M3X2 = Intrinsic(
 TO_E5M2X2 = Intrinsic(
     "llvm.nvvm.ff.to.e5m2x2.rn", "cvt.rn.satfinite.e5m2x2.f32", (f32, f32), i16, _to_fp8x2(E5M2)
 )
+#: f16 pairs into e4m3/e5m2 bytes (sm_89+), as the f32 ones (every f16 is an f32)
+HALVES_TO_E4M3X2 = Intrinsic(
+    "llvm.nvvm.f16x2.to.e4m3x2.rn",
+    "cvt.rn.satfinite.e4m3x2.f16x2",
+    (F16X2,),
+    i16,
+    _half_pair_to_fp8x2(E4M3),
+)
+HALVES_TO_E5M2X2 = Intrinsic(
+    "llvm.nvvm.f16x2.to.e5m2x2.rn",
+    "cvt.rn.satfinite.e5m2x2.f16x2",
+    (F16X2,),
+    i16,
+    _half_pair_to_fp8x2(E5M2),
+)
 #: byte pairs to f16 pairs (sm_89+): exact
 FROM_E4M3X2 = Intrinsic(
     "llvm.nvvm.e4m3x2.to.f16x2.rn", "cvt.rn.f16x2.e4m3x2", (i16,), F16X2, _from_fp8x2(E4M3)
@@ -118,10 +146,10 @@ FROM_E4M3X2 = Intrinsic(
 FROM_E5M2X2 = Intrinsic(
     "llvm.nvvm.e5m2x2.to.f16x2.rn", "cvt.rn.f16x2.e5m2x2", (i16,), F16X2, _from_fp8x2(E5M2)
 )
-#: the format's conversions, by its IR type
-FP8_PAIRS: dict[type[Attribute], tuple[Intrinsic, Intrinsic]] = {
-    Float8E4M3FNType: (TO_E4M3X2, FROM_E4M3X2),
-    Float8E5M2Type: (TO_E5M2X2, FROM_E5M2X2),
+#: the format's conversions, by its IR type: (from f32 pairs, from f16 pairs, to f16 pairs)
+FP8_PAIRS: dict[type[Attribute], tuple[Intrinsic, Intrinsic, Intrinsic]] = {
+    Float8E4M3FNType: (TO_E4M3X2, HALVES_TO_E4M3X2, FROM_E4M3X2),
+    Float8E5M2Type: (TO_E5M2X2, HALVES_TO_E5M2X2, FROM_E5M2X2),
 }
 #: the first chip with these conversions (Ada)
 FP8_CVT_CAPABILITY = 89

@@ -2,7 +2,7 @@
 
 Where the module's target (``ttg.target``) is sm_89 or later, e4m3 (``fp8e4nv``) and e5m2
 (``fp8e5``) convert as Triton's NVIDIA backend converts them there: into fp8 with
-``cvt.rn.satfinite.{e4m3,e5m2}x2.f32`` (f16 and bf16 through f32, exactly), out of it with
+``cvt.rn.satfinite.{e4m3,e5m2}x2.f32`` (``.f16x2`` from f16, bf16 through f32), out of it with
 ``cvt.rn.f16x2.{e4m3,e5m2}x2`` (then f32, bf16 or f64 from the f16, exactly). A thread's
 registers are paired in order (0 with 1, 2 with 3; an odd last one with itself), the second of
 a pair in the high byte. The results are ``tt_fp8``'s, as the integer code of ``fp8.py``
@@ -24,14 +24,20 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from mytriton.dialects.nvgpu.nvvm_intrinsics import FP8_CVT_CAPABILITY, FP8_PAIRS, Intrinsic
+from mytriton.dialects.nvgpu.nvvm_intrinsics import (
+    F16X2,
+    FP8_CVT_CAPABILITY,
+    FP8_PAIRS,
+    Intrinsic,
+)
 from mytriton.dialects.tt.fp8 import format_of, is_fp8
 from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext
 
 
-def _pairs(ctx: LoweringContext, t: Attribute) -> tuple[Intrinsic, Intrinsic] | None:
-    """The (encode, decode) instructions of fp8 type ``t`` on the target, if it has them."""
+def _pairs(ctx: LoweringContext, t: Attribute) -> tuple[Intrinsic, Intrinsic, Intrinsic] | None:
+    """The instructions of fp8 type ``t`` on the target, if it has them: from f32 pairs, from
+    f16 pairs, to f16 pairs."""
     if ctx.capability < FP8_CVT_CAPABILITY:
         return None
     return FP8_PAIRS.get(type(t))
@@ -50,18 +56,20 @@ def convert_all(
         return values
     decoder = _pairs(ctx, src)
     if decoder is not None:
-        halves = _decode_pairs(ctx, values, decoder[1])
+        halves = _decode_pairs(ctx, values, decoder[2])
         if is_fp8(dst):
             wide = [ctx.value(arith.ExtFOp(h, f32)) for h in halves]
             return convert_all(ctx, wide, f32, dst)
         return [_from_half(ctx, h, dst) for h in halves]
     encoder = _pairs(ctx, dst)
     if encoder is not None and not toward_zero and not isinstance(src, Float64Type):
+        if isinstance(src, Float16Type):
+            return _encode_half_pairs(ctx, values, encoder[1])
         if is_fp8(src):
             wide = [fp8.decode(ctx, v, format_of(src)) for v in values]
         elif isinstance(src, Float32Type):
             wide = values
-        else:  # f16, bf16: exactly
+        else:  # bf16: exactly
             wide = [ctx.value(arith.ExtFOp(v, f32)) for v in values]
         return _encode_pairs(ctx, wide, encoder[0])
     return [fp8.convert(ctx, v, src, dst, toward_zero) for v in values]
@@ -81,6 +89,24 @@ def _encode_pairs(ctx: LoweringContext, wide: list[SSAValue], fn: Intrinsic) -> 
         packed = _call(ctx, fn, high, low)  # the first operand goes to the high byte
         out.append(ctx.value(arith.TruncIOp(packed, i8)))
         if i + 1 < len(wide):
+            shifted = ctx.value(arith.ShRUIOp(packed, eight))
+            out.append(ctx.value(arith.TruncIOp(shifted, i8)))
+    return out
+
+
+def _encode_half_pairs(
+    ctx: LoweringContext, halves: list[SSAValue], fn: Intrinsic
+) -> list[SSAValue]:
+    """The bytes of f16 ``halves``, two an instruction (element 0 of a pair in the low byte)."""
+    out: list[SSAValue] = []
+    eight = ctx.const(8, i16)
+    for i in range(0, len(halves), 2):
+        pair = ctx.value(vector.BroadcastOp(halves[i], F16X2))
+        if i + 1 < len(halves):
+            pair = ctx.value(vector.InsertOp(halves[i + 1], pair, [1], F16X2))
+        packed = _call(ctx, fn, pair)
+        out.append(ctx.value(arith.TruncIOp(packed, i8)))
+        if i + 1 < len(halves):
             shifted = ctx.value(arith.ShRUIOp(packed, eight))
             out.append(ctx.value(arith.TruncIOp(shifted, i8)))
     return out
