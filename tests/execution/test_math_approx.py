@@ -212,6 +212,4 @@ def warmup_one_function(fn: str, dtype: str, ftz: bool) -> Any:
     one_function_kernel.clear_cache()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NumPy arguments: compiled, not run
-        return one_function_kernel.warmup(
-            x, x, grid=(1,), FN=fn, BLOCK=128, enable_reflect_ftz=ftz
-        )
+        return one_function_kernel.warmup(x, x, grid=(1,), FN=fn, BLOCK=128, enable_reflect_ftz=ftz)

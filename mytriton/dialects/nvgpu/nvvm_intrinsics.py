@@ -122,9 +122,7 @@ SQRT_RN = Intrinsic("llvm.nvvm.sqrt.rn.f", "sqrt.rn.f32", (f32,), f32, _sqrt_rn)
 RSQRT_APPROX_FTZ = Intrinsic(
     "llvm.nvvm.rsqrt.approx.ftz.f", "rsqrt.approx.ftz.f32", (f32,), f32, _rsqrt_approx_ftz
 )
-RSQRT_APPROX = Intrinsic(
-    "llvm.nvvm.rsqrt.approx.f", "rsqrt.approx.f32", (f32,), f32, _rsqrt_approx
-)
+RSQRT_APPROX = Intrinsic("llvm.nvvm.rsqrt.approx.f", "rsqrt.approx.f32", (f32,), f32, _rsqrt_approx)
 
 #: the f32 multiplier of ``tl.exp`` (``exp(x) = ex2.approx.f32(x * LOG2E)``, as Triton)
 LOG2E = float(np.float32(1.4426950408889634))
