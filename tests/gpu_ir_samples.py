@@ -43,7 +43,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from mytriton.dialects.nvgpu.nvvm_intrinsics import DIV_FULL, EX2_APPROX_FTZ, flush_subnormals
+from mytriton.dialects.nvgpu.nvvm_intrinsics import (
+    DIV_FULL,
+    EX2_APPROX,
+    EX2_APPROX_FTZ,
+    RSQRT_APPROX_FTZ,
+    SQRT_APPROX_FTZ,
+    SQRT_RN,
+    flush_subnormals,
+)
 from mytriton.dialects.nvgpu.upstream import RemFOp, ShuffleMode, ShuffleOp
 
 PTR = llvm.LLVMPointerType(IntAttr(1))
@@ -669,6 +677,29 @@ OP_CASES: list[OpCase] = [
         lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(DIV_FULL.name, [a, c], [f32])),
         lambda a, c, i, j: _f(a / c),
         3e-7,
+    ),
+    OpCase(  # tl.exp's ex2.approx.f32: within 2 ulp of 2**a, subnormal results kept
+        "ex2_approx",
+        lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(EX2_APPROX.name, [a], [f32])),
+        lambda a, c, i, j: _f(np.exp2(a)),
+        3e-7,
+    ),
+    OpCase(  # tl.sqrt's sqrt.approx.ftz.f32: within 1 ulp of the IEEE root
+        "sqrt_approx_ftz",
+        lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(SQRT_APPROX_FTZ.name, [a], [f32])),
+        lambda a, c, i, j: _f(np.sqrt(flush_subnormals(a))),
+        2e-7,
+    ),
+    OpCase(  # tl.rsqrt's rsqrt.approx.ftz.f32: within 2 ulp of 1 / sqrt(a)
+        "rsqrt_approx_ftz",
+        lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(RSQRT_APPROX_FTZ.name, [a], [f32])),
+        lambda a, c, i, j: _f(1.0 / np.sqrt(flush_subnormals(a).astype(np.float64))),
+        3e-7,
+    ),
+    OpCase(  # tl.sqrt_rn's sqrt.rn.f32: the IEEE root, exactly
+        "sqrt_rn",
+        lambda b, a, c, i, j: b.op(llvm.CallIntrinsicOp(SQRT_RN.name, [a], [f32])),
+        lambda a, c, i, j: _f(np.sqrt(a)),
     ),
     OpCase("pow", _fbin(math.PowFOp), lambda a, c, i, j: _f(np.power(a, c)), 1e-5),
     OpCase("atan2", _fbin(math.Atan2Op), lambda a, c, i, j: _f(np.arctan2(a, c)), 2e-6),

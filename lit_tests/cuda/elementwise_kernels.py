@@ -2,7 +2,8 @@
 
 """CUDA C++ of the seed's elementwise kernels: add (BLOCK=256 over 128 threads: two registers,
 masked loads as if/else with `other`, masked stores), relu (Triton's maximum: fmaxf), leaky relu
-(select) and sigmoid (expf, Triton's division: PTX div.full.f32 as inline asm)."""
+(select) and sigmoid (Triton's exp: the product by log2(e) and PTX ex2.approx.f32, and its
+division: div.full.f32, both as inline asm)."""
 
 import numpy as np
 from common import show
@@ -50,7 +51,9 @@ show(
 
 # CHECK-LABEL: sigmoid_kernel(float* x, float* out, int n) {
 # CHECK:         float [[NEG:v[0-9]+]] = {{.*}}[[V:v_[0-9]+]];
-# CHECK-NEXT:    float [[E:v[0-9]+]] = expf([[NEG]]);
+# CHECK-NEXT:    float [[X:v[0-9]+]] = [[NEG]] * 1.442695f;
+# CHECK-NEXT:    float [[E:v[0-9]+]];
+# CHECK-NEXT:    asm("ex2.approx.f32 %0, %1;" : "=f"([[E]]) : "f"([[X]]));
 # CHECK-NEXT:    float [[D:v[0-9]+]] = 1.0f + [[E]];
 # CHECK-NEXT:    float [[Q:v[0-9]+]];
 # CHECK-NEXT:    asm("div.full.f32 %0, %1, %2;" : "=f"([[Q]]) : "f"(1.0f), "f"([[D]]));

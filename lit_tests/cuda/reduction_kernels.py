@@ -50,7 +50,9 @@ show(
 # CHECK-LABEL: softmax_kernel(float* x, float* out, int N) {
 # CHECK-COUNT-2: __syncthreads();
 # CHECK:         float [[SHIFTED:v_[0-9]+]] = {{v_[0-9]+}} - [[MAX:v[0-9]+]];
-# CHECK:         float {{num_[0-9]+}} = expf([[SHIFTED]]);
+# CHECK:         float [[X:v[0-9]+]] = [[SHIFTED]] * 1.442695f;
+# CHECK-NEXT:    float {{num_[0-9]+}};
+# CHECK-NEXT:    asm("ex2.approx.f32 %0, %1;" : "=f"({{num_[0-9]+}}) : "f"([[X]]));
 # CHECK:         smem_1[
 # CHECK-COUNT-2: __syncthreads();
 # CHECK:         asm("div.full.f32 %0, %1, %2;" : "=f"({{v[0-9]+}}) : "f"({{num_[0-9]+}}), "f"([[DEN:den_[0-9]+]]));

@@ -126,8 +126,9 @@ class MathBuiltins:
         return self._float_division(x, y, "tl.div_rn", precise=True)
 
     def sqrt_rn(self, x: Any) -> TensorValue:
-        """``tt.sqrt`` is IEEE-rounded already (``math.sqrt``: PTX ``sqrt.rn``)."""
-        return self.sem.float_math("sqrt", x)
+        """The IEEE square root (``tt.precise_sqrt``: PTX ``sqrt.rn``), where ``tl.sqrt`` of
+        f32 is the approximate ``sqrt.approx.ftz.f32`` as in Triton."""
+        return self.sem.float_math("sqrt_rn", x)
 
     def fma(self, x: Any, y: Any, z: Any) -> TensorValue:
         return self.sem.fma(x, y, z)

@@ -297,6 +297,7 @@ class Semantic(ConversionSemantics):
         "round": tm.RoundOp,
         "rint": tm.RintOp,
         "cbrt": tm.CbrtOp,
+        "sqrt_rn": tm.PreciseSqrtOp,
     }
     _FLOAT_MATH2 = {
         "pow": tm.PowOp,

@@ -169,7 +169,8 @@ def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = PropagateNan.NONE) ->
 
 @builtin
 def exp(x: Any) -> Any:
-    """Natural exponential."""
+    """Natural exponential: f32 is ``ex2.approx.f32`` of ``x * log2(e)`` on the GPU, as in
+    Triton (within ``2 + floor(|1.173 x|)`` ulp)."""
 
 
 @builtin
@@ -189,12 +190,13 @@ def log2(x: Any) -> Any:
 
 @builtin
 def sqrt(x: Any) -> Any:
-    """Square root."""
+    """Square root: f32 is PTX's approximate ``sqrt.approx.ftz.f32`` (within 1 ulp), as in
+    Triton; ``sqrt_rn`` is IEEE."""
 
 
 @builtin
 def rsqrt(x: Any) -> Any:
-    """``1 / sqrt(x)``."""
+    """``1 / sqrt(x)``: f32 is PTX's ``rsqrt.approx.ftz.f32`` (within 2 ulp), as in Triton."""
 
 
 @builtin
@@ -245,7 +247,7 @@ def div_rn(x: Any, y: Any) -> Any:
 
 @builtin
 def sqrt_rn(x: Any) -> Any:
-    """Square root rounded to nearest (IEEE)."""
+    """Square root rounded to nearest (IEEE ``sqrt.rn``, where ``sqrt`` of f32 is approximate)."""
 
 
 @builtin

@@ -13,6 +13,13 @@ import pytest
 
 from tests.cuda.test_nvcc import assert_compiles
 from tests.execution.test_division_approx import PTX_DIVISION, warmup_one_division
+from tests.execution.test_math_approx import (
+    PTX_LOG2E_PATTERN,
+    PTX_MATH,
+    PTX_MATH_IDS,
+    PTX_MATH_PATTERN,
+    warmup_one_function,
+)
 from tests.math_kernels import all_math_kernel
 
 
@@ -53,3 +60,29 @@ def test_division_instruction(
     assert result.returncode == 0, result.stderr
     divisions = re.findall(r"\bdiv\.[\w.]+", ptx.read_text())
     assert divisions == [want], divisions
+
+
+@pytest.mark.parametrize(("fn", "dtype", "ftz"), list(PTX_MATH), ids=PTX_MATH_IDS)
+def test_math_instructions(
+    nvcc: str, tmp_path: Path, cuda_backend: object, fn: str, dtype: str, ftz: bool
+) -> None:
+    """``tl.exp``/``exp2``/``sqrt``/``rsqrt`` of f32 (f16 in f32) are Triton's approximate PTX
+    instructions, written as inline PTX (exp after C's f32 product by log2(e), which nvcc
+    keeps as one ``mul.f32``); ``sqrt_rn`` is ``sqrt.rn.f32``; f64 stays the math library's
+    (``sqrt.rn.f64``, ``rsqrt.approx.f64``). No ``expf``/``sqrtf`` in the C++."""
+    source = warmup_one_function(fn, dtype, ftz).asm["cuda"]
+    assert "expf(" not in source and "sqrtf(" not in source
+    path = tmp_path / "math.cu"
+    path.write_text(source)
+    ptx_path = path.with_suffix(".ptx")
+    result = subprocess.run(
+        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(path), "-o", str(ptx_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    ptx = ptx_path.read_text()
+    assert re.findall(PTX_MATH_PATTERN, ptx) == PTX_MATH[(fn, dtype, ftz)]
+    assert len(re.findall(PTX_LOG2E_PATTERN, ptx)) == (fn in ("exp", "sigmoid"))
+    assert "fma" not in ptx

@@ -13,7 +13,16 @@ from xdsl.dialects.builtin import FloatAttr, f16, f32, f64, i1, i16, i32, i64
 
 from mytriton.backends.cuda.printer import print_cuda, printable_ops
 from mytriton.dialects import all_dialects
-from mytriton.dialects.nvgpu.nvvm_intrinsics import DIV_FULL, EX2_APPROX_FTZ
+from mytriton.dialects.nvgpu.nvvm_intrinsics import (
+    DIV_FULL,
+    EX2_APPROX,
+    EX2_APPROX_FTZ,
+    RSQRT_APPROX,
+    RSQRT_APPROX_FTZ,
+    SQRT_APPROX,
+    SQRT_APPROX_FTZ,
+    SQRT_RN,
+)
 from mytriton.dialects.nvgpu.sreg import ReadGlobaltimerOp, ReadSmidOp
 from mytriton.dialects.nvgpu.upstream import RemFOp, ShuffleMode, ShuffleOp
 from mytriton.errors import BackendError
@@ -58,6 +67,30 @@ CASES: dict[str, tuple[Build, str]] = {
     "div_full": (
         lambda b: b.op(llvm.CallIntrinsicOp(DIV_FULL.name, [b["a"], b["c"]], [f32])),
         'asm("div.full.f32 %0, %1, %2;" : "=f"(v0) : "f"(a), "f"(c));',
+    ),
+    "ex2_approx": (
+        lambda b: b.op(llvm.CallIntrinsicOp(EX2_APPROX.name, [b["a"]], [f32])),
+        'asm("ex2.approx.f32 %0, %1;" : "=f"(v0) : "f"(a));',
+    ),
+    "sqrt_approx_ftz": (
+        lambda b: b.op(llvm.CallIntrinsicOp(SQRT_APPROX_FTZ.name, [b["a"]], [f32])),
+        'asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(v0) : "f"(a));',
+    ),
+    "sqrt_approx": (
+        lambda b: b.op(llvm.CallIntrinsicOp(SQRT_APPROX.name, [b["a"]], [f32])),
+        'asm("sqrt.approx.f32 %0, %1;" : "=f"(v0) : "f"(a));',
+    ),
+    "rsqrt_approx_ftz": (
+        lambda b: b.op(llvm.CallIntrinsicOp(RSQRT_APPROX_FTZ.name, [b["a"]], [f32])),
+        'asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(v0) : "f"(a));',
+    ),
+    "rsqrt_approx": (
+        lambda b: b.op(llvm.CallIntrinsicOp(RSQRT_APPROX.name, [b["a"]], [f32])),
+        'asm("rsqrt.approx.f32 %0, %1;" : "=f"(v0) : "f"(a));',
+    ),
+    "sqrt_rn": (
+        lambda b: b.op(llvm.CallIntrinsicOp(SQRT_RN.name, [b["a"]], [f32])),
+        'asm("sqrt.rn.f32 %0, %1;" : "=f"(v0) : "f"(a));',
     ),
     "maxnumf": (lambda b: b.op(arith.MaxnumfOp(b["a"], b["c"])), "float v0 = fmaxf(a, c);"),
     # special registers: Triton's movs; the timer's asm is volatile (never merged nor moved)

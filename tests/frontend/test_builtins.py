@@ -215,6 +215,23 @@ def test_division_rounding_choice(ieee: bool):
     assert names.count("tt.div") == (1 if ieee else 3)
 
 
+def test_sqrt_rn_is_precise_sqrt():
+    """``tl.sqrt_rn`` (and ``libdevice.sqrt_rn``) are ``tt.precise_sqrt`` (IEEE ``sqrt.rn``),
+    ``tl.sqrt`` and ``libdevice.sqrt`` ``tt.sqrt`` (f32: PTX ``sqrt.approx.ftz.f32``)."""
+    from mytriton.language.extra.cuda import libdevice
+
+    @triton.jit
+    def k(x, out, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(x + offs)
+        w = tl.sqrt_rn(v) + libdevice.sqrt_rn(v + 1.0) + tl.sqrt(v + 2.0)
+        tl.store(out + offs, w + libdevice.sqrt(v + 3.0))
+
+    names = ops(tt(k, X, Y, BLOCK=16))
+    assert names.count("tt.precise_sqrt") == 2
+    assert names.count("tt.sqrt") == 2
+
+
 def test_seed_sigmoid_kernel_ops():
     from tests.kernels import sigmoid_kernel
 

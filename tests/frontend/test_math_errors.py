@@ -46,6 +46,11 @@ def div_rn_int_kernel(x, xi):
 
 
 @triton.jit
+def sqrt_rn_int_kernel(x, xi):
+    tl.sqrt_rn(tl.load(xi))  # <-
+
+
+@triton.jit
 def fmod_pointer_kernel(x, xi):
     libdevice.fmod(x, 2.0)  # <-
 
@@ -82,6 +87,7 @@ CASES: list[tuple[Any, tuple[str, ...], str]] = [
     (erf_int_kernel, ("tl.erf expects a float", "int32"), "tl.math.erf"),
     (isnan_int_kernel, ("libdevice.isnan expects float arguments", "int32"), "libdevice.isnan"),
     (div_rn_int_kernel, ("tl.div_rn expects float arguments", "int32"), "tl.div_rn"),
+    (sqrt_rn_int_kernel, ("tl.sqrt_rn expects a float", "int32"), "tl.sqrt_rn"),
     (fmod_pointer_kernel, ("libdevice.fmod expects float arguments", "pointer"), "libdevice.fmod"),
     (umulhi_float_kernel, ("tl.umulhi expects int32 or int64", "fp32"), "tl.umulhi"),
     (umulhi_int16_kernel, ("tl.umulhi expects int32 or int64", "int16"), "tl.umulhi"),

@@ -122,3 +122,50 @@ def test_fp8_pair_conversions_put_the_second_operand_in_the_low_byte() -> None:
         "llvm.nvvm.e5m2x2.to.f16x2.rn",
         "cvt.rn.f16x2.e5m2x2",
     )
+
+
+def test_sqrt_and_rsqrt_approx_flush_subnormal_inputs() -> None:
+    """``sqrt.approx.ftz.f32`` / ``rsqrt.approx.ftz.f32`` (``tl.sqrt``, ``tl.rsqrt``): a
+    subnormal input is a zero of its sign (``sqrt(-0) = -0``, ``rsqrt(-0) = -inf``); without
+    ``.ftz`` it is kept. gpusim's roots are the correctly rounded ones (within the 1 and 2 ulp
+    of the instructions); a negative number gives NaN."""
+    from mytriton.dialects.nvgpu.nvvm_intrinsics import (
+        INTRINSICS,
+        RSQRT_APPROX,
+        RSQRT_APPROX_FTZ,
+        SQRT_APPROX,
+        SQRT_APPROX_FTZ,
+        SQRT_RN,
+    )
+
+    sub = 2.0**-140
+    x = np.array([4.0, 2.0, sub, -sub, 0.0, -0.0, np.inf, -1.0, np.nan], np.float32)
+    sqrt2 = np.float32(np.sqrt(2.0))
+    want_sqrt = [2.0, sqrt2, 2.0**-70, np.nan, 0.0, -0.0, np.inf, np.nan, np.nan]
+    got = SQRT_APPROX.semantics(x)
+    np.testing.assert_array_equal(got, np.array(want_sqrt, np.float32))
+    np.testing.assert_array_equal(got, SQRT_RN.semantics(x))
+    want_ftz = [2.0, sqrt2, 0.0, -0.0, 0.0, -0.0, np.inf, np.nan, np.nan]
+    got_ftz = SQRT_APPROX_FTZ.semantics(x)
+    np.testing.assert_array_equal(got_ftz, np.array(want_ftz, np.float32))
+    assert list(np.signbit(got_ftz[2:6])) == [False, True, False, True]
+    inv_sqrt2 = np.float32(1 / np.sqrt(2.0))
+    want_r = [0.5, inv_sqrt2, 2.0**70, np.nan, np.inf, -np.inf, 0.0, np.nan, np.nan]
+    np.testing.assert_array_equal(RSQRT_APPROX.semantics(x), np.array(want_r, np.float32))
+    want_r_ftz = [0.5, inv_sqrt2, np.inf, -np.inf, np.inf, -np.inf, 0.0, np.nan, np.nan]
+    np.testing.assert_array_equal(RSQRT_APPROX_FTZ.semantics(x), np.array(want_r_ftz, np.float32))
+    for fn in (SQRT_APPROX, SQRT_APPROX_FTZ, SQRT_RN, RSQRT_APPROX, RSQRT_APPROX_FTZ):
+        assert INTRINSICS[fn.name] is fn and fn.semantics(x).dtype == np.float32
+    assert [f.ptx for f in (SQRT_APPROX_FTZ, RSQRT_APPROX_FTZ, SQRT_RN)] == [
+        "sqrt.approx.ftz.f32",
+        "rsqrt.approx.ftz.f32",
+        "sqrt.rn.f32",
+    ]
+
+
+def test_exp_multiplier_is_triton_log2e() -> None:
+    """``tl.exp`` multiplies by log2(e) rounded to f32: the PTX constant 0f3FB8AA3B."""
+    from mytriton.dialects.nvgpu.nvvm_intrinsics import LOG2E
+
+    assert np.float32(LOG2E).view(np.uint32) == 0x3FB8AA3B
+    assert float(np.float32(LOG2E)) == LOG2E

@@ -12,6 +12,13 @@ import pytest
 
 from mytriton.backends.mlir.backend import MlirBackend
 from tests.execution.test_division_approx import PTX_DIVISION, warmup_one_division
+from tests.execution.test_math_approx import (
+    PTX_LOG2E_PATTERN,
+    PTX_MATH,
+    PTX_MATH_IDS,
+    PTX_MATH_PATTERN,
+    warmup_one_function,
+)
 from tests.math_kernels import all_math_kernel
 from tests.mlir.conftest import requires_provider
 
@@ -80,3 +87,16 @@ def test_division_instruction(mlir_backend: MlirBackend, how: str, dtype: str) -
     want = PTX_DIVISION[(how, dtype)]
     divisions = re.findall(r"\bdiv\.[\w.]+", ptx)
     assert divisions == [want], divisions
+
+
+@requires_provider
+@pytest.mark.parametrize(("fn", "dtype", "ftz"), list(PTX_MATH), ids=PTX_MATH_IDS)
+def test_math_instructions(mlir_backend: MlirBackend, fn: str, dtype: str, ftz: bool) -> None:
+    """``tl.exp``/``exp2``/``sqrt``/``rsqrt`` of f32 (f16 in f32) are Triton's approximate PTX
+    instructions (exp after one ``mul.f32`` by log2(e)), not libdevice's ``expf`` (an fma
+    sequence) or ``sqrtf``; ``sqrt_rn`` is ``sqrt.rn.f32`` (libdevice's ``sqrtf`` here is
+    ``sqrt.approx``); f64 stays libdevice's (``sqrt.rn.f64``, ``rsqrt.approx.f64``)."""
+    ptx = warmup_one_function(fn, dtype, ftz).asm["ptx"]
+    assert re.findall(PTX_MATH_PATTERN, ptx) == PTX_MATH[(fn, dtype, ftz)]
+    assert len(re.findall(PTX_LOG2E_PATTERN, ptx)) == (fn in ("exp", "sigmoid"))
+    assert "fma" not in ptx

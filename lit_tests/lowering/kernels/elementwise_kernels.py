@@ -64,13 +64,16 @@ print(sigmoid_kernel.warmup(a, a, 1000, grid=(4,), BLOCK=256).asm[stage])
 # GPU:         %[[NEG:.*]] = "arith.mulf"(%v, %alpha) {{.*}} : (f32, f32) -> f32
 # GPU:         %[[RES:.*]] = "arith.select"(%[[POS]], %v, %[[NEG]]) : (i1, f32, f32) -> f32
 # GPU:         "llvm.store"(%[[RES]], %{{.*}})
-# sigmoid: 1 / (1 + exp(-v)), per register.
+# sigmoid: 1 / (1 + exp(-v)), per register; exp(x) is ex2.approx.f32(x * log2(e)), as Triton.
 # GPU-LABEL: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}>
-# GPU:         %[[ONE:.*]] = "arith.constant"() <{value = 1.000000e+00 : f32}> : () -> f32
+# GPU:         %[[LOG2E:.*]] = "arith.constant"() <{value = 1.44269502 : f32}> : () -> f32
+# GPU-NEXT:    %[[ONE:.*]] = "arith.constant"() <{value = 1.000000e+00 : f32}> : () -> f32
 # GPU:         %[[N0:.*]] = "arith.subf"(%{{.*}}, %v) {{.*}} : (f32, f32) -> f32
 # GPU-NEXT:    %[[N1:.*]] = "arith.subf"(%{{.*}}, %v_1) {{.*}} : (f32, f32) -> f32
-# GPU-NEXT:    %[[E0:.*]] = "math.exp"(%[[N0]]) {{.*}} : (f32) -> f32
-# GPU-NEXT:    %[[E1:.*]] = "math.exp"(%[[N1]]) {{.*}} : (f32) -> f32
+# GPU-NEXT:    %[[X0:.*]] = "arith.mulf"(%[[N0]], %[[LOG2E]]) {{.*}} : (f32, f32) -> f32
+# GPU-NEXT:    %[[E0:.*]] = "llvm.call_intrinsic"(%[[X0]]) <{intrin = "llvm.nvvm.ex2.approx.f32"{{.*}} : (f32) -> f32
+# GPU-NEXT:    %[[X1:.*]] = "arith.mulf"(%[[N1]], %[[LOG2E]]) {{.*}} : (f32, f32) -> f32
+# GPU-NEXT:    %[[E1:.*]] = "llvm.call_intrinsic"(%[[X1]]) <{intrin = "llvm.nvvm.ex2.approx.f32"{{.*}} : (f32) -> f32
 # GPU-NEXT:    %[[D0:.*]] = "arith.addf"(%[[ONE]], %[[E0]]) {{.*}} : (f32, f32) -> f32
 # GPU-NEXT:    %[[D1:.*]] = "arith.addf"(%[[ONE]], %[[E1]]) {{.*}} : (f32, f32) -> f32
 # GPU-NEXT:    "llvm.call_intrinsic"(%[[ONE]], %[[D0]]) <{intrin = "llvm.nvvm.div.full"{{.*}} : (f32, f32) -> f32

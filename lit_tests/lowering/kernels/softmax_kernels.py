@@ -57,8 +57,11 @@ print(fused_softmax_kernel.warmup(a, a, 200, 200, 200, 200, grid=(200,), BLOCK_S
 # The max is a scalar in every thread: subtracted from each of its 2 registers.
 # GPU-NEXT:    %[[D0:.*]] = "arith.subf"(%v, %[[MAX:.*]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
 # GPU-NEXT:    %[[D1:.*]] = "arith.subf"(%v_1, %[[MAX]])
-# GPU-NEXT:    %num = "math.exp"(%[[D0]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
-# GPU-NEXT:    %num_1 = "math.exp"(%[[D1]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+# exp(x) is Triton's ex2.approx.f32(x * log2(e)).
+# GPU-NEXT:    %[[X0:.*]] = "arith.mulf"(%[[D0]], %[[LOG2E:.*]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+# GPU-NEXT:    %num = "llvm.call_intrinsic"(%[[X0]]) <{intrin = "llvm.nvvm.ex2.approx.f32"{{.*}} : (f32) -> f32
+# GPU-NEXT:    %[[X1:.*]] = "arith.mulf"(%[[D1]], %[[LOG2E]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+# GPU-NEXT:    %num_1 = "llvm.call_intrinsic"(%[[X1]]) <{intrin = "llvm.nvvm.ex2.approx.f32"{{.*}} : (f32) -> f32
 # GPU-NEXT:    "arith.addf"(%num, %num_1)
 # GPU:         "memref.get_global"() <{name = @smem_1}>
 # GPU:         %den = "arith.addf"
@@ -69,7 +72,7 @@ print(fused_softmax_kernel.warmup(a, a, 200, 200, 200, 200, grid=(200,), BLOCK_S
 # GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<4xf32, 3 : i64>, {{.*}}}>
 # GPU-NEXT:    "memref.global"() <{sym_name = "smem_1", type = memref<4xf32, 3 : i64>, {{.*}}}>
 # GPU-LABEL: "gpu.func"
-# GPU:         %numerator = "math.exp"
+# GPU:         %numerator = "llvm.call_intrinsic"({{.*}}) <{intrin = "llvm.nvvm.ex2.approx.f32"
 # GPU:         %denominator = "arith.addf"
 # GPU-NEXT:    "gpu.barrier"
 # GPU:         %softmax_output = "llvm.call_intrinsic"(%numerator, %denominator) <{intrin = "llvm.nvvm.div.full"

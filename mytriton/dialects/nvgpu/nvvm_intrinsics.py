@@ -2,15 +2,23 @@
 upstream ``math``/``arith`` op means, with their NumPy semantics.
 
 Triton computes some functions with PTX's approximate instructions rather than CUDA's
-correctly rounded library functions: ``tl.exp2`` of f32 is ``ex2.approx.ftz.f32`` (its
-libdevice is linked with flush-to-zero on), and ``/`` of f32 is ``div.full.f32``. We lower to
+correctly rounded library functions (its libdevice is linked with flush-to-zero on, unless
+``enable_reflect_ftz=False``): ``tl.exp2`` of f32 is ``ex2.approx.ftz.f32``, ``tl.exp`` is a
+multiplication by log2(e) and ``ex2.approx.f32``, ``tl.sqrt`` is ``sqrt.approx.ftz.f32``,
+``tl.rsqrt`` is ``rsqrt.approx.ftz.f32``, and ``/`` of f32 is ``div.full.f32``. We lower to
 the same instructions, so a kernel gets Triton's numbers and Triton's speed: the library's
 ``exp2f`` costs three more instructions per element (a compare and two multiplies that rescale
-subnormal results), which was a third of the attention benchmark's softmax, and CUDA C++'s
-``a / b`` is IEEE ``div.rn.f32``, an ``FCHK`` and a call to a slow path per division in SASS.
-Each entry says what the intrinsic computes, for gpusim (``rules_intrinsics.py``), the PTX the
-CUDA printer writes (``print_intrinsics.py``) and the name LLVM's NVPTX backend selects that
-instruction from (the MLIR backend prints the op as is).
+subnormal results), which was a third of the attention benchmark's softmax, ``expf`` about six
+more, and CUDA C++'s ``a / b`` and ``sqrtf`` are IEEE (``div.rn.f32``, ``sqrt.rn.f32``):
+a check and a branch to a slow path per element in SASS. ``tl.sqrt_rn`` stays IEEE, as
+``sqrt.rn.f32`` (the MLIR backend's libdevice ``sqrtf`` is ``sqrt.approx``, so it cannot be
+``math.sqrt``). Each entry says what the intrinsic computes, for gpusim
+(``rules_intrinsics.py``), the PTX the CUDA printer writes (``print_intrinsics.py``) and the
+name LLVM's NVPTX backend selects that instruction from (the MLIR backend prints the op as
+is). The error bounds quoted
+are those of the CUDA C++ Programming Guide for the functions nvcc compiles to these
+instructions (``exp2f`` with ``-ftz``, ``__expf``, ``sqrtf`` with ``-prec-sqrt=false``,
+``rsqrtf``); gpusim computes the exact value rounded to f32, within them.
 
 The fp8 conversions of sm_89 and later are here too, as Triton emits them there: two values a
 instruction, ``cvt.rn.satfinite.e4m3x2.f32`` (an ``i16`` of two bytes, the second operand's in
@@ -44,8 +52,40 @@ def _ex2_ftz(x: np.ndarray) -> np.ndarray:
 
 
 def _ex2(x: np.ndarray) -> np.ndarray:
+    """``ex2.approx.f32``: at most 2 ulp from ``2**x`` (``exp2f``'s bound); gpusim uses NumPy's
+    f32 ``exp2``. ``tl.exp`` is this of ``x * log2(e)`` rounded to f32 (``LOG2E``),
+    which adds the product's rounding: ``__expf``'s bound, ``2 + floor(|1.173 x|)`` ulp."""
     with np.errstate(over="ignore", under="ignore"):
         return np.exp2(x)
+
+
+def _sqrt_approx(x: np.ndarray) -> np.ndarray:
+    """``sqrt.approx.f32`` (``tl.sqrt``): at most 1 ulp from the IEEE square root on sm_52 and
+    later (``sqrtf`` with ``-prec-sqrt=false``); ``sqrt(-0) = -0``, a negative number NaN.
+    gpusim gives the correctly rounded root."""
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(x, dtype=np.float32)
+
+
+def _sqrt_approx_ftz(x: np.ndarray) -> np.ndarray:
+    return _sqrt_approx(flush_subnormals(x))  # a normal number's root is normal
+
+
+def _rsqrt_approx(x: np.ndarray) -> np.ndarray:
+    """``rsqrt.approx.f32`` (``tl.rsqrt``): at most 2 ulp from ``1 / sqrt(x)`` (``rsqrtf``);
+    ``rsqrt(+-0) = +-inf``, ``rsqrt(inf) = 0``. gpusim rounds the f64 value once to f32."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (1.0 / np.sqrt(x.astype(np.float64))).astype(np.float32)
+
+
+def _rsqrt_approx_ftz(x: np.ndarray) -> np.ndarray:
+    return _rsqrt_approx(flush_subnormals(x))  # the result of an f32 is never subnormal
+
+
+def _sqrt_rn(x: np.ndarray) -> np.ndarray:
+    """``sqrt.rn.f32`` (``tl.sqrt_rn``): the IEEE square root, rounded to nearest."""
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(x, dtype=np.float32)
 
 
 def _div_full(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -115,6 +155,22 @@ EX2_APPROX = Intrinsic("llvm.nvvm.ex2.approx.f32", "ex2.approx.f32", (f32,), f32
 #: ``x / y`` of f32 (``tl.fdiv`` too); ``tl.div_rn`` stays IEEE (``arith.divf``: ``div.rn.f32``)
 DIV_FULL = Intrinsic("llvm.nvvm.div.full", "div.full.f32", (f32, f32), f32, _div_full)
 
+#: ``tl.sqrt`` of f32, and without flushing subnormals; ``tl.sqrt_rn`` is ``SQRT_RN``
+SQRT_APPROX_FTZ = Intrinsic(
+    "llvm.nvvm.sqrt.approx.ftz.f", "sqrt.approx.ftz.f32", (f32,), f32, _sqrt_approx_ftz
+)
+SQRT_APPROX = Intrinsic("llvm.nvvm.sqrt.approx.f", "sqrt.approx.f32", (f32,), f32, _sqrt_approx)
+SQRT_RN = Intrinsic("llvm.nvvm.sqrt.rn.f", "sqrt.rn.f32", (f32,), f32, _sqrt_rn)
+
+#: ``tl.rsqrt`` of f32, and without flushing subnormals (f64: libdevice's ``rsqrt.approx.f64``)
+RSQRT_APPROX_FTZ = Intrinsic(
+    "llvm.nvvm.rsqrt.approx.ftz.f", "rsqrt.approx.ftz.f32", (f32,), f32, _rsqrt_approx_ftz
+)
+RSQRT_APPROX = Intrinsic("llvm.nvvm.rsqrt.approx.f", "rsqrt.approx.f32", (f32,), f32, _rsqrt_approx)
+
+#: the f32 multiplier of ``tl.exp`` (``exp(x) = ex2.approx.f32(x * LOG2E)``, as Triton)
+LOG2E = float(np.float32(1.4426950408889634))
+
 E4M3, E5M2 = FORMATS[Float8E4M3FNType], FORMATS[Float8E5M2Type]
 F16X2 = VectorType(f16, [2])
 #: f32 pairs into e4m3/e5m2 bytes (sm_89+): round to nearest even, satfinite, NaN the format's
@@ -156,5 +212,15 @@ FP8_CVT_CAPABILITY = 89
 
 INTRINSICS: dict[str, Intrinsic] = {
     i.name: i
-    for i in (EX2_APPROX_FTZ, EX2_APPROX, DIV_FULL, *(i for p in FP8_PAIRS.values() for i in p))
+    for i in (
+        EX2_APPROX_FTZ,
+        EX2_APPROX,
+        DIV_FULL,
+        SQRT_APPROX_FTZ,
+        SQRT_APPROX,
+        SQRT_RN,
+        RSQRT_APPROX_FTZ,
+        RSQRT_APPROX,
+        *(i for p in FP8_PAIRS.values() for i in p),
+    )
 }

@@ -161,6 +161,16 @@ class RintOp(UnaryOp):
 
 
 @irdl_op_definition
+class PreciseSqrtOp(UnaryOp):
+    """``tl.sqrt_rn``: the IEEE square root rounded to nearest, Triton's ``tt.precise_sqrt``.
+    ``tt.sqrt`` of f32 is PTX's approximate ``sqrt.approx.ftz.f32``, as in Triton; this one
+    stays ``sqrt.rn``."""
+
+    name = "tt.precise_sqrt"
+    SEMANTICS: ClassVar = sem.sqrt
+
+
+@irdl_op_definition
 class CbrtOp(UnaryOp):
     name = "tt.cbrt"
     SEMANTICS: ClassVar = sem.cbrt
@@ -367,6 +377,7 @@ MATH_UNARY_OPS: Sequence[type[UnaryOp]] = (
     RoundOp,
     RintOp,
     CbrtOp,
+    PreciseSqrtOp,
 )
 TT_MATH_OPS: Sequence[type[ElementwiseOp]] = (
     *MATH_UNARY_OPS,

@@ -65,7 +65,8 @@ class AbsOp(UnaryOp):
 
 @irdl_op_definition
 class ExpOp(UnaryOp):
-    """``tl.exp`` (natural exponential)."""
+    """``tl.exp`` (natural exponential). Its semantics (interpreter, folding) is NumPy's; on
+    the GPU an f32 one is ``ex2.approx.f32`` of ``x * log2(e)`` rounded to f32, as Triton's."""
 
     name = "tt.exp"
     SEMANTICS: ClassVar = sem.exp
@@ -97,7 +98,8 @@ class Log2Op(UnaryOp):
 
 @irdl_op_definition
 class SqrtOp(UnaryOp):
-    """``tl.sqrt``."""
+    """``tl.sqrt``: NumPy's root; on the GPU an f32 one is PTX's ``sqrt.approx.ftz.f32`` (1
+    ulp), as Triton's; ``tt.precise_sqrt`` (``tl.sqrt_rn``) is IEEE."""
 
     name = "tt.sqrt"
     SEMANTICS: ClassVar = sem.sqrt
@@ -105,7 +107,7 @@ class SqrtOp(UnaryOp):
 
 @irdl_op_definition
 class RsqrtOp(UnaryOp):
-    """``tl.rsqrt``: ``1 / sqrt(x)``."""
+    """``tl.rsqrt``: ``1 / sqrt(x)``; on the GPU an f32 one is ``rsqrt.approx.ftz.f32`` (2 ulp)."""
 
     name = "tt.rsqrt"
     SEMANTICS: ClassVar = sem.rsqrt

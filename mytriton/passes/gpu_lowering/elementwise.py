@@ -23,6 +23,12 @@ from mytriton.dialects.nvgpu.nvvm_intrinsics import (
     DIV_FULL,
     EX2_APPROX,
     EX2_APPROX_FTZ,
+    LOG2E,
+    RSQRT_APPROX,
+    RSQRT_APPROX_FTZ,
+    SQRT_APPROX,
+    SQRT_APPROX_FTZ,
+    SQRT_RN,
     Intrinsic,
 )
 from mytriton.dialects.nvgpu.upstream import RemFOp
@@ -107,13 +113,25 @@ _FLOAT_UNARY: dict[type[Operation], Callable[[SSAValue], Operation]] = {
     tm.RoundOp: math.RoundOp,
     tm.RintOp: math.RoundEvenOp,
     tm.CbrtOp: math.CbrtOp,
+    tm.PreciseSqrtOp: math.SqrtOp,  # f64: sqrt.rn.f64 on both backends
     ew.AbsOp: math.AbsFOp,
     ew.NegOp: arith.NegfOp,
 }
-# ops Triton computes with an approximate PTX instruction, not the math library (f64 excepted)
-_APPROXIMATE: dict[type[Operation], Intrinsic] = {ew.Exp2Op: EX2_APPROX_FTZ}
+# ops Triton computes with one PTX instruction, not the math library (f64 excepted): the
+# approximate ones as its libdevice (flush-to-zero on), and tl.sqrt_rn's IEEE root
+_APPROXIMATE: dict[type[Operation], Intrinsic] = {
+    ew.Exp2Op: EX2_APPROX_FTZ,
+    ew.SqrtOp: SQRT_APPROX_FTZ,
+    ew.RsqrtOp: RSQRT_APPROX_FTZ,
+    tm.PreciseSqrtOp: SQRT_RN,
+}
 # the same, where the kernel keeps subnormals (``enable_reflect_ftz=False``)
-_APPROXIMATE_NO_FTZ: dict[type[Operation], Intrinsic] = {ew.Exp2Op: EX2_APPROX}
+_APPROXIMATE_NO_FTZ: dict[type[Operation], Intrinsic] = {
+    ew.Exp2Op: EX2_APPROX,
+    ew.SqrtOp: SQRT_APPROX,
+    ew.RsqrtOp: RSQRT_APPROX,
+    tm.PreciseSqrtOp: SQRT_RN,
+}
 _INT_PREDICATES = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
 # unsigned integers, and booleans: false < true (as a signed i1, true is -1 and would sort first)
 _UNSIGNED_PREDICATES = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}
@@ -199,6 +217,15 @@ def _approximate(
     if _is_half(t):
         return _in_f32(ctx, t, args, call)
     return ctx.value(call(*args))
+
+
+def _exp(ctx: LoweringContext, t: Attribute, x: SSAValue) -> SSAValue:
+    """Triton's ``exp`` of f32: ``ex2.approx.f32(x * log2(e))``, the product rounded to f32
+    and never flushed (Triton's own lowering, not libdevice's); halves through f32."""
+    wide = ctx.value(arith.ExtFOp(x, f32)) if _is_half(t) else x
+    scaled = ctx.value(arith.MulfOp(wide, ctx.const(LOG2E, f32)))
+    e = ctx.value(llvm.CallIntrinsicOp(EX2_APPROX.name, [scaled], [EX2_APPROX.result]))
+    return ctx.value(arith.TruncFOp(e, t)) if _is_half(t) else e  # type: ignore[arg-type]
 
 
 def _trunc(ctx: LoweringContext, t: Attribute, v: SSAValue) -> SSAValue:
@@ -290,6 +317,8 @@ def scalar_op(ctx: LoweringContext, op: ew.ElementwiseOp, args: list[SSAValue]) 
             if _is_half(t):
                 return _in_f32(ctx, t, args, math.FmaOp)
             return ctx.value(math.FmaOp(args[0], args[1], args[2]))
+        if kind is ew.ExpOp and not isinstance(t, Float64Type):
+            return _exp(ctx, t, args[0])
         if kind in _APPROXIMATE and not isinstance(t, Float64Type):
             table = _APPROXIMATE if ctx.reflect_ftz else _APPROXIMATE_NO_FTZ
             return _approximate(ctx, t, args, table[kind])
