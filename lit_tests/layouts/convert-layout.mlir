@@ -1,7 +1,7 @@
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s
 
 // A bound value (a load, a reduction, a dot: anything that is not free to recompute) needed
-// in a layout other than its own, and not cheaper to rebuild there (rematerialize.mlir: a
+// in a layout other than its own, and not cheaper to rebuild there (rebuilt-loads.mlir: a
 // volatile load is never loaded again), goes through one `ttg.convert_layout`, placed at the
 // first use and reused by later users in the same layout. An elementwise op takes the layout
 // of its first bound operand.

@@ -56,7 +56,7 @@ func.func @k_loop(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %k: i32)
 
 // A carried sum of column sums (a slice layout) initialised from a loaded vector (the vector
 // layout): the loop carries the slice, the initial value is converted once before the loop
-// (a volatile load: any other would be loaded in the slice, rematerialize.mlir).
+// (a volatile load: any other would be loaded in the slice, rebuilt-loads.mlir).
 func.func @bound_init(%x: !tt.ptr<f32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -263,8 +263,11 @@ class LayoutValues:
     # ---------------------------------------------------------------- rebuilt values
 
     def _rebuilds(self, v: SSAValue, layout: Attribute) -> bool:
-        """Whether bound block ``v`` is cheaper rebuilt in ``layout`` than converted to it."""
-        return self._rebuild_cost(v, layout, {}) < self._convert_cost(v)
+        """Whether bound block ``v`` costs no more rebuilt in ``layout`` than converted to it
+        (at a tie, rebuilding converts its smaller or equal sources: the copies of ``v`` in
+        layouts no user keeps may then be erased, ``drop_superseded``)."""
+        cost = self._rebuild_cost(v, layout, {})
+        return cost < math.inf and cost <= self._convert_cost(v)
 
     def _cost(self, v: SSAValue, layout: Attribute | None, memo: dict) -> float:
         """What having block ``v`` in ``layout`` costs (``_rebuilds``): nothing where it
