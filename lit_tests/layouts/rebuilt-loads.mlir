@@ -195,6 +195,30 @@ func.func @volatile_scale(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt
 // CHECK-NEXT:    %[[C:.*]] = ttg.convert_layout %sv : tensor<1024xf32, #[[V1]]> -> tensor<1024xf32, #[[V8]]>
 // CHECK-NEXT:    %yv = tt.mul %qf, %[[C]] : tensor<1024xf32, #[[V8]]>
 
+// Nor a ``.cv`` load (fetched again on every read: one read stays one).
+func.func @cv_scale(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+  %cols = tt.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %cols : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+  %qv = tt.load %qp : tensor<1024x!tt.ptr<f16>>
+  %qf = tt.cast %qv : tensor<1024xf16> -> tensor<1024xf32>
+  %c128 = arith.constant 128 : i32
+  %g = tt.splat %c128 : i32 -> tensor<1024xi32>
+  %grp = tt.div %cols, %g : tensor<1024xi32>
+  %ss = tt.splat %s : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %sp = tt.addptr %ss, %grp : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %sv = tt.load %sp {cache = "cv"} : tensor<1024x!tt.ptr<f32>>
+  %yv = tt.mul %qf, %sv : tensor<1024xf32>
+  %yh = tt.cast %yv : tensor<1024xf32> -> tensor<1024xf16>
+  %ys = tt.splat %y : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+  %yp = tt.addptr %ys, %cols : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+  tt.store %yp, %yh : tensor<1024x!tt.ptr<f16>>
+  func.return
+}
+// CHECK-LABEL: func.func @cv_scale
+// CHECK:         %sv = tt.load %sp {cache = "cv"} : tensor<1024x!tt.ptr<f32>, #[[V1]]>
+// CHECK-NEXT:    %[[C:.*]] = ttg.convert_layout %sv : tensor<1024xf32, #[[V1]]> -> tensor<1024xf32, #[[V8]]>
+
 // Not a load as large as the threads that another user keeps in its own layout (stored as
 // loaded): loading it twice would read it twice; it is converted.
 func.func @shared_scale(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %z: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {

@@ -1,7 +1,17 @@
 """The values of ``tt-assign-layouts`` (``assign_layouts``): the new value of an old block in
 each layout a user needs, *free* values (ranges, splats, broadcasts and elementwise math over
-them) rematerialized in it, any other converted from the layout it was bound in
-(``ttg.convert_layout``), and the coalesced layout of a memory access.
+them) rematerialized in it, any other rebuilt in it or converted from the layout it was bound
+in (``ttg.convert_layout``), and the coalesced layout of a memory access.
+
+A bound block is rebuilt where that costs no more than converting it (``_rebuilds``, a cost in
+elements: a conversion moves every element through shared memory and waits at a barrier):
+cheap math (``REMATERIALIZABLE``: broadcasts, elementwise ops) over its operands, each had in the
+layout it then needs the same way, down to a load whose pointers, mask and ``other`` are free,
+issued again in that layout right after its bound copy (``_reissue``: nothing can write
+between the two reads) where it is smaller than the program's threads or its only user's (a
+scale vector, a cos/sin row, a table row: ``_reissues``). So ``w[:, None] * o`` converts the
+small ``w`` (or loads it again), never the broadcast tile. Triton's backward rematerialization
+does the same (``RemoveLayoutConversions``, which also re-issues such loads).
 
 A memory access whose bound operands hold it in a layout that moves its addresses in fewer
 contiguous elements a thread than its coalesced layout (a pointer block built from a gathered
@@ -22,19 +32,19 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mytriton.dialects.tt import core as tt
-from mytriton.dialects.tt.debug import VOLATILE_ATTR
+from mytriton.dialects.tt.debug import CACHE_ATTR, VOLATILE_ATTR
 from mytriton.dialects.tt.elementwise import ElementwiseOp
 from mytriton.dialects.tt.shape import SHAPE_OPS, GatherOp, JoinOp
 from mytriton.dialects.tt.types import PointerType, element_type, shape_of
 from mytriton.dialects.ttg.layouts import (
+    WARP_SIZE,
     BlockedLayoutAttr,
     ConvertLayoutOp,
     Layout,
-    WARP_SIZE,
     SliceLayoutAttr,
     with_layout,
 )
@@ -70,6 +80,9 @@ CONVERT_FIXED_COST = 64
 LOAD_COST = 2
 OP_COST = 1
 
+# the costs of the values already weighed in one decision (``LayoutValues._cost``)
+Costs = dict[tuple[SSAValue, Attribute], float]
+
 # a bound leaf (not cheap math) of at most 1/LEAF_RATIO of an access's elements is cheap enough
 # to convert when the access's pointers are recomputed from it (``LayoutValues.regathers``)
 LEAF_RATIO = 8
@@ -104,8 +117,14 @@ def _plain(layout: Attribute) -> bool:
 
 
 def _dead_load(op: Operation) -> bool:
-    """A load that may be erased once nothing uses it (not volatile)."""
-    return isinstance(op, tt.LoadOp) and VOLATILE_ATTR not in op.attributes
+    """A plain load, which may be erased once nothing uses it or read twice: not volatile, nor
+    ``.cv`` (``cache_modifier``: fetched again on every read)."""
+    cache = op.attributes.get(CACHE_ATTR)
+    return (
+        isinstance(op, tt.LoadOp)
+        and VOLATILE_ATTR not in op.attributes
+        and not (isinstance(cache, StringAttr) and cache.data == "cv")
+    )
 
 
 def numel(v: SSAValue) -> int:
@@ -269,7 +288,7 @@ class LayoutValues:
         cost = self._rebuild_cost(v, layout, {})
         return cost < math.inf and cost <= self._convert_cost(v)
 
-    def _cost(self, v: SSAValue, layout: Attribute | None, memo: dict) -> float:
+    def _cost(self, v: SSAValue, layout: Attribute | None, memo: Costs) -> float:
         """What having block ``v`` in ``layout`` costs (``_rebuilds``): nothing where it
         exists or is free, else the cheaper of converting and rebuilding it."""
         if not is_block_value(v) or v in self.free:
@@ -290,7 +309,7 @@ class LayoutValues:
             return math.inf  # pointers do not move between layouts
         return CONVERT_FIXED_COST + CONVERT_COST * numel(v)
 
-    def _rebuild_cost(self, v: SSAValue, layout: Attribute, memo: dict) -> float:
+    def _rebuild_cost(self, v: SSAValue, layout: Attribute, memo: Costs) -> float:
         """The cost of rebuilding bound ``v`` in ``layout`` (infinite where it cannot be): a
         load re-issued (``_reissues``), or cheap math (``REMATERIALIZABLE``) over its operands
         had in the layouts it needs (``_cost``); only in blocked layouts and their slices."""
@@ -307,13 +326,14 @@ class LayoutValues:
         )
 
     def _reissues(self, load: tt.LoadOp, layout: Attribute) -> bool:
-        """Whether ``load`` may be issued again in ``layout`` (``_reissue``): not volatile, not
-        through a tensor map, its pointers, mask and ``other`` free (rebuilt from ranges and
+        """Whether ``load`` may be issued again in ``layout`` (``_reissue``): not volatile nor
+        ``.cv`` (fetched again on every read: kept to one read), not through a tensor map, its
+        pointers, mask and ``other`` free (rebuilt from ranges and
         scalars), and either smaller than the program's threads (its lines stay in cache: a
         scale vector, a cos/sin row, Triton's cheap loads) or its only user's (the bound copy
         dies: the load moves) in a blocked layout that moves its addresses in runs at least as
         long as its coalesced layout (``_narrower``)."""
-        if load.tensor_map is not None or VOLATILE_ATTR in load.attributes:
+        if load.tensor_map is not None or not _dead_load(load):
             return False
         if not all(o in self.free for o in (load.ptr, load.mask, load.other) if o is not None):
             return False
