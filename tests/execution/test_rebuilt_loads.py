@@ -2,13 +2,15 @@
 tensor through shared memory (``layout_values._rebuilds``), as the patterns benchmark's kernels
 use them: rotary embedding's cos/sin row scaling two tiles of different layouts, fp8
 dequantization's per-group scales, split-KV decode's combine (``w[:, None] * o`` with ``w`` from
-the loaded log-sum-exps); and a row overwritten between its load and its use in another layout,
-which must still be used as first read (the second load is issued right after the first). Every
-backend against NumPy; the laid-out IR converts nothing.
+the loaded log-sum-exps), paged attention's table row gathering both K^T and V in a pipelined
+loop; and a row overwritten between its load and its use in another layout, which must still
+be used as first read (the second load is issued right after the first). Every backend against
+NumPy; the laid-out IR converts none of them.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import ml_dtypes
@@ -92,6 +94,30 @@ def overwritten_row(X, T, R: tl.constexpr, D: tl.constexpr):
     tl.store(t_ptrs, (t * v[None, :]).to(T.dtype.element_ty))
 
 
+@triton.jit
+def paged_two_dots(
+    Q, KCache, VCache, Table, Out, n_tokens, stride_b, stride_t,
+    PAGE: tl.constexpr, BM: tl.constexpr, D: tl.constexpr, BN: tl.constexpr,
+):  # fmt: skip
+    """The sum over key blocks of ``(Q @ K_j^T) @ V_j``, K^T and V gathered through the same
+    table row (paged attention's loop without its softmax): the row is loaded in each tile's
+    slice, both pipelined ahead of the copies."""
+    offs_m = tl.arange(0, BM)
+    offs_d = tl.arange(0, D)
+    q = tl.load(Q + offs_m[:, None] * D + offs_d[None, :])
+    acc = tl.zeros((BM, D), dtype=tl.float32)
+    for start in range(0, n_tokens, BN):
+        offs_n = start + tl.arange(0, BN)
+        valid = offs_n < n_tokens
+        block = tl.load(Table + offs_n // PAGE, mask=valid, other=0)
+        offs = block * stride_b + (offs_n % PAGE) * stride_t
+        kt = tl.load(KCache + offs[None, :] + offs_d[:, None], mask=valid[None, :], other=0.0)
+        s = tl.dot(q, kt)
+        v = tl.load(VCache + offs[:, None] + offs_d[None, :], mask=valid[:, None], other=0.0)
+        acc += tl.dot(s.to(tl.float16), v)
+    tl.store(Out + offs_m[:, None] * D + offs_d[None, :], acc)
+
+
 def _no_conversion(run: Any, compiled: Any) -> None:
     if run.backend != "interpreter":
         assert "ttg.convert_layout" not in compiled.asm["ttg"]
@@ -162,3 +188,31 @@ def test_row_overwritten_before_its_use(run: Any) -> None:
     np.testing.assert_array_equal(t, expected)
     np.testing.assert_array_equal(x, first + 1000)
     _no_conversion(run, compiled)
+
+
+@pytest.mark.parametrize("n_tokens", [64, 45])
+def test_paged_two_dots(run: Any, n_tokens: int) -> None:
+    """Exact sums of small whole numbers; the table row is never converted."""
+    bm, d, bn, page = 32, 32, 32, 8
+    n_pages = triton.cdiv(n_tokens, page)
+    rng = np.random.default_rng(n_tokens)
+    q = rng.integers(-1, 2, (bm, d)).astype(np.float16)
+    k_cache = rng.integers(-1, 2, (n_pages + 2, page, d)).astype(np.float16)
+    v_cache = rng.integers(-1, 2, (n_pages + 2, page, d)).astype(np.float16)
+    table = rng.permutation(n_pages + 2)[:n_pages].astype(np.int32)
+    out = np.full((bm, d), np.nan, np.float32)
+    compiled = run(
+        paged_two_dots, (1,), q, k_cache, v_cache, table, out, n_tokens, page * d, d,
+        PAGE=page, BM=bm, D=d, BN=bn,
+    )  # fmt: skip
+    tokens = np.arange(n_tokens)
+    k = k_cache[table[tokens // page], tokens % page].astype(np.float32)
+    v = v_cache[table[tokens // page], tokens % page].astype(np.float32)
+    expected = np.zeros((bm, d), np.float32)
+    for start in range(0, n_tokens, bn):
+        blk = slice(start, start + bn)
+        expected += (q.astype(np.float32) @ k[blk].T) @ v[blk]
+    np.testing.assert_array_equal(out, expected)
+    if run.backend != "interpreter":
+        ttg = compiled.asm["ttg"]
+        assert not re.search(r"convert_layout %\S+ : tensor<32xi32", ttg), ttg
