@@ -99,7 +99,9 @@ def _warp_run(layout: BlockedLayoutAttr, dim: int) -> int:
     return layout.spt[dim] * lanes
 
 
-def _narrower(layout: BlockedLayoutAttr, coalesced: BlockedLayoutAttr, shape: list[int]) -> bool:
+def _narrower(
+    layout: BlockedLayoutAttr, coalesced: BlockedLayoutAttr, shape: Sequence[int]
+) -> bool:
     """Whether ``layout`` moves fewer consecutive elements of the dimension ``coalesced`` runs
     along first a thread, or a warp (``_warp_run``: its threads run along another dimension)."""
     fastest = coalesced.dim_order[0]
