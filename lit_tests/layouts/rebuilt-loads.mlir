@@ -249,6 +249,37 @@ func.func @shared_scale(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.p
 // CHECK:         %[[C:.*]] = ttg.convert_layout %sv : tensor<1024xf32, #[[V1]]> -> tensor<1024xf32, #[[V8]]>
 // CHECK-NEXT:    %yv = tt.mul %qf, %[[C]] : tensor<1024xf32, #[[V8]]>
 
+// Nor when the load's only user is itself used in its own layout too (the scales cast, stored
+// as they are, and multiplied): the load's first copy stays, so it would be read twice.
+func.func @shared_cast_scale(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %z: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %cols = tt.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %cols : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+  %qv = tt.load %qp : tensor<1024x!tt.ptr<f16>>
+  %qf = tt.cast %qv : tensor<1024xf16> -> tensor<1024xf32>
+  %c128 = arith.constant 128 : i32
+  %g = tt.splat %c128 : i32 -> tensor<1024xi32>
+  %grp = tt.div %cols, %g : tensor<1024xi32>
+  %ss = tt.splat %s : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+  %sp = tt.addptr %ss, %grp : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+  %sv = tt.load %sp : tensor<1024x!tt.ptr<f16>>
+  %sf = tt.cast %sv : tensor<1024xf16> -> tensor<1024xf32>
+  %zs = tt.splat %z : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %zp = tt.addptr %zs, %cols : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  tt.store %zp, %sf : tensor<1024x!tt.ptr<f32>>
+  %yv = tt.mul %qf, %sf : tensor<1024xf32>
+  %yh = tt.cast %yv : tensor<1024xf32> -> tensor<1024xf16>
+  %ys = tt.splat %y : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+  %yp = tt.addptr %ys, %cols : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+  tt.store %yp, %yh : tensor<1024x!tt.ptr<f16>>
+  func.return
+}
+// CHECK-LABEL: func.func @shared_cast_scale
+// CHECK:         %sv = tt.load %sp : tensor<1024x!tt.ptr<f16>, #[[V1]]>
+// CHECK-NOT:     tt.load %sp
+// CHECK:         %[[C:.*]] = ttg.convert_layout %sf : tensor<1024xf32, #[[V1]]> -> tensor<1024xf32, #[[V8]]>
+// CHECK-NEXT:    %yv = tt.mul %qf, %[[C]] : tensor<1024xf32, #[[V8]]>
+
 // Not a load through bound pointers (a gathered vector): it is not loaded again, but the
 // [32, 64] broadcast of it is rebuilt from the vector converted to the tile's slice (64
 // elements), not converted whole.

@@ -81,7 +81,7 @@ LOAD_COST = 2
 OP_COST = 1
 
 # the costs of the values already weighed in one decision (``LayoutValues._cost``)
-Costs = dict[tuple[SSAValue, Attribute], float]
+Costs = dict[tuple[SSAValue, Attribute, bool], float]
 
 # a bound leaf (not cheap math) of at most 1/LEAF_RATIO of an access's elements is cheap enough
 # to convert when the access's pointers are recomputed from it (``LayoutValues.regathers``)
@@ -245,15 +245,20 @@ class LayoutValues:
 
     def value(self, v: SSAValue, layout: Attribute | None) -> SSAValue:
         """The new value for old block ``v`` in ``layout``: rematerialized (free), rebuilt
-        where that costs less than converting it (``_rebuilds``), else converted."""
+        where that costs no more than converting it (``_rebuilds``), else converted."""
+        return self._value(v, layout, v.has_one_use())
+
+    def _value(self, v: SSAValue, layout: Attribute | None, sole: bool) -> SSAValue:
+        """``value``; ``sole``: the copy of ``v`` in its own layout serves only the value
+        being rebuilt (``_rebuilds``)."""
         assert layout is not None
         found = self.lookup(v, layout)
         if found is not None:
             return found
         if v in self.free:
             new = self._rematerialize(v, layout)
-        elif self._rebuilds(v, layout):
-            return self._rebuild(v, layout)
+        elif self._rebuilds(v, layout, sole):
+            return self._rebuild(v, layout, sole)
         else:
             new = self._convert(v, layout)
         self.record(v, layout, new)
@@ -283,14 +288,16 @@ class LayoutValues:
 
     # ---------------------------------------------------------------- rebuilt values
 
-    def _rebuilds(self, v: SSAValue, layout: Attribute) -> bool:
+    def _rebuilds(self, v: SSAValue, layout: Attribute, sole: bool) -> bool:
         """Whether bound block ``v`` costs no more rebuilt in ``layout`` than converted to it
         (at a tie, rebuilding converts its smaller or equal sources: the copies of ``v`` in
-        layouts no user keeps may then be erased, ``drop_superseded``)."""
-        cost = self._rebuild_cost(v, layout, {})
+        layouts no user keeps may then be erased, ``drop_superseded``). ``sole``: the copy of
+        ``v`` in its own layout serves only this use, so a large load may move
+        (``_reissues``)."""
+        cost = self._rebuild_cost(v, layout, {}, sole)
         return cost < math.inf and cost <= self._convert_cost(v)
 
-    def _cost(self, v: SSAValue, layout: Attribute | None, memo: Costs) -> float:
+    def _cost(self, v: SSAValue, layout: Attribute | None, memo: Costs, sole: bool) -> float:
         """What having block ``v`` in ``layout`` costs (``_rebuilds``): nothing where it
         exists or is free, else the cheaper of converting and rebuilding it."""
         if not is_block_value(v) or v in self.free:
@@ -299,10 +306,10 @@ class LayoutValues:
             return math.inf
         if self.lookup(v, layout) is not None:
             return 0
-        key = (v, layout)
+        key = (v, layout, sole)
         if key not in memo:
             memo[key] = math.inf  # a value cannot be rebuilt from itself
-            memo[key] = min(self._convert_cost(v), self._rebuild_cost(v, layout, memo))
+            memo[key] = min(self._convert_cost(v), self._rebuild_cost(v, layout, memo, sole))
         return memo[key]
 
     @staticmethod
@@ -311,42 +318,44 @@ class LayoutValues:
             return math.inf  # pointers do not move between layouts
         return CONVERT_FIXED_COST + CONVERT_COST * numel(v)
 
-    def _rebuild_cost(self, v: SSAValue, layout: Attribute, memo: Costs) -> float:
+    def _rebuild_cost(self, v: SSAValue, layout: Attribute, memo: Costs, sole: bool) -> float:
         """The cost of rebuilding bound ``v`` in ``layout`` (infinite where it cannot be): a
         load re-issued (``_reissues``), or cheap math (``REMATERIALIZABLE``) over its operands
-        had in the layouts it needs (``_cost``); only in blocked layouts and their slices."""
+        had in the layouts it needs (``_cost``; an operand's copy serves only this use where
+        ``v``'s does and ``v`` is its only user); only in blocked layouts and their slices."""
         op = v.owner
         if v not in self.home or not _plain(layout) or not isinstance(op, Operation):
             return math.inf
         if isinstance(op, tt.LoadOp):
-            return LOAD_COST * numel(v) if self._reissues(op, layout) else math.inf
+            return LOAD_COST * numel(v) if self._reissues(op, layout, sole) else math.inf
         if not isinstance(op, REMATERIALIZABLE) or len(op.results) != 1:
             return math.inf
         own = 0 if isinstance(op, RENAMING_OPS) else OP_COST * numel(v)
         return own + sum(
-            self._cost(o, self._operand_layout(op, o, layout), memo) for o in op.operands
+            self._cost(o, self._operand_layout(op, o, layout), memo, sole and o.has_one_use())
+            for o in op.operands
         )
 
-    def _reissues(self, load: tt.LoadOp, layout: Attribute) -> bool:
+    def _reissues(self, load: tt.LoadOp, layout: Attribute, sole: bool) -> bool:
         """Whether ``load`` may be issued again in ``layout`` (``_reissue``): not volatile nor
         ``.cv`` (fetched again on every read: kept to one read), not through a tensor map, its
-        pointers, mask and ``other`` free (rebuilt from ranges and
-        scalars), and either smaller than the program's threads (its lines stay in cache: a
-        scale vector, a cos/sin row, Triton's cheap loads) or its only user's (the bound copy
-        dies: the load moves) in a blocked layout that moves its addresses in runs at least as
-        long as its coalesced layout (``_narrower``)."""
+        pointers, mask and ``other`` free (rebuilt from ranges and scalars), and either smaller
+        than the program's threads (its lines stay in cache: a scale vector, a cos/sin row,
+        Triton's cheap loads) or, its bound copy serving only this use (``sole``: that copy
+        dies, the load moves), in a blocked layout that moves its addresses in runs at least
+        as long as its coalesced layout (``_narrower``)."""
         if load.tensor_map is not None or not _dead_load(load):
             return False
         if not all(o in self.free for o in (load.ptr, load.mask, load.other) if o is not None):
             return False
         if numel(load.result) < self.num_warps * WARP_SIZE:
             return True
-        if not load.result.has_one_use() or not isinstance(layout, BlockedLayoutAttr):
+        if not sole or not isinstance(layout, BlockedLayoutAttr):
             return False
         coalesced = self.coalesced(load.ptr, load.mask)
         return not _narrower(layout, coalesced, shape_of(load.ptr.type))
 
-    def _rebuild(self, v: SSAValue, layout: Attribute) -> SSAValue:
+    def _rebuild(self, v: SSAValue, layout: Attribute, sole: bool) -> SSAValue:
         """``v`` rebuilt in ``layout`` (``_rebuilds``), recorded; its bound copy is erased at
         the end if nothing else uses it (``drop_superseded``)."""
         op = v.owner
@@ -354,7 +363,12 @@ class LayoutValues:
         if isinstance(op, tt.LoadOp):
             new = self._reissue(op, layout)
         else:
-            operands = [self.operand(o, self._operand_layout(op, o, layout)) for o in op.operands]
+            operands = [
+                self._value(o, self._operand_layout(op, o, layout), sole and o.has_one_use())
+                if is_block_value(o)
+                else self.scalar(o)
+                for o in op.operands
+            ]
             new = self.insert(rebuild_op(op, operands, [with_layout(v.type, layout)])).results[0]
         new.name_hint = v.name_hint
         self.record(v, layout, new)
