@@ -1,9 +1,10 @@
 // RUN: mytriton-opt %s -p 'tt-assign-layouts{num_warps=4}' | %{aliases} | filecheck %s
 
 // A bound value (a load, a reduction, a dot: anything that is not free to recompute) needed
-// in a layout other than its own goes through one `ttg.convert_layout`, placed at the first
-// use and reused by later users in the same layout. An elementwise op takes the layout of its
-// first bound operand.
+// in a layout other than its own, and not cheaper to rebuild there (rebuilt-loads.mlir: a
+// volatile load is never loaded again), goes through one `ttg.convert_layout`, placed at the
+// first use and reused by later users in the same layout. An elementwise op takes the layout
+// of its first bound operand.
 
 // CHECK-DAG:   #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG:   #[[B:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
@@ -23,7 +24,7 @@ func.func @reduce_plus_load(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
     tt.reduce.return %s_acc : f32
   }
   %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
-  %w = tt.load %ys : tensor<64x!tt.ptr<f32>>
+  %w = tt.load %ys {isVolatile} : tensor<64x!tt.ptr<f32>>
   %a = tt.add %s, %w : tensor<64xf32>
   %b = tt.mul %s, %w : tensor<64xf32>
   %c = tt.sub %w, %s : tensor<64xf32>
@@ -40,7 +41,7 @@ func.func @reduce_plus_load(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
 // CHECK-NEXT:      tt.reduce.return %{{.*}} : f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #[[V]]>
-// CHECK-NEXT:    %w = tt.load %ys : tensor<64x!tt.ptr<f32>, #[[V]]>
+// CHECK-NEXT:    %w = tt.load %ys {isVolatile} : tensor<64x!tt.ptr<f32>, #[[V]]>
 // CHECK-NEXT:    %[[W:.*]] = ttg.convert_layout %w : tensor<64xf32, #[[V]]> -> tensor<64xf32, #[[S0]]>
 // CHECK-NEXT:    %a = tt.add %s, %[[W]] : tensor<64xf32, #[[S0]]>
 // CHECK-NEXT:    %b = tt.mul %s, %[[W]] : tensor<64xf32, #[[S0]]>

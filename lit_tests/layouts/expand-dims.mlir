@@ -8,7 +8,6 @@
 // CHECK-DAG:   #[[B:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 // CHECK-DAG:   #[[S1:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[B]]}>
 // CHECK-DAG:   #[[S0:slice[0-9]*]] = #ttg.slice<{dim = 0, parent = #[[B]]}>
-// CHECK-DAG:   #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG:   #[[R:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [1, 0]}>
 // CHECK-DAG:   #[[SR:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[R]]}>
 
@@ -58,9 +57,11 @@ func.func @range_columns(%x: !tt.ptr<f32>) {
 // CHECK-NEXT:    %p = tt.addptr %xs, %cb : tensor<8x64x!tt.ptr<f32>, #[[B]]>, tensor<8x64xi32, #[[B]]>
 // CHECK-NEXT:    %v = tt.load %p : tensor<8x64x!tt.ptr<f32>, #[[B]]>
 
-// A bound operand that is not the slice of the result's layout (a loaded vector) is converted
-// to it; the result takes the default layout of its own shape (32x1: the rows across the lanes,
-// the warps replicating along the single column), which its broadcast keeps.
+// A bound operand that is not the slice of the result's layout (a loaded vector) is needed in
+// it; the result takes the default layout of its own shape (32x1: the rows across the lanes,
+// the warps replicating along the single column), which its broadcast keeps. The vector, a
+// load through free pointers smaller than the program's threads, is loaded in the slice
+// instead of converted to it, and its first copy, unused, is erased.
 func.func @loaded_vector(%x: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<32x!tt.ptr<f32>>
@@ -71,9 +72,10 @@ func.func @loaded_vector(%x: !tt.ptr<f32>) {
   func.return
 }
 // CHECK-LABEL: func.func @loaded_vector
-// CHECK:         %v = tt.load %xs : tensor<32x!tt.ptr<f32>, #[[V]]>
-// CHECK-NEXT:    %[[C:.*]] = ttg.convert_layout %v : tensor<32xf32, #[[V]]> -> tensor<32xf32, #[[SR]]>
-// CHECK-NEXT:    %ve = tt.expand_dims %[[C]] {axis = 1 : i32} : tensor<32xf32, #[[SR]]> -> tensor<32x1xf32, #[[R]]>
+// CHECK-NOT:     ttg.convert_layout
+// CHECK:         %xs = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #[[SR]]>
+// CHECK-NEXT:    %v = tt.load %xs : tensor<32x!tt.ptr<f32>, #[[SR]]>
+// CHECK-NEXT:    %ve = tt.expand_dims %v {axis = 1 : i32} : tensor<32xf32, #[[SR]]> -> tensor<32x1xf32, #[[R]]>
 // CHECK-NEXT:    %vb = tt.broadcast %ve : tensor<32x1xf32, #[[R]]> -> tensor<32x4xf32, #[[R]]>
 // CHECK-NEXT:    %ys = tt.splat %x : !tt.ptr<f32> -> tensor<32x4x!tt.ptr<f32>, #[[R]]>
 // CHECK-NEXT:    tt.store %ys, %vb : tensor<32x4x!tt.ptr<f32>, #[[R]]>

@@ -4,9 +4,10 @@
 // built from a loaded table, so it is bound, and the layout its expand_dims and broadcast
 // propagate from the 32-element table load runs its threads across the tokens, an element at a
 // time. The access takes its coalesced layout instead (16-byte vectors along the contiguous
-// head dimension), its pointers and mask recomputed in it from the table values: only the
-// 32-element table load is converted (to a slice of that layout), never a pointer block, and
-// the bound copies of the pointer arithmetic are gone.
+// head dimension), its pointers and mask recomputed in it from the table values: the
+// 32-element table load, smaller than the program's threads, is loaded in a slice of that
+// layout (where it cannot be, a volatile table, it is converted to it), never a pointer block
+// converted, and the bound copies of the pointer arithmetic (and of the table) are gone.
 
 // CHECK-DAG:   #[[T:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG:   #[[KT:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
@@ -16,7 +17,7 @@
 // CHECK-DAG:   #[[V1:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V]]}>
 
 // K^T [64, 32]: column n is token n's head row (contiguous down the column). The mask comes
-// from the table too (unmapped pages: -1), so it is recomputed from the same converted values.
+// from the table too (unmapped pages: -1), so it is recomputed from the same table values.
 func.func @gathered_kt(%Cache: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Table: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %Out: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n_tokens: i32, %stride_b: i32 {tt.divisibility = 16 : i32}, %stride_t: i32 {tt.divisibility = 16 : i32}) {
   %r32 = tt.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
   %offs_d = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
@@ -55,14 +56,15 @@ func.func @gathered_kt(%Cache: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Table
   func.return
 }
 // CHECK-LABEL: func.func @gathered_kt
-// CHECK:         %block = tt.load %{{.*}} : tensor<32x!tt.ptr<i32>, #[[T]]>
-// CHECK:         %[[B:.*]] = ttg.convert_layout %block : tensor<32xi32, #[[T]]> -> tensor<32xi32, #[[KT0]]>
 // CHECK-NOT:     ttg.convert_layout
 // CHECK-NOT:     , #[[T]]>
-// CHECK:         %base = tt.mul %[[B]], %{{.*}} : tensor<32xi32, #[[KT0]]>
+// CHECK:         %block = tt.load %{{.*}} : tensor<32x!tt.ptr<i32>, #[[KT0]]>
 // CHECK-NOT:     ttg.convert_layout
 // CHECK-NOT:     , #[[T]]>
-// CHECK:         %mapped = tt.cmp ge, %[[B]], %{{.*}} : tensor<32xi32, #[[KT0]]>
+// CHECK:         %base = tt.mul %block, %{{.*}} : tensor<32xi32, #[[KT0]]>
+// CHECK-NOT:     ttg.convert_layout
+// CHECK-NOT:     , #[[T]]>
+// CHECK:         %mapped = tt.cmp ge, %block, %{{.*}} : tensor<32xi32, #[[KT0]]>
 // CHECK-NOT:     ttg.convert_layout
 // CHECK-NOT:     , #[[T]]>
 // CHECK:         %kt = tt.load %ptrs, %mask : tensor<64x32x!tt.ptr<f16>, #[[KT]]>
@@ -70,12 +72,13 @@ func.func @gathered_kt(%Cache: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Table
 // CHECK:         func.return
 
 // V [32, 64] stored into the cache (a scatter through the table): row n is token n's head row.
+// The table is volatile: it is not loaded again, its values are converted to the slice.
 func.func @scattered_v(%Cache: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Table: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %stride_b: i32 {tt.divisibility = 16 : i32}) {
   %r32 = tt.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
   %offs_d = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
   %ts = tt.splat %Table : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>>
   %tp = tt.addptr %ts, %r32 : tensor<32x!tt.ptr<i32>>, tensor<32xi32>
-  %block = tt.load %tp : tensor<32x!tt.ptr<i32>>
+  %block = tt.load %tp {isVolatile} : tensor<32x!tt.ptr<i32>>
   %sb = tt.splat %stride_b : i32 -> tensor<32xi32>
   %offs = tt.mul %block, %sb : tensor<32xi32>
   %oe = tt.expand_dims %offs {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
@@ -91,7 +94,7 @@ func.func @scattered_v(%Cache: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Table
   func.return
 }
 // CHECK-LABEL: func.func @scattered_v
-// CHECK:         %block = tt.load %{{.*}} : tensor<32x!tt.ptr<i32>, #[[T]]>
+// CHECK:         %block = tt.load %{{.*}} {isVolatile} : tensor<32x!tt.ptr<i32>, #[[T]]>
 // CHECK:         ttg.convert_layout %block : tensor<32xi32, #[[T]]> -> tensor<32xi32, #[[V1]]>
 // CHECK-NOT:     ttg.convert_layout
 // CHECK:         tt.store %ptrs, %{{.*}} : tensor<32x64x!tt.ptr<f16>, #[[V]]>
@@ -123,9 +126,9 @@ func.func @table_too_large(%Cache: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %Ta
 
 // A pointer block advanced in a loop whose initial value is gathered (a fused MoE's rows of A,
 // through its token ids): carried in the coalesced layout of the loads made through it, its
-// initial value and the rows' mask recomputed from the converted ids; the values loaded
-// through it (and the sum they feed) are predicted in that layout too, so nothing is converted
-// in the loop. (Its layout is V's above: 16-byte vectors along the rows.)
+// initial value and the rows' mask recomputed from the ids (loaded in a slice of that layout);
+// the values loaded through it (and the sum they feed) are predicted in that layout too, so
+// nothing is converted in the loop. (Its layout is V's above: 16-byte vectors along the rows.)
 func.func @gathered_rows_loop(%A: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Rows: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %Out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n_valid: i32, %n: i32, %stride_am: i32 {tt.divisibility = 16 : i32}) {
   %offs_m = tt.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
   %offs_k = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
@@ -162,8 +165,8 @@ func.func @gathered_rows_loop(%A: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %Ro
   func.return
 }
 // CHECK-LABEL: func.func @gathered_rows_loop
-// CHECK:         %rows = tt.load %{{.*}} : tensor<32x!tt.ptr<i32>, #[[T]]>
-// CHECK:         %[[R:.*]] = ttg.convert_layout %rows : tensor<32xi32, #[[T]]> -> tensor<32xi32, #[[V1]]>
+// CHECK-NOT:     ttg.convert_layout
+// CHECK:         %[[R:rows]] = tt.load %{{.*}} : tensor<32x!tt.ptr<i32>, #[[V1]]>
 // CHECK-NOT:     ttg.convert_layout
 // CHECK:         %a_ptrs = tt.addptr %{{.*}} : tensor<32x64x!tt.ptr<f16>, #[[V]]>, tensor<32x64xi32, #[[V]]>
 // CHECK-NOT:     ttg.convert_layout

@@ -55,12 +55,13 @@ func.func @k_loop(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %k: i32)
 // CHECK-NEXT:    tt.store %cs, %res : tensor<16x16x!tt.ptr<f32>, #[[C]]>
 
 // A carried sum of column sums (a slice layout) initialised from a loaded vector (the vector
-// layout): the loop carries the slice, the initial value is converted once before the loop.
+// layout): the loop carries the slice, the initial value is converted once before the loop
+// (a volatile load: any other would be loaded in the slice, rebuilt-loads.mlir).
 func.func @bound_init(%x: !tt.ptr<f32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
-  %init = tt.load %xs : tensor<64x!tt.ptr<f32>>
+  %init = tt.load %xs {isVolatile} : tensor<64x!tt.ptr<f32>>
   %ts = tt.splat %x : !tt.ptr<f32> -> tensor<8x64x!tt.ptr<f32>>
   %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64xf32>) : i32 {
     %v = tt.load %ts : tensor<8x64x!tt.ptr<f32>>
@@ -76,7 +77,7 @@ func.func @bound_init(%x: !tt.ptr<f32>, %n: i32) {
   func.return
 }
 // CHECK-LABEL: func.func @bound_init
-// CHECK:         %init = tt.load %xs : tensor<64x!tt.ptr<f32>, #[[V]]>
+// CHECK:         %init = tt.load %xs {isVolatile} : tensor<64x!tt.ptr<f32>, #[[V]]>
 // CHECK-NEXT:    %[[INIT:.*]] = ttg.convert_layout %init : tensor<64xf32, #[[V]]> -> tensor<64xf32, #[[S0]]>
 // CHECK-NEXT:    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %[[INIT]]) -> (tensor<64xf32, #[[S0]]>) : i32 {
 // CHECK:           %s = tt.reduce %v {axis = 0 : i32} : tensor<8x64xf32, #[[T]]> -> tensor<64xf32, #[[S0]]> {

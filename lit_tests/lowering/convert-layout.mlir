@@ -5,7 +5,8 @@
 // it, and a barrier so the buffer can be reused.
 
 // Row sums of a 2x4 block (a slice of threadsPerWarp = [2, 16]: the row is thread id bit 4)
-// added to a loaded 2-vector (threadsPerWarp = [32]: the element is bit 0): the vector moves.
+// added to a loaded 2-vector (threadsPerWarp = [32]: the element is bit 0): the vector moves
+// (volatile: any other small load would be loaded again in the slice).
 func.func @vector_to_slice(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<2x4x!tt.ptr<f32>>
@@ -15,7 +16,7 @@ func.func @vector_to_slice(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
     tt.reduce.return %s_acc : f32
   }
   %ys = tt.splat %y : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
-  %w = tt.load %ys : tensor<2x!tt.ptr<f32>>
+  %w = tt.load %ys {isVolatile} : tensor<2x!tt.ptr<f32>>
   %t = tt.add %s, %w : tensor<2xf32>
   tt.store %ys, %t : tensor<2x!tt.ptr<f32>>
   func.return
@@ -30,7 +31,7 @@ func.func @vector_to_slice(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
 // CHECK-NEXT:    %[[SH:.*]] = arith.shrui %[[T]], %[[C4]] : i32
 // CHECK-NEXT:    %[[DST:.*]] = arith.andi %[[SH]], %[[ONE]] : i32
 // CHECK-NEXT:    %[[DSTI:.*]] = arith.index_cast %[[DST]] : i32 to index
-// CHECK:         %w = llvm.load %y : !llvm.ptr<1> -> f32
+// CHECK:         %w = llvm.load %y {mytriton.volatile} : !llvm.ptr<1> -> f32
 // CHECK-NEXT:    %[[BUF:.*]] = memref.get_global @smem_0 : memref<2xf32, 3 : i64>
 // CHECK-NEXT:    memref.store %w, %[[BUF]][%[[SRCI]]] : memref<2xf32, 3 : i64>
 // CHECK-NEXT:    "gpu.barrier"() : () -> ()
@@ -50,7 +51,7 @@ func.func @bool_mask(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
     tt.reduce.return %s_acc : f32
   }
   %ys = tt.splat %y : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
-  %w = tt.load %ys : tensor<2x!tt.ptr<f32>>
+  %w = tt.load %ys {isVolatile} : tensor<2x!tt.ptr<f32>>
   %zero = arith.constant 0.0 : f32
   %zs = tt.splat %zero : f32 -> tensor<2xf32>
   %ms = tt.cmp gt, %s, %zs : tensor<2xf32>

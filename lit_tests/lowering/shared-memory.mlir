@@ -13,7 +13,7 @@ func.func @buffers(%x: !tt.ptr<f32>, %y: !tt.ptr<i32>) {
     tt.reduce.return %s_acc : f32
   }
   %ys = tt.splat %y : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
-  %w = tt.load %ys : tensor<64x!tt.ptr<i32>>
+  %w = tt.load %ys {isVolatile} : tensor<64x!tt.ptr<i32>>
   %wf = tt.cast %w : tensor<64xi32> -> tensor<64xf32>
   %t = tt.add %s, %wf : tensor<64xf32>
   %total = tt.reduce %t {axis = 0 : i32} : tensor<64xf32> -> f32 {
@@ -25,8 +25,8 @@ func.func @buffers(%x: !tt.ptr<f32>, %y: !tt.ptr<i32>) {
   func.return
 }
 // Column sums of 8x64 over warpsPerCTA = [2, 2]: 2 warps per column, 64 columns (128 floats);
-// the loaded vector (cast to f32) moved to the layout of the sums (64 floats); the
-// final maximum: the 64 columns are spread over 2 warps, 2 partials.
+// the loaded vector (cast to f32; volatile, so not loaded again) moved to the layout of the
+// sums (64 floats); the final maximum: the 64 columns are spread over 2 warps, 2 partials.
 // CHECK:       "gpu.module"() <{sym_name = "kernels"}> ({
 // CHECK-NEXT:    "memref.global"() <{sym_name = "smem_0", type = memref<128xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()
 // CHECK-NEXT:    "memref.global"() <{sym_name = "smem_1", type = memref<64xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()

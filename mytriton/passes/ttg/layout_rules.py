@@ -8,6 +8,7 @@ depends on operands whose layouts are not known.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -19,7 +20,7 @@ from mytriton.dialects.tt.atomic import AtomicCASOp, AtomicRMWOp
 from mytriton.dialects.tt.debug import ElementwiseInlineAsmOp
 from mytriton.dialects.tt.elementwise import ElementwiseOp
 from mytriton.dialects.tt.shape import SHAPE_OPS, GatherOp, JoinOp, ReshapeOp, SplitOp
-from mytriton.dialects.tt.types import shape_of
+from mytriton.dialects.tt.types import PointerType, element_type, shape_of
 from mytriton.dialects.ttg.layouts import (
     BlockedLayoutAttr,
     ConvertLayoutOp,
@@ -156,10 +157,38 @@ def _expand_dims(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layou
     return d.default(op.result)
 
 
-@RESULT_LAYOUT.register(tt.BroadcastOp, tt.AddPtrOp, ElementwiseOp, ConvertLayoutOp)
+@RESULT_LAYOUT.register(tt.BroadcastOp, tt.AddPtrOp, ConvertLayoutOp)
 def _follow_operands(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
     """The layout of the first block operand whose layout is known."""
     return first_known(layout_of, op.operands)
+
+
+@RESULT_LAYOUT.register(ElementwiseOp)
+def _elementwise(op: Operation, layout_of: LayoutOf, d: LayoutDefaults) -> Layout | None:
+    """The layout of the first block operand whose layout is known, but where a broadcast
+    (``w[:, None] * o``) would make a whole tensor follow it, the layout of the operand that
+    broadcasts the most elements (``broadcast_source``): the other operands are then rebuilt
+    or converted from their smaller sources, not the whole tensor converted (Triton: the
+    loaded tensor anchors the layout, the broadcast is rematerialized in it). Pointer blocks,
+    which cannot move between layouts, keep the first rule."""
+    known = [
+        (v, layout)
+        for v in op.operands
+        if isinstance(v.type, TensorType) and (layout := layout_of(v)) is not None
+    ]
+    if not known:
+        return None
+    if any(isinstance(element_type(v.type), PointerType) for v, _ in known):
+        return known[0][1]
+    return max(known, key=lambda pair: broadcast_source(pair[0]))[1]
+
+
+def broadcast_source(v: SSAValue) -> int:
+    """The elements of the block ``v`` broadcasts (through ``tt.broadcast`` and
+    ``tt.expand_dims``): its own for any other value."""
+    while isinstance(v.owner, tt.BroadcastOp | tt.ExpandDimsOp):
+        v = v.owner.src
+    return math.prod(shape_of(v.type))
 
 
 @RESULT_LAYOUT.register(ElementwiseInlineAsmOp)
