@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 
-from xdsl.dialects import arith, func, gpu
+from xdsl.dialects import arith, func, gpu, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -41,11 +41,16 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     tensor_map_create,
     tma,
 )
-from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.context import (
+    SHARED_MEMORY_LIMIT,
+    LoweringContext,
+    SharedBuffer,
+)
 from mytriton.passes.gpu_lowering.dynamic_shared import use_dynamic_shared_memory
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import LOWERING
+from mytriton.passes.gpu_lowering.shared_alloc import addressed, allocate, separate
 from mytriton.passes.gpu_lowering.signless import erase_signedness
 
 GPU_MODULE_NAME = "kernels"
@@ -107,8 +112,13 @@ class Lowering:
                 ctx.set(old, [ctx.value(arith.CmpiOp(new, ctx.i32(0), "ne"))])
             else:
                 ctx.set(old, [new])
-        for op in fn.body.block.ops:
+        spans: list[tuple[Operation, Operation] | None] = []
+        for i, op in enumerate(fn.body.block.ops):
+            ctx.top = i
+            before = body.last_op
             self.lower_op(op)
+            start = body.first_op if before is None else before.next_op
+            spans.append(None if start is None else (start, body.last_op))  # type: ignore[arg-type]
         first = body.first_op
         for op in ctx.prologue:
             op.location = fn.location  # thread coordinates and constants: the kernel's `def`
@@ -124,7 +134,8 @@ class Lowering:
         )
         kernel.attributes["mytriton.pointee_types"] = ArrayAttr(pointees)
         if ctx.dynamic_shared:
-            use_dynamic_shared_memory(kernel, ctx.buffers)
+            offsets, total = place_shared_buffers(kernel, ctx.buffers, spans)
+            use_dynamic_shared_memory(kernel, ctx.buffers, offsets, total)
         gmod = gpu.ModuleOp(
             StringAttr(GPU_MODULE_NAME),  # type: ignore[arg-type]  # xDSL's hint says SymbolRefAttr; upstream's sym_name is a string
             Region(Block([*ctx.global_ops(), kernel])),
@@ -132,6 +143,30 @@ class Lowering:
         lowered = ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})
         erase_signedness(lowered)
         return lowered
+
+
+def place_shared_buffers(
+    kernel: gpu.FuncOp,
+    buffers: list[SharedBuffer],
+    spans: list[tuple[Operation, Operation] | None],
+) -> tuple[list[int], int]:
+    """The byte offsets of ``kernel``'s shared buffers, reusing bytes by liveness, and the bytes
+    they take (``shared_alloc``; barriers inserted where a reuse needs one)."""
+    body = kernel.body.block
+    pointed: set[str] = set()
+    for op in kernel.walk():
+        if isinstance(op, memref.GetGlobalOp) and addressed(op.memref):
+            pointed.add(op.name_.root_reference.data)
+    offsets, total = allocate(
+        buffers, lambda i, j: buffers[i].name in pointed and buffers[j].name in pointed
+    )
+    if total > SHARED_MEMORY_LIMIT:
+        raise BackendError(
+            f"the kernel needs {total} bytes of shared memory, more than the "
+            f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
+        )
+    separate(body, spans, buffers, offsets)
+    return offsets, total
 
 
 def lower_trial(module: ModuleOp, num_warps: int) -> ModuleOp:
