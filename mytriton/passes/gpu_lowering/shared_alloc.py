@@ -108,11 +108,12 @@ def tile_range(alloc: LocalAllocOp, body: Block) -> tuple[int, int]:
     last = max((top_index(u, body) for u in users), default=first)
     if any(isinstance(u, _TMA_OPS) for u in users):
         return first, KERNEL_END
+    end = last
     if any(isinstance(u, AsyncCopyGlobalToLocalOp) for u in users):
-        last = _next_top(body, last, lambda o: isinstance(o, AsyncWaitOp) and o.pending == 0)
-    if last != KERNEL_END and any(isinstance(u, tt.DotOp) and is_async_dot(u) for u in users):
-        last = _next_top(body, last, _retires_all)
-    return first, last
+        end = _next_top(body, last, lambda o: isinstance(o, AsyncWaitOp) and o.pending == 0)
+    if any(isinstance(u, tt.DotOp) and is_async_dot(u) for u in users):
+        end = max(end, _next_top(body, last, _retires_all))
+    return first, end
 
 
 def _retires_all(op: Operation) -> bool:
