@@ -114,4 +114,6 @@ def test_a_shared_address_means_the_addressed_view(unaddressed: str) -> None:
     assert [x.other.name for x in buffers["a"].aliases] == ["b"]
     assert [x.other.name for x in buffers["b"].aliases] == ["a"]
     # b's element 0 is a's element 16 (byte 128): i32 into i64
-    assert buffers["b"].aliases[0].elements(4, np.zeros(2, np.int64), np.array([0, 1]))[2].tolist() == [16, 16]
+    assert buffers["b"].aliases[0].elements(4, np.zeros(2, np.int64), np.array([0, 1]))[
+        2
+    ].tolist() == [16, 16]

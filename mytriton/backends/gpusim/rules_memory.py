@@ -26,11 +26,11 @@ from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import as_signed, dtype_of, size_of, vector_shape
+from mytriton.backends.gpusim.dynamic_views import DYNAMIC_REGION, is_shared_space
 from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.rules_pointer_casts import global_inttoptr
-from mytriton.backends.gpusim.dynamic_views import DYNAMIC_REGION, is_shared_space
 from mytriton.backends.gpusim.values import Ptr, SharedRef
 from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER
 

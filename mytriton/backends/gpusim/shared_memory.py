@@ -36,11 +36,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from mytriton.backends.gpusim.shared_aliases import Alias, check_aliases, clobber, link
 from mytriton.backends.gpusim.values import first_conflict, same_number
-from mytriton.dialects.nvgpu.upstream import WORKGROUP
 
 if TYPE_CHECKING:
     from mytriton.backends.gpusim.machine import Machine
@@ -335,7 +334,6 @@ class SharedMemory:
     def barrier(self, programs: np.ndarray) -> None:
         for b in self.buffers.values():
             b.barrier(programs)
-
 
 
 #: ``AsyncCopy.group`` of a lane whose copy waits for a ``commit.group``

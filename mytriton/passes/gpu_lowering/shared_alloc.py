@@ -156,7 +156,10 @@ def allocate(
             at = max(at, _round(end, b.alignment))
         offsets[i] = at
         placed.append(i)
-    total = max((o + _round(b.nbytes, SHARED_ALIGNMENT) for o, b in zip(offsets, buffers)), default=0)
+    total = max(
+        (o + _round(b.nbytes, SHARED_ALIGNMENT) for o, b in zip(offsets, buffers, strict=True)),
+        default=0,
+    )
     check_disjoint(buffers, offsets, apart)
     return offsets, total
 

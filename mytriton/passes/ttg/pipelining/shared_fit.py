@@ -48,7 +48,9 @@ def _tiles_overflow(module: builtin.ModuleOp) -> bool:
                 tile = op.result.type
                 assert isinstance(tile, MemDescType)
                 nbytes = tile.numel * byte_size(register_type(tile.element))
-                tiles.append((tile_range(op, body), -(-nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT))
+                tiles.append(
+                    (tile_range(op, body), -(-nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT)
+                )
         for (first, _), _ in tiles:
             live[first] = sum(n for (lo, hi), n in tiles if lo <= first <= hi)
         if max(live.values(), default=0) > SHARED_MEMORY_LIMIT:
