@@ -4,7 +4,8 @@ The lowering reuses the bytes of buffers never live at once (``shared_alloc``); 
 each view a buffer of its own and checks every access against the views sharing its bytes: a
 reuse separated by a barrier runs, a missing barrier is a data race, a read through a view
 whose bytes another view wrote since fails, and so does an access while a copy to the other
-view is in flight. Element sizes may differ between the views.
+view is in flight. Element sizes may differ between the views, and each overlapping view has
+shared addresses of its own.
 """
 
 from __future__ import annotations
@@ -99,21 +100,25 @@ def test_reading_another_threads_write_through_the_other_view_is_a_race() -> Non
         run_lowered(module_with(body), (1, 1, 1), [np.zeros(32, np.int64)])
 
 
-@pytest.mark.parametrize("unaddressed", ["a", "b"])
-def test_a_shared_address_means_the_addressed_view(unaddressed: str) -> None:
-    """Where views overlap, a shared address falls in the one whose pointer the kernel takes;
-    both are linked as aliases of each other."""
+def test_overlapping_views_get_addresses_of_their_own() -> None:
+    """A view overlapping an earlier one gets a window of its own, at the same offset modulo
+    1024, so a shared address (a pointer derived from one view) tells its buffer; the two are
+    aliases of each other by their real offsets."""
     buffers = {
         "a": SharedBuffer("a", np.dtype(np.int64), (32,), 1),
         "b": SharedBuffer("b", np.dtype(np.int32), (64,), 1),
+        "c": SharedBuffer("c", np.dtype(np.int32), (16,), 1),
     }
-    shared = SharedMemory(buffers, {"a": 0, "b": 128}, unaddressed=[unaddressed])
-    found = shared.buffer_at(shared.dynamic_base + 200)
-    assert found is not None
-    assert found[0] == ("b" if unaddressed == "a" else "a")
+    shared = SharedMemory(buffers, {"a": 0, "b": 128, "c": 1024})
+    base = shared.dynamic_base
+    assert shared.base["a"] == base and shared.base["c"] == base + 1024  # apart: as laid out
+    assert shared.base["b"] >= base + 1088 and shared.base["b"] % 1024 == 128
+    found = shared.buffer_at(shared.base["b"] + 8)
+    assert found is not None and found[0] == "b"
     assert [x.other.name for x in buffers["a"].aliases] == ["b"]
     assert [x.other.name for x in buffers["b"].aliases] == ["a"]
-    # b's element 0 is a's element 16 (byte 128): i32 into i64
+    assert buffers["c"].aliases == []
+    # b's elements 0 and 1 (bytes 128 to 136) are a's element 16: i32 into i64
     assert buffers["b"].aliases[0].elements(4, np.zeros(2, np.int64), np.array([0, 1]))[
         2
     ].tolist() == [16, 16]

@@ -37,12 +37,6 @@ def test_alignment_is_kept() -> None:
     assert total == 6144 + 48
 
 
-def test_apart_buffers_do_not_share_bytes() -> None:
-    a, b = buf("a", 1024, 0, 0), buf("b", 1024, 1, 1)
-    assert allocate([a, b])[0] == [0, 0]
-    assert allocate([a, b], lambda i, j: True)[0] == [0, 1024]
-
-
 def test_the_assertion_refuses_overlapping_live_buffers() -> None:
     a, b = buf("a", 1024, 0, 3), buf("b", 1024, 2, 5)
     check_disjoint([a, b], [0, 1024])

@@ -5,10 +5,9 @@ byte offset, then ``memref.memory_space_cast`` to address space 3:
 when a kernel is loaded; ``shared_memory.SharedMemory`` places each in the program's window.
 
 Views may overlap where the lowering reuses bytes of buffers never live at once
-(``passes/gpu_lowering/shared_alloc.py``): each view stays a buffer of its own, and
-``shared_aliases`` checks every access against the views sharing its bytes. A pointer into
-shared memory must tell its buffer by address alone, so at most one of two overlapping views
-may be *addressed* (its pointer taken: ``shared_alloc.addressed``).
+(``passes/gpu_lowering/shared_alloc.py``): each view stays a buffer of its own, with shared
+addresses of its own, and ``shared_aliases`` checks every access against the views sharing its
+bytes.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.dialects.nvgpu.upstream import WORKGROUP, DynamicSharedMemoryOp
 from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
-from mytriton.passes.gpu_lowering.shared_alloc import addressed
 
 #: the byte alignment of a view's offset in dynamic shared memory (docs/gpu-ir.md): like static
 #: buffers, so a thread's 16-byte vector accesses and ``ldmatrix`` rows stay aligned
@@ -47,9 +45,6 @@ class DynamicView:
     name: str
     offset: int  #: bytes from the dynamic region's start
     type: MemRefType
-    #: whether the kernel takes its pointer (``shared_alloc.addressed``): shared addresses may
-    #: then fall in it, so it overlaps no other addressed view
-    addressed: bool = True
 
     @property
     def dtype(self) -> np.dtype:
@@ -118,8 +113,8 @@ def _view(op: memref.ViewOp, limit: int) -> tuple[int, MemRefType]:
 
 def dynamic_views(fn: gpu.FuncOp, taken: Collection[str] = ()) -> dict[SSAValue, DynamicView]:
     """The buffers ``fn`` cuts out of dynamic shared memory, by the ``memref.view`` result that
-    is each: at constant, 16-byte aligned byte offsets, no two addressed ones overlapping (module
-    doc), within the kernel's
+    is each: at constant, 16-byte aligned byte offsets (possibly overlapping: module doc), within
+    the kernel's
     ``mytriton.dynamic_shared_memory`` bytes (a ``SimulationError`` otherwise). Each is named by
     its name hint (``smem``), made unique with its offset (``smem+1024``) where several views
     share one or it is among ``taken`` (the static buffers' names)."""
@@ -149,7 +144,6 @@ def dynamic_views(fn: gpu.FuncOp, taken: Collection[str] = ()) -> dict[SSAValue,
     hints = [_view_name_hint(v) or "dynamic_smem" for v, _, _ in views]
     out: dict[SSAValue, DynamicView] = {}
     used = set(taken)
-    pointed: list[DynamicView] = []
     for (op, offset, t), hint in zip(views, hints, strict=True):
         name = hint
         if hints.count(hint) > 1 or name in used:
@@ -157,18 +151,5 @@ def dynamic_views(fn: gpu.FuncOp, taken: Collection[str] = ()) -> dict[SSAValue,
         while name in used:
             name += "'"
         used.add(name)
-        view = DynamicView(op, name, offset, t, addressed(op.result))
-        out[op.result] = view
-        if view.nbytes == 0 or not view.addressed:
-            continue
-        for other in pointed:
-            if offset < other.offset + other.nbytes:
-                raise SimulationError(
-                    f"the view {t} at byte {offset} of dynamic shared memory overlaps the view "
-                    f"{other.type} at bytes {other.offset} to {other.offset + other.nbytes}, "
-                    "and the kernel takes the pointers of both (gpusim tells the buffer a "
-                    "shared address means only where one of overlapping views is addressed)",
-                    op,
-                )
-        pointed.append(view)
+        out[op.result] = DynamicView(op, name, offset, t)
     return out

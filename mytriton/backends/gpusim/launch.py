@@ -187,7 +187,6 @@ class SimKernel:
             buffers,
             {v.name: v.offset for v in self.dynamic.values()},
             self.shared_alignments,
-            [v.name for v in self.dynamic.values() if not v.addressed],
         )
         if memory.log is not None:
             memory.log.next_interval()

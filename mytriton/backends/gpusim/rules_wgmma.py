@@ -226,7 +226,7 @@ def read_operand(
     valid[:, :count] = groups[:, None]
     # which buffer holds each element
     shared = m.shared
-    names = sorted(shared.addressable, key=lambda name: shared.base[name])
+    names = sorted(shared.buffers, key=lambda name: shared.base[name])
     bases = np.array([shared.base[name] for name in names], np.int64)
     ends = bases + np.array([shared.buffers[name].nbytes for name in names], np.int64)
     index = np.searchsorted(bases, padded, side="right") - 1

@@ -8,8 +8,8 @@ cast's name hint, fresh per program, race-checked on its own), placed in the pro
 shared-memory window at the dynamic region's start plus its offset, so addresses agree with the
 offsets; views must not run past the kernel's ``mytriton.dynamic_shared_memory`` bytes. Views
 of buffers never live at once may overlap: accesses are then checked against the views sharing
-their bytes too (``shared_aliases``), and a shared address means the one *addressed* view
-(whose pointer the kernel takes) holding it.
+their bytes too (``shared_aliases``), and each overlapping view gets shared addresses of its own
+(``SharedMemory``).
 
 Lockstep execution would hide a missing barrier, so accesses are race-checked: between two
 barriers an element may be touched by several threads only if nobody observes a change (a
@@ -31,7 +31,6 @@ and when it lands), and a thread ending with copies not yet completed (``check_f
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -258,19 +257,21 @@ class SharedMemory:
     are these addresses): the static buffers in the order given, aligned like the GPU's static
     buffers (to ``SHARED_BUFFER_ALIGNMENT``, or the larger alignment ``alignments`` gives), then
     the dynamic region (``DYNAMIC_REGION_ALIGNMENT``-aligned), in which the buffers named in
-    ``dynamic`` (views of dynamic shared memory) sit at their byte offsets."""
+    ``dynamic`` (views of dynamic shared memory) sit at their byte offsets.
+
+    Views sharing bytes (the lowering reuses the bytes of buffers never live at once) are
+    linked as aliases by those offsets (``shared_aliases``), but a view overlapping one placed
+    before it gets addresses of its own, past the others, at the same offset modulo
+    ``DYNAMIC_REGION_ALIGNMENT`` (so swizzles and alignments read the same address bits): a
+    shared address then tells its buffer, as the pointer it derives from does."""
 
     def __init__(
         self,
         buffers: dict[str, SharedBuffer],
         dynamic: dict[str, int] | None = None,
         alignments: dict[str, int] | None = None,
-        unaddressed: Collection[str] = (),
     ):
         self.buffers = buffers
-        #: the buffers a shared address may fall in: all but the views the kernel takes no
-        #: pointer of (``dynamic_views.DynamicView.addressed``), which never overlap
-        self.addressable = [name for name in buffers if name not in unaddressed]
         dynamic = dynamic or {}
         alignments = alignments or {}
         self.base: dict[str, int] = {}
@@ -282,20 +283,26 @@ class SharedMemory:
                 end = _round_up(self.base[name] + b.nbytes, SHARED_BUFFER_ALIGNMENT)
         #: where the dynamic region starts (after the static buffers, as on a GPU)
         self.dynamic_base = _round_up(end, DYNAMIC_REGION_ALIGNMENT) if dynamic else end
-        for name, offset in dynamic.items():
-            self.base[name] = self.dynamic_base + offset
-            end = max(end, self.base[name] + buffers[name].nbytes)
+        placed: list[tuple[str, int]] = []  # dynamic views and their offsets
+        end = max([end] + [self.dynamic_base + o + buffers[n].nbytes for n, o in dynamic.items()])
+        for name, offset in sorted(dynamic.items(), key=lambda item: item[1]):
+            b = buffers[name]
+            for other, at in placed:
+                link(b, offset, buffers[other], at)
+            if b.aliases:  # a window of its own
+                window = _round_up(end, DYNAMIC_REGION_ALIGNMENT)
+                self.base[name] = window + offset % DYNAMIC_REGION_ALIGNMENT
+                end = self.base[name] + b.nbytes
+            else:
+                self.base[name] = self.dynamic_base + offset
+            placed.append((name, offset))
         self.size = end
-        names = list(dynamic)
-        for i, a in enumerate(names):
-            for b in names[:i]:
-                link(buffers[a], self.base[a], buffers[b], self.base[b])
 
     def buffer_at(self, address: int) -> tuple[str, SharedBuffer, int] | None:
         """The buffer (its name, itself and its base) holding the byte at shared ``address``,
         or None where no buffer does."""
-        for name in self.addressable:
-            b, base = self.buffers[name], self.base[name]
+        for name, b in self.buffers.items():
+            base = self.base[name]
             if base <= address < base + b.nbytes:
                 return name, b, base
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 
-from xdsl.dialects import arith, func, gpu, memref
+from xdsl.dialects import arith, func, gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -50,7 +50,7 @@ from mytriton.passes.gpu_lowering.dynamic_shared import use_dynamic_shared_memor
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import LOWERING
-from mytriton.passes.gpu_lowering.shared_alloc import addressed, allocate, separate
+from mytriton.passes.gpu_lowering.shared_alloc import allocate, separate
 from mytriton.passes.gpu_lowering.signless import erase_signedness
 
 GPU_MODULE_NAME = "kernels"
@@ -152,20 +152,13 @@ def place_shared_buffers(
 ) -> tuple[list[int], int]:
     """The byte offsets of ``kernel``'s shared buffers, reusing bytes by liveness, and the bytes
     they take (``shared_alloc``; barriers inserted where a reuse needs one)."""
-    body = kernel.body.block
-    pointed: set[str] = set()
-    for op in kernel.walk():
-        if isinstance(op, memref.GetGlobalOp) and addressed(op.memref):
-            pointed.add(op.name_.root_reference.data)
-    offsets, total = allocate(
-        buffers, lambda i, j: buffers[i].name in pointed and buffers[j].name in pointed
-    )
+    offsets, total = allocate(buffers)
     if total > SHARED_MEMORY_LIMIT:
         raise BackendError(
             f"the kernel needs {total} bytes of shared memory, more than the "
             f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
         )
-    separate(body, spans, buffers, offsets)
+    separate(kernel.body.block, spans, buffers, offsets)
     return offsets, total
 
 

@@ -8,8 +8,9 @@ the whole of that top-level op. Ranges are conservative:
 
 * an op-local buffer (``LoweringContext.shared_buffer(local=True)``, the scratch buffers) is
   live over the top-level op holding the ops that request it;
-* a ``ttg.local_alloc`` tile (``tile_range``) from its alloc to the last top-level op using its
-  memdesc, its subviews, the loops carrying them and the dots reading its ``ttg.local_load``s;
+* a ``ttg.local_alloc`` tile (``tile_range``) from the first top-level op using its memdesc (its
+  subviews, the loops carrying them, the dots reading its ``ttg.local_load``s), or its alloc
+  where that stores a value into it, to the last;
   one that ``cp.async`` copies write is live on to the next top-level ``ttg.async_wait {num =
   0}`` (copies past a loop's end still write zeros, landing only there), one that an
   asynchronous warpgroup MMA reads on to the next top-level ``ttg.dot_wait {pendings = 0}``
@@ -18,11 +19,8 @@ the whole of that top-level op. Ranges are conservative:
 
 ``allocate`` places the buffers first-fit, largest first, each at its alignment (1024 bytes for
 wgmma's swizzled tiles), at the lowest offset where it overlaps no buffer that is live at the
-same time; ``check_disjoint`` asserts the result. Two buffers that the kernel addresses through
-pointers (``addressed``: ``ldmatrix``, ``cp.async``, wgmma descriptors, TMA) are also kept apart:
-gpusim, which checks the reuse by executing it, tells which buffer a pointer access means only
-where one of the overlapping buffers is addressed so (``backends/gpusim/shared_memory.py``); so
-attention's second key loop does not reuse the first's ring yet (docs/limitations.md).
+same time; ``check_disjoint`` asserts the result (gpusim checks each reuse as it runs it:
+``backends/gpusim/shared_aliases.py``).
 
 Reusing bytes needs the last access to one buffer to be over, in every thread, before the first
 write to the next: ``separate`` finds a top-level ``gpu.barrier`` between the two buffers'
@@ -35,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import func, gpu, memref, scf, vector
+from xdsl.dialects import func, gpu, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects.tt import core as tt
@@ -103,9 +101,11 @@ def _next_top(body: Block, after: int, found: Callable[[Operation], bool]) -> in
 
 def tile_range(alloc: LocalAllocOp, body: Block) -> tuple[int, int]:
     """The live range of ``alloc``'s tile over ``body``'s top-level ops (module doc)."""
-    first = top_index(alloc, body)
+    at = top_index(alloc, body)
     users = _tile_users(alloc.result)
-    last = max((top_index(u, body) for u in users), default=first)
+    tops = [top_index(u, body) for u in users]
+    first = at if alloc.src is not None or not tops else min(tops)
+    last = max(tops, default=at)
     if any(isinstance(u, _TMA_OPS) for u in users):
         return first, KERNEL_END
     end = last
@@ -133,11 +133,9 @@ def _round(x: int, alignment: int) -> int:
     return -(-x // alignment) * alignment
 
 
-def allocate(
-    buffers: Sequence[SharedBuffer], apart: Callable[[int, int], bool] = lambda i, j: False
-) -> tuple[list[int], int]:
+def allocate(buffers: Sequence[SharedBuffer]) -> tuple[list[int], int]:
     """Each buffer's byte offset and the bytes all take: first-fit, largest first, no two
-    buffers live at once (or ``apart``, by index) sharing a byte (module doc)."""
+    buffers live at once sharing a byte (module doc)."""
     offsets = [-1] * len(buffers)
     order = sorted(range(len(buffers)), key=lambda i: (-buffers[i].nbytes, i))
     placed: list[int] = []
@@ -147,7 +145,7 @@ def allocate(
         taken = sorted(
             (offsets[j], offsets[j] + _round(buffers[j].nbytes, SHARED_ALIGNMENT))
             for j in placed
-            if overlap(b, buffers[j]) or apart(i, j)
+            if overlap(b, buffers[j])
         )
         at = 0
         for start, end in taken:
@@ -160,7 +158,7 @@ def allocate(
         (o + _round(b.nbytes, SHARED_ALIGNMENT) for o, b in zip(offsets, buffers, strict=True)),
         default=0,
     )
-    check_disjoint(buffers, offsets, apart)
+    check_disjoint(buffers, offsets)
     return offsets, total
 
 
@@ -168,36 +166,15 @@ def shares_bytes(a: SharedBuffer, at_a: int, b: SharedBuffer, at_b: int) -> bool
     return at_a < at_b + b.nbytes and at_b < at_a + a.nbytes
 
 
-def check_disjoint(
-    buffers: Sequence[SharedBuffer],
-    offsets: Sequence[int],
-    apart: Callable[[int, int], bool] = lambda i, j: False,
-) -> None:
-    """Assert that no two buffers live at once (or ``apart``) share a byte, and that each sits
-    at its alignment."""
+def check_disjoint(buffers: Sequence[SharedBuffer], offsets: Sequence[int]) -> None:
+    """Assert that no two buffers live at once share a byte, and that each sits at its
+    alignment."""
     for i, (a, at_a) in enumerate(zip(buffers, offsets, strict=True)):
         assert at_a % a.alignment == 0, (a.name, at_a, a.alignment)
         for j in range(i):
             b, at_b = buffers[j], offsets[j]
-            if overlap(a, b) or apart(i, j):
+            if overlap(a, b):
                 assert not shares_bytes(a, at_a, b, at_b), (a.name, at_a, b.name, at_b)
-
-
-def addressed(value: SSAValue) -> bool:
-    """Whether the kernel addresses the shared buffer ``value`` through a pointer (any use but
-    a ``memref``/``vector`` load or store of its elements)."""
-    for use in value.uses:
-        op = use.operation
-        if isinstance(op, (memref.LoadOp, vector.LoadOp)) and use.index == 0:
-            continue
-        if isinstance(op, (memref.StoreOp, vector.StoreOp)) and use.index == 1:
-            continue
-        if isinstance(op, memref.MemorySpaceCastOp) and addressed(op.results[0]):
-            return True
-        if isinstance(op, memref.MemorySpaceCastOp):
-            continue
-        return True
-    return False
 
 
 def separate(
