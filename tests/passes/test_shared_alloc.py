@@ -4,12 +4,18 @@ assertion, and the barriers a reuse needs."""
 from __future__ import annotations
 
 import pytest
-from xdsl.dialects import arith, gpu
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, i32
-from xdsl.ir import Block, Operation
+from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, i1, i32
+from xdsl.ir import Block, Operation, Region
 
 from mytriton.passes.gpu_lowering.context import KERNEL_END, SharedBuffer
-from mytriton.passes.gpu_lowering.shared_alloc import allocate, check_disjoint, separate
+from mytriton.passes.gpu_lowering.shared_alloc import (
+    Span,
+    Units,
+    allocate,
+    check_disjoint,
+    separate,
+)
 
 
 def buf(name: str, nbytes: int, first: int, last: int, alignment: int = 16) -> SharedBuffer:
@@ -46,45 +52,82 @@ def test_the_assertion_refuses_overlapping_live_buffers() -> None:
         check_disjoint([buf("t", 1024, 0, 0, alignment=1024)], [512])
 
 
-def _body(ops_per_top: list[list[Operation]]) -> tuple[Block, list[tuple[Operation, Operation]]]:
-    body = Block()
-    spans = []
-    for ops in ops_per_top:
-        for op in ops:
-            body.add_op(op)
-        spans.append((ops[0], ops[-1]))
-    return body, spans
-
-
 def _const() -> Operation:
     return arith.ConstantOp(IntegerAttr(0, i32))
 
 
+def _kernel(n: int, branches: tuple[int, int] | None = None) -> tuple[Units, dict[int, Span]]:
+    """A source kernel of ``n`` constants (units 0 .. n-1), or with ``branches`` an ``scf.if``
+    after them holding that many in each branch; each unit lowered to one constant of a gpu
+    block (one per source block)."""
+    ops: list[Operation] = [_const() for _ in range(n)]
+    if branches is not None:
+        then = Block([*(_const() for _ in range(branches[0])), scf.YieldOp()])
+        other = Block([*(_const() for _ in range(branches[1])), scf.YieldOp()])
+        cond = arith.ConstantOp(IntegerAttr(1, i1))
+        ops += [cond, scf.IfOp(cond, [], [then], [other])]
+    fn = func.FuncOp("k", ((), ()), Region(Block([*ops, func.ReturnOp()])))
+    units = Units(fn)
+    spans: dict[int, Span] = {}
+    gpu_blocks: dict[Block, Block] = {}
+    for u, op in enumerate(units.ops):
+        source = op.parent_block()
+        assert source is not None
+        block = gpu_blocks.setdefault(source, Block())
+        before = block.last_op
+        block.add_op(_const())
+        spans[u] = Span(block, before, block.last_op)
+    return units, spans
+
+
+def _ops(spans: dict[int, Span], u: int) -> list[Operation]:
+    return list(spans[u].block.ops)
+
+
 def test_a_reuse_without_a_barrier_between_gets_one() -> None:
-    first, middle, last = _const(), _const(), _const()
-    body, spans = _body([[first], [middle], [last]])
+    units, spans = _kernel(3)
     a, b = buf("a", 1024, 0, 0), buf("b", 1024, 2, 2)
-    assert separate(body, spans, [a, b], [0, 0]) == 1
-    ops = list(body.ops)
-    assert isinstance(ops[2], gpu.BarrierOp) and ops[3] is last
+    assert separate(units, spans, [a, b], [0, 0]) == 1
+    ops = _ops(spans, 0)
+    assert [isinstance(o, gpu.BarrierOp) for o in ops] == [False, False, True, False, False]
 
 
 def test_a_barrier_already_between_suffices() -> None:
-    body, spans = _body([[_const(), gpu.BarrierOp()], [_const()]])
-    a, b = buf("a", 1024, 0, 0), buf("b", 1024, 1, 1)
-    assert separate(body, spans, [a, b], [0, 0]) == 0
-    body, spans = _body([[_const()], [gpu.BarrierOp(), _const()], [_const()]])
+    units, spans = _kernel(3)
+    spans[1].block.insert_op_after(gpu.BarrierOp(), spans[1].last)  # type: ignore[arg-type]
     a, b = buf("a", 1024, 0, 0), buf("b", 1024, 2, 2)
-    assert separate(body, spans, [a, b], [0, 0]) == 0
+    assert separate(units, spans, [a, b], [0, 0]) == 0
 
 
 def test_a_barrier_before_the_earlier_buffer_ends_does_not_count() -> None:
-    body, spans = _body([[gpu.BarrierOp(), _const()], [_const()]])
+    units, spans = _kernel(2)
+    block = spans[0].block
+    block.insert_op_before(gpu.BarrierOp(), block.first_op)  # type: ignore[arg-type]
     a, b = buf("a", 1024, 0, 0), buf("b", 1024, 1, 1)
-    assert separate(body, spans, [a, b], [0, 0]) == 1
+    assert separate(units, spans, [a, b], [0, 0]) == 1
 
 
 def test_buffers_apart_need_no_barrier() -> None:
-    body, spans = _body([[_const()], [_const()]])
+    units, spans = _kernel(2)
     a, b = buf("a", 1024, 0, 0), buf("b", 1024, 1, 1)
-    assert separate(body, spans, [a, b], [0, 1024]) == 0
+    assert separate(units, spans, [a, b], [0, 1024]) == 0
+
+
+def test_units_inside_an_if_and_its_branches() -> None:
+    """Units 0 and 1, the condition 2, the if 3, its then-branch 4 and yield 5, its
+    else-branch 6 and yield 7, the return 8."""
+    units, spans = _kernel(2, (1, 1))
+    assert [units.of(op) for op in units.ops] == list(range(9))
+    # the two branches exclude each other: no barrier
+    assert separate(units, spans, [buf("a", 64, 4, 4), buf("b", 64, 6, 6)], [0, 0]) == 0
+    # a buffer of the then-branch, then one after the if: in the function's block, before it
+    assert separate(units, spans, [buf("a", 64, 4, 4), buf("b", 64, 8, 8)], [0, 0]) == 1
+    ops = _ops(spans, 8)
+    assert isinstance(ops[-2], gpu.BarrierOp)
+    # one before the if, then one inside it: before the if
+    assert separate(units, spans, [buf("a", 64, 0, 0), buf("b", 64, 6, 6)], [0, 0]) == 1
+    assert isinstance(_ops(spans, 3)[3], gpu.BarrierOp)
+    # both in one branch: in it
+    units, spans = _kernel(0, (3, 0))
+    assert separate(units, spans, [buf("a", 64, 2, 2), buf("b", 64, 4, 4)], [0, 0]) == 1
+    assert [isinstance(o, gpu.BarrierOp) for o in _ops(spans, 2)] == [0, 0, 1, 0, 0]

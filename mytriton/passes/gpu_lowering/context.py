@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects import arith, gpu, llvm, memref
 from xdsl.dialects.builtin import (
@@ -102,8 +103,9 @@ class LoweringContext:
     #: a pipelined loop, to stop where the map is of a tensor the copy engine cannot read
     #: (``tensor_map_create``)
     tensor_map_checks: dict[SSAValue, Callable[[], None]] = field(default_factory=dict)
-    #: the index of the top-level op of the kernel being lowered (``SharedBuffer`` ranges)
+    #: the unit (``shared_alloc.Units``) of the op being lowered: ``SharedBuffer`` ranges
     top: int = 0
+    units: Any = None  # the kernel's ``shared_alloc.Units`` (that module imports this one)
     #: lowers one op at the current position (patterns of ops with regions lower their bodies)
     lower_op: Callable[[Operation], None] = field(default=lambda op: None)
 
@@ -335,14 +337,15 @@ class LoweringContext:
     ) -> SSAValue:
         """A fresh shared-memory buffer (``memref<numel x element, 3>``), aligned to
         ``alignment`` bytes. ``local``: every access to it lies in the op being lowered and is
-        synchronous (none in flight past the op), so it is live over that op's top-level op
-        only and its bytes may be reused by buffers of other ops (``shared_alloc``); else it
-        is live from here to the kernel's end, unless the caller narrows ``last``."""
+        synchronous (none in flight past the op), so it is live over that op's unit only
+        (``shared_alloc.Units``: a loop around it, say) and its bytes may be reused by buffers
+        of other ops; else it is live over the whole kernel, unless the caller narrows its
+        range."""
         name = f"smem_{len(self.buffers)}"
         t = MemRefType(element, [numel], memory_space=IntegerAttr(3, 64))
         nbytes = numel * byte_size(element)
-        last = self.top if local else KERNEL_END
-        buffer = SharedBuffer(name, t, nbytes, max(alignment, SHARED_ALIGNMENT), self.top, last)
+        first, last = (self.top, self.top) if local else (0, KERNEL_END)
+        buffer = SharedBuffer(name, t, nbytes, max(alignment, SHARED_ALIGNMENT), first, last)
         self.buffers.append(buffer)
         return self.value(memref.GetGlobalOp(name, t))
 
@@ -369,6 +372,7 @@ class LoweringContext:
             self._scratch[key] = self.buffers[-1]
             return buf
         b = self._scratch[key]
+        b.first = min(b.first, self.top if local else 0)
         b.last = max(b.last, self.top if local else KERNEL_END)
         return self.value(memref.GetGlobalOp(b.name, b.type))
 

@@ -50,7 +50,7 @@ from mytriton.passes.gpu_lowering.dynamic_shared import use_dynamic_shared_memor
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import LOWERING
-from mytriton.passes.gpu_lowering.shared_alloc import allocate, separate
+from mytriton.passes.gpu_lowering.shared_alloc import Span, Units, allocate, separate
 from mytriton.passes.gpu_lowering.signless import erase_signedness
 
 GPU_MODULE_NAME = "kernels"
@@ -67,8 +67,22 @@ class Lowering:
         self.num_warps = num_warps
         self.ctx = LoweringContext(num_warps, Block(), reflect_ftz=reflect_ftz)
         self.ctx.lower_op = self.lower_op
+        self.units: Units | None = None  # ``shared_alloc``: where shared buffers are live
+        self.spans: dict[int, Span] = {}
 
     def lower_op(self, op: Operation) -> None:
+        unit = self.units.index.get(op) if self.units is not None else None
+        if unit is None:
+            self._lower_op(op)
+            return
+        ctx = self.ctx
+        saved, block = ctx.top, ctx.block
+        ctx.top, before = unit, block.last_op
+        self._lower_op(op)
+        ctx.top = saved  # the unit around it (an ``scf.if``) goes on
+        self.spans[unit] = Span(block, before, block.last_op)
+
+    def _lower_op(self, op: Operation) -> None:
         self.ctx.location = op.location
         pattern = LOWERING.get(op)
         if pattern is None:
@@ -88,6 +102,7 @@ class Lowering:
         fn = fns[0]
         self.ctx.axis = AxisAnalysis(module)
         self.ctx.source = fn
+        self.units = self.ctx.units = Units(fn)
         old_args = fn.body.block.args
         arg_types: list[Attribute] = []
         pointees: list[Attribute] = []
@@ -112,13 +127,8 @@ class Lowering:
                 ctx.set(old, [ctx.value(arith.CmpiOp(new, ctx.i32(0), "ne"))])
             else:
                 ctx.set(old, [new])
-        spans: list[tuple[Operation, Operation] | None] = []
-        for i, op in enumerate(fn.body.block.ops):
-            ctx.top = i
-            before = body.last_op
+        for op in fn.body.block.ops:
             self.lower_op(op)
-            start = body.first_op if before is None else before.next_op
-            spans.append(None if start is None else (start, body.last_op))  # type: ignore[arg-type]
         first = body.first_op
         for op in ctx.prologue:
             op.location = fn.location  # thread coordinates and constants: the kernel's `def`
@@ -134,7 +144,7 @@ class Lowering:
         )
         kernel.attributes["mytriton.pointee_types"] = ArrayAttr(pointees)
         if ctx.dynamic_shared:
-            offsets, total = place_shared_buffers(kernel, ctx.buffers, spans)
+            offsets, total = place_shared_buffers(self.units, self.spans, ctx.buffers)
             use_dynamic_shared_memory(kernel, ctx.buffers, offsets, total)
         gmod = gpu.ModuleOp(
             StringAttr(GPU_MODULE_NAME),  # type: ignore[arg-type]  # xDSL's hint says SymbolRefAttr; upstream's sym_name is a string
@@ -146,19 +156,17 @@ class Lowering:
 
 
 def place_shared_buffers(
-    kernel: gpu.FuncOp,
-    buffers: list[SharedBuffer],
-    spans: list[tuple[Operation, Operation] | None],
+    units: Units, spans: dict[int, Span], buffers: list[SharedBuffer]
 ) -> tuple[list[int], int]:
-    """The byte offsets of ``kernel``'s shared buffers, reusing bytes by liveness, and the bytes
-    they take (``shared_alloc``; barriers inserted where a reuse needs one)."""
+    """The byte offsets of the kernel's shared buffers, reusing bytes by liveness, and the
+    bytes they take (``shared_alloc``; barriers inserted where a reuse needs one)."""
     offsets, total = allocate(buffers)
     if total > SHARED_MEMORY_LIMIT:
         raise BackendError(
             f"the kernel needs {total} bytes of shared memory, more than the "
             f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
         )
-    separate(kernel.body.block, spans, buffers, offsets)
+    separate(units, spans, buffers, offsets)
     return offsets, total
 
 

@@ -32,6 +32,7 @@ asynchronous ones have completed by the waits that end the ranges).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import func, gpu, scf
 from xdsl.ir import Block, Operation, SSAValue
@@ -51,13 +52,53 @@ from mytriton.passes.gpu_lowering.context import KERNEL_END, SHARED_ALIGNMENT, S
 _TMA_OPS = tuple(ttg_tma.OPS)
 
 
-def top_index(op: Operation, body: Block) -> int:
-    """The index in ``body`` of the top-level op holding ``op``."""
-    while op.parent_block() is not body:
-        parent = op.parent_op()
-        assert parent is not None, op
-        op = parent
-    return body.get_operation_index(op)
+class Units:
+    """The kernel's ops that live ranges are counted in, numbered in program order: every op of
+    the function's body, and, inside an ``scf.if`` (whose blocks run at most once), its ops too;
+    an op inside a loop (or another op with regions) counts as the outermost such op (module
+    doc)."""
+
+    def __init__(self, fn: func.FuncOp):
+        self.index: dict[Operation, int] = {}
+        self.ops: list[Operation] = []
+        self._number(fn.body.block)
+
+    def _number(self, block: Block) -> None:
+        for op in block.ops:
+            self.index[op] = len(self.ops)
+            self.ops.append(op)
+            if isinstance(op, scf.IfOp):
+                for region in op.regions:
+                    for inner in region.blocks:
+                        self._number(inner)
+
+    def of(self, op: Operation) -> int:
+        """The number of the unit holding ``op`` (itself, or the nearest enclosing unit: the
+        outermost loop around it)."""
+        unit: Operation | None = op
+        while unit is not None and unit not in self.index:
+            unit = unit.parent_op()
+        assert unit is not None, op
+        return self.index[unit]
+
+    def chain(self, u: int) -> list[int]:
+        """Unit ``u`` and the ``scf.if`` units around it, innermost first."""
+        out = [u]
+        parent = self.ops[u].parent_op()
+        while parent is not None and parent in self.index:
+            out.append(self.index[parent])
+            parent = parent.parent_op()
+        return out
+
+    def next_in_block(self, u: int, found: Callable[[Operation], bool]) -> int:
+        """The first unit after ``u`` in ``u``'s block that ``found`` accepts, else the
+        kernel's end."""
+        op = self.ops[u].next_op
+        while op is not None:
+            if found(op):
+                return self.index[op]
+            op = op.next_op
+        return KERNEL_END
 
 
 def _tile_users(value: SSAValue) -> list[Operation]:
@@ -90,38 +131,25 @@ def _tile_users(value: SSAValue) -> list[Operation]:
     return users
 
 
-def _next_top(body: Block, after: int, found: Callable[[Operation], bool]) -> int:
-    """The index of the first top-level op past ``after`` that ``found`` accepts, else the
-    kernel's end."""
-    for i, op in enumerate(body.ops):
-        if i > after and found(op):
-            return i
-    return KERNEL_END
-
-
-def tile_range(alloc: LocalAllocOp, body: Block) -> tuple[int, int]:
-    """The live range of ``alloc``'s tile over ``body``'s top-level ops (module doc)."""
-    at = top_index(alloc, body)
+def tile_range(alloc: LocalAllocOp, units: Units) -> tuple[int, int]:
+    """The live range of ``alloc``'s tile over ``units`` (module doc)."""
+    at = units.of(alloc)
     users = _tile_users(alloc.result)
-    tops = [top_index(u, body) for u in users]
+    tops = [units.of(u) for u in users]
     first = at if alloc.src is not None or not tops else min(tops)
     last = max(tops, default=at)
     if any(isinstance(u, _TMA_OPS) for u in users):
-        return first, KERNEL_END
+        return 0, KERNEL_END
     end = last
     if any(isinstance(u, AsyncCopyGlobalToLocalOp) for u in users):
-        end = _next_top(body, last, lambda o: isinstance(o, AsyncWaitOp) and o.pending == 0)
+        end = units.next_in_block(last, lambda o: isinstance(o, AsyncWaitOp) and o.pending == 0)
     if any(isinstance(u, tt.DotOp) and is_async_dot(u) for u in users):
-        end = max(end, _next_top(body, last, _retires_all))
+        end = max(end, units.next_in_block(last, _retires_all))
     return first, end
 
 
 def _retires_all(op: Operation) -> bool:
     return isinstance(op, DotWaitOp) and op.pendings.value.data == 0
-
-
-def has_async_dots(fn: func.FuncOp) -> bool:
-    return any(isinstance(o, tt.DotOp) and is_async_dot(o) for o in fn.walk())
 
 
 def overlap(a: SharedBuffer, b: SharedBuffer) -> bool:
@@ -177,35 +205,59 @@ def check_disjoint(buffers: Sequence[SharedBuffer], offsets: Sequence[int]) -> N
                 assert not shares_bytes(a, at_a, b, at_b), (a.name, at_a, b.name, at_b)
 
 
+@dataclass
+class Span:
+    """Where the lowering of a unit went: the gpu block, the op before its first lowered op
+    (None: the block's start) and its last lowered op (``before`` where it lowered to none)."""
+
+    block: Block
+    before: Operation | None
+    last: Operation | None
+
+
 def separate(
-    body: Block,
-    spans: Sequence[tuple[Operation, Operation] | None],
-    buffers: Sequence[SharedBuffer],
-    offsets: Sequence[int],
+    units: Units, spans: dict[int, Span], buffers: Sequence[SharedBuffer], offsets: Sequence[int]
 ) -> int:
     """Make every reuse of bytes safe: where a buffer shares bytes with one whose range ended
-    before it starts, a top-level ``gpu.barrier`` of ``body`` must lie between the earlier one's
-    last op and the later one's first (``spans``: per top-level op of the source kernel, its
-    first and last lowered op at the top level of ``body``, None for none); insert one where
-    none does. The barriers inserted."""
-    inserted = 0
-    needs: dict[int, int] = {}  # the later buffer's first op -> the latest end before it
+    before it starts, a ``gpu.barrier`` must lie between the two in the innermost block holding
+    both (``spans``: where each unit lowered to); insert one before the later buffer's first
+    unit (its enclosing unit in that block) where none does. Units in two branches of one
+    ``scf.if`` never both run: they need none. The barriers inserted."""
+    needs: set[tuple[int, int]] = set()
     for a, at_a in zip(buffers, offsets, strict=True):
         for b, at_b in zip(buffers, offsets, strict=True):
             if a.last < b.first and shares_bytes(a, at_a, b, at_b):
-                needs[b.first] = max(needs.get(b.first, -1), a.last)
-    for first, last in sorted(needs.items()):
-        start = spans[first]
-        assert start is not None, first  # the op that requests a buffer emits code
-        end = next((spans[i] for i in range(last, -1, -1) if spans[i] is not None), None)
-        op: Operation | None = end[1] if end is not None else body.first_op
-        while op is not None and op is not start[0]:
-            if isinstance(op, gpu.BarrierOp):
-                break
+                needs.add((a.last, b.first))
+    inserted = 0
+    for end, start in sorted(needs):
+        pair = _in_one_block(units, end, start)
+        if pair is None:
+            continue
+        earlier, later = spans[pair[0]], spans[pair[1]]
+        assert earlier.block is later.block
+        op = earlier.last if earlier.last is not None else earlier.block.first_op
+        stop = later.before.next_op if later.before is not None else later.block.first_op
+        while op is not None and op is not stop and not isinstance(op, gpu.BarrierOp):
             op = op.next_op
-        if not isinstance(op, gpu.BarrierOp):
-            barrier = gpu.BarrierOp()
-            barrier.location = start[0].location
-            body.insert_op_before(barrier, start[0])
-            inserted += 1
+        if isinstance(op, gpu.BarrierOp):
+            continue
+        barrier = gpu.BarrierOp()
+        if later.before is None:
+            later.block.insert_op_before(barrier, later.block.first_op)  # type: ignore[arg-type]
+        else:
+            later.block.insert_op_after(barrier, later.before)
+        later.before = barrier
+        inserted += 1
     return inserted
+
+
+def _in_one_block(units: Units, end: int, start: int) -> tuple[int, int] | None:
+    """The units around ``end`` and ``start`` in the innermost block holding both, or None
+    where that is one ``scf.if`` (their branches exclude each other)."""
+    outer = units.chain(start)
+    for u in units.chain(end):
+        block = units.ops[u].parent_block()
+        for v in outer:
+            if units.ops[v].parent_block() is block:
+                return None if u == v else (u, v)
+    raise AssertionError((end, start))  # the function's body holds both

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, func, gpu, llvm, memref, scf
+from xdsl.dialects import arith, gpu, llvm, memref, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -78,9 +78,8 @@ class LowerLocalAlloc:
         assert isinstance(t, MemDescType)
         element = register_type(t.element)
         buf = ctx.shared_buffer(element, t.numel, t.alignment)
-        source = ctx.source
-        if isinstance(source, func.FuncOp):
-            ctx.buffers[-1].first, ctx.buffers[-1].last = tile_range(op, source.body.block)
+        if ctx.units is not None:
+            ctx.buffers[-1].first, ctx.buffers[-1].last = tile_range(op, ctx.units)
         ctx.set(op.result, [buf, ctx.i32(0)])
         if op.src is not None:  # the block's registers, stored as a dot stages an operand
             LowerDot().stage(ctx, op.src, element, buf, 0, t.layout)

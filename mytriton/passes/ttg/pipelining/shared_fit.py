@@ -37,10 +37,10 @@ def _tiles_overflow(module: builtin.ModuleOp) -> bool:
     buffers and the alignment."""
     from mytriton.passes.gpu_lowering.context import SHARED_ALIGNMENT, SHARED_MEMORY_LIMIT
     from mytriton.passes.gpu_lowering.fp8 import register_type
-    from mytriton.passes.gpu_lowering.shared_alloc import tile_range
+    from mytriton.passes.gpu_lowering.shared_alloc import Units, tile_range
 
     for fn in [op for op in module.ops if isinstance(op, func.FuncOp)]:
-        body = fn.body.block
+        units = Units(fn)
         live: dict[int, int] = {}  # the bytes of tiles live at each tile's first op
         tiles = []
         for op in fn.walk():
@@ -49,7 +49,7 @@ def _tiles_overflow(module: builtin.ModuleOp) -> bool:
                 assert isinstance(tile, MemDescType)
                 nbytes = tile.numel * byte_size(register_type(tile.element))
                 tiles.append(
-                    (tile_range(op, body), -(-nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT)
+                    (tile_range(op, units), -(-nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT)
                 )
         for (first, _), _ in tiles:
             live[first] = sum(n for (lo, hi), n in tiles if lo <= first <= hi)
