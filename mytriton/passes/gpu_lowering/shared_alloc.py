@@ -2,31 +2,33 @@
 
 As Triton's allocation analysis does, each shared buffer of a kernel (``SharedBuffer``: the
 ring tiles of a pipelined loop, attention's Q tile, the scratch of a layout conversion, a
-reduction, a scan or an atomic, the dots' staging buffer) is live over a range of the kernel's
-*top-level* ops, by index: a buffer accessed inside a loop (or any op with regions) is live over
-the whole of that top-level op. Ranges are conservative:
+reduction, a scan or an atomic, the dots' staging buffer) is live over a range of *units*
+(``Units``), the kernel's ops in program order: the ops of the function's body and, inside an
+``scf.if`` (whose blocks run at most once), its ops; a loop (or any other op with regions) is
+one unit, so a buffer accessed in a loop is live over the whole loop. Ranges are conservative:
 
-* an op-local buffer (``LoweringContext.shared_buffer(local=True)``, the scratch buffers) is
-  live over the top-level op holding the ops that request it;
-* a ``ttg.local_alloc`` tile (``tile_range``) from the first top-level op using its memdesc (its
+* an op-local buffer (``LoweringContext.shared_buffer(local=True)``, the scratch buffers, whose
+  accesses all lie in the op and are synchronous) is live over the unit holding the op;
+* a ``ttg.local_alloc`` tile (``tile_range``) from the first unit using its memdesc (its
   subviews, the loops carrying them, the dots reading its ``ttg.local_load``s), or its alloc
-  where that stores a value into it, to the last;
-  one that ``cp.async`` copies write is live on to the next top-level ``ttg.async_wait {num =
-  0}`` (copies past a loop's end still write zeros, landing only there), one that an
-  asynchronous warpgroup MMA reads on to the next top-level ``ttg.dot_wait {pendings = 0}``
-  (the MMA reads it until retired), and one a TMA op touches, to the kernel's end;
-* any other buffer (tensor maps), to the kernel's end.
+  where that stores a value into it, to the last; one that ``cp.async`` copies write is live
+  on to the next ``ttg.async_wait {num = 0}`` of that last unit's block (copies past a loop's
+  end still write zeros, landing only there), one that an asynchronous warpgroup MMA reads on
+  to the next ``ttg.dot_wait {pendings = 0}`` there (the MMA reads it until retired); without
+  one, to the kernel's end; one a TMA op touches, over the whole kernel;
+* any other buffer (tensor maps) over the whole kernel.
 
 ``allocate`` places the buffers first-fit, largest first, each at its alignment (1024 bytes for
 wgmma's swizzled tiles), at the lowest offset where it overlaps no buffer that is live at the
-same time; ``check_disjoint`` asserts the result (gpusim checks each reuse as it runs it:
+same time; ``check_disjoint`` asserts the result (and gpusim checks each reuse as it runs it:
 ``backends/gpusim/shared_aliases.py``).
 
 Reusing bytes needs the last access to one buffer to be over, in every thread, before the first
-write to the next: ``separate`` finds a top-level ``gpu.barrier`` between the two buffers'
-top-level ops, and inserts one before the later buffer's first op where there is none. A
-top-level barrier is reached by every thread, after every access of the ops before it (the
-asynchronous ones have completed by the waits that end the ranges).
+write to the next: ``separate`` looks in the innermost block holding the units of both (where
+every thread that runs one runs the other: block-level ops sit under uniform control flow) for a
+``gpu.barrier`` between them, and inserts one before the later unit where there is none (none
+for two branches of one ``scf.if``, which never both run). The waits that end the ranges have
+completed the asynchronous accesses before it.
 """
 
 from __future__ import annotations
