@@ -27,7 +27,8 @@ barrier an iteration, the one after the top wait, the tile of two iterations bac
 newest that no warpgroup can still read: every warpgroup passed the previous iteration's
 ``pendings = 1`` wait, which retired its dots of two iterations back, before that barrier.)
 Another warpgroup-MMA dot whose value only the next iteration reads (its A copied too, or in
-registers: attention's P) starts before the copies and is waited for before the yield, unless the next iteration reads that value only after a
+registers: attention's P) starts before the copies and is waited for before the yield, unless the
+next iteration reads that value only after a
 synchronous warpgroup-MMA dot, whose wait retires every group (attention's P @ V, rescaled
 after the next Q @ K^T): then it stays in flight across the yield, a ``ttg.dot_wait`` of the
 carried value follows that dot, and a barrier precedes the copies, so that every warpgroup has
