@@ -122,3 +122,30 @@ def test_overlapping_views_get_addresses_of_their_own() -> None:
     assert buffers["b"].aliases[0].elements(4, np.zeros(2, np.int64), np.array([0, 1]))[
         2
     ].tolist() == [16, 16]
+
+
+def test_writing_bytes_a_copy_to_the_other_view_has_in_flight_fails() -> None:
+    """Thread t copies out[t] into %a[t] with cp.async; writing %b over those bytes before the
+    copy's wait would race with its landing."""
+    body = (
+        views()
+        + """
+      %xa = "memref.extract_aligned_pointer_as_index"(%a) : (memref<32xi64, 3 : i64>) -> index
+      %eight = arith.constant 8 : index
+      %off = arith.muli %t, %eight : index
+      %at = arith.addi %xa, %off : index
+      %at64 = arith.index_cast %at : index to i64
+      %dst = llvm.inttoptr %at64 : i64 to !llvm.ptr<3>
+      %src = llvm.getelementptr %out[%ti] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i64
+      "nvvm.cp.async.shared.global"(%dst, %src) <{modifier = #nvvm<load_cache_modifier ca>, size = 8 : i32}> : (!llvm.ptr<3>, !llvm.ptr<1>) -> ()
+      "nvvm.cp.async.commit.group"() : () -> ()
+      %c5 = arith.constant 5 : i32
+      %two = arith.constant 2 : index
+      %slot = arith.muli %t, %two : index
+      memref.store %c5, %b[%slot] : memref<64xi32, 3 : i64>
+      "nvvm.cp.async.wait.group"() <{n = 0 : i32}> : () -> ()"""
+    )
+    with pytest.raises(
+        SimulationError, match=r"writes b\[0\], whose bytes a\[0\] shares, while an asynchronous"
+    ):
+        run_lowered(module_with(body), (1, 1, 1), [np.zeros(32, np.int64)])
