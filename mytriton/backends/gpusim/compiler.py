@@ -9,10 +9,10 @@ from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.backends.gpusim.dtypes import vector_shape
+from mytriton.backends.gpusim.dynamic_views import DynamicView
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.machine import CompiledBlock
 from mytriton.backends.gpusim.registry import RULES
-from mytriton.backends.gpusim.shared_memory import DynamicView
 
 _TERMINATORS = (scf.YieldOp, scf.ConditionOp, gpu.ReturnOp)
 

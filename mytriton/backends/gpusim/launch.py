@@ -26,14 +26,11 @@ from mytriton.backends.gpusim import rules_vector as _rules_vector
 from mytriton.backends.gpusim import rules_wgmma as _rules_wgmma
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
+from mytriton.backends.gpusim.dynamic_views import dynamic_views
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory, Region
 from mytriton.backends.gpusim.machine import Machine
-from mytriton.backends.gpusim.shared_memory import (
-    SharedBuffer,
-    SharedMemory,
-    dynamic_views,
-)
+from mytriton.backends.gpusim.shared_memory import SharedBuffer, SharedMemory
 from mytriton.backends.gpusim.values import Ptr, Value
 
 # registered on import
@@ -187,7 +184,9 @@ class SimKernel:
                 view.name, view.dtype, tuple(view.type.get_shape()), len(programs)
             )
         shared = SharedMemory(
-            buffers, {v.name: v.offset for v in self.dynamic.values()}, self.shared_alignments
+            buffers,
+            {v.name: v.offset for v in self.dynamic.values()},
+            self.shared_alignments,
         )
         if memory.log is not None:
             memory.log.next_interval()

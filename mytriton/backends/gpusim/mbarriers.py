@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.ir import Operation
 
+from mytriton.backends.gpusim.shared_aliases import clobber
 from mytriton.backends.gpusim.shared_memory import SharedBuffer
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ class BulkCopy:
         buf.tma_pending[p, at] -= 1
         buf.data[p, at] = self.values
         buf.written[p, at] = True
+        clobber(buf, np.full(at.size, p), at)
 
 
 @dataclass

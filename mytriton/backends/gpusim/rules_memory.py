@@ -7,7 +7,7 @@ address in the program's shared window (``SharedMemory.base``):
 ``memref.extract_aligned_pointer_as_index`` gives a buffer's, ``llvm.inttoptr`` keeps it,
 ``llvm.getelementptr`` adds to it.
 
-Past 48 KiB the buffers are views of dynamic shared memory (``shared_memory.dynamic_views``):
+Past 48 KiB the buffers are views of dynamic shared memory (``dynamic_views.dynamic_views``):
 ``gpu.dynamic_shared_memory`` is the region (only ``memref.view`` reads it), a ``memref.view``
 at a constant offset is a buffer of the view's type, and ``memref.memory_space_cast`` is the
 buffer it casts, so loads, stores and addresses treat them as static buffers.
@@ -26,11 +26,11 @@ from xdsl.ir import Attribute, Operation
 
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import as_signed, dtype_of, size_of, vector_shape
+from mytriton.backends.gpusim.dynamic_views import DYNAMIC_REGION, is_shared_space
 from mytriton.backends.gpusim.global_memory import Access
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.rules_pointer_casts import global_inttoptr
-from mytriton.backends.gpusim.shared_memory import DYNAMIC_REGION, is_shared_space
 from mytriton.backends.gpusim.values import Ptr, SharedRef
 from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER
 
@@ -142,7 +142,7 @@ def _get_global(op: Operation, c: Compiler) -> Step:
 @rule("gpu.dynamic_shared_memory")
 def _dynamic_shared_memory(op: Operation, c: Compiler) -> Step:
     """The kernel's dynamic shared memory: a handle that only ``memref.view`` reads (checked
-    when the kernel is loaded, ``shared_memory.dynamic_views``)."""
+    when the kernel is loaded, ``dynamic_views.dynamic_views``)."""
     (out,) = op.results
     for use in out.uses:
         if not isinstance(use.operation, memref.ViewOp) or use.index != 0:

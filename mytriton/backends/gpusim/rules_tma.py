@@ -44,6 +44,7 @@ from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.mbarriers import BulkCopy
 from mytriton.backends.gpusim.registry import rule
+from mytriton.backends.gpusim.shared_aliases import check_aliases
 from mytriton.backends.gpusim.shared_memory import SharedBuffer
 from mytriton.backends.gpusim.tensor_maps import (
     MAP_BYTES,
@@ -277,6 +278,14 @@ def _check_free(
         buf._check_settled(m, op, "copies to", np.full(elements.size, p), elements, lanes)
     finally:
         m.mask = saved
+    if buf.aliases:
+        saved = m.mask
+        m.mask = m.lane_mask(lane)
+        try:
+            rows, lanes = np.full(elements.size, p), np.full(elements.size, lane)
+            check_aliases(buf, m, op, "copies to", rows, elements, lanes, True, check)
+        finally:
+            m.mask = saved
     if (buf.wgmma_reads[p, elements] > 0).any():
         i = int(elements[np.argmax(buf.wgmma_reads[p, elements] > 0)])
         m.fail(

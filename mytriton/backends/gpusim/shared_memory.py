@@ -6,8 +6,10 @@ Past 48 KiB the lowering cuts the buffers out of the kernel's *dynamic* shared m
 dynamic_shared.py``). Each view is a buffer like a static one (``dynamic_views``: named by its
 cast's name hint, fresh per program, race-checked on its own), placed in the program's
 shared-memory window at the dynamic region's start plus its offset, so addresses agree with the
-offsets; views must not overlap nor run past the kernel's ``mytriton.dynamic_shared_memory``
-bytes.
+offsets; views must not run past the kernel's ``mytriton.dynamic_shared_memory`` bytes. Views
+of buffers never live at once may overlap: accesses are then checked against the views sharing
+their bytes too (``shared_aliases``), and each overlapping view gets shared addresses of its own
+(``SharedMemory``).
 
 Lockstep execution would hide a missing barrier, so accesses are race-checked: between two
 barriers an element may be touched by several threads only if nobody observes a change (a
@@ -29,20 +31,14 @@ and when it lands), and a thread ending with copies not yet completed (``check_f
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.dialects import arith, gpu, memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, NoneAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation
 
-from mytriton.backends.gpusim.dtypes import dtype_of
-from mytriton.backends.gpusim.errors import SimulationError
+from mytriton.backends.gpusim.shared_aliases import Alias, check_aliases, clobber, link
 from mytriton.backends.gpusim.values import first_conflict, same_number
-from mytriton.dialects.nvgpu.upstream import WORKGROUP, DynamicSharedMemoryOp
-from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
 
 if TYPE_CHECKING:
     from mytriton.backends.gpusim.machine import Machine
@@ -71,6 +67,8 @@ class SharedBuffer:
         self.wgmma_reads = np.zeros((programs, size), np.int32)
         # TMA copies in flight to each element (``mbarriers``): it may change at any moment
         self.tma_pending = np.zeros((programs, size), np.int32)
+        #: the views sharing bytes with this one (``shared_aliases``)
+        self.aliases: list[Alias] = []
 
     @property
     def nbytes(self) -> int:
@@ -111,6 +109,8 @@ class SharedBuffer:
         active = np.flatnonzero(m.mask)
         rows, cols, tids = m.prog[active], lin[active], m.tid[active].astype(np.int32)
         self._check_settled(m, op, "reads", rows, cols, active)
+        if self.aliases:
+            check_aliases(self, m, op, "reads", rows, cols, active, False, check_races)
         unwritten = ~self.written[rows, cols]
         if unwritten.any():
             i = int(np.argmax(unwritten))
@@ -188,6 +188,8 @@ class SharedBuffer:
         rows, cols, tids = m.prog[active], lin[active], m.tid[active].astype(np.int32)
         vals = values[active].astype(self.data.dtype)
         self._check_settled(m, op, verb, rows, cols, active)
+        if self.aliases:
+            check_aliases(self, m, op, verb, rows, cols, active, True, check_races)
         read = self.wgmma_reads[rows, cols] > 0
         if read.any():
             i = int(np.argmax(read))
@@ -234,6 +236,7 @@ class SharedBuffer:
             np.maximum.at(self.writer_hi, (rows, cols), tids)
         self.data[rows, cols] = vals
         self.written[rows, cols] = True
+        clobber(self, rows, cols)
 
 
 #: where the simulated shared-memory window places buffers: each at a multiple of this, or of
@@ -254,7 +257,13 @@ class SharedMemory:
     are these addresses): the static buffers in the order given, aligned like the GPU's static
     buffers (to ``SHARED_BUFFER_ALIGNMENT``, or the larger alignment ``alignments`` gives), then
     the dynamic region (``DYNAMIC_REGION_ALIGNMENT``-aligned), in which the buffers named in
-    ``dynamic`` (views of dynamic shared memory) sit at their byte offsets."""
+    ``dynamic`` (views of dynamic shared memory) sit at their byte offsets.
+
+    Views sharing bytes (the lowering reuses the bytes of buffers never live at once) are
+    linked as aliases by those offsets (``shared_aliases``), but a view overlapping one placed
+    before it gets addresses of its own, past the others, at the same offset modulo
+    ``DYNAMIC_REGION_ALIGNMENT`` (so swizzles and alignments read the same address bits): a
+    shared address then tells its buffer, as the pointer it derives from does."""
 
     def __init__(
         self,
@@ -274,9 +283,19 @@ class SharedMemory:
                 end = _round_up(self.base[name] + b.nbytes, SHARED_BUFFER_ALIGNMENT)
         #: where the dynamic region starts (after the static buffers, as on a GPU)
         self.dynamic_base = _round_up(end, DYNAMIC_REGION_ALIGNMENT) if dynamic else end
-        for name, offset in dynamic.items():
-            self.base[name] = self.dynamic_base + offset
-            end = max(end, self.base[name] + buffers[name].nbytes)
+        placed: list[tuple[str, int]] = []  # dynamic views and their offsets
+        end = max([end] + [self.dynamic_base + o + buffers[n].nbytes for n, o in dynamic.items()])
+        for name, offset in sorted(dynamic.items(), key=lambda item: item[1]):
+            b = buffers[name]
+            for other, at in placed:
+                link(b, offset, buffers[other], at)
+            if b.aliases:  # a window of its own
+                window = _round_up(end, DYNAMIC_REGION_ALIGNMENT)
+                self.base[name] = window + offset % DYNAMIC_REGION_ALIGNMENT
+                end = self.base[name] + b.nbytes
+            else:
+                self.base[name] = self.dynamic_base + offset
+            placed.append((name, offset))
         self.size = end
 
     def buffer_at(self, address: int) -> tuple[str, SharedBuffer, int] | None:
@@ -322,149 +341,6 @@ class SharedMemory:
     def barrier(self, programs: np.ndarray) -> None:
         for b in self.buffers.values():
             b.barrier(programs)
-
-
-#: the byte alignment of a view's offset in dynamic shared memory (docs/gpu-ir.md): like static
-#: buffers, so a thread's 16-byte vector accesses and ``ldmatrix`` rows stay aligned
-DYNAMIC_VIEW_ALIGNMENT = 16
-#: what the simulator holds for a ``gpu.dynamic_shared_memory`` value (only views read it)
-DYNAMIC_REGION = "dynamic shared memory"
-
-
-def is_shared_space(space: Attribute) -> bool:
-    """Address space 3 or ``#gpu.address_space<workgroup>``: shared memory."""
-    return space == WORKGROUP or (isinstance(space, IntegerAttr) and space.value.data == 3)
-
-
-@dataclass(frozen=True)
-class DynamicView:
-    """A buffer cut out of the kernel's dynamic shared memory by a ``memref.view``."""
-
-    op: memref.ViewOp
-    name: str
-    offset: int  #: bytes from the dynamic region's start
-    type: MemRefType
-
-    @property
-    def dtype(self) -> np.dtype:
-        return dtype_of(self.type.element_type)
-
-    @property
-    def nbytes(self) -> int:
-        return int(np.prod(self.type.get_shape())) * self.dtype.itemsize
-
-
-def _view_name_hint(view: memref.ViewOp) -> str | None:
-    """The name the lowering gave the buffer: its ``memory_space_cast``'s name hint (the value
-    every other op uses), else the view's own."""
-    for use in view.result.uses:
-        cast = use.operation
-        if isinstance(cast, memref.MemorySpaceCastOp) and cast.dest.name_hint:
-            return cast.dest.name_hint
-    return view.result.name_hint
-
-
-def _view(op: memref.ViewOp, limit: int) -> tuple[int, MemRefType]:
-    """The constant byte offset and the type of a view of dynamic shared memory, checked."""
-    shift = op.byte_shift.owner
-    value = shift.value if isinstance(shift, arith.ConstantOp) else None
-    if not isinstance(value, IntegerAttr):
-        raise SimulationError(
-            "gpusim models views of dynamic shared memory at constant byte offsets only (an "
-            "arith.constant index)",
-            op,
-        )
-    offset = value.value.data
-    t = op.result.type
-    if (
-        op.sizes
-        or not isinstance(t, MemRefType)
-        or not isinstance(t.layout, NoneAttr)
-        or any(d < 0 for d in t.get_shape())
-    ):
-        raise SimulationError(
-            f"gpusim models views of dynamic shared memory as static-shape memrefs with the "
-            f"identity layout only, not {op.result.type}",
-            op,
-        )
-    if not is_shared_space(t.memory_space):
-        raise SimulationError(f"a view of dynamic shared memory must stay shared, not {t}", op)
-    try:
-        itemsize = dtype_of(t.element_type).itemsize
-    except SimulationError as e:
-        raise SimulationError(e.message, op) from None
-    if offset < 0 or offset % DYNAMIC_VIEW_ALIGNMENT:
-        raise SimulationError(
-            f"a view of dynamic shared memory at byte {offset}: offsets must be non-negative "
-            f"multiples of {DYNAMIC_VIEW_ALIGNMENT} (docs/gpu-ir.md)",
-            op,
-        )
-    end = offset + int(np.prod(t.get_shape())) * itemsize
-    if end > limit:
-        raise SimulationError(
-            f"the view {t} at byte {offset} of dynamic shared memory runs past its end: bytes "
-            f"{offset} to {end}, but the kernel launches with {limit} "
-            f"({DYNAMIC_SHARED_ATTR})",
-            op,
-        )
-    return offset, t
-
-
-def dynamic_views(fn: gpu.FuncOp, taken: Collection[str] = ()) -> dict[SSAValue, DynamicView]:
-    """The buffers ``fn`` cuts out of dynamic shared memory, by the ``memref.view`` result that
-    is each: at constant, 16-byte aligned byte offsets, not overlapping, within the kernel's
-    ``mytriton.dynamic_shared_memory`` bytes (a ``SimulationError`` otherwise). Each is named by
-    its name hint (``smem``), made unique with its offset (``smem+1024``) where several views
-    share one or it is among ``taken`` (the static buffers' names)."""
-    regions = [op for op in fn.walk() if isinstance(op, DynamicSharedMemoryOp)]
-    if not regions:
-        return {}
-    attr = fn.attributes.get(DYNAMIC_SHARED_ATTR)
-    if not isinstance(attr, IntegerAttr):
-        raise SimulationError(
-            f"the kernel uses gpu.dynamic_shared_memory but has no {DYNAMIC_SHARED_ATTR} "
-            "attribute (the bytes of dynamic shared memory it launches with)",
-            regions[0],
-        )
-    limit = attr.value.data
-    views: list[tuple[memref.ViewOp, int, MemRefType]] = []
-    for region in regions:
-        for use in region.result.uses:
-            view = use.operation
-            if not isinstance(view, memref.ViewOp) or use.index != 0:
-                raise SimulationError(
-                    "gpusim models gpu.dynamic_shared_memory only as the source of memref.view "
-                    f"ops (a typed buffer at a constant offset), not of {view.name}",
-                    view,
-                )
-            views.append((view, *_view(view, limit)))
-    views.sort(key=lambda v: v[1])
-    hints = [_view_name_hint(v) or "dynamic_smem" for v, _, _ in views]
-    out: dict[SSAValue, DynamicView] = {}
-    used = set(taken)
-    previous: DynamicView | None = None
-    for (op, offset, t), hint in zip(views, hints, strict=True):
-        name = hint
-        if hints.count(hint) > 1 or name in used:
-            name = f"{hint}+{offset}"
-        while name in used:
-            name += "'"
-        used.add(name)
-        view = DynamicView(op, name, offset, t)
-        if view.nbytes == 0:
-            out[op.result] = view
-            continue
-        if previous is not None and offset < previous.offset + previous.nbytes:
-            raise SimulationError(
-                f"the view {t} at byte {offset} of dynamic shared memory overlaps the view "
-                f"{previous.type} at bytes {previous.offset} to "
-                f"{previous.offset + previous.nbytes} (gpusim keeps buffers apart, as the "
-                "lowering lays them out)",
-                op,
-            )
-        out[op.result] = view
-        previous = view
-    return out
 
 
 #: ``AsyncCopy.group`` of a lane whose copy waits for a ``commit.group``

@@ -120,7 +120,7 @@ class _Atomic:
         numel = 1
         for d in shape:
             numel *= d
-        buf = ctx.shared_buffer(t, numel)
+        buf = ctx.shared_buffer(t, numel, local=True)
         if is_block(ptr_type):
             g = ctx.geometry(ptr_type)
             strides = _root_strides(g, shape)

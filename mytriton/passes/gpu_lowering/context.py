@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects import arith, gpu, llvm, memref
 from xdsl.dialects.builtin import (
@@ -39,12 +40,22 @@ SHARED_ALIGNMENT = 16
 index = IndexType()
 
 
+#: ``SharedBuffer.last`` of a buffer live until the kernel's end
+KERNEL_END = 1 << 30
+
+
 @dataclass
 class SharedBuffer:
+    """A shared buffer and its live range: the top-level ops of the kernel (by index) from the
+    first that accesses it to the last (``shared_alloc``: a buffer used in a loop is live over
+    the whole loop, one used by a nested op over the top-level op that holds it)."""
+
     name: str
     type: MemRefType
     nbytes: int
     alignment: int = SHARED_ALIGNMENT  # bytes (1024 for wgmma's swizzled tiles)
+    first: int = 0
+    last: int = KERNEL_END
 
 
 def shared_layout(buffers: Sequence[SharedBuffer]) -> tuple[list[int], int]:
@@ -94,6 +105,9 @@ class LoweringContext:
     #: a pipelined loop, to stop where the map is of a tensor the copy engine cannot read
     #: (``tensor_map_create``)
     tensor_map_checks: dict[SSAValue, Callable[[], None]] = field(default_factory=dict)
+    #: the unit (``shared_alloc.Units``) of the op being lowered: ``SharedBuffer`` ranges
+    top: int = 0
+    units: Any = None  # the kernel's ``shared_alloc.Units`` (that module imports this one)
     #: lowers one op at the current position (patterns of ops with regions lower their bodies)
     lower_op: Callable[[Operation], None] = field(default=lambda op: None)
 
@@ -317,20 +331,24 @@ class LoweringContext:
     # ---- shared memory ----
 
     def shared_buffer(
-        self, element: Attribute, numel: int, alignment: int = SHARED_ALIGNMENT
+        self,
+        element: Attribute,
+        numel: int,
+        alignment: int = SHARED_ALIGNMENT,
+        local: bool = False,
     ) -> SSAValue:
-        """A fresh static shared-memory buffer (``memref<numel x element, 3>``), aligned to
-        ``alignment`` bytes."""
+        """A fresh shared-memory buffer (``memref<numel x element, 3>``), aligned to
+        ``alignment`` bytes. ``local``: every access to it lies in the op being lowered and is
+        synchronous (none in flight past the op), so it is live over that op's unit only
+        (``shared_alloc.Units``: a loop around it, say) and its bytes may be reused by buffers
+        of other ops; else it is live over the whole kernel, unless the caller narrows its
+        range."""
         name = f"smem_{len(self.buffers)}"
         t = MemRefType(element, [numel], memory_space=IntegerAttr(3, 64))
         nbytes = numel * byte_size(element)
-        self.buffers.append(SharedBuffer(name, t, nbytes, max(alignment, SHARED_ALIGNMENT)))
-        total = self.shared_bytes
-        if total > SHARED_MEMORY_LIMIT:
-            raise BackendError(
-                f"the kernel needs {total} bytes of shared memory, more than the "
-                f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
-            )
+        first, last = (self.top, self.top) if local else (0, KERNEL_END)
+        buffer = SharedBuffer(name, t, nbytes, max(alignment, SHARED_ALIGNMENT), first, last)
+        self.buffers.append(buffer)
         return self.value(memref.GetGlobalOp(name, t))
 
     @property
@@ -340,17 +358,24 @@ class LoweringContext:
         return shared_layout(self.buffers)[1]
 
     def scratch_buffer(
-        self, element: Attribute, numel: int, alignment: int = SHARED_ALIGNMENT
+        self,
+        element: Attribute,
+        numel: int,
+        alignment: int = SHARED_ALIGNMENT,
+        local: bool = True,
     ) -> SSAValue:
         """A shared-memory buffer shared by every op that asks for one of this element type and
         size: for ops that end with a barrier after their last access (so the next user may
-        write it at once), like the redistribution of ``tt_shape`` ops."""
+        write it at once), like the redistribution of ``tt_shape`` ops. Its live range covers
+        every requesting op (``local``: see ``shared_buffer``)."""
         key = (element, numel, alignment)
         if key not in self._scratch:
-            buf = self.shared_buffer(element, numel, alignment)
+            buf = self.shared_buffer(element, numel, alignment, local)
             self._scratch[key] = self.buffers[-1]
             return buf
         b = self._scratch[key]
+        b.first = min(b.first, self.top if local else 0)
+        b.last = max(b.last, self.top if local else KERNEL_END)
         return self.value(memref.GetGlobalOp(b.name, b.type))
 
     def declare_function(self, name: str, inputs: Sequence[Attribute], output: Attribute) -> None:

@@ -40,7 +40,7 @@ class LowerConvertLayout:
             numel *= d
         elem = element_type(t)
         stored = i32 if is_bool(t) else register_type(elem)
-        buf = ctx.shared_buffer(stored, numel)
+        buf = ctx.shared_buffer(stored, numel, local=True)
         src_g, dst_g = ctx.geometry(t), ctx.geometry(op.result.type)
         src_strides, dst_strides = _root_strides(src_g, shape), _root_strides(dst_g, shape)
         for reg, value in zip(src_g.registers, ctx.get(op.src), strict=True):

@@ -38,6 +38,7 @@ from mytriton.dialects.nvgpu.nvvm import MmaForm
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.fp8 import format_of, is_fp8
 from mytriton.dialects.tt.types import byte_size, element_type, shape_of
+from mytriton.dialects.ttg.async_dot import is_async_dot
 from mytriton.dialects.ttg.geometry import Geometry
 from mytriton.dialects.ttg.layouts import SharedLayoutAttr
 from mytriton.dialects.ttg.mma import dot_mma, is_warpgroup_mma, staged_layout
@@ -161,7 +162,9 @@ def staging_buffer(ctx: LoweringContext, op: tt.DotOp, plan: StagingPlan) -> SSA
                     sizes[other.compute] = (max(size, other.total), align)
         ctx.dot_staging = sizes
     size, align = ctx.dot_staging[plan.compute]
-    return ctx.scratch_buffer(plan.compute, size, align)
+    # an asynchronous warpgroup MMA may read its staged operand past its op: live to the end
+    local = not any(isinstance(d, tt.DotOp) and is_async_dot(d) for d in ctx.source.walk())  # type: ignore[union-attr]
+    return ctx.scratch_buffer(plan.compute, size, align, local)
 
 
 @lowers(tt.DotOp)

@@ -42,11 +42,16 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     tensor_map_create,
     tma,
 )
-from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.context import (
+    SHARED_MEMORY_LIMIT,
+    LoweringContext,
+    SharedBuffer,
+)
 from mytriton.passes.gpu_lowering.dynamic_shared import use_dynamic_shared_memory
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import LOWERING
+from mytriton.passes.gpu_lowering.shared_alloc import Span, Units, allocate, separate
 from mytriton.passes.gpu_lowering.signless import erase_signedness
 
 GPU_MODULE_NAME = "kernels"
@@ -63,8 +68,22 @@ class Lowering:
         self.num_warps = num_warps
         self.ctx = LoweringContext(num_warps, Block(), reflect_ftz=reflect_ftz)
         self.ctx.lower_op = self.lower_op
+        self.units: Units | None = None  # ``shared_alloc``: where shared buffers are live
+        self.spans: dict[int, Span] = {}
 
     def lower_op(self, op: Operation) -> None:
+        unit = self.units.index.get(op) if self.units is not None else None
+        if unit is None:
+            self._lower_op(op)
+            return
+        ctx = self.ctx
+        saved, block = ctx.top, ctx.block
+        ctx.top, before = unit, block.last_op
+        self._lower_op(op)
+        ctx.top = saved  # the unit around it (an ``scf.if``) goes on
+        self.spans[unit] = Span(block, before, block.last_op)
+
+    def _lower_op(self, op: Operation) -> None:
         self.ctx.location = op.location
         pattern = LOWERING.get(op)
         if pattern is None:
@@ -88,6 +107,7 @@ class Lowering:
             raise BackendError(str(e)) from None
         self.ctx.axis = AxisAnalysis(module)
         self.ctx.source = fn
+        self.units = self.ctx.units = Units(fn)
         old_args = fn.body.block.args
         arg_types: list[Attribute] = []
         pointees: list[Attribute] = []
@@ -129,7 +149,8 @@ class Lowering:
         )
         kernel.attributes["mytriton.pointee_types"] = ArrayAttr(pointees)
         if ctx.dynamic_shared:
-            use_dynamic_shared_memory(kernel, ctx.buffers)
+            offsets, total = place_shared_buffers(self.units, self.spans, ctx.buffers)
+            use_dynamic_shared_memory(kernel, ctx.buffers, offsets, total)
         gmod = gpu.ModuleOp(
             StringAttr(GPU_MODULE_NAME),  # type: ignore[arg-type]  # xDSL's hint says SymbolRefAttr; upstream's sym_name is a string
             Region(Block([*ctx.global_ops(), kernel])),
@@ -137,6 +158,21 @@ class Lowering:
         lowered = ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})
         erase_signedness(lowered)
         return lowered
+
+
+def place_shared_buffers(
+    units: Units, spans: dict[int, Span], buffers: list[SharedBuffer]
+) -> tuple[list[int], int]:
+    """The byte offsets of the kernel's shared buffers, reusing bytes by liveness, and the
+    bytes they take (``shared_alloc``; barriers inserted where a reuse needs one)."""
+    offsets, total = allocate(buffers)
+    if total > SHARED_MEMORY_LIMIT:
+        raise BackendError(
+            f"the kernel needs {total} bytes of shared memory, more than the "
+            f"{SHARED_MEMORY_LIMIT} bytes available; use smaller blocks"
+        )
+    separate(units, spans, buffers, offsets)
+    return offsets, total
 
 
 def lower_trial(module: ModuleOp, num_warps: int) -> ModuleOp:

@@ -9,8 +9,9 @@ the lowered kernel becomes, once at its entry::
     %w = memref.view %dyn[%offset][] : ... to memref<N x T, #gpu.address_space<workgroup>>
     %smem_i = memref.memory_space_cast %w : ... to memref<N x T, 3>
 
-(the buffers laid end to end, each at its alignment: 16 bytes, 1024 for swizzled tiles; the
-cast gives back the type every other op of the kernel uses), and the kernel records the bytes
+(each buffer at the offset ``shared_alloc`` gives it, at its alignment: 16 bytes, 1024 for
+swizzled tiles; buffers never live at once may share bytes; the cast gives back the type every
+other op of the kernel uses), and the kernel records the bytes
 to launch with in ``DYNAMIC_SHARED_ATTR``: the runtime passes them to ``cuLaunchKernel`` and
 raises the function's dynamic shared memory limit to them. Kernels within 48 KiB keep their
 static arrays.
@@ -26,12 +27,14 @@ from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects.nvgpu.upstream import WORKGROUP, DynamicSharedMemoryOp
 from mytriton.passes.gpu_lowering.abi import DYNAMIC_SHARED_ATTR
-from mytriton.passes.gpu_lowering.context import SharedBuffer, shared_layout
+from mytriton.passes.gpu_lowering.context import SharedBuffer
 
 
-def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer]) -> int:
-    """Rewrite ``kernel``'s shared buffers as views of dynamic shared memory (module doc);
-    the bytes it needs."""
+def use_dynamic_shared_memory(
+    kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer], offsets: Sequence[int], total: int
+) -> None:
+    """Rewrite ``kernel``'s shared buffers as views of dynamic shared memory at ``offsets``
+    (module doc), ``total`` bytes in all."""
     body = kernel.body.block
     first = body.first_op
     assert first is not None
@@ -39,7 +42,6 @@ def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer
     dyn = DynamicSharedMemoryOp()
     entry.append(dyn)
     views: dict[str, SSAValue] = {}
-    offsets, total = shared_layout(buffers)
     for b, offset in zip(buffers, offsets, strict=True):
         at = arith.ConstantOp(IntegerAttr(offset, IndexType()))
         workgroup = MemRefType(b.type.element_type, b.type.get_shape(), memory_space=WORKGROUP)
@@ -59,4 +61,3 @@ def use_dynamic_shared_memory(kernel: gpu.FuncOp, buffers: Sequence[SharedBuffer
                 op.detach()
                 op.erase()
     kernel.attributes[DYNAMIC_SHARED_ATTR] = IntegerAttr(total, i32)
-    return total

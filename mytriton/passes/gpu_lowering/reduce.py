@@ -221,7 +221,7 @@ def across_warps_in_turn(
     every thread reads the ``warps`` partials of it and combines them in warp order, which
     costs less than ``across_warps_spread``'s extra barrier and shared-memory round trip."""
     strides, numel = result_strides(g, axis)
-    bufs = [ctx.shared_buffer(element_type(s.type), warps * numel) for s in op.srcs]
+    bufs = [ctx.shared_buffer(element_type(s.type), warps * numel, local=True) for s in op.srcs]
     warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
     slot = ctx.value(arith.MuliOp(warp_idx, ctx.i32(numel)))
     slot_index = ctx.value(arith.IndexCastOp(slot, IndexType()))
@@ -260,7 +260,7 @@ def across_warps_spread(
     takes ``warps * numel / threads`` of them, and groups of ``warps`` lanes combine theirs
     with a butterfly; the results go back to shared memory for every thread to read its own."""
     strides, numel = result_strides(g, axis)
-    bufs = [ctx.shared_buffer(element_type(s.type), warps * numel) for s in op.srcs]
+    bufs = [ctx.shared_buffer(element_type(s.type), warps * numel, local=True) for s in op.srcs]
     warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
     spaced = [s * warps for s in strides]  # element e's partial of warp w: e * warps + w
     for key, values in partial.items():

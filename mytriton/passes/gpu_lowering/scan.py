@@ -147,7 +147,9 @@ class LowerScan:
         reverse = op.is_reverse
         strides, numel = result_strides(g, axis)
         segments = chunks * warps
-        bufs = [ctx.shared_buffer(element_type(s.type), segments * numel) for s in op.srcs]
+        bufs = [
+            ctx.shared_buffer(element_type(s.type), segments * numel, local=True) for s in op.srcs
+        ]
         warp_pos = (
             _position(ctx, 5 + log2(g.warp_strides[axis]), warps, reverse)
             if warps > 1

@@ -51,6 +51,7 @@ from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.memory import access_runs, masked_load, vector_width
 from mytriton.passes.gpu_lowering.rules import lowers
+from mytriton.passes.gpu_lowering.shared_alloc import tile_range
 from mytriton.passes.gpu_lowering.shared_layouts import contiguous_run, tile_offset
 
 index = IndexType()
@@ -77,6 +78,8 @@ class LowerLocalAlloc:
         assert isinstance(t, MemDescType)
         element = register_type(t.element)
         buf = ctx.shared_buffer(element, t.numel, t.alignment)
+        if ctx.units is not None:
+            ctx.buffers[-1].first, ctx.buffers[-1].last = tile_range(op, ctx.units)
         ctx.set(op.result, [buf, ctx.i32(0)])
         if op.src is not None:  # the block's registers, stored as a dot stages an operand
             LowerDot().stage(ctx, op.src, element, buf, 0, t.layout)

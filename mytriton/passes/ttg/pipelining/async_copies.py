@@ -20,18 +20,23 @@ flight into the next iteration (``ttg_async_dot``): the loop yields it unwaited,
 iteration's dot chains onto it, and a ``ttg.dot_wait {pendings = 1}`` after that dot retires
 the previous one before the copies are issued. Those copies may then overwrite only the tile
 of two iterations back (the previous dot, possibly still running in another warpgroup, reads
-the other), so such a loop has S + 1 tiles. Another warpgroup-MMA dot whose value only the next
-iteration reads (its A copied too, or in registers: attention's P) starts before the copies
-and is waited for before the yield, unless the next iteration reads that value only after a
-synchronous warpgroup-MMA dot, whose wait retires every group (attention's P @ V, rescaled
-after the next Q @ K^T): then it stays in flight across the yield, a ``ttg.dot_wait`` of the
-carried value follows that dot, and a barrier precedes the copies, so that every warpgroup has
-retired the dots reading the tiles they rewrite (S tiles, as in Triton's attention loop,
-``async_dots``). A tensor-core dot
-operand defined before the loop (attention's Q) is stored into its own tile once, before the loop
-(``ttg.local_alloc %q``), and read from there. The dot's lowering reads a
-``ttg.local_load`` operand straight from its tile with ``ldmatrix``: the tile is laid out as the
-dot stages that operand (its ``ttg.lhs_shared``/``ttg.rhs_shared``).
+the other), so such a loop has S + 1 tiles. (Triton keeps S tiles and overwrites the previous
+dot's tile, which its barrier analysis allows only after a second barrier each iteration,
+between the wait and the copies: a wait retires the dots of its own warpgroup only. With one
+barrier an iteration, the one after the top wait, the tile of two iterations back is the
+newest that no warpgroup can still read: every warpgroup passed the previous iteration's
+``pendings = 1`` wait, which retired its dots of two iterations back, before that barrier.)
+Another warpgroup-MMA dot whose value only the next iteration reads (its A copied too, or in
+registers: attention's P) starts before the copies and is waited for before the yield, unless the
+next iteration reads that value only after a synchronous warpgroup-MMA dot, whose wait retires
+every group (attention's P @ V, rescaled after the next Q @ K^T): then it stays in flight across
+the yield, a ``ttg.dot_wait`` of the carried value follows that dot, and a barrier precedes the
+copies, so that every warpgroup has retired the dots reading the tiles they rewrite (S tiles, as in
+Triton's attention loop, ``async_dots``). A tensor-core dot operand defined before the loop
+(attention's Q) is stored into its own tile once, before the loop (``ttg.local_alloc %q``), and
+read from there. The dot's lowering reads a ``ttg.local_load`` operand straight from its tile with
+``ldmatrix``: the tile is laid out as the dot stages that operand (its
+``ttg.lhs_shared``/``ttg.rhs_shared``).
 
 What it proves before rewriting (else the loop stays as it is): the loop's body writes no memory (a
 copy issued iterations early must not miss a store in between); each rewritten load is directly in

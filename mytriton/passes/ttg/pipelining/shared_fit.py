@@ -31,16 +31,28 @@ def fits_shared_memory(module: builtin.ModuleOp) -> bool:
 
 def _tiles_overflow(module: builtin.ModuleOp) -> bool:
     """Whether the shared tiles of ``module`` alone pass the limit, so that its lowering would
-    fail (each ``ttg.local_alloc`` lowers to a buffer of its own; the rest only adds): the
-    stages an autotuner's large-tile configs ask for are refused without lowering them."""
+    fail: the stages an autotuner's large-tile configs ask for are refused without lowering
+    them. Counted where the most tiles are live at once (``shared_alloc.tile_range``, the
+    ranges the lowering allocates by): a bound below the lowering's, which adds the other
+    buffers and the alignment."""
     from mytriton.passes.gpu_lowering.context import SHARED_ALIGNMENT, SHARED_MEMORY_LIMIT
     from mytriton.passes.gpu_lowering.fp8 import register_type
+    from mytriton.passes.gpu_lowering.shared_alloc import Units, tile_range
 
-    total = 0
-    for op in module.walk():
-        if isinstance(op, LocalAllocOp):
-            tile = op.result.type
-            assert isinstance(tile, MemDescType)
-            nbytes = tile.numel * byte_size(register_type(tile.element))
-            total += -(-nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT
-    return total > SHARED_MEMORY_LIMIT
+    for fn in [op for op in module.ops if isinstance(op, func.FuncOp)]:
+        units = Units(fn)
+        live: dict[int, int] = {}  # the bytes of tiles live at each tile's first op
+        tiles = []
+        for op in fn.walk():
+            if isinstance(op, LocalAllocOp):
+                tile = op.result.type
+                assert isinstance(tile, MemDescType)
+                nbytes = tile.numel * byte_size(register_type(tile.element))
+                tiles.append(
+                    (tile_range(op, units), -(-nbytes // SHARED_ALIGNMENT) * SHARED_ALIGNMENT)
+                )
+        for (first, _), _ in tiles:
+            live[first] = sum(n for (lo, hi), n in tiles if lo <= first <= hi)
+        if max(live.values(), default=0) > SHARED_MEMORY_LIMIT:
+            return True
+    return False
