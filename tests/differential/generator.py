@@ -21,7 +21,12 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from tests.differential.known import COMPILED_DIFFERENCES, INTERPRETER_DEFECTS, KNOWN_DIVERGENCES
+from tests.differential.known import (
+    COMPILED_DIFFERENCES,
+    FTZ_DIFFERENCES,
+    INTERPRETER_DEFECTS,
+    KNOWN_DIVERGENCES,
+)
 from tests.differential.typerules import (
     BF16,
     BOOL,
@@ -124,7 +129,7 @@ class _Builder:
     def __init__(self, seed: int, index: int, reference: str) -> None:
         self.rng = np.random.default_rng([seed, index])
         self.seed, self.index, self.reference = seed, index, reference
-        self.excluded = set(KNOWN_DIVERGENCES)
+        self.excluded = set(KNOWN_DIVERGENCES) | set(FTZ_DIFFERENCES)
         if reference == "interpreter":
             self.excluded |= set(INTERPRETER_DEFECTS)
         else:
