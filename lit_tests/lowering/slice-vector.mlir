@@ -117,3 +117,32 @@ func.func @singles(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f3
 // CHECK-NOT:     vector
 // CHECK:         llvm.store %{{.*}}, %q : f32, !llvm.ptr<1>
 // CHECK:         sym_name = "singles"
+
+// -----
+
+// A slice of a slice (a 3-D parent, dims 2 then 0 removed) keeps root dimension 1: 2 f32 a thread
+// per repetition, the block (16) twice the tile (8): two vector<2xf32> a thread, 8 apart.
+#blocked = #ttg.blocked<{sizePerThread = [1, 2, 4], threadsPerWarp = [2, 4, 4], warpsPerCTA = [1, 1, 1], order = [2, 1, 0]}>
+#s2 = #ttg.slice<{dim = 2, parent = #blocked}>
+#s = #ttg.slice<{dim = 0, parent = #s2}>
+builtin.module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+func.func @nested(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32, #s>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #s>
+  %p = tt.addptr %xs, %r : tensor<16x!tt.ptr<f32>, #s>, tensor<16xi32, #s>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #s>
+  %q = tt.addptr %ys, %r : tensor<16x!tt.ptr<f32>, #s>, tensor<16xi32, #s>
+  %v = tt.load %p : tensor<16x!tt.ptr<f32>, #s>
+  tt.store %q, %v : tensor<16x!tt.ptr<f32>, #s>
+  func.return
+}
+}
+// CHECK-LABEL: "gpu.func"
+// CHECK:         llvm.load %p {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK:         llvm.load %p_1 {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK-NOT:     llvm.load
+// CHECK:         scf.if %owner {
+// CHECK:           llvm.store %{{.*}}, %q {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+// CHECK:           llvm.store %{{.*}}, %q_1 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+// CHECK-NOT:     llvm.store
+// CHECK:         sym_name = "nested"
