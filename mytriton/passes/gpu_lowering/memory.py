@@ -6,7 +6,9 @@ memory; a masked store is an ``scf.if`` around the store, and a replicated eleme
 scalar) is stored by one owner thread, under an ``scf.if`` too. When the axis analysis proves
 a thread's consecutive registers contiguous in memory, aligned, and under one mask value, they
 move as one vector of up to 16 bytes (``vector<4xf32>``, ``vector<8xf16>``, ``vector<16xi8>``:
-one ``ld.global.v4.b32``); otherwise one by one.
+one ``ld.global.v4.b32``); otherwise one by one. In a slice layout the runs lie along the
+fastest of the parent's dimensions the slice keeps (``vector_dims``): a thread holds the parent's
+``sizePerThread`` consecutive elements along it, the removed dimensions only replicate them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt import debug as tt_debug
 from mytriton.dialects.tt.types import PointerType, byte_size, element_type, is_block, is_bool
+from mytriton.dialects.ttg.geometry import Geometry
 from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.dialects.ttg.shared import AsyncCopyGlobalToLocalOp
 from mytriton.passes.analysis.axis_info import MAX_VECTOR_BYTES
@@ -79,10 +82,19 @@ def _hinted(access: Operation, hints: dict[str, Attribute]) -> Operation:
     return access
 
 
+def vector_dims(g: Geometry) -> tuple[int, int]:
+    """The dimension a vector access runs along: the fastest of the layout's root dimensions
+    that the block keeps (a slice removes some), as an index into the root's dimensions and
+    into the block's own. Along it a thread's registers are ``sizePerThread`` consecutive
+    elements, in a slice as in its parent."""
+    root = next(d for d in g.root.dim_order if d in g.kept)
+    return root, g.kept.index(root)
+
+
 def vector_width(
     ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp | AsyncCopyGlobalToLocalOp
 ) -> int:
-    """How many registers of ``op``, consecutive along its layout's fastest dimension, can
+    """How many registers of ``op``, consecutive along ``vector_dims``, can
     move in one aligned vector access (1 when the axis analysis cannot prove their addresses
     contiguous and aligned and their mask uniform, or for a volatile access); ``access_runs``
     groups them."""
@@ -93,13 +105,11 @@ def vector_width(
     if size not in VECTOR_ELEMENT_BYTES or is_bool(pointee):
         return 1  # the contract's vectors hold 8-, 16- and 32-bit elements (docs/gpu-ir.md)
     g = ctx.geometry(op.ptr.type)
-    d = g.root.dim_order[0]
-    if len(g.kept) != g.root.rank:
-        return 1  # a slice's registers: no dimension of consecutive elements is known
+    d, own = vector_dims(g)
     uniform = [op.mask, op.other if isinstance(op, tt.LoadOp) else None]
     # all four are powers of two: so is their minimum
     limit = MAX_VECTOR_BYTES // size
-    access = ctx.axis.access_width(op.ptr, uniform, d)
+    access = ctx.axis.access_width(op.ptr, uniform, own)
     width = min(g.root.spt[d], g.full_shape[d], access, limit)
     return width if width >= 2 else 1
 
@@ -107,12 +117,12 @@ def vector_width(
 def access_runs(
     ctx: LoweringContext, op: tt.LoadOp | tt.StoreOp | AsyncCopyGlobalToLocalOp, width: int
 ) -> list[list[int]]:
-    """``op``'s registers in groups of ``width`` consecutive along its layout's fastest
-    dimension (``vector_width``): one access each."""
+    """``op``'s registers in groups of ``width`` consecutive along ``vector_dims``
+    (``vector_width``): one access each."""
     if width == 1:  # scalars too
         return [[i] for i in range(len(ctx.get(op.ptr)))]
     g = ctx.geometry(op.ptr.type)
-    return g.register_runs(g.root.dim_order[0], width)
+    return g.register_runs(vector_dims(g)[0], width)
 
 
 @lowers(tt.LoadOp)

@@ -49,7 +49,12 @@ from mytriton.passes.gpu_lowering.dot import LowerDot, tile_operand
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
 from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence
 from mytriton.passes.gpu_lowering.fp8 import register_type
-from mytriton.passes.gpu_lowering.memory import access_runs, masked_load, vector_width
+from mytriton.passes.gpu_lowering.memory import (
+    access_runs,
+    masked_load,
+    vector_dims,
+    vector_width,
+)
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.shared_alloc import tile_range
 from mytriton.passes.gpu_lowering.shared_layouts import contiguous_run, tile_offset
@@ -102,7 +107,7 @@ def _copy_width(ctx: LoweringContext, op: AsyncCopyGlobalToLocalOp, t: MemDescTy
     """Consecutive registers per copy: a vector access's width (``memory.vector_width``),
     kept only where the run is contiguous in the tile too (``contiguous_run``)."""
     element = register_type(t.element)
-    fastest = ctx.geometry(op.ptr.type).root.dim_order[0]
+    fastest = vector_dims(ctx.geometry(op.ptr.type))[1]
     return contiguous_run(t.layout, t.tile_shape, element, vector_width(ctx, op), fastest)
 
 
