@@ -15,7 +15,9 @@ vector stores) prints the same for a pointer as for a static ``__shared__`` arra
 A vector load or store (``vector<4xf32>``; ``vector<8xf16>`` packed in a ``uint4``) is one
 access through a cast pointer, ``*(const float4*)p``, which nvcc turns into ``ld.global.v4``:
 CUDA's vector types are aligned to their size, so the op's ``alignment`` must promise at least
-that much.
+that much. The global store of a packed vector is inline PTX (``st.global.v4.b32`` of its
+words): nvcc splits ``*(uint4*)p = v`` into 32-bit stores once it sees the 16-bit pieces ``v``
+is built of (an f16 output rebuilt from shared memory after a layout conversion).
 """
 
 from __future__ import annotations
