@@ -152,7 +152,34 @@ CASES: dict[str, tuple[Build, list[str]]] = {
             "uint4 v1 = make_uint4("
             + ", ".join(["(unsigned)(unsigned short)v0 * 0x10001u"] * 4)
             + ");",
-            "*(uint4*)p = v1;",
+            'asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v1.x), '
+            '"r"(v1.y), "r"(v1.z), "r"(v1.w) : "memory");',
+        ],
+    ),
+    "store 4 bf16 as a uint2": (
+        lambda b: b.store(b.broadcast(b.const(-2.0, bf16), 4), b["p"], 8),
+        [
+            "uint2 v0 = make_uint2("
+            + ", ".join(["(unsigned)(unsigned short)(mt_bf16)0xc000 * 0x10001u"] * 2)
+            + ");",
+            'asm volatile("st.global.v2.b32 [%0], {%1, %2};" :: "l"(p), "r"(v0.x), "r"(v0.y) '
+            ': "memory");',
+        ],
+    ),
+    "store 4 bytes as a uint1": (
+        lambda b: b.store(b.broadcast(byte(b), 4), b["p"], 4),
+        [
+            "signed char v0 = (signed char)i;",
+            "uint1 v1 = make_uint1((unsigned)(unsigned char)v0 * 0x1010101u);",
+            'asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(v1.x) : "memory");',
+        ],
+    ),
+    "store 2 bytes as a ushort1": (
+        lambda b: b.store(b.broadcast(byte(b), 2), b["p"], 2),
+        [
+            "signed char v0 = (signed char)i;",
+            "ushort1 v1 = make_ushort1((unsigned short)((unsigned)(unsigned char)v0 * 0x101u));",
+            'asm volatile("st.global.b16 [%0], %1;" :: "l"(p), "h"(v1.x) : "memory");',
         ],
     ),
     **{
@@ -466,7 +493,8 @@ CHECK-NEXT:     [[VALUES]] = [[OTHER]];
 CHECK-NEXT:   }
 CHECK-NEXT:   mt_half* [[DST:v[0-9]+]] = out + {{v[0-9]+}};
 CHECK-NEXT:   if ([[MASK]]) {
-CHECK-NEXT:     *(uint4*)[[DST]] = [[VALUES]];
+CHECK-NEXT:     asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"([[DST]]),
+CHECK-SAME: "r"([[VALUES]].x), "r"([[VALUES]].y), "r"([[VALUES]].z), "r"([[VALUES]].w) : "memory");
 CHECK-NEXT:   }
 """
 
@@ -484,7 +512,7 @@ CHECK-NEXT: uint2 [[R0:v[0-9]+]] = make_uint2((unsigned)(unsigned char)[[E7]] * 
 CHECK-NEXT: uint2 [[R1:v[0-9]+]] = [[R0]];
 CHECK-NEXT: [[R1]].x = ([[R1]].x & 0xffff00ffu) | ((unsigned)(unsigned char)[[E6]] << 8);
 CHECK: [[R7:v[0-9]+]].y = ([[R7]].y & 0x00ffffffu) | ((unsigned)(unsigned char)[[E0]] << 24);
-CHECK: *(uint2*)v{{[0-9]+}} = [[R7]];
+CHECK: asm volatile("st.global.v2.b32 [%0], {%1, %2};" :: "l"(v{{[0-9]+}}), "r"([[R7]].x), "r"([[R7]].y) : "memory");
 """
 
 

@@ -4,7 +4,7 @@
 The vectors of vectorized global accesses are CUDA's built-in vector types, whose alignment is
 their size: ``vector<2xf32>`` ... ``vector<4xi32>`` are ``float2``/``float4``/``int2``/``int4``;
 vectors of 8- and 16-bit elements (``vector<8xf16>``) are packed into unsigned words
-(``uint4``), so that nvcc moves them with one ``ld.global.v4.u32``.
+(``uint4``), moved with one ``ld``/``st.global.v4`` of 32-bit words.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ vector stores) prints the same for a pointer as for a static ``__shared__`` arra
 A vector load or store (``vector<4xf32>``; ``vector<8xf16>`` packed in a ``uint4``) is one
 access through a cast pointer, ``*(const float4*)p``, which nvcc turns into ``ld.global.v4``:
 CUDA's vector types are aligned to their size, so the op's ``alignment`` must promise at least
-that much.
+that much. The global store of a packed vector is inline PTX (``st.global.v4.b32`` of its
+words): nvcc splits ``*(uint4*)p = v`` into 32-bit stores once it sees the 16-bit pieces ``v``
+is built of (an f16 output rebuilt from shared memory after a layout conversion).
 """
 
 from __future__ import annotations
@@ -26,7 +28,14 @@ from xdsl.dialects import arith, llvm, memref, vector
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, NoneAttr, VectorType
 from xdsl.ir import Attribute, SSAValue
 
-from mytriton.backends.cuda.c_types import is_shared_memref, vector_bytes, vector_type
+from mytriton.backends.cuda.c_types import (
+    VECTOR_COMPONENTS,
+    PackedVector,
+    is_shared_memref,
+    packed_vector,
+    vector_bytes,
+    vector_type,
+)
 from mytriton.backends.cuda.emitter import Emitter, prints
 from mytriton.backends.cuda.hinted_access import load_statements, store_statements
 from mytriton.backends.cuda.literals import int_literal
@@ -134,6 +143,12 @@ class MemoryPrinter(Emitter):
                 return
         if isinstance(t, VectorType):
             vector = _aligned_vector(t, op.alignment)
+            packed = packed_vector(t)
+            if packed is not None and is_global_pointer(op.ptr.type):
+                self._stmt(
+                    op, _packed_store(packed, vector_bytes(t), self._n(op.ptr), self._n(op.value))
+                )
+                return
             self._stmt(op, f"*({vector}*){self._n(op.ptr)} = {self._n(op.value)};")
             return
         pointer = self._as_pointer(op.ptr, self._ctype(op.value))
@@ -216,6 +231,19 @@ def _buffer_name_hint(view: memref.ViewOp) -> str | None:
         if isinstance(cast, memref.MemorySpaceCastOp) and cast.dest.name_hint:
             return cast.dest.name_hint
     return view.result.name_hint
+
+
+def _packed_store(packed: PackedVector, nbytes: int, ptr: str, value: str) -> str:
+    """One ``st.global`` of a packed vector's words, as inline PTX: nvcc splits a plain
+    ``*(uint4*)p = v`` into 32-bit stores once it sees the 16-bit pieces the words are built
+    of (the stores of a layout conversion's shared-memory loads, issue 36)."""
+    count = nbytes * 8 // packed.word_bits
+    letter, ptx = ("r", "b32") if packed.word_bits == 32 else ("h", "b16")
+    regs = ", ".join(f"%{i + 1}" for i in range(count))
+    regs = f"{{{regs}}}" if count > 1 else regs
+    shape = f".v{count}" if count > 1 else ""
+    ins = ", ".join(f'"{letter}"({value}.{VECTOR_COMPONENTS[i]})' for i in range(count))
+    return f'asm volatile("st.global{shape}.{ptx} [%0], {regs};" :: "l"({ptr}), {ins} : "memory");'
 
 
 def _aligned_vector(t: VectorType[Attribute], alignment: IntegerAttr[IntegerType] | None) -> str:

@@ -3,7 +3,8 @@
 Vectors of 32-bit elements are ``float2``/``float4``/``int2``/``int4``: ``make_float4``
 broadcasts, ``.x``-``.w`` members. Vectors of 8- and 16-bit elements are packed into the
 unsigned words of a ``uint4``/``uint2``/``uint1`` (``ushort1`` for 2 bytes; ``c_types``), which
-nvcc loads and stores with one ``ld.global.v4.u32``: an element is taken out with a shift and
+nvcc loads with one ``ld.global.v4.u32`` (``print_memory`` stores them with one inline
+``st.global.v4.b32``): an element is taken out with a shift and
 a cast, put in with a mask, and a broadcast multiplies the element's bits into every slot.
 
 Only 1-D vectors at static positions are part of the contract (``docs/gpu-ir.md``); vectors
