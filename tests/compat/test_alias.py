@@ -16,6 +16,7 @@ import pytest
 
 import mytriton
 from mytriton.compat import alias
+from tests.child_env import child_pythonpath
 
 ROOT = Path(__file__).resolve().parents[2]
 PTH = ROOT / "mytriton" / "compat" / "mytriton-as-triton.pth"
@@ -59,7 +60,7 @@ def python(
     env = {k: v for k, v in os.environ.items() if k != alias.ENV_SWITCH}
     if switch is not None:
         env[alias.ENV_SWITCH] = switch
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, str(ROOT)) if p)
+    env["PYTHONPATH"] = child_pythonpath(*([extra_path] if extra_path else []))
     env["MYTRITON_INTERPRET"] = "1"
     prelude = f"import site; site.addsitedir({str(site_dir)!r})\n"
     script = tmp_path / "child.py"  # a file: kernels need their source
@@ -160,24 +161,29 @@ def test_switch_on_missing_submodule_is_not_found(tmp_path: Path) -> None:
     assert out.split() == ["missing", "triton.no_such_module", "no", "attribute"]
 
 
+PROBE_TRITON = """
+import sys
+try:
+    import triton
+    print("imported", triton.__file__)
+except ImportError:
+    print("absent")
+print("mytriton" in sys.modules)
+"""
+
+
 @pytest.mark.parametrize("switch", [None, "", "0", "false"])
 def test_switch_off_changes_nothing(tmp_path: Path, switch: str | None) -> None:
-    out = ok(
-        python(
-            """
-            import sys
-            try:
-                import triton
-                print("imported", triton.__file__)
-            except ImportError:
-                print("absent")
-            print("mytriton" in sys.modules)
-            """,
-            tmp_path,
-            switch,
-        )
-    )
-    assert out.split() == ["absent", "False"]
+    """With the hook installed and the switch off, ``import triton`` is what it is without the
+    hook: absent here, the real Triton where it is installed (the GPU machine); mytriton is
+    never imported."""
+    out = ok(python(PROBE_TRITON, tmp_path, switch))
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert out == ok(python(PROBE_TRITON, plain, None, site=False))
+    words = out.split()
+    assert words[-1] == "False"
+    assert words[0] == "absent" or "mytriton" not in words[1]
 
 
 def fake_triton(tmp_path: Path) -> Path:
@@ -279,7 +285,7 @@ def test_python_m_mytriton_run(tmp_path: Path) -> None:
         )
     )
     env = {k: v for k, v in os.environ.items() if k != alias.ENV_SWITCH}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = child_pythonpath()
     result = subprocess.run(
         [sys.executable, "-m", "mytriton", "run", str(script), "a", "--b"],
         env=env,

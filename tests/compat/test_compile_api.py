@@ -27,6 +27,7 @@ from mytriton.compiler.errors import CompilationError, CompileTimeAssertionFailu
 from mytriton.errors import LaunchOptionError
 from mytriton.runtime import driver
 from mytriton.runtime.driver import CudaDriver, GPUTarget
+from tests.child_env import child_pythonpath
 from tests.compat import kernels
 
 CPU = GPUTarget("cpu", "x86_64", 1)
@@ -163,7 +164,7 @@ print(bool(np.array_equal(out, x + y)), kernel.metadata.name)
         text=True,
         timeout=120,
         cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": child_pythonpath(), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "add_kernel"]
@@ -406,7 +407,7 @@ def test_compiler_package_is_an_attribute_of_a_fresh_import() -> None:
         text=True,
         timeout=120,
         cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": child_pythonpath(), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True", "ASTSource"]

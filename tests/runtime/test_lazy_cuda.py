@@ -12,6 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.child_env import child_pythonpath
+
 # Run in a fresh interpreter: records every import of CuPy and every call that initialises
 # CUDA in torch (the real torch where installed, else a stand-in module in its place).
 _PROBE = textwrap.dedent(
@@ -81,7 +83,7 @@ _PROBE = textwrap.dedent(
 
 def test_import_and_kernel_definitions_initialise_no_cuda(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    env = {**os.environ, "PYTHONPATH": child_pythonpath(str(root))}
     for var in ("MYTRITON_BACKEND", "MYTRITON_INTERPRET", "TRITON_INTERPRET"):
         env.pop(var, None)  # the default backend: cuda
     out = subprocess.run(

@@ -325,6 +325,27 @@ def test_one_job_is_the_serial_path(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(kernels) == len(CONFIGS)
 
 
+def test_configs_with_pre_hooks_compile_serially(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config's pre_hook may set what its compile specializes on, and runs where the serial
+    path runs it: such an autotuner never compiles at once."""
+
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("compiled in parallel")
+
+    monkeypatch.setattr(parallel_compile, "compiled_at_once", refuse)
+    monkeypatch.setenv("MYTRITON_AUTOTUNE_COMPILE_JOBS", "2")
+    hooked = []
+    configs = [
+        Config(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages, pre_hook=hooked.append)
+        for c in CONFIGS[:2]
+    ]
+    matmul_kernel.clear_cache()
+    tuner = triton.autotune(configs, key=["M"], do_bench=_bench)(matmul_kernel)
+    a = np.zeros((64, 64), np.float16)
+    tuner.warmup(a, a, a, 64, 64, 64, 64, 1, 64, 1, 64, 1, grid=(1, 1))
+    assert len(matmul_kernel.cache) == 2
+
+
 def test_a_lone_compile_stays_in_this_process(
     monkeypatch: pytest.MonkeyPatch, installed: list[str]
 ) -> None:
