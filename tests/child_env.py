@@ -26,3 +26,20 @@ def child_pythonpath(*first: str) -> str:
         if folder not in paths:
             paths.append(folder)
     return os.pathsep.join(p for p in paths if p)
+
+
+def switch_hook_folder(tmp: Path) -> str | None:
+    """A folder to put first on a child's ``PYTHONPATH`` so that ``MYTRITON_AS_TRITON=1`` acts
+    there as the installed package's ``.pth`` hook makes it act (a ``sitecustomize`` running the
+    hook's line), or None where the hook is installed already. A checkout on ``PYTHONPATH``
+    (the GPU machine) has no hook, and a child would import the real ``triton``."""
+    import site
+
+    hook = ROOT / "mytriton" / "compat" / "mytriton-as-triton.pth"
+    sites = [*site.getsitepackages(), site.getusersitepackages()]
+    if any((Path(s) / hook.name).is_file() for s in sites):
+        return None
+    folder = tmp / "mytriton-switch-hook"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "sitecustomize.py").write_text(hook.read_text())
+    return str(folder)

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from tests.child_env import switch_hook_folder
+
 torch = pytest.importorskip("torch", reason="the torch.compile suite needs torch ([torch] extra)")
 
 from tests.gpu_required import gpu_missing, require_gpu  # noqa: E402 (after the torch check)
@@ -67,7 +69,10 @@ def _run_path(path: str, tmp: Path) -> dict[str, Any]:
     env["MYTRITON_AS_TRITON"] = "1"
     env["TORCHINDUCTOR_CACHE_DIR"] = str(tmp / "inductor")
     env["TRITON_CACHE_DIR"] = str(tmp / "triton")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    hook = switch_hook_folder(tmp)  # where mytriton runs from a checkout, not an install
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (hook, str(ROOT), env.get("PYTHONPATH", "")) if p
+    )
     graphs = [g for g in GRAPHS if (path, g) not in NOT_ON_PATH]
     proc = subprocess.run(
         [

@@ -10,10 +10,13 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.child_env import switch_hook_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 CPU_BACKENDS = ["interpreter", "gpusim"]
@@ -34,7 +37,8 @@ def run_python(
     """``python *args`` with the switch on, ``backend`` selected, and this checkout first."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITON_", "MYTRITON_"))}
     env.update(MYTRITON_AS_TRITON="1", MYTRITON_BACKEND=backend, **env_vars)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    hook = switch_hook_folder(Path(tempfile.mkdtemp(prefix="mytriton-libraries-")))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (hook, str(ROOT), env.get("PYTHONPATH")) if p)
     return subprocess.run(
         [sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout
     )
