@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,11 @@ def run_example(
         k: v for k, v in os.environ.items() if k not in ("MYTRITON_AS_TRITON", "MYTRITON_BACKEND")
     }
     env.pop("TRITON_INTERPRET", None)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    sys.path.insert(0, str(ROOT))
+    from tests.child_env import switch_hook_folder  # a checkout has no MYTRITON_AS_TRITON hook
+
+    hook = switch_hook_folder(Path(tempfile.mkdtemp(prefix="mytriton-libraries-")))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [hook, str(ROOT), env.get("PYTHONPATH")]))
     if backend is not None:
         env["MYTRITON_BACKEND"] = backend
     args = [sys.executable, str(ROOT / "examples" / example), "--device", device]

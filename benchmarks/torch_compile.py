@@ -27,6 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the runner is part of the test suite
 
+from tests.child_env import switch_hook_folder  # noqa: E402
 from tests.inductor.runner import parse_results  # noqa: E402
 
 
@@ -36,8 +37,9 @@ def run(python: str, env: dict[str, str], graphs: str, calls: int) -> dict[str, 
         full = {**os.environ, **env}
         full["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cache, "inductor")
         full["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
+        hook = switch_hook_folder(Path(cache))  # a checkout has no MYTRITON_AS_TRITON hook
         full["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+            p for p in (hook, str(ROOT), os.environ.get("PYTHONPATH", "")) if p
         )
         command = [python, "-m", "tests.inductor.runner", "--device", "cuda", "--time", str(calls)]
         if graphs:
