@@ -39,6 +39,20 @@ def nvcc_compile(nvcc: str, source: str, path: Path) -> subprocess.CompletedProc
     )
 
 
+def nvcc_ptx(nvcc: str, source: str, path: Path) -> str:
+    """The PTX ``nvcc -ptx`` (sm_90) makes of ``source``, written to ``path``."""
+    path.write_text(source)
+    ptx = path.with_suffix(".ptx")
+    result = subprocess.run(
+        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(path), "-o", str(ptx)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return ptx.read_text()
+
+
 def assert_compiles(nvcc: str, source: str, path: Path) -> None:
     result = nvcc_compile(nvcc, source, path)
     assert result.returncode == 0, f"nvcc failed:\n{result.stderr}\n--- source ---\n{source}"

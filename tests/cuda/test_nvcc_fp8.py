@@ -5,26 +5,12 @@ integer code, no fp8 instruction."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.cuda.test_nvcc import assert_compiles
+from tests.cuda.test_nvcc import assert_compiles, nvcc_ptx
 from tests.fp8_cvt_samples import IDS, PAIRED, compile_for, fp8_cvt_count
-
-
-def _ptx(nvcc: str, source: str, path: Path) -> str:
-    path.write_text(source)
-    ptx = path.with_suffix(".ptx")
-    result = subprocess.run(
-        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(path), "-o", str(ptx)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return ptx.read_text()
 
 
 @pytest.mark.parametrize(("src", "dst"), list(PAIRED), ids=IDS)
@@ -34,7 +20,7 @@ def test_fp8_conversion_instruction(
     source = compile_for(src, dst, 90).asm["cuda"]
     want = PAIRED[(src, dst)]
     assert source.count(f'asm("{want} %0, %1') == 1, source  # one pair a thread
-    ptx = _ptx(nvcc, source, tmp_path / "cvt.cu")
+    ptx = nvcc_ptx(nvcc, source, tmp_path / "cvt.cu")
     found = re.findall(r"\bcvt\.rn\.(?:satfinite\.e\w+x2\.f(?:32|16x2)|f16x2\.e\w+x2)\b", ptx)
     assert found == [want], found
 

@@ -4,14 +4,13 @@ in f16, f32 and f64; each kind of float division is the PTX instruction Triton's
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.cuda.test_nvcc import assert_compiles
+from tests.cuda.test_nvcc import assert_compiles, nvcc_ptx
 from tests.execution.test_division_approx import PTX_DIVISION, warmup_one_division
 from tests.execution.test_math_approx import (
     PTX_LOG2E_PATTERN,
@@ -48,17 +47,8 @@ def test_division_instruction(
     source = warmup_one_division(how, dtype).asm["cuda"]
     want = PTX_DIVISION[(how, dtype)]
     assert source.count('asm("div.full.f32 %0, %1, %2;"') == (want == "div.full.f32")
-    path = tmp_path / "division.cu"
-    path.write_text(source)
-    ptx = path.with_suffix(".ptx")
-    result = subprocess.run(
-        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(path), "-o", str(ptx)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    divisions = re.findall(r"\bdiv\.[\w.]+", ptx.read_text())
+    ptx = nvcc_ptx(nvcc, source, tmp_path / "division.cu")
+    divisions = re.findall(r"\bdiv\.[\w.]+", ptx)
     assert divisions == [want], divisions
 
 
@@ -72,17 +62,7 @@ def test_math_instructions(
     (``sqrt.rn.f64``, ``rsqrt.approx.f64``). No ``expf``/``sqrtf`` in the C++."""
     source = warmup_one_function(fn, dtype, ftz).asm["cuda"]
     assert "expf(" not in source and "sqrtf(" not in source
-    path = tmp_path / "math.cu"
-    path.write_text(source)
-    ptx_path = path.with_suffix(".ptx")
-    result = subprocess.run(
-        [nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(path), "-o", str(ptx_path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    ptx = ptx_path.read_text()
+    ptx = nvcc_ptx(nvcc, source, tmp_path / "math.cu")
     assert re.findall(PTX_MATH_PATTERN, ptx) == PTX_MATH[(fn, dtype, ftz)]
     assert len(re.findall(PTX_LOG2E_PATTERN, ptx)) == (fn in ("exp", "sigmoid"))
     assert "fma" not in ptx
