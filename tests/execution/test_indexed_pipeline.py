@@ -135,3 +135,85 @@ def test_self_indexed_dot(run: Any, n_blocks: int) -> None:
     np.testing.assert_allclose(out, expected, rtol=1e-3, atol=1e-2)
     if run.backend != "interpreter" and n_blocks > 1:  # (1: specialized, no loop is left)
         assert "ttg.async_copy_global_to_local" in compiled.asm["ttg"]  # B, copied ahead
+
+
+@triton.jit
+def paged_attention(
+    Q, KCache, VCache, Table, Out, n_tokens, sm_scale, stride_b, stride_t,
+    PAGE: tl.constexpr, BM: tl.constexpr, D: tl.constexpr, BN: tl.constexpr,
+):  # fmt: skip
+    """``softmax(Q K^T * sm_scale) V`` over the first ``n_tokens`` tokens of a paged cache
+    (token n: page ``Table[n // PAGE]``, slot ``n % PAGE``), online as decode attention does:
+    K^T and V gathered through the same table row each iteration, two dots reading them."""
+    offs_m = tl.arange(0, BM)
+    offs_d = tl.arange(0, D)
+    q = tl.load(Q + offs_m[:, None] * D + offs_d[None, :])
+    m_i = tl.zeros((BM,), dtype=tl.float32) - float("inf")
+    l_i = tl.zeros((BM,), dtype=tl.float32)
+    acc = tl.zeros((BM, D), dtype=tl.float32)
+    for start_n in range(0, n_tokens, BN):
+        offs_n = start_n + tl.arange(0, BN)
+        n_valid = offs_n < n_tokens
+        block = tl.load(Table + offs_n // PAGE, mask=n_valid, other=0).to(tl.int64)
+        offs = block * stride_b + (offs_n % PAGE) * stride_t
+        kt = tl.load(KCache + offs[None, :] + offs_d[:, None], mask=n_valid[None, :], other=0.0)
+        s = tl.where(n_valid[None, :], tl.dot(q, kt) * sm_scale, -float("inf"))
+        m_new = tl.maximum(m_i, tl.max(s, axis=1))
+        alpha = tl.exp(m_i - m_new)
+        p = tl.exp(s - m_new[:, None])
+        l_i = l_i * alpha + tl.sum(p, axis=1)
+        v = tl.load(VCache + offs[:, None] + offs_d[None, :], mask=n_valid[:, None], other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    out = acc / tl.where(l_i == 0.0, 1.0, l_i)[:, None]
+    tl.store(Out + offs_m[:, None] * D + offs_d[None, :], out)
+
+
+def _attention_reference(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, table: np.ndarray, n: int, page: int
+) -> np.ndarray:
+    if n == 0:
+        return np.zeros(q.shape, np.float64)
+    rows = [table[i // page] for i in range(n)]
+    ks = np.stack([k[r, i % page] for i, r in zip(range(n), rows, strict=True)]).astype(float)
+    vs = np.stack([v[r, i % page] for i, r in zip(range(n), rows, strict=True)]).astype(float)
+    s = q.astype(np.float64) @ ks.T / np.sqrt(q.shape[1])
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    return (p / p.sum(axis=1, keepdims=True)) @ vs
+
+
+@pytest.mark.parametrize(("bm", "d", "bn"), [(16, 32, 32), (64, 64, 64)], ids=["mma", "wgmma"])
+@pytest.mark.parametrize(
+    ("blocks", "stages"), [(2.2, 3), (2, 2), (4.7, 5), (3.1, 4), (0.6, 3), (0, 3)]
+)
+def test_paged_attention(run: Any, bm: int, d: int, bn: int, blocks: float, stages: int) -> None:
+    """The K^T and V tiles of a paged attention loop copied ahead, the table loaded an
+    iteration before: the loop's ``num_stages - 1`` iterations of lookahead shared by the
+    table load and the copies (``qualify.copy_stages``), so a loop of mma.sync dots keeps
+    ``max(1, (S - 1) // 2)`` tiles of each, its copies after the reads of the tile they
+    rewrite (a barrier between: gpusim fails without it)."""
+    n_tokens, page = int(blocks * bn), 8
+    pages = max(1, triton.cdiv(n_tokens, page))
+    rng = np.random.default_rng(n_tokens * 10 + stages)
+    q = rng.standard_normal((bm, d)).astype(np.float16)
+    k = rng.standard_normal((pages + 3, page, d)).astype(np.float16)
+    v = rng.standard_normal((pages + 3, page, d)).astype(np.float16)
+    table = rng.permutation(pages + 3)[: pages + 2].astype(np.int32)  # past the end: unread
+    out = np.full((bm, d), np.nan, np.float32)
+    compiled = run(
+        paged_attention, (1,), q, k, v, table, out, n_tokens, 1 / np.sqrt(d), page * d, d,
+        PAGE=page, BM=bm, D=d, BN=bn, num_stages=stages,
+    )  # fmt: skip
+    expected = _attention_reference(q, k, v, table, n_tokens, page)
+    np.testing.assert_allclose(out, expected, rtol=1e-2, atol=1e-2)
+    if run.backend == "interpreter" or n_tokens <= bn:  # (one iteration: no loop is left)
+        return
+    ttg = compiled.asm["ttg"]
+    copies = [x for x in ttg.splitlines() if "ttg.async_copy_global_to_local" in x]
+    assert any(f"tensor<{d}x{bn}x!tt.ptr<f16>" in x for x in copies)  # K^T, copied ahead
+    assert any(f"tensor<{bn}x{d}x!tt.ptr<f16>" in x for x in copies)  # V
+    if bm == 16:
+        tiles = max(1, (stages - 1) // 2)
+        assert ttg.count(f"ttg.local_alloc : () -> !ttg.memdesc<{tiles}x") == 2, ttg
+    else:  # 64 rows on sm_90: warpgroup MMAs
+        assert compiled.asm["gpu"].count("nvvm.wgmma.mma_async") > 0

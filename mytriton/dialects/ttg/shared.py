@@ -199,7 +199,7 @@ class MemDescIndexOp(IRDLOperation):
 
     def verify_(self) -> None:
         src, out = _memdesc(self.src, self.name), _memdesc(self.result, self.name)
-        if src.stacked == 1 or len(src.shape) != len(out.shape) + 1:
+        if len(src.shape) != len(out.shape) + 1 or len(out.shape) != len(out.layout.dim_order):
             raise VerifyException(f"{self.name}: the source must stack tiles of the result")
         if (src.shape[1:], src.element, src.layout) != (out.shape, out.element, out.layout):
             raise VerifyException(f"{self.name}: the result must be one tile of the source")

@@ -92,7 +92,7 @@ from mytriton.passes.ttg.pipelining.loop_body import (
     move_body,
     read_tiles,
 )
-from mytriton.passes.ttg.pipelining.qualify import LoopPlan, plan_loop
+from mytriton.passes.ttg.pipelining.qualify import LoopPlan, copy_stages, plan_loop
 from mytriton.passes.ttg.pipelining.shared_fit import fits_shared_memory
 
 
@@ -182,7 +182,7 @@ def pipeline_loop(loop: scf.ForOp, stages: int) -> scf.ForOp | None:
     """Pipeline ``loop``'s qualifying loads over ``stages`` tiles: the loop that replaces it,
     or None when none qualifies."""
     plan = plan_loop(loop)
-    return None if plan is None else rewrite_loop(loop, plan, stages)
+    return None if plan is None else rewrite_loop(loop, plan, copy_stages(plan, stages))
 
 
 def rewrite_loop(loop: scf.ForOp, plan: LoopPlan, stages: int) -> scf.ForOp:

@@ -82,6 +82,11 @@ class LoopRewrite:
         self.barriers: SSAValue | None = None  # a barrier a tile, where TMA copies fill them
         self.replaced_pointers: set[Operation] = set()  # the pointers a TMA copy replaces
         self.expected = 0  # the bytes the TMA copies of one iteration write
+        # an index load's loop (``qualify.copy_stages``) without asynchronous dots issues its
+        # copies after the reads, into the tile just read: a tile an iteration ahead, as Triton
+        self.after_reads = bool(plan.index_loads) and not self.dots.dots
+        if self.after_reads:
+            self.slots = self.ahead
 
     def allocate(self) -> None:
         """Before the loop: the tiles of each staged load; where TMA copies fill some, a

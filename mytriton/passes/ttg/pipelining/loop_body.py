@@ -88,8 +88,10 @@ def issue_ahead(r: LoopRewrite, body: NewBody) -> tuple[list[SSAValue], list[SSA
     if r.barriers is not None and phase is not None:  # this iteration's TMA copies landed
         top.add(WaitBarrierOp(top.value(MemDescIndexOp(r.barriers, slot)), phase))
     top.add(AsyncWaitOp(r.ahead - 1))
-    copies = Builder(block, r.yielded, loop) if r.dots.dots else top
-    if r.dots.deferred:  # every warpgroup has retired the previous iteration's deferred dots
+    copies = Builder(block, r.yielded, loop) if r.dots.dots or r.after_reads else top
+    # every warpgroup has retired the previous iteration's deferred dots; every thread has
+    # read the tile the copies rewrite (after_reads: this iteration's)
+    if r.dots.deferred or r.after_reads:
         copies.add(gpu.BarrierOp())
     offset = top.value(MulOp(loop.step, top.const(r.ahead, r.iv_type)))
     it_ahead = top.value(AddOp(iv, offset))
@@ -107,9 +109,11 @@ def issue_ahead(r: LoopRewrite, body: NewBody) -> tuple[list[SSAValue], list[SSA
     r.issue(copies, {iv: it_ahead, **ahead_state, **indices}, it_ahead, write)
     advanced = r.advance(top, block.args[: len(r.old.args)], ahead_state, it_ahead)
     next_state = [advanced[body.carried_now[j]] for j in r.plan.carried]
-    if r.plan.index_loads:  # for the copies of the next iteration
+    if r.plan.index_loads:  # for the copies of the next iteration (after this one's, where
+        # those follow the reads: one iteration's index values live at a time)
         it_next = top.value(AddOp(it_ahead, loop.step))
-        next_state += r.load_indices(top, {iv: it_next, **advanced}, it_next)
+        after = copies if r.after_reads else top
+        next_state += r.load_indices(after, {iv: it_next, **advanced}, it_next)
     at_end = top.value(CmpOp("eq", slot, last))
     next_slot = top.value(SelectOp(at_end, top.const(0, i32), top.value(AddOp(slot, one))))
     next_counters = [next_slot]

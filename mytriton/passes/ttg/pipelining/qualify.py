@@ -106,6 +106,18 @@ def plan_loop(loop: scf.ForOp) -> LoopPlan | None:
     return LoopPlan(staged, address_ops, carried, advance_ops, tuple(index_loads), tuple(index_ops))
 
 
+def copy_stages(plan: LoopPlan, stages: int) -> int:
+    """The stages of ``plan``'s copies in a loop of ``stages``: all of them, but where index
+    loads feed the addresses, the loop's ``stages - 1`` iterations of lookahead are shared
+    evenly by the chain's two loads (the index load, then the copies: ``(stages - 1) // 2``
+    each, at least one), as Triton's pipeliner gives every load of a loop with an indirect one
+    ``(num_stages - 1) // (levels + 1)``; else the chain alone would reach ``stages`` iterations
+    ahead, with a tile of each staged operand per iteration of it."""
+    if not plan.index_loads:
+        return stages
+    return max(1, (stages - 1) // 2) + 1
+
+
 def indexed_slice(
     roots: Sequence[SSAValue], body: Block
 ) -> tuple[list[Operation], list[tt.LoadOp]] | None:
