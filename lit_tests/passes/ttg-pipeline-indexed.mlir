@@ -1,13 +1,15 @@
 // RUN: mytriton-opt %s -p 'ttg-accelerate-matmul{num_warps=4 capability=80},tt-assign-layouts{num_warps=4 capability=80},ttg-pipeline' | filecheck %s
 
 // A K loop whose B tile is gathered through a block table loaded in the same iteration (paged
-// attention's V: row n of the tile is page table[n / 8], slot n % 8). With the default 3
-// stages the copies run two iterations ahead of the dot, as in ttg-pipeline.mlir, and the table
-// load one iteration before its copies: before the loop the table rows of iterations 0, 1 and
-// 2 (each masked off past the loop's end), the copies of iterations 0 and 1 through the first
-// two; in the loop, the copies of iteration i + 2 through the carried table row of that
-// iteration, then the table row of iteration i + 3, carried to the next iteration. No plain
-// load of the tile, nor of the table for the current iteration, is left in the loop. The
+// attention's V: row n of the tile is page table[n / 8], slot n % 8). The default 3 stages give
+// the loop 2 iterations of lookahead, shared by the table load and the copies, one each (as
+// Triton splits num_stages - 1 over an indirect chain), and with no asynchronous dot the copies
+// follow the reads of the tile they rewrite: one tile of A and of B. Before the loop the table
+// row of iteration 0, the copies of iteration 0 through it, the table row of iteration 1; in
+// the loop, the wait for this iteration's copies, the reads and the dot, a barrier (every
+// thread has read the tile), the copies of iteration i + 1 into the same tile through the
+// carried table row, then the table row of iteration i + 2, carried to the next iteration. No
+// plain load of the tile, nor of the table for the current iteration, is left in the loop. The
 // table rows are loaded in the slice of the tile's layout its offsets need (a small load
 // through free pointers is loaded there, not converted), so nothing is converted either.
 func.func @paged_v(%a: !tt.ptr<f16>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %table: !tt.ptr<i32>, %c: !tt.ptr<f32>, %k: i32, %stride: i32 {tt.divisibility = 16 : i32}) {
@@ -49,28 +51,31 @@ func.func @paged_v(%a: !tt.ptr<f16>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i3
   func.return
 }
 // CHECK-LABEL: func.func @paged_v
+// CHECK:         ttg.local_alloc : () -> !ttg.memdesc<1x64x32xf16
+// CHECK:         ttg.local_alloc : () -> !ttg.memdesc<1x32x64xf16
 // CHECK-NOT:     ttg.convert_layout
 // CHECK:         %blk_ahead = tt.load %{{.*}}, %{{.*}} : tensor<32x!tt.ptr<i32>, #ttg.slice<{dim = 1,
 // CHECK-NOT:     ttg.convert_layout
 // CHECK:         ttg.async_copy_global_to_local %ap0,
 // CHECK:         ttg.async_copy_global_to_local %bp,
 // CHECK:         ttg.async_commit_group
+// CHECK-NOT:     ttg.async_copy_global_to_local
 // CHECK:         %blk_ahead_1 = tt.load %{{.*}}, %{{.*}} : tensor<32x!tt.ptr<i32>
 // CHECK-NOT:     ttg.convert_layout
-// CHECK:         ttg.async_copy_global_to_local %ap2,
-// CHECK:         ttg.async_copy_global_to_local %bp_1,
-// CHECK:         ttg.async_commit_group
-// CHECK:         %blk_ahead_2 = tt.load %{{.*}}, %{{.*}} : tensor<32x!tt.ptr<i32>
-// CHECK:         scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %ap_ahead = %{{.*}}, %blk_ahead_3 = %blk_ahead_2, %stage = %{{.*}})
-// CHECK-NOT:     tt.load
-// CHECK-NOT:     ttg.convert_layout
+// CHECK:         scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %ap_ahead = %ap2, %blk_ahead_2 = %blk_ahead_1, %stage = %{{.*}})
+// CHECK-NEXT:      ttg.async_wait {num = 0 : i32}
+// CHECK-NOT:       tt.load
+// CHECK-NOT:       ttg.async_copy_global_to_local
+// CHECK:           %d = tt.dot
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NOT:       tt.load
 // CHECK:           ttg.async_copy_global_to_local %ap_ahead,
-// CHECK-NOT:     tt.load
-// CHECK:           ttg.async_copy_global_to_local %bp_2,
+// CHECK-NOT:       tt.load
+// CHECK:           ttg.async_copy_global_to_local %bp_1,
 // CHECK:           ttg.async_commit_group
-// CHECK:           %blk_ahead_4 = tt.load %{{.*}}, %{{.*}} : tensor<32x!tt.ptr<i32>
-// CHECK-NOT:     tt.load
-// CHECK:           scf.yield %d, %{{.*}}, %blk_ahead_4, %{{.*}}
+// CHECK:           %blk_ahead_3 = tt.load %{{.*}}, %{{.*}} : tensor<32x!tt.ptr<i32>
+// CHECK-NOT:       tt.load
+// CHECK:           scf.yield %d, %{{.*}}, %blk_ahead_3, %{{.*}}
 // CHECK:         ttg.async_wait {num = 0 : i32}
 
 // Two levels of indirection (the table row itself read through a loaded index): B is not
@@ -121,7 +126,8 @@ func.func @two_levels(%a: !tt.ptr<f16>, %b: !tt.ptr<f16> {tt.divisibility = 16 :
 
 // A load that feeds both a dot (A) and the addresses of B: not copied (its users are not all
 // dots), it is B's index load: loaded ahead into registers before the loop and in it, while
-// the load of this iteration's A stays where it was, for the dot; B is copied ahead.
+// the load of this iteration's A stays where it was, for the dot; B is copied ahead, after the
+// dot's read of its one tile.
 func.func @index_is_operand(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %k: i32) {
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32
@@ -143,15 +149,16 @@ func.func @index_is_operand(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>
   func.return
 }
 // CHECK-LABEL: func.func @index_is_operand
+// CHECK:         ttg.local_alloc : () -> !ttg.memdesc<1x32x32xf16
 // CHECK:         %av_ahead = tt.load %ap0
 // CHECK:         ttg.async_copy_global_to_local %bp,
 // CHECK:         %av_ahead_1 = tt.load %ap2
-// CHECK:         ttg.async_copy_global_to_local %bp_1,
-// CHECK:         %av_ahead_2 = tt.load
-// CHECK:         scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %ap = %ap0, %ap_ahead = %{{.*}}, %av_ahead_3 = %av_ahead_2, %stage = %{{.*}})
-// CHECK:           ttg.async_copy_global_to_local %bp_2,
-// CHECK:           %av_ahead_4 = tt.load
+// CHECK:         scf.for %i = %c0 to %k step %c32 iter_args(%acc = %acc0, %ap = %ap0, %ap_ahead = %ap2, %av_ahead_2 = %av_ahead_1, %stage = %{{.*}})
+// CHECK-NEXT:      ttg.async_wait {num = 0 : i32}
 // CHECK:           %av = tt.load %ap :
 // CHECK:           %bv = ttg.local_load
 // CHECK:           tt.dot %av, %bv, %acc
+// CHECK:           gpu.barrier
+// CHECK:           ttg.async_copy_global_to_local %bp_1,
+// CHECK:           %av_ahead_3 = tt.load
 // CHECK:           scf.yield
