@@ -1,8 +1,8 @@
 """Software pipelining of dot operands gathered through a loaded index (``ttg-pipeline``'s
 index loads): paged attention's K^T and V tiles, whose pointers come from a block table loaded
 in the same iteration. The table load is issued one iteration before the copies that read it,
-which run ``num_stages - 1`` iterations ahead of their dot, as Triton's pipeliner stages
-indirect loads. Both orientations (K^T ``[D, BN]``, V ``[BN, D]``), a block of table entries or
+which run ``max(1, (num_stages - 1) // 2)`` iterations ahead of their dot, as Triton's
+pipeliner stages indirect loads. Both orientations (K^T ``[D, BN]``, V ``[BN, D]``), a block of table entries or
 one scalar page id an iteration, tokens masked at the end, 2 to 4 stages, loops of 0 to 4
 iterations, on every backend against NumPy.
 """

@@ -49,11 +49,15 @@ and mask come from pure ops of the body (no dot or load), the induction variable
 outside and carried values, and so do the next values of those carried values (so their state S-1
 iterations ahead can be carried too). They may also read *index loads* of the body (a paged
 cache's block table, ``qualify.indexed_slice``) whose own operands come from such values: each
-is issued one iteration before the copies that read it, at the top of the body for the iteration
-S on, its value carried to the next iteration (before the loop, those of iterations 0 .. S-1),
-masked off past the loop's end (so is every copy there), as Triton's pipeliner puts an indirect
-load a stage before the loads it feeds. Copies for iterations past the loop's end are masked off
-entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the module's
+is issued one iteration before the copies that read it, its value carried to the next iteration
+(before the loop, that of the first iteration the loop copies), masked off past the loop's end
+(so is every copy there), as Triton's pipeliner puts an indirect load a stage before the loads it
+feeds. The chain then shares the loop's S - 1 iterations of lookahead, as Triton's does: the
+copies run ``A = max(1, (S - 1) // 2)`` iterations ahead (``qualify.copy_stages``), and where no
+dot is asynchronous they are issued at the bottom of the body, after a barrier that follows the
+reads of the tile they rewrite (this iteration's), the index loads after them: A tiles, not A + 1
+(decode attention at 3 stages: one tile each of K and V, as Triton). Copies for iterations past
+the loop's end are masked off entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the module's
 (the launch's ``num_stages``, written on it by the ``tt-opt`` stage; absent:
 ``DEFAULT_NUM_STAGES``; the pass takes no option), sets S; S <= 1 leaves the loop alone, and
 S shrinks until the tiles fit the shared-memory budget (no pipelining below 2).

@@ -1,7 +1,9 @@
 """The body of a pipelined loop (``async_copies``'s module doc): the old body's ops under new
 block arguments (the carried addresses' state ``S - 1`` iterations ahead, the tile to read and
 its barrier's phase), a wait for this iteration's copies and the issue of those ``S - 1``
-iterations ahead at its top, and each staged load turned into a read of its tile.
+iterations ahead at its top (at its bottom where asynchronous dots read the tiles, or where a
+loop with index loads rewrites the tile it just read: ``LoopRewrite.after_reads``), and each
+staged load turned into a read of its tile.
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ def move_body(
 def issue_ahead(r: LoopRewrite, body: NewBody) -> tuple[list[SSAValue], list[SSAValue]]:
     """At the top of the body, the wait for this iteration's copies; the copies of the
     iteration ``ahead`` on, into the tile the previous iteration read (after the asynchronous
-    dots, where there are some), then the index loads of the iteration after that. The next
+    dots, where there are some; after a barrier at the bottom, into the tile this iteration
+    read, where ``r.after_reads``), then the index loads of the iteration after that. The next
     iteration's state (with those index values) and counters."""
     loop, block, slot, phase = r.loop, body.block, body.slot, body.phase
     iv = block.args[0]

@@ -7,7 +7,8 @@ from, the carried values those read, and the pure ops that compute the carried v
 values: what the copies of a later iteration need. An address may also read *index loads*
 (``indexed_slice``: a paged cache's block table, ``tl.load(table + n // PAGE)``): loads of the
 body whose own pointer, mask and ``other`` come from pure ops (one level of indirection); those
-are issued one iteration before the copies that read them (``copies.LoopRewrite.load_indices``).
+are issued one iteration before the copies that read them (``copies.LoopRewrite.load_indices``),
+and the copies run fewer iterations ahead (``copy_stages``).
 """
 
 from __future__ import annotations
