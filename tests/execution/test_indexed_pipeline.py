@@ -2,9 +2,10 @@
 index loads): paged attention's K^T and V tiles, whose pointers come from a block table loaded
 in the same iteration. The table load is issued one iteration before the copies that read it,
 which run ``max(1, (num_stages - 1) // 2)`` iterations ahead of their dot, as Triton's
-pipeliner stages indirect loads. Both orientations (K^T ``[D, BN]``, V ``[BN, D]``), a block of table entries or
-one scalar page id an iteration, tokens masked at the end, 2 to 4 stages, loops of 0 to 4
-iterations, on every backend against NumPy.
+pipeliner stages indirect loads. Both orientations (K^T ``[D, BN]``, V ``[BN, D]``), a block of
+table entries or one scalar page id an iteration, tokens masked at the end, 2 to 4 stages, loops
+of 0 to 4 iterations, and a paged attention loop (both tiles, two dots) on every backend against
+NumPy.
 """
 
 from __future__ import annotations

@@ -57,7 +57,8 @@ copies run ``A = max(1, (S - 1) // 2)`` iterations ahead (``qualify.copy_stages`
 dot is asynchronous they are issued at the bottom of the body, after a barrier that follows the
 reads of the tile they rewrite (this iteration's), the index loads after them: A tiles, not A + 1
 (decode attention at 3 stages: one tile each of K and V, as Triton). Copies for iterations past
-the loop's end are masked off entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the module's
+the loop's end are masked off
+entirely. ``tt.num_stages`` on the loop (``tl.range(..., num_stages=)``), else the module's
 (the launch's ``num_stages``, written on it by the ``tt-opt`` stage; absent:
 ``DEFAULT_NUM_STAGES``; the pass takes no option), sets S; S <= 1 leaves the loop alone, and
 S shrinks until the tiles fit the shared-memory budget (no pipelining below 2).
