@@ -89,7 +89,7 @@ def issue_ahead(r: LoopRewrite, body: NewBody) -> tuple[list[SSAValue], list[SSA
         top.add(WaitBarrierOp(top.value(MemDescIndexOp(r.barriers, slot)), phase))
     top.add(AsyncWaitOp(r.ahead - 1))
     copies = Builder(block, r.yielded, loop) if r.dots.dots else top
-    if r.dots.deferred:  # every warpgroup has retired the previous iteration's deferred dots
+    if r.dots.copies_need_barrier:  # every warpgroup retired the dots reading the tile
         copies.add(gpu.BarrierOp())
     offset = top.value(MulOp(loop.step, top.const(r.ahead, r.iv_type)))
     it_ahead = top.value(AddOp(iv, offset))
