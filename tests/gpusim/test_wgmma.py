@@ -232,7 +232,9 @@ def test_tile_overwritten_after_the_wait_without_a_barrier_is_a_race() -> None:
 
 
 def test_tile_overwritten_after_the_wait_and_a_barrier_is_fine() -> None:
-    check(F16, *simulate(F16, WgmmaOptions(overwrite_after_wait=True, barrier_before_overwrite=True)))
+    check(
+        F16, *simulate(F16, WgmmaOptions(overwrite_after_wait=True, barrier_before_overwrite=True))
+    )
 
 
 def test_kernel_ending_with_a_wgmma_in_flight_is_an_error() -> None:

@@ -20,10 +20,11 @@ its own warp only (the other warps of the warpgroup may not have passed theirs, 
 warpgroup's ``wgmma`` ops read the same tile on their own), so the read counts as one by every
 thread of the issuing warpgroup since the last barrier, and the race checks refuse a store or
 copy to it by any thread until the next barrier (the barrier Triton's pipeliner puts between
-``wgmma.wait_group 1`` and the copies into the tile the previous iteration's dot read). A ``wgmma`` needs a ``wgmma.fence`` since the thread's last wait (a fence
-must separate the accumulator registers' other writes, and the shared tiles' generic-proxy
-writes, from the ``wgmma`` ops that follow), and a thread must not end with ``wgmma`` ops not
-retired.
+``wgmma.wait_group 1`` and the copies into the tile the previous iteration's dot read).
+
+A ``wgmma`` needs a ``wgmma.fence`` since the thread's last wait (a fence must separate the
+accumulator registers' other writes, and the shared tiles' generic-proxy writes, from the
+``wgmma`` ops that follow), and a thread must not end with ``wgmma`` ops not retired.
 """
 
 from __future__ import annotations
