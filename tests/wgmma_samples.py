@@ -129,6 +129,10 @@ class WgmmaOptions:
     read_before_wait: bool = False  #: extract the results before the wait
     pipelined: bool = False  #: commit each step, wait 1 (the last: wait 0)
     overwrite_in_flight: bool = False  #: store to the A tile before the wait
+    #: store to the A tile after the wait (each thread the element its own lane read), with a
+    #: barrier between them or none
+    overwrite_after_wait: bool = False
+    barrier_before_overwrite: bool = False
     commit: bool = True  #: the commit after the wgmma ops (not pipelined)
     wait: bool = True  #: any wait (and read of the results) at all: else the kernel ends with
     #: the wgmma in flight
@@ -267,6 +271,11 @@ def wgmma_module(case: WgmmaCase, options: WgmmaOptions | None = None) -> Module
             wait_here = not o.pipelined and o.wait
             if wait_here and not o.read_before_wait:
                 b.op(WgmmaWaitGroupSyncAlignedOp(0))
+            if o.overwrite_after_wait:
+                if o.barrier_before_overwrite:
+                    b.op(gpu.BarrierOp())
+                index = b.op(arith.IndexCastOp(tid, IndexType()))
+                b.op(memref.StoreOp.get(b.const(0, element), a_smem, [index]))
             for i in range(n // 2):
                 position = DenseArrayBase.from_list(i64, [i])
                 fields.append(b.op(llvm.ExtractValueOp(position, acc, acc_type)))

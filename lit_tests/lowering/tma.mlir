@@ -8,8 +8,10 @@
 // being A's descriptor's shape0, %am) one 5-d copy through the span map 128 bytes after A's
 // map, at (col, 0, 0, 0, row); else 8 boxes of 8 rows (8-row group g at coordinates
 // (col, row + 8 g), placed where the rotation puts it: group 1 at the third group, 16 rows of
-// 64 elements in). B's tile is one box; every thread waits on the barrier's phase; after the
-// loop thread 0 invalidates the barriers.
+// 64 elements in). B's tile is one box; every thread waits on the barrier's phase; in the loop
+// the copies into the tile the previous iteration's MMAs read follow their wait (group 1) and a
+// barrier of every thread (three stages, three tiles); after the loop thread 0 invalidates the
+// barriers.
 func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak: i32, %as: i64, %amap: !tt.ptr<i8>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bk: i32, %bn: i32, %bs: i64, %bmap: !tt.ptr<i8>, %c: !tt.ptr<f32>, %k: i32, %row: i32) {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
@@ -30,7 +32,7 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak
 // CHECK:       %[[BYTES:.*]] = "arith.constant"() <{value = 16384 : i32}> : () -> i32
 // CHECK:       %[[EIGHT:.*]] = "arith.constant"() <{value = 8 : i32}> : () -> i32
 // CHECK-NEXT:  %[[GROUP1:.*]] = "arith.constant"() <{value = 1024 : i32}> : () -> i32
-// CHECK-COUNT-4: "nvvm.mbarrier.init"(%{{.*}}, %[[ONE]]) : (!llvm.ptr<3>, i32) -> ()
+// CHECK-COUNT-3: "nvvm.mbarrier.init"(%{{.*}}, %[[ONE]]) : (!llvm.ptr<3>, i32) -> ()
 // CHECK-NEXT:    "nvvm.fence.mbarrier.init"() : () -> ()
 // CHECK:       "gpu.barrier"() : () -> ()
 // CHECK:       "scf.if"(%{{.*}}) ({
@@ -65,4 +67,7 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak
 // CHECK:       "scf.for"
 // CHECK:         "nvvm.mbarrier.try_wait.parity"(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr<3>, i32, i32) -> ()
 // CHECK-NEXT:    "nvvm.cp.async.wait.group"() <{n = 1 : i32}>
-// CHECK-COUNT-4: "nvvm.mbarrier.inval"(%{{.*}}) : (!llvm.ptr<3>) -> ()
+// CHECK:         "nvvm.wgmma.wait.group.sync.aligned"() <{group = 1 : i64}>
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
+// CHECK:         "nvvm.mbarrier.arrive.expect_tx"
+// CHECK-COUNT-3: "nvvm.mbarrier.inval"(%{{.*}}) : (!llvm.ptr<3>) -> ()

@@ -26,11 +26,12 @@ func.func @k_loop(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %k: i32)
   tt.store %cs, %res#0 : tensor<64x64x!tt.ptr<f32>>
   func.return
 }
-// CHECK:       ttg.local_alloc : () -> !ttg.memdesc<4x64x32xf32, #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>>
-// CHECK:       ttg.local_alloc : () -> !ttg.memdesc<4x32x64xf32, #ttg.nvmma_shared<{order = [0, 1], swizzle = 128, rotate = 0}>>
+// CHECK:       ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf32, #ttg.nvmma_shared<{order = [1, 0], swizzle = 128, rotate = 8}>>
+// CHECK:       ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf32, #ttg.nvmma_shared<{order = [0, 1], swizzle = 128, rotate = 0}>>
 // CHECK:       scf.for
 // CHECK:         %[[D:.*]] = tt.dot {{.*}}ttg.async
 // CHECK-NEXT:    ttg.dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK-NEXT:    gpu.barrier
 // CHECK:         ttg.async_copy_global_to_local {{.*}}!ttg.memdesc<64x32xf32
 // CHECK:         ttg.async_copy_global_to_local {{.*}}!ttg.memdesc<32x64xf32, #ttg.nvmma_shared<{order = [0, 1]
 // SM80:        ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf32, #ttg.shared<{order = [1, 0], pad = 4}>>

@@ -5,7 +5,9 @@
 // barrier_expect of both tiles' bytes and one copy a tile per iteration issued (two iterations
 // ahead, masked off past the end), a wait on this iteration's barrier (its phase flips as the
 // tiles wrap around) before the cp.async wait that synchronises the threads, and the barriers
-// invalidated after the loop. The kernel records each map's box (A's 8-row groups move: an
+// invalidated after the loop. The dot stays in flight: the copies go into the tile the previous
+// iteration's dot read (three tiles, as many as stages), after its wait and a barrier of every
+// thread (the copy engine writes the tile as soon as the copy is issued). The kernel records each map's box (A's 8-row groups move: an
 // 8-row box a group), swizzle and span of rotated groups (A's 8: its span map) for the
 // runtime; A's copies take the tensor's rows (its descriptor's shape0, %am), which say where a
 // span may be copied through the span map.
@@ -27,8 +29,8 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak
 }
 // CHECK-LABEL: func.func @tma_loop
 // CHECK-SAME:    attributes {ttg.tensor_maps = {"4" = array<i64: 8, 64, 128, 8>, "9" = array<i64: 64, 64, 128, 0>}}
-// CHECK:         %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x1xi64
-// CHECK-COUNT-4: ttg.init_barrier %{{.*}}, 1
+// CHECK:         %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64
+// CHECK-COUNT-3: ttg.init_barrier %{{.*}}, 1
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         ttg.barrier_expect %{{.*}}, 16384, %{{.*}}
 // CHECK-NEXT:    ttg.memdesc_index
@@ -41,12 +43,15 @@ func.func @tma_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %am: i32, %ak
 // CHECK-NEXT:      ttg.wait_barrier %[[BAR]], %[[PHASE]]
 // CHECK-NEXT:      ttg.async_wait {num = 1 : i32}
 // CHECK-NOT:       tt.load
+// CHECK:           %[[D:.*]] = tt.dot {{.*}}ttg.async
+// CHECK-NEXT:      ttg.dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK-NEXT:      gpu.barrier
 // CHECK:           ttg.barrier_expect
 // CHECK:           ttg.async_tma_copy_global_to_local %amap[{{.*}}] {{.*}} rows %am :
 // CHECK:           ttg.async_tma_copy_global_to_local %bmap
 // CHECK:           scf.yield
 // CHECK:         ttg.async_wait {num = 0 : i32}
-// CHECK-COUNT-4: ttg.inval_barrier
+// CHECK-COUNT-3: ttg.inval_barrier
 // CHECK:         tt.store
 
 // An innermost coordinate not known to be a multiple of 16 bytes (here of 2 bytes: %row may be

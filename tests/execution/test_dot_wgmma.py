@@ -19,6 +19,9 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.gpusim import SimulationError
+from mytriton.passes.ttg.pipelining.async_dots import AsyncDots
+from tests.execution.conftest import Runner
 from tests.execution.test_dot_pipeline import tutorial_matmul
 
 pytestmark = pytest.mark.execution
@@ -219,13 +222,33 @@ def test_tf32_quarter_row_keeps_mma_sync(run: Any) -> None:
 
 @pytest.mark.parametrize("k", [64, 320])
 def test_in_flight_across_iterations(run: Any, k: int) -> None:
-    """The K loop keeps each iteration's MMAs in flight into the next (``pendings = 1``, five
-    tiles for four stages): one iteration, and five (the tiles wrap around)."""
+    """The K loop keeps each iteration's MMAs in flight into the next (``pendings = 1``, then a
+    barrier, then the copies into the tile the previous dot read: four tiles for four stages):
+    one iteration, and five (the tiles wrap around)."""
     compiled = _matmul(run, "f16", (128, 128, k, 128, 128, 64), 4, warps=8)
     if run.backend == "interpreter":
         return
-    assert "ttg.dot_wait" in compiled.asm["ttg"] and "pendings = 1" in compiled.asm["ttg"]
-    assert "!ttg.memdesc<5x128x64xf16" in compiled.asm["ttg"]
+    ttg = compiled.asm["ttg"]
+    assert "ttg.dot_wait" in ttg and "pendings = 1" in ttg
+    assert "!ttg.memdesc<4x128x64xf16" in ttg and "!ttg.memdesc<5x" not in ttg
+
+
+@pytest.mark.parametrize("warps", [4, 8])
+def test_copies_after_the_in_flight_wait_need_a_barrier(
+    monkeypatch: pytest.MonkeyPatch, warps: int
+) -> None:
+    """Without the barrier between the ``pendings = 1`` wait and the copies into the tile the
+    previous iteration's dot read (patched off), gpusim reports the race: a wait retires its
+    own warp's MMAs only, with one warpgroup as with two (``gpusim.warpgroups``)."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.setattr(AsyncDots, "copies_need_barrier", property(lambda self: False))
+    bm = 64 * (warps // 4)
+    tutorial_matmul.clear_cache()  # (compiled with the barrier by other tests)
+    try:
+        with pytest.raises(SimulationError, match=r"data race: overwrites smem.* since the last"):
+            _matmul(Runner("gpusim", "numpy"), "f16", (bm, 128, 256, bm, 128, 64), 3, warps=warps)
+    finally:
+        tutorial_matmul.clear_cache()  # (the patched compiles)
 
 
 @pytest.mark.parametrize("bk", [64, 32, 16])

@@ -15,7 +15,10 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.gpusim import SimulationError
+from mytriton.passes.ttg.pipelining.async_dots import AsyncDots
 from mytriton.tools.tensor_descriptor import TensorDescriptor
+from tests.execution.conftest import Runner
 
 pytestmark = pytest.mark.execution
 
@@ -156,6 +159,26 @@ def test_tensor_maps_follow_the_descriptors(run: Any) -> None:
         np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-3)
         outs.append(c)
     assert not np.array_equal(outs[0], outs[1])
+
+
+@pytest.mark.parametrize("shape", [(64, 64, 320, 64, 64, 64, 4), (128, 64, 320, 128, 64, 64, 8)])
+def test_copies_after_the_in_flight_wait_need_a_barrier(
+    monkeypatch: pytest.MonkeyPatch, shape: tuple[int, ...]
+) -> None:
+    """The TMA copies into the tile the previous iteration's dot (in flight into this one) read
+    follow its ``pendings = 1`` wait and a barrier, one tile a stage: without the barrier
+    (patched off) gpusim reports the race, with one warpgroup as with two."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.setattr(AsyncDots, "copies_need_barrier", property(lambda self: False))
+    m, n, k = shape[:3]
+    rng = np.random.default_rng(0)
+    a, b = _rows_of_16_bytes(rng, m, k, np.float16), _rows_of_16_bytes(rng, k, n, np.float16)
+    descriptor_matmul.clear_cache()  # (compiled with the barrier by other tests)
+    try:
+        with pytest.raises(SimulationError, match=r"data race: a TMA copy to .* since the last"):
+            _launch_matmul(Runner("gpusim", "numpy"), a, b, shape)
+    finally:
+        descriptor_matmul.clear_cache()  # (the patched compiles)
 
 
 @triton.jit

@@ -220,6 +220,23 @@ def test_tile_written_while_a_wgmma_reads_it_is_an_error() -> None:
     )
 
 
+def test_tile_overwritten_after_the_wait_without_a_barrier_is_a_race() -> None:
+    """A wait retires its own warp's groups only: until a barrier, the tile counts as read by
+    every thread of the warpgroup, so even the thread whose lane read the element may not
+    overwrite it (a pipelined loop's copies into the tile the previous dot read)."""
+    _fails(
+        r"data race: overwrites a_tile\[0\] .* after another thread read or wrote it since "
+        r"the last barrier",
+        WgmmaOptions(overwrite_after_wait=True),
+    )
+
+
+def test_tile_overwritten_after_the_wait_and_a_barrier_is_fine() -> None:
+    check(
+        F16, *simulate(F16, WgmmaOptions(overwrite_after_wait=True, barrier_before_overwrite=True))
+    )
+
+
 def test_kernel_ending_with_a_wgmma_in_flight_is_an_error() -> None:
     _fails(
         r"ends before an nvvm.wgmma.wait.group.sync.aligned retired this",

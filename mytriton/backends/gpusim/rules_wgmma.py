@@ -275,7 +275,7 @@ def read_operand(
                 raw = buf.load(m, op, lin, check_races)
                 lanes = np.flatnonzero(m.mask)
                 out[r].reshape(-1)[lanes] = _exact(form, raw[lanes])
-                m.wgmma.record_reads(op, buf, m.prog[lanes], lin[lanes], lanes)
+                m.wgmma.record_reads(op, buf, m.prog[lanes], lin[lanes], lanes, check_races)
     finally:
         m.mask = saved
     flat_out = out.swapaxes(0, 1).reshape(shape[0], -1)

@@ -15,10 +15,16 @@ travels with the value, loop-carried and ``scf.if``-merged accumulators keep it,
 
 The shared memory an in-flight ``wgmma`` reads must not change before its group retires: each
 element read counts in ``SharedBuffer.wgmma_reads`` until then, and a store (or ``cp.async``
-copy) to it fails. A ``wgmma`` needs a ``wgmma.fence`` since the thread's last wait (a fence
-must separate the accumulator registers' other writes, and the shared tiles' generic-proxy
-writes, from the ``wgmma`` ops that follow), and a thread must not end with ``wgmma`` ops not
-retired.
+copy) to it fails. Nor before a barrier after the retiring wait: a wait retires the groups of
+its own warp only (the other warps of the warpgroup may not have passed theirs, and another
+warpgroup's ``wgmma`` ops read the same tile on their own), so the read counts as one by every
+thread of the issuing warpgroup since the last barrier, and the race checks refuse a store or
+copy to it by any thread until the next barrier (the barrier Triton's pipeliner puts between
+``wgmma.wait_group 1`` and the copies into the tile the previous iteration's dot read).
+
+A ``wgmma`` needs a ``wgmma.fence`` since the thread's last wait (a fence must separate the
+accumulator registers' other writes, and the shared tiles' generic-proxy writes, from the
+``wgmma`` ops that follow), and a thread must not end with ``wgmma`` ops not retired.
 """
 
 from __future__ import annotations
@@ -84,6 +90,7 @@ class InFlightReads:
     lanes: np.ndarray  # a lane of the issuing warpgroup
     group: np.ndarray  # that lane's group of the wgmma
     op: Operation
+    check_races: bool  # whether the retired reads count as the warpgroup's (``retire``)
 
 
 class WgmmaGroups:
@@ -126,13 +133,15 @@ class WgmmaGroups:
         rows: np.ndarray,
         cols: np.ndarray,
         lanes: np.ndarray,
+        check_races: bool,
     ) -> None:
         """Elements ``op`` (a ``wgmma`` of ``lanes``' open groups) read: none may change until
-        their group retires."""
+        their group retires (nor, where races are checked, before the next barrier)."""
         if rows.size == 0:
             return
         np.add.at(buffer.wgmma_reads, (rows, cols), 1)
-        self.reads.append(InFlightReads(buffer, rows, cols, lanes, self.committed[lanes], op))
+        group = self.committed[lanes]
+        self.reads.append(InFlightReads(buffer, rows, cols, lanes, group, op, check_races))
 
     def commit(self, m: Machine) -> None:
         """``wgmma.commit_group``: each active lane's open group (possibly empty) is committed."""
@@ -151,10 +160,16 @@ class WgmmaGroups:
         for r in self.reads:
             done = r.group < self.retired[r.lanes]
             if done.any():
-                np.subtract.at(r.buffer.wgmma_reads, (r.rows[done], r.cols[done]), 1)
+                retire(m, r, done)
                 keep = ~done
                 r = InFlightReads(
-                    r.buffer, r.rows[keep], r.cols[keep], r.lanes[keep], r.group[keep], r.op
+                    r.buffer,
+                    r.rows[keep],
+                    r.cols[keep],
+                    r.lanes[keep],
+                    r.group[keep],
+                    r.op,
+                    r.check_races,
                 )
             if r.rows.size:
                 kept.append(r)
@@ -199,3 +214,16 @@ class WgmmaGroups:
                 "nvvm.wgmma.mma_async: it may still read shared memory",
                 m.lane_mask(int(r.lanes[0])),
             )
+
+
+def retire(m: Machine, reads: InFlightReads, done: np.ndarray) -> None:
+    """The elements ``done`` of ``reads`` no longer count as in flight, but (race checks on)
+    as read since the last barrier by every thread of the issuing warpgroup: the ``wgmma`` may
+    have read them until now, and only a barrier tells the other warps (module doc)."""
+    rows, cols = reads.rows[done], reads.cols[done]
+    np.subtract.at(reads.buffer.wgmma_reads, (rows, cols), 1)
+    if not reads.check_races:
+        return
+    first = (m.tid[reads.lanes[done]] // WARPGROUP_SIZE * WARPGROUP_SIZE).astype(np.int32)
+    np.minimum.at(reads.buffer.reader_lo, (rows, cols), first)
+    np.maximum.at(reads.buffer.reader_hi, (rows, cols), first + WARPGROUP_SIZE - 1)

@@ -18,20 +18,27 @@ so the global-memory latency of S-1 iterations overlaps the dots. A warpgroup-MM
 (sm_90) whose operands are both copied and that accumulates into a carried value stays in
 flight into the next iteration (``ttg_async_dot``): the loop yields it unwaited, the next
 iteration's dot chains onto it, and a ``ttg.dot_wait {pendings = 1}`` after that dot retires
-the previous one before the copies are issued. Those copies may then overwrite only the tile
-of two iterations back (the previous dot, possibly still running in another warpgroup, reads
-the other), so such a loop has S + 1 tiles. (Triton keeps S tiles and overwrites the previous
-dot's tile, which its barrier analysis allows only after a second barrier each iteration,
-between the wait and the copies: a wait retires the dots of its own warpgroup only. With one
-barrier an iteration, the one after the top wait, the tile of two iterations back is the
-newest that no warpgroup can still read: every warpgroup passed the previous iteration's
-``pendings = 1`` wait, which retired its dots of two iterations back, before that barrier.)
+the previous one; then a barrier (``gpu.barrier``, all threads), then the copies into the tile
+the previous dot read::
+
+    for k:
+        ttg.async_wait {num = S-2}            # then a barrier
+        a = ttg.local_load(tile k % S); acc = tt.dot(a, b, acc) {ttg.async}
+        ttg.dot_wait acc {pendings = 1}       # this warp's dot k-1 retired
+        gpu.barrier                           # every warp's, every warpgroup's
+        issue the copies of iteration k+S-1 into tile (k-1) % S; commit
+
+A wait retires the dots of its own warp only, and the barrier at the top comes before it, so
+without the second barrier another warp (of this warpgroup or another) could still be reading
+the tile the copies overwrite; with it the loop keeps S tiles, as Triton's does (one more tile,
+the copies going into the tile of two iterations back, would need no second barrier, but the
+shared memory it takes costs stages and programs per SM).
 Another warpgroup-MMA dot whose value only the next iteration reads (its A copied too, or in
 registers: attention's P) starts before the copies and is waited for before the yield, unless the
 next iteration reads that value only after a synchronous warpgroup-MMA dot, whose wait retires
 every group (attention's P @ V, rescaled after the next Q @ K^T): then it stays in flight across
 the yield, a ``ttg.dot_wait`` of the carried value follows that dot, and a barrier precedes the
-copies, so that every warpgroup has retired the dots reading the tiles they rewrite (S tiles, as in
+copies, so that every warpgroup has retired the dots reading the tiles they rewrite (as in
 Triton's attention loop, ``async_dots``). A tensor-core dot operand defined before the loop
 (attention's Q) is stored into its own tile once, before the loop (``ttg.local_alloc %q``), and
 read from there. The dot's lowering reads a ``ttg.local_load`` operand straight from its tile with

@@ -4,10 +4,19 @@ the ``ttg.dot_wait`` ops that retire them (``async_copies``'s module doc).
 A dot whose B (and A, or A from registers: attention's P) is copied into tiles and whose value
 only the next iteration reads starts before the iteration's copies are issued. If it
 accumulates into a carried value that only it reads, it stays in flight into the next
-iteration (``in_flight``: one more tile, a ``ttg.dot_wait {pendings = 1}`` after the next
-dot); if the next iteration reads its value only after a synchronous warpgroup MMA, which
-retires every group, it stays in flight too (``deferred``: a barrier precedes the copies);
-otherwise it is waited for before the yield.
+iteration (``in_flight``: a ``ttg.dot_wait {pendings = 1}`` after the next dot); if the next
+iteration reads its value only after a synchronous warpgroup MMA, which retires every group, it
+stays in flight too (``deferred``); otherwise it is waited for before the yield.
+
+An iteration's copies overwrite the tiles the previous iteration's dots read. A dot waited for
+before the yield is retired before the barrier that begins the next iteration (after its
+``ttg.async_wait``), which then orders its reads before the copies. A dot left in flight is
+retired in the next iteration, after that barrier, and a wait retires the groups of its own
+warp only: another warp of the warpgroup, or another warpgroup, whose dots read the same tile,
+may not have passed its wait yet. So, in flight or deferred, a second barrier (all threads)
+goes between the wait and the copies (``copies_need_barrier``), as in Triton's pipeliner; with
+one warpgroup too (the other warps' parts of the dot), which gpusim's race checks require
+(``warpgroups``).
 """
 
 from __future__ import annotations
@@ -47,15 +56,20 @@ class AsyncDots:
         deferred = {} if in_flight else deferred_dots(dots, body, end)
         return AsyncDots(dots, in_flight, deferred)
 
+    @property
+    def copies_need_barrier(self) -> bool:
+        """Whether the dots reading the tiles an iteration's copies overwrite are retired only
+        in that iteration, so that a barrier must separate their waits from the copies (module
+        doc)."""
+        return self.in_flight or bool(self.deferred)
+
     def place_waits(self, body: Block, end: scf.YieldOp) -> None:
         """Mark the dots asynchronous and wait for each where its value is read: after the
         next iteration's dot (in flight), after the dot that retires it (deferred), else
         before the yield."""
         for dot in self.dots:
             mark_async(dot)
-            if (
-                self.in_flight
-            ):  # the previous iteration's dot is done (its tiles free): copies follow
+            if self.in_flight:  # the previous iteration's dot retires (a barrier, then copies)
                 wait = DotWaitOp(dot.result, pendings=1)
                 wait.location = dot.location
                 body.insert_op_after(wait, dot)
@@ -107,8 +121,8 @@ def asynchronous_dots(staged: Sequence[Staged], end: scf.YieldOp) -> list[tt.Dot
     whose B is copied into tiles, and A too or taken from registers (attention's P), and whose
     value only the next iteration reads.
     Their iteration's copies go after them, so the tensor cores work while they are issued;
-    the tiles they write were read by the previous iteration's dots, which waited for theirs
-    before the barrier that begins this iteration."""
+    the tiles they write were read by the previous iteration's dots, retired before the barrier
+    that begins this iteration, or (in flight, deferred) before a barrier ahead of the copies."""
     loads = {s.load.result for s in staged}
     found = []
     body = end.parent_block()

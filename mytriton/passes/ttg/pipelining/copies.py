@@ -76,8 +76,9 @@ class LoopRewrite:
         self.yielded = yielded
         self.out = Builder(parent, loop, loop)  # before the loop
         self.dots = AsyncDots.of(plan.staged, self.old, yielded)
-        # in flight: the tile a dot read is rewritten two iterations later, so one more tile
-        self.slots = stages + 1 if self.dots.in_flight else stages
+        # a tile each stage: the copies go into the tile the previous iteration read (after
+        # a barrier where its dots may still run then: ``AsyncDots.copies_need_barrier``)
+        self.slots = stages
         self.buffers: list[SSAValue] = []  # a staged load's tiles, stacked (``allocate``)
         self.barriers: SSAValue | None = None  # a barrier a tile, where TMA copies fill them
         self.replaced_pointers: set[Operation] = set()  # the pointers a TMA copy replaces

@@ -92,9 +92,9 @@ def issue_ahead(r: LoopRewrite, body: NewBody) -> tuple[list[SSAValue], list[SSA
         top.add(WaitBarrierOp(top.value(MemDescIndexOp(r.barriers, slot)), phase))
     top.add(AsyncWaitOp(r.ahead - 1))
     copies = Builder(block, r.yielded, loop) if r.dots.dots or r.after_reads else top
-    # every warpgroup has retired the previous iteration's deferred dots; every thread has
-    # read the tile the copies rewrite (after_reads: this iteration's)
-    if r.dots.deferred or r.after_reads:
+    # every warpgroup retired the dots reading the tile the copies rewrite
+    # (``AsyncDots.copies_need_barrier``); every thread read it (after_reads: this iteration's)
+    if r.dots.copies_need_barrier or r.after_reads:
         copies.add(gpu.BarrierOp())
     offset = top.value(MulOp(loop.step, top.const(r.ahead, r.iv_type)))
     it_ahead = top.value(AddOp(iv, offset))

@@ -5,7 +5,9 @@ A load of a host descriptor's block, or of a block of a map the kernel writes
 (``device_tensor_maps``), names the map and the block's coordinates (``tt.load ... tensor_map``);
 on sm_90 its copies may be one TMA copy each instead of a ``cp.async`` a thread. The copies of
 one iteration complete on one mbarrier a tile (``barrier_type``), which the loop waits on with
-the phase that flips as the tiles wrap around.
+the phase that flips as the tiles wrap around. They are issued where ``cp.async`` copies are
+(after the barrier that follows the wait for a warpgroup MMA left in flight, ``async_dots``):
+one tile a stage either way, since the copy engine may write the tile as soon as it is issued.
 """
 
 from __future__ import annotations
