@@ -98,8 +98,11 @@ class Backend(ABC):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
-        """Run ``kernel`` over ``grid``; ``args`` are the runtime arguments in order."""
+        """Run ``kernel`` over ``grid``; ``args`` are the runtime arguments in order.
+        ``stream``: the raw ``CUstream`` a GPU backend launches on (None: the current stream
+        of the arrays' framework); the host backends have none and take any value."""
 
     def launcher(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions

@@ -193,6 +193,30 @@ def test_on_launched_gets_the_stream(monkeypatch: pytest.MonkeyPatch) -> None:
     assert seen == [0x5000] and len(fake.launches) == 1
 
 
+def test_a_given_stream_is_launched_on_and_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``launch(x, y, z, args, stream)`` launches on ``stream`` (Triton's ``CompiledKernel.run``
+    names one), not on the framework's current stream; None keeps the current one."""
+    seen: list[int] = []
+    launch, fake = launcher(monkeypatch, ("i32",), on_launched=seen.append)
+    launch(1, 1, 1, (5,), 0x7777)
+    launch(1, 1, 1, (6,), 0)  # the legacy default stream is a stream too
+    launch(1, 1, 1, (7,), None)
+    assert [d["stream"] for d in fake.launches] == [0x7777, 0, 0x5000]
+    assert seen == [0x7777, 0, 0x5000]
+
+
+def test_a_given_stream_on_torch_and_on_another_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_torch = types.SimpleNamespace(_C=types.SimpleNamespace())
+    fake_torch._C._cuda_getCurrentRawStream = lambda device: 0xBEEF
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)
+    launch, fake = launcher(
+        monkeypatch, ("ptr",), framework="torch", devices=2, device=1, several_devices=True
+    )
+    launch(1, 1, 1, (FakeTorchTensor(0x1230),), 0xABC)
+    assert fake.launches[0]["stream"] == 0xABC and fake.launches[0]["device"] == 1
+    assert fake.device == 0
+
+
 def test_kernel_without_parameters(monkeypatch: pytest.MonkeyPatch) -> None:
     launch, fake = launcher(monkeypatch, ())
     launch(2, 1, 1, ())

@@ -46,6 +46,7 @@ class GpuSimBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
         assert isinstance(kernel.binary, SimKernel)
         with host_arrays(args, arrays) as host:

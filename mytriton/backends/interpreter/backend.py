@@ -32,6 +32,7 @@ class InterpreterBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
         from mytriton.backends.interpreter import run_kernel
 

@@ -6,8 +6,9 @@ backend gets it from NVRTC, the mlir backend from upstream MLIR.
 
 Arrays are passed as raw device pointers (``numpy.uint64``), scalars as ``numpy.int32`` /
 ``numpy.float32`` (bools as int32, the ABI of ``docs/gpu-ir.md``). The kernel runs on the
-arrays' device, on torch's current stream for torch tensors and on CuPy's current stream
-otherwise, so it is ordered with the work around it without synchronising. Everything that does
+arrays' device, on the stream the caller names (Triton's ``CompiledKernel.run`` takes one) or
+else on torch's current stream for torch tensors and on CuPy's current stream otherwise, so it
+is ordered with the work around it without synchronising. Everything that does
 not change between launches (the packer, the loaded function per device) is computed once.
 """
 
@@ -324,8 +325,14 @@ class DeviceKernel:
         return launch
 
     def __call__(
-        self, grid: tuple[int, int, int], args: Sequence[Any], arrays: Sequence[ArrayInfo | None]
+        self,
+        grid: tuple[int, int, int],
+        args: Sequence[Any],
+        arrays: Sequence[ArrayInfo | None],
+        stream: int | None = None,
     ) -> None:
+        """Launch on the arrays' device, on ``stream`` (a raw ``CUstream``) or, None, on the
+        current stream of the arrays' framework."""
         info = arrays[self._first_array(arrays)]
         assert info is not None and info.device is not None
         if len(args) != len(self.signature.params):
@@ -333,7 +340,7 @@ class DeviceKernel:
                 f"kernel {self.signature.name} takes {len(self.signature.params)} runtime "
                 f"arguments, got {len(args)}"
             )
-        self.launcher(info.framework, info.device)(grid[0], grid[1], grid[2], args)
+        self.launcher(info.framework, info.device)(grid[0], grid[1], grid[2], args, stream)
 
     def _wait_for_assertions(self, stream: int) -> None:
         """A kernel with device assertions (debug mode) is waited for, so that a failed one

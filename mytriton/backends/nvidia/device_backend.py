@@ -59,8 +59,9 @@ class DeviceBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
-        kernel.binary(grid, args, arrays)
+        kernel.binary(grid, args, arrays, stream)
 
     def launcher(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
