@@ -50,7 +50,7 @@ class GpuSimBackend(Backend):
     ) -> None:
         assert isinstance(kernel.binary, SimKernel)
         with host_arrays(args, arrays) as host:
-            kernel.binary.run(grid, host)
+            kernel.binary.run(grid, host, cooperative=options.launch_cooperative_grid)
 
 
 def _map(

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, MemRef
 from xdsl.ir import Attribute
 
 from mytriton.backends.arrays import host_memory
+from mytriton.backends.cooperative import run_cooperatively
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
 from mytriton.backends.gpusim import rules_atomic as _rules_atomic
 from mytriton.backends.gpusim import rules_debug as _rules_debug
@@ -151,7 +152,11 @@ class SimKernel:
             regions[i] = Region(self.names[i], memory.raw, memory.origin)
         return regions
 
-    def run(self, grid: tuple[int, int, int], args: Sequence[Any]) -> None:
+    def run(
+        self, grid: tuple[int, int, int], args: Sequence[Any], cooperative: bool = False
+    ) -> None:
+        """Run the grid, a batch of programs at a time or, ``cooperative``, every program at
+        once (``launch_cooperative_grid``: they may wait for one another)."""
         if len(args) != len(self.params):
             raise SimulationError(f"the kernel takes {len(self.params)} arguments, got {len(args)}")
         memory = GlobalMemory(self._regions(args), self.check_races)
@@ -161,12 +166,32 @@ class SimKernel:
             if i not in memory.regions
         }
         total = grid[0] * grid[1] * grid[2]
+        if cooperative:
+            self._run_cooperatively(grid, total, memory.regions, scalars)
+            return
         threads = self.block_size[0] * self.block_size[1] * self.block_size[2]
         per_batch = 1 if self.one_program_at_a_time else max(1, BATCH_LANES // threads)
         with np.errstate(all="ignore"):
             for start in range(0, total, per_batch):
                 programs = range(start, min(total, start + per_batch))
                 self._run_batch(grid, programs, memory, scalars)
+
+    def _run_cooperatively(
+        self,
+        grid: tuple[int, int, int],
+        total: int,
+        regions: dict[int, Region],
+        scalars: dict[int, np.generic],
+    ) -> None:
+        """Every program at once, taking turns (``backends/cooperative.py``); each has its own
+        race log, as programs never race with each other here."""
+
+        def program(p: int) -> None:
+            with np.errstate(all="ignore"):
+                memory = GlobalMemory(regions, self.check_races)
+                self._run_batch(grid, range(p, p + 1), memory, scalars)
+
+        run_cooperatively(total, program)
 
     def _run_batch(
         self,

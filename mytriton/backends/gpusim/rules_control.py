@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.dialects import scf
 from xdsl.ir import Operation
 
+from mytriton.backends.cooperative import switch_point
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import as_signed, dtype_of
 from mytriton.backends.gpusim.machine import Machine, Step
@@ -107,6 +108,7 @@ def _while(op: Operation, c: Compiler) -> Step:
         running = m.mask
         results: list[Value] = []
         while True:
+            switch_point()  # a cooperative launch's other programs run (a wait is a loop)
             for arg, v in zip(before_args, values, strict=True):
                 m.env[arg] = v
             flag, *forwarded = m.run_block(before, running)

@@ -11,6 +11,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.ir import SSAValue
 
+from mytriton.backends.cooperative import switch_point
 from mytriton.backends.interpreter.batching import BatchDiverged
 from mytriton.backends.interpreter.errors import InterpreterError, PoisonUse
 from mytriton.backends.interpreter.poison import Poison
@@ -104,6 +105,7 @@ def while_loop(ex: Executor, op: scf.WhileOp) -> Sequence[Value]:
     carried = [ex.get(v) for v in op.arguments]
     poisons = [ex.poison(v) for v in op.arguments] if ex.debug else []
     while True:
+        switch_point()  # a cooperative launch's other programs run (a wait is a loop)
         _bind(ex, before.args, carried, poisons)
         flag, *forwarded = ex.run_block(before)
         if ex.debug:
