@@ -99,7 +99,7 @@ def test_device_kernel_hands_the_stream_to_its_launcher() -> None:
         calls.append((x, y, z, tuple(args), stream))
 
     kernel = DeviceKernel(b"", KernelSignature("k", ("ptr", "i32"), (128, 1, 1)))
-    kernel._launchers[("cupy", 0)] = launcher
+    kernel._launchers[("cupy", 0, False)] = launcher
     info = ArrayInfo(framework="cupy", dtype=tl.float32, device=0, nbytes=4, address=0x1000)
     kernel((2, 1, 1), ["a", 3], [info, None], 0x99)
     kernel((2, 1, 1), ["a", 3], [info, None])

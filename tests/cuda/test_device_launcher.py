@@ -14,7 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mytriton.backends.nvidia.device_launcher import ArgumentBuffer, build_launcher
+from mytriton.backends.nvidia.device_launcher import (
+    ArgumentBuffer,
+    build_launch_code,
+    build_launcher,
+)
 from mytriton.errors import BackendError
 
 _READ = {
@@ -215,6 +219,48 @@ def test_a_given_stream_on_torch_and_on_another_device(monkeypatch: pytest.Monke
     launch(1, 1, 1, (FakeTorchTensor(0x1230),), 0xABC)
     assert fake.launches[0]["stream"] == 0xABC and fake.launches[0]["device"] == 1
     assert fake.device == 0
+
+
+def test_a_cooperative_launch_calls_cu_launch_cooperative_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``cooperative=True``: ``cuLaunchCooperativeKernel`` (no ``extra`` argument), on the
+    given stream too."""
+    fake = FakeCupy(("i32",))
+    cooperative: list[tuple[Any, ...]] = []
+
+    def launch_cooperative(f: int, *rest: Any) -> None:
+        assert len(rest) == 9  # grid, block, shared, stream, parameters
+        cooperative.append((f, *rest[:8]))
+
+    fake.cuda.driver.launchCooperativeKernel = launch_cooperative
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    options: dict[str, Any] = {
+        "name": "k",
+        "function": 0xF00,
+        "block": (128, 1, 1),
+        "params": ("i32",),
+        "framework": "cupy",
+        "device": 0,
+        "several_devices": False,
+        "on_launched": None,
+        "cooperative": True,
+    }
+    launch = build_launcher(**options)
+    launch(4, 2, 1, (5,))
+    launch(4, 2, 1, (5,), 0x77)
+    assert cooperative == [
+        (0xF00, 4, 2, 1, 128, 1, 1, 0, 0x5000),
+        (0xF00, 4, 2, 1, 128, 1, 1, 0, 0x77),
+    ]
+    assert fake.launches == []  # no ordinary launch
+    raw = build_launch_code(**{**options, "raw_pointers": True})
+    assert raw.native is None  # the native fast path launches ordinarily: not used
+
+
+def test_a_cooperative_launch_needs_cupy_s_binding(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(BackendError, match="no cooperative launch"):
+        launcher(monkeypatch, ("i32",), cooperative=True)
 
 
 def test_kernel_without_parameters(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, MemRef
 from xdsl.ir import Attribute
 
 from mytriton.backends.arrays import host_memory
-from mytriton.backends.cooperative import run_cooperatively
+from mytriton.backends.cooperative import InOrder, run_cooperatively
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
 from mytriton.backends.gpusim import rules_atomic as _rules_atomic
 from mytriton.backends.gpusim import rules_debug as _rules_debug
@@ -55,6 +55,8 @@ _RULES = (
 
 #: ops that make a kernel run one program at a time (``rules_atomic``)
 _ATOMIC_OPS = frozenset({"llvm.atomicrmw", "llvm.cmpxchg"})
+#: words of the ops whose copies progress outside memory: no stall watch (``Machine``)
+_IN_FLIGHT_WORDS = ("mbarrier", "cp.async", "cp_async", "wgmma", "tma", "bulk")
 #: lanes (threads of all programs) simulated at once; 0 runs one program at a time
 BATCH_LANES = 16384
 SHARED_SPACE = 3
@@ -135,6 +137,9 @@ class SimKernel:
         )
         # a program spinning on a lock must not run in lockstep with the one holding it
         self.one_program_at_a_time = any(op.name in _ATOMIC_OPS for op in self.fn.walk())
+        self.watch_stalls = not any(
+            word in op.name for op in self.fn.walk() for word in _IN_FLIGHT_WORDS
+        )
 
     def _regions(self, args: Sequence[Any]) -> dict[int, Region]:
         regions: dict[int, Region] = {}
@@ -172,9 +177,32 @@ class SimKernel:
         threads = self.block_size[0] * self.block_size[1] * self.block_size[2]
         per_batch = 1 if self.one_program_at_a_time else max(1, BATCH_LANES // threads)
         with np.errstate(all="ignore"):
+            if per_batch == 1:  # a program waiting for a later one has the rest join it
+                self._in_order(grid, total, memory, scalars)
+                return
             for start in range(0, total, per_batch):
                 programs = range(start, min(total, start + per_batch))
                 self._run_batch(grid, programs, memory, scalars)
+
+    def _in_order(
+        self,
+        grid: tuple[int, int, int],
+        total: int,
+        memory: GlobalMemory,
+        scalars: dict[int, np.generic],
+    ) -> None:
+        """One program after another; those started when one stalls (``InOrder``) run with
+        race logs of their own, as in a cooperative launch."""
+
+        def program(p: int) -> None:
+            self._run_batch(grid, range(p, p + 1), memory, scalars)
+
+        def spawned(p: int) -> None:
+            with np.errstate(all="ignore"):
+                own = GlobalMemory(memory.regions, self.check_races)
+                self._run_batch(grid, range(p, p + 1), own, scalars)
+
+        InOrder(total, program, spawned).run(0, total)
 
     def _run_cooperatively(
         self,
@@ -216,6 +244,7 @@ class SimKernel:
         if memory.log is not None:
             memory.log.next_interval()
         m = Machine(grid, self.block_size, programs, memory, shared)
+        m.watch_stalls = self.watch_stalls
         for i, p in enumerate(self.params):
             value: Value
             if i in memory.regions:

@@ -16,7 +16,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, SSAValue
 
-from mytriton.backends.cooperative import run_cooperatively
+from mytriton.backends.cooperative import InOrder, run_cooperatively
 from mytriton.backends.interpreter.batching import BatchDiverged, BatchLog, stored_arguments
 from mytriton.backends.interpreter.engine import Executor, LaunchState, PreparedKernel
 from mytriton.backends.interpreter.errors import InterpreterError
@@ -146,13 +146,25 @@ def _run_grid(launch: LaunchState) -> None:
     batch = max(1, min(total, BATCH_ELEMENTS // max(launch.kernel.largest_block, 1)))
     batched = batch > 1 and launch.memory.batchable
     chunk_size = batch if batched else 4096  # program ids are made a chunk at a time
+    running: list[tuple[int, np.ndarray]] = []  # the first program and ids of the chunk
+
+    def one(p: int) -> None:
+        first, ids = running[0]
+        Executor(launch, ids[p - first : p - first + 1], None).run()
+
+    def spawned(p: int) -> None:  # a program started when another stalled
+        Executor(launch, _program_ids(launch.grid, p, p + 1), None).run()
+
+    in_order = InOrder(total, one, spawned)
     for start in range(0, total, chunk_size):
-        chunk = _program_ids(launch.grid, start, min(start + chunk_size, total))
+        stop = min(start + chunk_size, total)
+        chunk = _program_ids(launch.grid, start, stop)
         if batched and _run_batch(launch, chunk):
             continue
         batched = False  # this kernel does not batch: run the rest one program at a time
-        for p in range(chunk.shape[0]):
-            Executor(launch, chunk[p : p + 1], None).run()
+        running[:] = [(start, chunk)]
+        if in_order.run(start, stop):  # a program waited for later ones, which ran
+            return
 
 
 def _run_cooperative_grid(launch: LaunchState) -> None:

@@ -114,12 +114,12 @@ except Exception:
 {switch}try:
     _mt_Lstream = {stream}
     try:
-        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, _mt_Lstream, _mt_Lslot[1], 0)
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, _mt_Lstream, {params})
     except _mt_LDRIVER_ERROR as _mt_Lerror:
         if not _mt_Lno_context(_mt_Lerror):
             raise
         _mt_Lbind()  # a thread that had no context current: the device's, then once again
-        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, _mt_Lstream, _mt_Lslot[1], 0)
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, _mt_Lstream, {params})
 {wait}except _mt_LDRIVER_ERROR as _mt_Lerror:
     raise _mt_LBackendError(
         _mt_LFAILED.format(grid=(_mt_x, _mt_y, _mt_z), error=_mt_Lerror)
@@ -210,13 +210,16 @@ def build_launch_code(
     on_launched: Callable[[Any], None] | None,
     raw_pointers: bool = False,
     shared: int = 0,
+    cooperative: bool = False,
 ) -> LaunchCode:
     """The launch of one kernel (``function``: its ``CUfunction``) for arrays of ``framework``
     on ``device``. ``several_devices``: switch to ``device`` around the launch;
     ``on_launched`` is called with the stream after each launch (debug kernels wait there).
     ``raw_pointers``: the caller passes pointer arguments as addresses (the runtime's generated
     fast path, which has read them already). ``shared``: dynamic shared memory bytes (the native
-    launch passes none: such kernels launch from Python)."""
+    launch passes none: such kernels launch from Python). ``cooperative``: launch with
+    ``cuLaunchCooperativeKernel`` (every program resident at once, so that they may wait for
+    one another; the driver refuses a grid larger than the device holds), from Python."""
     pointer = "{a}" if raw_pointers else _POINTER.get(framework)
     if pointer is None or framework not in _POINTER:
         raise BackendError(f"the GPU backends cannot launch on {framework} arrays")
@@ -235,6 +238,8 @@ def build_launch_code(
         "switch": _SWITCH if several_devices else "",
         "restore": _RESTORE if several_devices else "",
         "wait": "    _mt_Lon_launched(_mt_Lstream)\n" if on_launched is not None else "",
+        # the parameters, and cuLaunchKernel's `extra` (cuLaunchCooperativeKernel has none)
+        "params": "_mt_Lslot[1]" if cooperative else "_mt_Lslot[1], 0",
     }
 
     def render(args: list[str], given_stream: str | None) -> str:
@@ -259,7 +264,7 @@ def build_launch_code(
         "_mt_Lpack": buffer.layout.pack_into,
         "_mt_Lpack_exact": buffer.pack_exact,
         "_mt_LFRAMEWORK": "raw" if raw_pointers else framework,
-        "_mt_Llaunch": cupy.cuda.driver.launchKernel,
+        "_mt_Llaunch": _launch_function(cupy, cooperative),
         "_mt_LFUNCTION": function,
         "_mt_LDEVICE": device,
         "_mt_Lstream_of": stream_of,
@@ -274,7 +279,7 @@ def build_launch_code(
         "_mt_LU64": _U64,
     }
     native = None
-    if raw_pointers and not shared:
+    if raw_pointers and not shared and not cooperative:
         native = _native_launch(name, function, block, params, framework, device, stream_of)
     if native is not None:
         switch = (cupy.cuda.runtime.getDevice, cupy.cuda.runtime.setDevice)
@@ -283,6 +288,19 @@ def build_launch_code(
 
 
 _CU_ERROR_INVALID_CONTEXT = 201
+
+
+def _launch_function(cupy: Any, cooperative: bool) -> Callable[..., Any]:
+    """CuPy's binding of ``cuLaunchKernel``, or of ``cuLaunchCooperativeKernel``."""
+    if not cooperative:
+        return cupy.cuda.driver.launchKernel  # type: ignore[no-any-return]
+    launch = getattr(cupy.cuda.driver, "launchCooperativeKernel", None)
+    if launch is None:
+        raise BackendError(
+            "this CuPy has no cooperative launch (cuLaunchCooperativeKernel): "
+            "launch_cooperative_grid=True needs CuPy 9 or later"
+        )
+    return launch  # type: ignore[no-any-return]
 
 
 def _no_context(error: BaseException) -> bool:
