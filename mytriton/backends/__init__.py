@@ -7,8 +7,9 @@ on NumPy, ``cuda`` prints that IR as CUDA C++ for NVRTC, ``mlir`` hands it to up
 PTX and cubin; ``nvidia`` is what the two GPU backends share (driver, launcher, ptxas, tensor
 maps). The modules beside them are the records every backend shares: array arguments
 (``arrays``), the compiled kernel (``compiled``), stages as data (``stages``, and
-``lowering_stages``: ``ttg`` and ``gpu``), ``reinterpret`` (``tensor_wrapper``); ``compiler``
-and ``driver`` are Triton's module names, re-exporting ``mytriton/compat``.
+``lowering_stages``: ``ttg`` and ``gpu``), ``reinterpret`` (``tensor_wrapper``), and how the
+host backends run a cooperative grid (``cooperative``); ``compiler`` and ``driver`` are Triton's
+module names, re-exporting ``mytriton/compat``.
 ``MYTRITON_BACKEND`` picks one (``MYTRITON_INTERPRET=1`` or ``TRITON_INTERPRET=1`` picks the
 interpreter).
 """

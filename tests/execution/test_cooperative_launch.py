@@ -14,7 +14,12 @@ import pytest
 import mytriton as triton
 import mytriton.language as tl
 from mytriton.backends import cooperative
-from mytriton.backends.cooperative import CooperativeLaunchTooLarge, run_cooperatively
+from mytriton.backends.cooperative import (
+    CooperativeLaunchTooLarge,
+    LoopWatch,
+    ProgramsWaitForever,
+    run_cooperatively,
+)
 from mytriton.errors import MyTritonError
 
 pytestmark = pytest.mark.execution
@@ -75,6 +80,92 @@ def test_programs_meet_at_a_grid_barrier(run: Any, rsplit: int, rows: int) -> No
     )
     np.testing.assert_array_equal(out, np.repeat(x.sum(axis=1, keepdims=True), rsplit, axis=1))
     assert (sem & 0x7FFFFFFF == 0).all()  # every program arrived: the count wrapped to 0
+
+
+def cpu_backend(monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
+    monkeypatch.setenv("MYTRITON_BACKEND", backend)
+    monkeypatch.delenv("MYTRITON_INTERPRET", raising=False)
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
+def test_an_ordinary_launch_with_a_grid_barrier(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    """Without ``launch_cooperative_grid`` (Inductor compiles its cooperative reductions for the
+    CPU so), the first program of each row waits for the later ones: they join it."""
+    cpu_backend(monkeypatch, backend)
+    rsplit, rows, block = 4, 3, 32
+    x = np.random.default_rng(1).integers(-50, 50, (rows, rsplit * block)).astype(np.float32)
+    ws = np.zeros(rows * rsplit * 4, np.uint8)
+    sem = np.zeros(rows, np.uint32)
+    out = np.zeros((rows, rsplit), np.float32)
+    split_sum_kernel[(rsplit, rows)](x, ws, sem, out, x.shape[1], RSPLIT=rsplit, BLOCK=block)
+    np.testing.assert_array_equal(out, np.repeat(x.sum(axis=1, keepdims=True), rsplit, axis=1))
+
+
+@triton.jit
+def wait_for_count_kernel(count_ptr, out_ptr, EXPECTED: tl.constexpr):
+    """Every program counts itself in, then waits for ``EXPECTED`` of them."""
+    tl.atomic_add(count_ptr, 1)
+    seen = tl.atomic_add(count_ptr, 0)
+    while seen < EXPECTED:
+        seen = tl.atomic_add(count_ptr, 0)
+    tl.store(out_ptr + tl.program_id(0), seen)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
+@pytest.mark.parametrize("cooperative", [False, True])
+def test_waiting_for_programs_that_never_come(
+    monkeypatch: pytest.MonkeyPatch, backend: str, cooperative: bool
+) -> None:
+    """A barrier counting more programs than the grid has would hang: a typed error says so."""
+    cpu_backend(monkeypatch, backend)
+    count, out = np.zeros(1, np.int32), np.zeros(3, np.int32)
+    with pytest.raises(ProgramsWaitForever, match="waits forever"):
+        wait_for_count_kernel[(3,)](count, out, EXPECTED=4, launch_cooperative_grid=cooperative)
+    assert count[0] == 3
+    with pytest.raises(ProgramsWaitForever, match=r"program \(0, 0, 0\) waits forever"):
+        wait_for_count_kernel[(1,)](np.zeros(1, np.int32), out, EXPECTED=2)
+    count[:] = 0
+    wait_for_count_kernel[(3,)](count, out, EXPECTED=3, launch_cooperative_grid=cooperative)
+    np.testing.assert_array_equal(out, [3, 3, 3])
+
+
+@triton.jit
+def lock_kernel(lock_ptr, total_ptr, x_ptr):
+    """A spin lock around a read-modify-write: it never waits when programs run in order."""
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.store(total_ptr, tl.load(total_ptr) * 2 + tl.load(x_ptr + tl.program_id(0)))
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
+def test_a_lock_still_runs_programs_in_grid_order(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    """An ordinary launch keeps running programs one after another in grid order (the order of
+    the updates decides this result)."""
+    cpu_backend(monkeypatch, backend)
+    total, x = np.zeros(1, np.int64), np.arange(1, 6, dtype=np.int64)
+    lock_kernel[(5,)](np.zeros(1, np.int32), total, x)
+    assert total[0] == (((1 * 2 + 2) * 2 + 3) * 2 + 4) * 2 + 5
+
+
+def test_loop_watch_stalls_only_on_an_iteration_that_changes_nothing() -> None:
+    memory = np.zeros(4, np.int32)
+    watch = LoopWatch()
+
+    def state() -> list[np.ndarray]:
+        return [memory.copy()]
+
+    assert not watch.iteration([np.int32(1)], state)
+    assert not watch.iteration([np.int32(2)], state)  # the loop value changed
+    assert not watch.iteration([np.int32(2)], state)  # memory saved to compare
+    memory[0] = 7
+    assert not watch.iteration([np.int32(2)], state)  # memory changed
+    assert watch.iteration([np.int32(2)], state)  # nothing changed: a stall
 
 
 @triton.jit
