@@ -189,10 +189,16 @@ class InOrder:
 
     def escalate(self) -> bool:
         """Start the programs after the current one as a cooperative grid it belongs to
-        (False: there are none, or too many)."""
+        (False: there are none; ``CooperativeLaunchTooLarge``: too many)."""
         rest = list(range(self.current + 1, self.total))
-        if not rest or len(rest) + 1 > MAX_PROGRAMS:
+        if not rest:
             return False
+        if len(rest) + 1 > MAX_PROGRAMS:
+            raise CooperativeLaunchTooLarge(
+                f"program {self.current} of the grid waits for later ones, but the "
+                f"{len(rest) + 1} programs from it on are more than the {MAX_PROGRAMS} the host "
+                "backends run together"
+            )
         self.grid = _Grid([self.current, *rest])
         self.grid.adopt(self.spawned)
         return True

@@ -132,6 +132,19 @@ def test_waiting_for_programs_that_never_come(
     np.testing.assert_array_equal(out, [3, 3, 3])
 
 
+@pytest.mark.parametrize("backend", ["interpreter", "gpusim"])
+def test_too_many_programs_to_join_a_waiting_one(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    cpu_backend(monkeypatch, backend)
+    programs = cooperative.MAX_PROGRAMS + 10
+    count, out = np.zeros(1, np.int32), np.zeros(programs, np.int32)
+    with pytest.raises(
+        CooperativeLaunchTooLarge, match=f"waits for later ones, but the {programs}"
+    ):
+        wait_for_count_kernel[(programs,)](count, out, EXPECTED=programs)
+
+
 @triton.jit
 def lock_kernel(lock_ptr, total_ptr, x_ptr):
     """A spin lock around a read-modify-write: it never waits when programs run in order."""
