@@ -19,13 +19,13 @@ from __future__ import annotations
 import importlib
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.nvidia.device_launcher import LaunchCode
+from mytriton.backends.nvidia.device_launcher import FastLaunch, LaunchCode
 from mytriton.backends.nvidia.tensor_maps import TensorMapRequest
 from mytriton.backends.stages import Stage
 from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
@@ -107,12 +107,14 @@ class Backend(ABC):
 
     def launcher(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
-    ) -> Callable[[int, int, int, Sequence[Any]], None]:
+    ) -> FastLaunch:
         """What a launch plan calls for every launch of ``kernel`` on arrays like ``arrays``:
-        ``launch(x, y, z, args)``. GPU backends return their generated launcher."""
+        ``launch(x, y, z, args, stream=None)``. GPU backends return their generated launcher."""
 
-        def launch(x: int, y: int, z: int, args: Sequence[Any]) -> None:
-            self.launch(kernel, (x, y, z), args, arrays, options)
+        def launch(
+            x: int, y: int, z: int, args: Sequence[Any], stream: int | None = None, /
+        ) -> None:
+            self.launch(kernel, (x, y, z), args, arrays, options, stream=stream)
 
         return launch
 
