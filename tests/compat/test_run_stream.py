@@ -135,10 +135,17 @@ def test_gpu_launch_runs_on_the_given_stream(
         out = cupy.zeros(n, dtype=cupy.float32)
         stream = cupy.cuda.Stream(non_blocking=True)
         handle = int(stream.ptr)
+    grid = (n + 63) // 64
+    run(kernel, grid, handle, x, y, out, n, 64)  # loads the kernel and builds its launcher
+    cupy.cuda.Device().synchronize()
+    if framework == "torch":
+        out.zero_()
+    else:
+        out.fill(0)
     cupy.cuda.Device().synchronize()
     stream.begin_capture()
     try:
-        run(kernel, (n + 63) // 64, handle, x, y, out, n, 64)
+        run(kernel, grid, handle, x, y, out, n, 64)
     finally:
         graph = stream.end_capture()
     cupy.cuda.Device().synchronize()
