@@ -7,8 +7,9 @@ on NumPy, ``cuda`` prints that IR as CUDA C++ for NVRTC, ``mlir`` hands it to up
 PTX and cubin; ``nvidia`` is what the two GPU backends share (driver, launcher, ptxas, tensor
 maps). The modules beside them are the records every backend shares: array arguments
 (``arrays``), the compiled kernel (``compiled``), stages as data (``stages``, and
-``lowering_stages``: ``ttg`` and ``gpu``), ``reinterpret`` (``tensor_wrapper``); ``compiler``
-and ``driver`` are Triton's module names, re-exporting ``mytriton/compat``.
+``lowering_stages``: ``ttg`` and ``gpu``), ``reinterpret`` (``tensor_wrapper``), and how the
+host backends run a cooperative grid (``cooperative``); ``compiler`` and ``driver`` are Triton's
+module names, re-exporting ``mytriton/compat``.
 ``MYTRITON_BACKEND`` picks one (``MYTRITON_INTERPRET=1`` or ``TRITON_INTERPRET=1`` picks the
 interpreter).
 """
@@ -18,13 +19,13 @@ from __future__ import annotations
 import importlib
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mytriton.backends.arrays import ArrayInfo
 from mytriton.backends.compiled import CompiledKernel
-from mytriton.backends.nvidia.device_launcher import LaunchCode
+from mytriton.backends.nvidia.device_launcher import FastLaunch, LaunchCode
 from mytriton.backends.nvidia.tensor_maps import TensorMapRequest
 from mytriton.backends.stages import Stage
 from mytriton.dialects.tt.loop_attrs import DEFAULT_NUM_STAGES
@@ -98,17 +99,22 @@ class Backend(ABC):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
-        """Run ``kernel`` over ``grid``; ``args`` are the runtime arguments in order."""
+        """Run ``kernel`` over ``grid``; ``args`` are the runtime arguments in order.
+        ``stream``: the raw ``CUstream`` a GPU backend launches on (None: the current stream
+        of the arrays' framework); the host backends have none and take any value."""
 
     def launcher(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
-    ) -> Callable[[int, int, int, Sequence[Any]], None]:
+    ) -> FastLaunch:
         """What a launch plan calls for every launch of ``kernel`` on arrays like ``arrays``:
-        ``launch(x, y, z, args)``. GPU backends return their generated launcher."""
+        ``launch(x, y, z, args, stream=None)``. GPU backends return their generated launcher."""
 
-        def launch(x: int, y: int, z: int, args: Sequence[Any]) -> None:
-            self.launch(kernel, (x, y, z), args, arrays, options)
+        def launch(
+            x: int, y: int, z: int, args: Sequence[Any], stream: int | None = None, /
+        ) -> None:
+            self.launch(kernel, (x, y, z), args, arrays, options, stream=stream)
 
         return launch
 

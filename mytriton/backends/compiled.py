@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -21,7 +21,13 @@ class KernelMetadata(dict[str, Any]):
             raise AttributeError(f"kernel metadata has no {name!r} (yet)") from None
 
 
-Launch = Callable[[tuple[int, int, int] | Any, tuple[Any, ...]], None]
+class Launch(Protocol):
+    """``kernel[grid](*args)``'s launch: the grid, the runtime arguments, and the stream a GPU
+    kernel runs on (a raw ``CUstream``; None: the current stream of the arrays' framework)."""
+
+    def __call__(
+        self, grid: tuple[int, int, int] | Any, args: tuple[Any, ...], stream: int | None = None
+    ) -> None: ...
 
 
 @dataclass

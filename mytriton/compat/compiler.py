@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import operator
 import os
 from collections import namedtuple
 from collections.abc import Callable, Mapping
@@ -24,6 +25,7 @@ from typing import Any
 from mytriton.backends import Backend as RuntimeBackend
 from mytriton.backends import LaunchOptions, get_backend
 from mytriton.backends.compiled import CompiledKernel as RuntimeKernel
+from mytriton.backends.compiled import Launch
 from mytriton.compat.backends import CompileOptions, make_backend
 from mytriton.compat.ir_source import IRSource
 from mytriton.compat.signature import argument_specs, source_hash
@@ -322,7 +324,8 @@ class CompiledKernel:
         self.n_regs, self.n_spills = _registers(kernel, runtime_backend)
         self.n_max_threads = 1024
         self.function = id(kernel)  # an opaque handle, as Triton's CUfunction; run ignores it
-        live.value = (kernel, launch, _Runner(self.name, self.arg_layout, launcher))
+        on_gpu = runtime_backend.runs_on != "host"
+        live.value = (kernel, launch, _Runner(self.name, self.arg_layout, launcher, on_gpu))
 
     def _rebuild(self) -> tuple[RuntimeKernel, LaunchOptions]:
         """The runtime kernel of this compile in a process that did not compile it: compiled
@@ -481,19 +484,40 @@ class _KernelRef:
         return (_find_kernel, (self.module, self.qualname))
 
 
+class StreamArgumentError(LaunchError, TypeError):
+    """``CompiledKernel.run`` got a stream that is not a raw ``CUstream`` handle (an int) for a
+    GPU kernel (a ``TypeError``, as Triton's launcher raises)."""
+
+
+def _stream_handle(stream: Any, on_gpu: bool, name: str) -> int | None:
+    """The raw ``CUstream`` ``run`` got (TorchInductor's ``get_raw_stream``), None for the
+    current stream. The host backends run on no stream: they take any value (passed on where
+    it is an int, else None)."""
+    if stream is None:
+        return None
+    try:
+        return operator.index(stream)
+    except TypeError:
+        if not on_gpu:
+            return None
+        raise StreamArgumentError(
+            f"{name}: the stream must be a raw CUstream handle (an int, e.g. "
+            f"torch.cuda.current_stream().cuda_stream), got {type(stream).__name__}"
+        ) from None
+
+
 class _Runner:
     """``CompiledKernel.run``: Triton's launcher calling convention over the runtime's."""
 
-    __slots__ = ("launcher", "name", "runtime_indices", "size")
+    __slots__ = ("launcher", "name", "on_gpu", "runtime_indices", "size")
 
     def __init__(
-        self,
-        name: str,
-        layout: tuple[int, tuple[int, ...]],
-        launcher: Callable[[Any, tuple[Any, ...]], None],
+        self, name: str, layout: tuple[int, tuple[int, ...]], launcher: Launch, on_gpu: bool
     ):
         self.name = name
         self.launcher = launcher
+        #: whether the kernel runs on a GPU, where ``stream`` is the one it launches on
+        self.on_gpu = on_gpu
         self.size, self.runtime_indices = layout
 
     def __call__(
@@ -516,6 +540,8 @@ class _Runner:
             )
         if enter_hook is not None:
             enter_hook(launch_metadata)
-        self.launcher((grid_x, grid_y, grid_z), tuple(args[i] for i in self.runtime_indices))
+        launch_args = tuple(args[i] for i in self.runtime_indices)
+        handle = _stream_handle(stream, self.on_gpu, self.name)
+        self.launcher((grid_x, grid_y, grid_z), launch_args, handle)
         if exit_hook is not None:
             exit_hook(launch_metadata)

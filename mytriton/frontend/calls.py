@@ -26,6 +26,7 @@ from mytriton.frontend.compile_time import (
     PY_BUILTINS,
     call_at_compile_time,
     call_constexpr_function,
+    call_triton_builtin,
     is_dtype_api,
     is_hashable,
     is_jit_function,
@@ -84,6 +85,8 @@ class CallMixin(CodeGeneratorBase, ast.NodeVisitor):
             return PY_BUILTINS[fn](self, args, kwargs, node)
         if isinstance(fn, ConstexprFunction):
             return call_constexpr_function(fn, args, kwargs, self.loc(node))
+        if getattr(fn, "__triton_builtin__", False) is True:
+            return call_triton_builtin(fn, args, kwargs, self.loc(node))
         if fn is core._unwrap_if_constexpr:  # Triton's helper: any value, constexprs unwrapped
             if len(args) != 1 or kwargs:
                 raise KernelTypeError("_unwrap_if_constexpr takes one argument", self.loc(node))

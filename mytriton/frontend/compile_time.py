@@ -55,9 +55,10 @@ _LANGUAGE_MODULES = ("mytriton.language", "triton.language")
 def global_readable(name: str, value: Any) -> bool:
     """Triton 3.6's rule for a global or closure variable a kernel reads by name: only
     compile-time objects by construction (``tl.constexpr(...)`` values, modules, ``@jit`` and
-    constexpr functions, dtypes, the language's own objects, NamedTuple classes, Python's
-    builtin names); a plain global (``N = 42``, even annotated ``N: tl.constexpr = 42``) is
-    refused, as it could change between launches unseen, unless
+    constexpr functions, functions marked ``__triton_builtin__``, dtypes, the language's own
+    objects, NamedTuple classes, Python's builtin names); a plain global (``N = 42``, even
+    annotated ``N: tl.constexpr = 42``) is refused, as it could change between launches unseen,
+    unless
     ``TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1`` (``knobs.compilation.allow_non_constexpr_globals``).
     """
     from mytriton import knobs, utils
@@ -67,6 +68,7 @@ def global_readable(name: str, value: Any) -> bool:
         hasattr(py, name)
         or isinstance(value, (ModuleType, core.constexpr, core.dtype, ConstexprFunction))
         or is_jit_function(value)
+        or getattr(value, "__triton_builtin__", False) is True  # call_triton_builtin's
         or value is utils.cdiv  # constexpr functions in Triton
         or value is utils.next_power_of_2
         or (isinstance(module, str) and module.startswith(_LANGUAGE_MODULES))
@@ -158,6 +160,28 @@ def call_constexpr_function(
                 loc,
             )
     return call_at_compile_time(fn, args, kwargs, loc)
+
+
+def call_triton_builtin(
+    fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], loc: SourceLocation | None
+) -> Any:
+    """Call a function marked ``__triton_builtin__`` (TorchInductor's ``triton_helpers``:
+    ``constexpr_next_power_of_2``, ``if_mask``) as Triton calls its builtins while compiling:
+    compile-time arguments as ``constexpr``, blocks as they are; a ``constexpr`` result is its
+    value. Such a function may only compute with them: mytriton has no IR builder to pass it
+    (Triton's ``_builder``/``_semantic`` stays None)."""
+
+    def wrap(a: Any) -> Any:
+        if isinstance(a, (TensorValue, CompositeValue, core.constexpr)):
+            return a
+        return core.constexpr(a)
+
+    try:
+        result = fn(*(wrap(a) for a in args), **{k: wrap(v) for k, v in kwargs.items()})
+    except Exception as e:
+        name = getattr(fn, "__name__", repr(fn))
+        raise KernelValueError(f"{name}() failed at compile time: {e}", loc) from e
+    return unwrap_constexpr(result)
 
 
 def _compile_time_argument(a: Any) -> bool:

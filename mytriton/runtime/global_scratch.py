@@ -4,10 +4,10 @@ them in, ``kernel.metadata["global_scratch"]`` bytes per program, passed as the 
 argument.
 
 Each launch gets its own, from the allocator ``triton.set_allocator`` recorded where one is
-and the arrays are torch's (Triton's way), else from the framework and device of the launch's
-arrays: CUDA torch and
-CuPy allocate in stream order on the current stream, the one the kernel runs on, so the memory
-is not reused before the kernel is done with it.
+and the arrays are torch's (Triton's way, told the launch's stream), else from the framework and
+device of the launch's arrays: CUDA torch and CuPy allocate in stream order on the stream the
+kernel runs on (the current one, or the one the launch names), so the memory is not reused
+before the kernel is done with it.
 """
 
 from __future__ import annotations
@@ -46,22 +46,31 @@ class GlobalScratch:
         """What a plan's launcher knows of the scratch (its framework and device)."""
         return describe_array(self.allocate(1), SCRATCH)
 
-    def allocate(self, programs: int) -> Any:
-        """The scratch of a launch of ``programs`` programs."""
+    def allocate(self, programs: int, stream: int | None = None) -> Any:
+        """The scratch of a launch of ``programs`` programs on ``stream`` (a raw ``CUstream``;
+        None: the current stream)."""
         size = max(self.per_program * programs, 1)
         if self.framework == "torch":
             allocator = _allocator.get()
             if not isinstance(allocator, NullAllocator):
-                return allocator(size, SCRATCH_ALIGNMENT, None)
+                return allocator(size, SCRATCH_ALIGNMENT, stream)
             import torch
 
-            where = "cpu" if self.device is None else f"cuda:{self.device}"
-            return torch.empty(size, dtype=torch.int8, device=where)
+            if self.device is None:
+                return torch.empty(size, dtype=torch.int8)
+            where = torch.device("cuda", self.device)
+            if stream is None:
+                return torch.empty(size, dtype=torch.int8, device=where)
+            with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=where)):
+                return torch.empty(size, dtype=torch.int8, device=where)
         if self.device is not None:
             import cupy
 
             with cupy.cuda.Device(self.device):
-                return cupy.empty(size, np.int8)
+                if stream is None:
+                    return cupy.empty(size, np.int8)
+                with cupy.cuda.ExternalStream(stream):
+                    return cupy.empty(size, np.int8)
         return np.zeros(size, np.int8)
 
 
@@ -70,13 +79,15 @@ def with_scratch(
     grid: tuple[int, int, int],
     args: Sequence[Any],
     infos: list[ArrayInfo | None],
+    stream: int | None = None,
 ) -> tuple[Any, ...]:
-    """``args`` with the scratch a launch of ``kernel`` over ``grid`` needs appended (and its
-    info appended to ``infos``), or ``args`` unchanged for a kernel that needs none."""
+    """``args`` with the scratch a launch of ``kernel`` over ``grid`` on ``stream`` needs
+    appended (and its info appended to ``infos``), or ``args`` unchanged for a kernel that needs
+    none."""
     per_program = scratch_bytes(kernel)
     if not per_program:
         return tuple(args)
     scratch = GlobalScratch(per_program, infos)
-    array = scratch.allocate(grid[0] * grid[1] * grid[2])
+    array = scratch.allocate(grid[0] * grid[1] * grid[2], stream)
     infos.append(describe_array(array, SCRATCH))
     return (*args, array)

@@ -54,9 +54,10 @@ def check_num_warps(num_warps: Any) -> int:
 
 
 def make_launcher(kernel: CompiledKernel, backend: Backend, options: LaunchOptions) -> Launch:
-    """What ``kernel[grid](*args)`` calls: a launch with the runtime arguments only."""
+    """What ``kernel[grid](*args)`` calls: a launch with the runtime arguments only, on
+    ``stream`` where one is given (a GPU backend's; the host backends take any value)."""
 
-    def launch(grid: Any, args: tuple[Any, ...]) -> None:
+    def launch(grid: Any, args: tuple[Any, ...], stream: int | None = None) -> None:
         try:
             g = normalize_grid(grid({}) if callable(grid) else grid)
             infos = [
@@ -68,8 +69,8 @@ def make_launcher(kernel: CompiledKernel, backend: Backend, options: LaunchOptio
                 return
             require_binary(kernel)
             if g[0] * g[1] * g[2] > 0:
-                args = with_scratch(kernel, g, args, infos)
-                backend.launch(kernel, g, list(args), infos, options)
+                args = with_scratch(kernel, g, args, infos, stream)
+                backend.launch(kernel, g, list(args), infos, options, stream=stream)
         except MyTritonError as e:
             if debug_enabled():
                 raise

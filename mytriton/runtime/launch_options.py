@@ -54,15 +54,6 @@ def launch_options(
         raise LaunchOptionError(
             f"the arch option ({arch!r}) is not supported: mytriton compiles for the device"
         )
-    if raw.get("launch_cooperative_grid", False) and (backend is None or backend.runs_on != "host"):
-        # A cooperative launch promises every program of the grid at once. The CPU backends
-        # run every program of any grid (no residency limit; one after another, as Triton's
-        # interpreter does), so it launches as usual there; a GPU launch is not cooperative yet.
-        where = f"the {backend.name} backend" if backend is not None else "a GPU backend"
-        raise LaunchOptionError(
-            f"launch_cooperative_grid=True is not supported by {where} (its launches are "
-            "ordinary launches); the CPU backends (interpreter, gpusim) take it"
-        )
     if raw.get("launch_pdl", False):
         raise LaunchOptionError(
             "launch_pdl=True is not supported by mytriton (launches are ordinary launches)"

@@ -14,7 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mytriton.backends.nvidia.device_launcher import ArgumentBuffer, build_launcher
+from mytriton.backends.nvidia.device_launcher import (
+    ArgumentBuffer,
+    build_launch_code,
+    build_launcher,
+)
 from mytriton.errors import BackendError
 
 _READ = {
@@ -191,6 +195,72 @@ def test_on_launched_gets_the_stream(monkeypatch: pytest.MonkeyPatch) -> None:
     launch, fake = launcher(monkeypatch, ("i32",), on_launched=seen.append)
     launch(1, 1, 1, (5,))
     assert seen == [0x5000] and len(fake.launches) == 1
+
+
+def test_a_given_stream_is_launched_on_and_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``launch(x, y, z, args, stream)`` launches on ``stream`` (Triton's ``CompiledKernel.run``
+    names one), not on the framework's current stream; None keeps the current one."""
+    seen: list[int] = []
+    launch, fake = launcher(monkeypatch, ("i32",), on_launched=seen.append)
+    launch(1, 1, 1, (5,), 0x7777)
+    launch(1, 1, 1, (6,), 0)  # the legacy default stream is a stream too
+    launch(1, 1, 1, (7,), None)
+    assert [d["stream"] for d in fake.launches] == [0x7777, 0, 0x5000]
+    assert seen == [0x7777, 0, 0x5000]
+
+
+def test_a_given_stream_on_torch_and_on_another_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_torch = types.SimpleNamespace(_C=types.SimpleNamespace())
+    fake_torch._C._cuda_getCurrentRawStream = lambda device: 0xBEEF
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)
+    launch, fake = launcher(
+        monkeypatch, ("ptr",), framework="torch", devices=2, device=1, several_devices=True
+    )
+    launch(1, 1, 1, (FakeTorchTensor(0x1230),), 0xABC)
+    assert fake.launches[0]["stream"] == 0xABC and fake.launches[0]["device"] == 1
+    assert fake.device == 0
+
+
+def test_a_cooperative_launch_calls_cu_launch_cooperative_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``cooperative=True``: ``cuLaunchCooperativeKernel`` (no ``extra`` argument), on the
+    given stream too."""
+    fake = FakeCupy(("i32",))
+    cooperative: list[tuple[Any, ...]] = []
+
+    def launch_cooperative(f: int, *rest: Any) -> None:
+        assert len(rest) == 9  # grid, block, shared, stream, parameters
+        cooperative.append((f, *rest[:8]))
+
+    fake.cuda.driver.launchCooperativeKernel = launch_cooperative
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    options: dict[str, Any] = {
+        "name": "k",
+        "function": 0xF00,
+        "block": (128, 1, 1),
+        "params": ("i32",),
+        "framework": "cupy",
+        "device": 0,
+        "several_devices": False,
+        "on_launched": None,
+        "cooperative": True,
+    }
+    launch = build_launcher(**options)
+    launch(4, 2, 1, (5,))
+    launch(4, 2, 1, (5,), 0x77)
+    assert cooperative == [
+        (0xF00, 4, 2, 1, 128, 1, 1, 0, 0x5000),
+        (0xF00, 4, 2, 1, 128, 1, 1, 0, 0x77),
+    ]
+    assert fake.launches == []  # no ordinary launch
+    raw = build_launch_code(**{**options, "raw_pointers": True})
+    assert raw.native is None  # the native fast path launches ordinarily: not used
+
+
+def test_a_cooperative_launch_needs_cupy_s_binding(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(BackendError, match="no cooperative launch"):
+        launcher(monkeypatch, ("i32",), cooperative=True)
 
 
 def test_kernel_without_parameters(monkeypatch: pytest.MonkeyPatch) -> None:

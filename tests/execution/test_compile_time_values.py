@@ -305,3 +305,60 @@ def test_tl_tuple(run: Any) -> None:
     out = np.zeros(6, np.int32)
     run(tuple_kernel, (1,), out)
     np.testing.assert_array_equal(out, [4, 5, 6, 7, 1, 11])
+
+
+# ---- functions marked ``__triton_builtin__`` (TorchInductor's ``triton_helpers``) ----
+
+
+def _triton_builtin(f: Any) -> Any:
+    """Inductor's ``triton_builtin`` decorator (for a Triton whose builtins take ``_builder``)."""
+    f.__triton_builtin__ = True
+    return f
+
+
+@_triton_builtin
+def constexpr_next_power_of_2(n: Any, *, _builder: object = None) -> Any:
+    assert isinstance(n, tl.constexpr)  # called as Triton calls builtins: constexprs wrapped
+    return tl.constexpr(triton.next_power_of_2(n.value))
+
+
+@_triton_builtin
+def if_mask(mask: Any, val: Any, *, _builder: object = None) -> Any:
+    if isinstance(mask, tl.constexpr) and mask.value is None:
+        return tl.constexpr(None)
+    return val
+
+
+@_triton_builtin
+def failing_builtin(n: Any, *, _builder: object = None) -> Any:
+    raise ValueError("no such size")
+
+
+@triton.jit
+def builtin_helpers_kernel(x_ptr, out_ptr, N: tl.constexpr):
+    BLOCK: tl.constexpr = constexpr_next_power_of_2(N)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask, other=if_mask(mask, -1.0))
+    y = tl.load(x_ptr + offs, other=if_mask(None, 5.0), mask=None) if BLOCK == N else x
+    tl.store(out_ptr + offs, x + y, mask)
+
+
+def test_triton_builtin_functions_run_while_compiling(run: Any) -> None:
+    x = np.arange(6, dtype=np.float32)
+    out = np.zeros(6, np.float32)
+    run(builtin_helpers_kernel, (1,), x, out, N=6)  # BLOCK = 8, masked loads
+    np.testing.assert_array_equal(out, 2 * x)
+
+
+@triton.jit
+def failing_builtin_kernel(out_ptr, N: tl.constexpr):
+    B: tl.constexpr = failing_builtin(N)
+    tl.store(out_ptr, B)
+
+
+def test_a_failing_triton_builtin_is_a_kernel_error() -> None:
+    from mytriton.errors import KernelValueError
+
+    with pytest.raises(KernelValueError, match=r"failing_builtin\(\) failed at compile time"):
+        tt(failing_builtin_kernel, np.zeros(1, np.int32), N=3)

@@ -425,3 +425,16 @@ def triton_cdiv(a: int, b: int) -> int:
 )
 def _max_autotune_pointwise(x: Any, y: Any) -> Any:
     return torch.relu(x) * torch.cos(y) + x * y
+
+
+@graph(
+    "cooperative_reduction",
+    lambda d: (randn(8192, device=d),),
+    # on the CPU only when forced; its kernels' programs meet at a grid-wide barrier
+    config={"triton.cooperative_reductions": True, "triton.force_cooperative_reductions": True},
+    rtol=1e-4,
+    atol=1e-4,
+)
+def _cooperative_reduction(x: Any) -> Any:
+    var, mean = torch.var_mean(x)
+    return x.sum(), x.amax(), var, mean

@@ -37,6 +37,7 @@ class RecordingBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
         self.launches.append((kernel.name, grid, list(args), options))
 

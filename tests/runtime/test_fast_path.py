@@ -110,6 +110,7 @@ class FakeGpuBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
         device = next(a for a in arrays if a is not None).device
         self.launches.append(("general", grid, tuple(args), device))
@@ -125,7 +126,9 @@ class FakeGpuBackend(Backend):
         return LaunchCode(
             "fake",
             {"_mt_Lrecord": record},
-            lambda args: f"_mt_Lrecord(_mt_x, _mt_y, _mt_z, ({''.join(a + ', ' for a in args)}))",
+            lambda args, stream: (
+                f"_mt_Lrecord(_mt_x, _mt_y, _mt_z, ({''.join(a + ', ' for a in args)}))"
+            ),
             self._native(kernel, device) if self.native else None,
         )
 

@@ -133,6 +133,7 @@ class FakeDeviceBackend(DeviceBackend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
         self.launches.append(launch_device(arrays))
 

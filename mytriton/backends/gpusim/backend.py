@@ -46,10 +46,11 @@ class GpuSimBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
         assert isinstance(kernel.binary, SimKernel)
         with host_arrays(args, arrays) as host:
-            kernel.binary.run(grid, host)
+            kernel.binary.run(grid, host, cooperative=options.launch_cooperative_grid)
 
 
 def _map(

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, MemRef
 from xdsl.ir import Attribute
 
 from mytriton.backends.arrays import host_memory
+from mytriton.backends.cooperative import InOrder, run_cooperatively
 from mytriton.backends.gpusim import rules_arith, rules_control, rules_gpu, rules_math
 from mytriton.backends.gpusim import rules_atomic as _rules_atomic
 from mytriton.backends.gpusim import rules_debug as _rules_debug
@@ -54,6 +55,8 @@ _RULES = (
 
 #: ops that make a kernel run one program at a time (``rules_atomic``)
 _ATOMIC_OPS = frozenset({"llvm.atomicrmw", "llvm.cmpxchg"})
+#: words of the ops whose copies progress outside memory: no stall watch (``Machine``)
+_IN_FLIGHT_WORDS = ("mbarrier", "cp.async", "cp_async", "wgmma", "tma", "bulk")
 #: lanes (threads of all programs) simulated at once; 0 runs one program at a time
 BATCH_LANES = 16384
 SHARED_SPACE = 3
@@ -134,6 +137,9 @@ class SimKernel:
         )
         # a program spinning on a lock must not run in lockstep with the one holding it
         self.one_program_at_a_time = any(op.name in _ATOMIC_OPS for op in self.fn.walk())
+        self.watch_stalls = not any(
+            word in op.name for op in self.fn.walk() for word in _IN_FLIGHT_WORDS
+        )
 
     def _regions(self, args: Sequence[Any]) -> dict[int, Region]:
         regions: dict[int, Region] = {}
@@ -151,7 +157,11 @@ class SimKernel:
             regions[i] = Region(self.names[i], memory.raw, memory.origin)
         return regions
 
-    def run(self, grid: tuple[int, int, int], args: Sequence[Any]) -> None:
+    def run(
+        self, grid: tuple[int, int, int], args: Sequence[Any], cooperative: bool = False
+    ) -> None:
+        """Run the grid, a batch of programs at a time or, ``cooperative``, every program at
+        once (``launch_cooperative_grid``: they may wait for one another)."""
         if len(args) != len(self.params):
             raise SimulationError(f"the kernel takes {len(self.params)} arguments, got {len(args)}")
         memory = GlobalMemory(self._regions(args), self.check_races)
@@ -161,12 +171,55 @@ class SimKernel:
             if i not in memory.regions
         }
         total = grid[0] * grid[1] * grid[2]
+        if cooperative:
+            self._run_cooperatively(grid, total, memory.regions, scalars)
+            return
         threads = self.block_size[0] * self.block_size[1] * self.block_size[2]
         per_batch = 1 if self.one_program_at_a_time else max(1, BATCH_LANES // threads)
         with np.errstate(all="ignore"):
+            if per_batch == 1:  # a program waiting for a later one has the rest join it
+                self._in_order(grid, total, memory, scalars)
+                return
             for start in range(0, total, per_batch):
                 programs = range(start, min(total, start + per_batch))
                 self._run_batch(grid, programs, memory, scalars)
+
+    def _in_order(
+        self,
+        grid: tuple[int, int, int],
+        total: int,
+        memory: GlobalMemory,
+        scalars: dict[int, np.generic],
+    ) -> None:
+        """One program after another; those started when one stalls (``InOrder``) run with
+        race logs of their own, as in a cooperative launch."""
+
+        def program(p: int) -> None:
+            self._run_batch(grid, range(p, p + 1), memory, scalars)
+
+        def spawned(p: int) -> None:
+            with np.errstate(all="ignore"):
+                own = GlobalMemory(memory.regions, self.check_races)
+                self._run_batch(grid, range(p, p + 1), own, scalars)
+
+        InOrder(total, program, spawned).run(0, total)
+
+    def _run_cooperatively(
+        self,
+        grid: tuple[int, int, int],
+        total: int,
+        regions: dict[int, Region],
+        scalars: dict[int, np.generic],
+    ) -> None:
+        """Every program at once, taking turns (``backends/cooperative.py``); each has its own
+        race log, as programs never race with each other here."""
+
+        def program(p: int) -> None:
+            with np.errstate(all="ignore"):
+                memory = GlobalMemory(regions, self.check_races)
+                self._run_batch(grid, range(p, p + 1), memory, scalars)
+
+        run_cooperatively(total, program)
 
     def _run_batch(
         self,
@@ -191,6 +244,7 @@ class SimKernel:
         if memory.log is not None:
             memory.log.next_interval()
         m = Machine(grid, self.block_size, programs, memory, shared)
+        m.watch_stalls = self.watch_stalls
         for i, p in enumerate(self.params):
             value: Value
             if i in memory.regions:

@@ -70,6 +70,15 @@ class Machine:
         self.wgmma = WgmmaGroups(self.lanes)  # each thread's wgmma groups in flight
         self.mbarriers = MBarriers()  # each program's mbarriers and the TMA copies on them
         self.tensormaps = TensorMapWrites()  # the tensor maps the programs wrote, and fences
+        #: whether ``scf.while`` loops watch for a stalled program (``backends/cooperative.py``):
+        #: not where copies in flight (TMA, cp.async, wgmma) progress outside of memory
+        self.watch_stalls = True
+
+    def state(self) -> list[np.ndarray]:
+        """Copies of the memory the programs can change (global regions, shared buffers): a
+        loop iteration leaving them and its loop values as they were is a stall."""
+        regions = [r.raw.copy() for r in self.memory.regions.values()]
+        return regions + [b.data.copy() for b in self.shared.buffers.values()]
 
     # ---- execution ----
 

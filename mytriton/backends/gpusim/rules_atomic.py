@@ -19,6 +19,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, Operation
 
+from mytriton.backends.cooperative import switch_point
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import dtype_of
 from mytriton.backends.gpusim.errors import ReadOnlyArgument, SimulationError
@@ -65,7 +66,9 @@ _UPDATES: dict[AtomicBinOp, Update] = {
 def apply_atomic(
     m: Machine, op: Operation, ptr: Ptr, dtype: np.dtype, operands: list[Array], update: Update
 ) -> Array:
-    """Apply ``update`` to the element of each active lane, lane after lane; the old values."""
+    """Apply ``update`` to the element of each active lane, lane after lane; the old values.
+    In a cooperative launch the next program runs first (``backends/cooperative.py``)."""
+    switch_point()
     old = np.zeros(m.lanes, dtype)
     if not m.mask.any():
         return old

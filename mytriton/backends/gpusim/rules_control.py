@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.dialects import scf
 from xdsl.ir import Operation
 
+from mytriton.backends.cooperative import LoopWatch, loop_iteration
 from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.dtypes import as_signed, dtype_of
 from mytriton.backends.gpusim.machine import Machine, Step
@@ -106,7 +107,11 @@ def _while(op: Operation, c: Compiler) -> Step:
         values: list[Value] = [m.env[v] for v in inits]
         running = m.mask
         results: list[Value] = []
+        watch = LoopWatch() if m.watch_stalls else None
         while True:
+            # a program waiting for another one: its iteration changed nothing
+            stalled = watch is not None and watch.iteration([*values, running], m.state)
+            loop_iteration(stalled, lambda: f"program {m.program_of(0)}")
             for arg, v in zip(before_args, values, strict=True):
                 m.env[arg] = v
             flag, *forwarded = m.run_block(before, running)

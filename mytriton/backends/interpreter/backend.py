@@ -32,8 +32,16 @@ class InterpreterBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
         from mytriton.backends.interpreter import run_kernel
 
         with host_arrays(args, arrays) as host_args:
-            run_kernel(kernel.binary, kernel.name, grid, host_args, debug=options.debug)
+            run_kernel(
+                kernel.binary,
+                kernel.name,
+                grid,
+                host_args,
+                debug=options.debug,
+                cooperative=options.launch_cooperative_grid,
+            )

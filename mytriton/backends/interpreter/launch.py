@@ -1,6 +1,7 @@
 """``run_kernel``: bind arguments, walk the grid in batches of programs, fall back when needed.
 
-Programs run in grid order, x fastest (as CUDA numbers blocks). Up to ``BATCH_ELEMENTS``
+Programs run in grid order, x fastest (as CUDA numbers blocks); those of a cooperative launch
+run all at once, taking turns (``backends/cooperative.py``). Up to ``BATCH_ELEMENTS``
 block elements' worth of programs run together in one batch (see ``batching``); a batch that
 diverges, conflicts or fails is rolled back and rerun one program at a time, so results and
 error messages are exactly those of running the programs one after another.
@@ -15,6 +16,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, SSAValue
 
+from mytriton.backends.cooperative import InOrder, run_cooperatively
 from mytriton.backends.interpreter.batching import BatchDiverged, BatchLog, stored_arguments
 from mytriton.backends.interpreter.engine import Executor, LaunchState, PreparedKernel
 from mytriton.backends.interpreter.errors import InterpreterError
@@ -35,12 +37,15 @@ def run_kernel(
     args: Sequence[object],
     *,
     debug: bool = False,
+    cooperative: bool = False,
 ) -> None:
     """Run ``kernel_name`` of ``module`` on the CPU for every program of ``grid``.
 
     ``args`` holds, per kernel parameter, a NumPy array with any strides for a pointer (the
     pointer is its first element and may address the whole memory block it views; stores write
     in place) or a scalar. ``debug`` turns on uninitialised-value (poison) tracking.
+    ``cooperative``: every program runs at once (``launch_cooperative_grid``), so that they
+    may wait for one another.
     """
     kernel = _find_kernel(module, kernel_name)
     prepared = PreparedKernel(kernel)
@@ -56,7 +61,10 @@ def run_kernel(
     launch = LaunchState(
         prepared, kernel_name, memory, _normalise_grid(grid), debug, arguments, watched
     )
-    _run_grid(launch)
+    if cooperative:
+        _run_cooperative_grid(launch)
+    else:
+        _run_grid(launch)
 
 
 def _find_kernel(module: ModuleOp, name: str) -> func.FuncOp:
@@ -138,13 +146,35 @@ def _run_grid(launch: LaunchState) -> None:
     batch = max(1, min(total, BATCH_ELEMENTS // max(launch.kernel.largest_block, 1)))
     batched = batch > 1 and launch.memory.batchable
     chunk_size = batch if batched else 4096  # program ids are made a chunk at a time
+    running: list[tuple[int, np.ndarray]] = []  # the first program and ids of the chunk
+
+    def one(p: int) -> None:
+        first, ids = running[0]
+        Executor(launch, ids[p - first : p - first + 1], None).run()
+
+    def spawned(p: int) -> None:  # a program started when another stalled
+        Executor(launch, _program_ids(launch.grid, p, p + 1), None).run()
+
+    in_order = InOrder(total, one, spawned)
     for start in range(0, total, chunk_size):
-        chunk = _program_ids(launch.grid, start, min(start + chunk_size, total))
+        stop = min(start + chunk_size, total)
+        chunk = _program_ids(launch.grid, start, stop)
         if batched and _run_batch(launch, chunk):
             continue
         batched = False  # this kernel does not batch: run the rest one program at a time
-        for p in range(chunk.shape[0]):
-            Executor(launch, chunk[p : p + 1], None).run()
+        running[:] = [(start, chunk)]
+        if in_order.run(start, stop):  # a program waited for later ones, which ran
+            return
+
+
+def _run_cooperative_grid(launch: LaunchState) -> None:
+    """Every program at once, each on its own (no batch: they wait for one another)."""
+    gx, gy, gz = launch.grid
+
+    def program(p: int) -> None:
+        Executor(launch, _program_ids(launch.grid, p, p + 1), None).run()
+
+    run_cooperatively(gx * gy * gz, program)
 
 
 def _program_ids(grid: tuple[int, int, int], start: int, stop: int) -> np.ndarray:

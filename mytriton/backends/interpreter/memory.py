@@ -62,6 +62,11 @@ class Memory:
     blocks: list[HostBlock] = field(default_factory=list)
     _views: dict[tuple[int, np.dtype], int] = field(default_factory=dict)
 
+    def state(self) -> list[Array]:
+        """A copy of everything a program can change: the host blocks' bytes (a stalled loop
+        is one whose iteration leaves them as they were: ``backends/cooperative.py``)."""
+        return [block.raw.copy() for block in self.blocks]
+
     def view_of(self, block: HostBlock, dtype: np.dtype) -> int:
         """The index of the buffer viewing ``block`` as ``dtype`` elements (made once)."""
         key = (block.address, dtype)

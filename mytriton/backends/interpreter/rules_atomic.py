@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mytriton.backends.cooperative import switch_point
 from mytriton.backends.interpreter.errors import ReadOnlyArgument
 from mytriton.backends.interpreter.memory import BadOffset, check_bounds, scatter_indices
 from mytriton.backends.interpreter.registry import rule
@@ -40,7 +41,9 @@ def _apply(
     mask: Array | None,
     update: Update,
 ) -> Array:
-    """Run ``update`` on the active lanes' elements, one lane after another; the old values."""
+    """Run ``update`` on the active lanes' elements, one lane after another; the old values.
+    In a cooperative launch the next program runs first (``backends/cooperative.py``)."""
+    switch_point()
     ptr = ex.get(ptr_v)
     assert isinstance(ptr, Pointers)
     buf = ex.memory.buffers[ptr.base]

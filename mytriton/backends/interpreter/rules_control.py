@@ -11,6 +11,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.ir import SSAValue
 
+from mytriton.backends.cooperative import LoopWatch, loop_iteration
 from mytriton.backends.interpreter.batching import BatchDiverged
 from mytriton.backends.interpreter.errors import InterpreterError, PoisonUse
 from mytriton.backends.interpreter.poison import Poison
@@ -103,7 +104,13 @@ def while_loop(ex: Executor, op: scf.WhileOp) -> Sequence[Value]:
     assert isinstance(condition, scf.ConditionOp)
     carried = [ex.get(v) for v in op.arguments]
     poisons = [ex.poison(v) for v in op.arguments] if ex.debug else []
+    watch = LoopWatch()
     while True:
+        # a program waiting for another one: its iteration changed nothing
+        stalled = watch.iteration(carried, ex.memory.state)
+        if stalled and ex.log is not None:
+            raise BatchDiverged()  # programs one at a time, which know how to wait
+        loop_iteration(stalled, lambda: f"program {ex.pid_of_lane(0)}")
         _bind(ex, before.args, carried, poisons)
         flag, *forwarded = ex.run_block(before)
         if ex.debug:

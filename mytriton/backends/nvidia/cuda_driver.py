@@ -6,8 +6,9 @@ backend gets it from NVRTC, the mlir backend from upstream MLIR.
 
 Arrays are passed as raw device pointers (``numpy.uint64``), scalars as ``numpy.int32`` /
 ``numpy.float32`` (bools as int32, the ABI of ``docs/gpu-ir.md``). The kernel runs on the
-arrays' device, on torch's current stream for torch tensors and on CuPy's current stream
-otherwise, so it is ordered with the work around it without synchronising. Everything that does
+arrays' device, on the stream the caller names (Triton's ``CompiledKernel.run`` takes one) or
+else on torch's current stream for torch tensors and on CuPy's current stream otherwise, so it
+is ordered with the work around it without synchronising. Everything that does
 not change between launches (the packer, the loaded function per device) is computed once.
 """
 
@@ -210,8 +211,8 @@ class DeviceKernel:
         self._on_loaded = on_loaded
         self._modules: dict[int, Any] = {}  # device -> cupy Module, kept loaded
         self._functions: dict[int, Any] = {}  # device -> cupy.cuda.Function
-        self._codes: dict[tuple[str, int, bool], LaunchCode] = {}
-        self._launchers: dict[tuple[str, int], FastLaunch] = {}
+        self._codes: dict[tuple[str, int, bool, bool], LaunchCode] = {}
+        self._launchers: dict[tuple[str, int, bool], FastLaunch] = {}
         self._array_index = -1
         self._load_lock = threading.Lock()
         #: the compiled kernel's hash, passed to ``knobs.runtime.kernel_load_*_hook``
@@ -288,10 +289,14 @@ class DeviceKernel:
             )
         cupy.cuda.driver.funcSetAttribute(fn.ptr, _MAX_DYNAMIC_SHARED_SIZE, need)
 
-    def launch_code(self, framework: str, device: int, raw_pointers: bool) -> LaunchCode:
+    def launch_code(
+        self, framework: str, device: int, raw_pointers: bool, cooperative: bool = False
+    ) -> LaunchCode:
         """The statements launching this kernel for arrays of ``framework`` on ``device``
-        (built once); ``raw_pointers``: they take the arrays' addresses instead of the arrays."""
-        code = self._codes.get((framework, device, raw_pointers))
+        (built once); ``raw_pointers``: they take the arrays' addresses instead of the arrays;
+        ``cooperative``: a cooperative launch (``launch_cooperative_grid``)."""
+        key = (framework, device, raw_pointers, cooperative)
+        code = self._codes.get(key)
         if code is None:
             fn = self.function(device)
             cupy = sys.modules["cupy"]
@@ -310,22 +315,30 @@ class DeviceKernel:
                 ),
                 raw_pointers=raw_pointers,
                 shared=self.signature.shared,
+                cooperative=cooperative,
             )
-            self._codes[(framework, device, raw_pointers)] = code
+            self._codes[key] = code
         return code
 
-    def launcher(self, framework: str, device: int) -> FastLaunch:
+    def launcher(self, framework: str, device: int, cooperative: bool = False) -> FastLaunch:
         """The launch function for arrays of ``framework`` on ``device`` (built once)."""
-        launch = self._launchers.get((framework, device))
+        launch = self._launchers.get((framework, device, cooperative))
         if launch is None:
-            code = self.launch_code(framework, device, raw_pointers=False)
+            code = self.launch_code(framework, device, False, cooperative)
             launch = code.as_function(len(self.signature.params))
-            self._launchers[(framework, device)] = launch
+            self._launchers[(framework, device, cooperative)] = launch
         return launch
 
     def __call__(
-        self, grid: tuple[int, int, int], args: Sequence[Any], arrays: Sequence[ArrayInfo | None]
+        self,
+        grid: tuple[int, int, int],
+        args: Sequence[Any],
+        arrays: Sequence[ArrayInfo | None],
+        stream: int | None = None,
+        cooperative: bool = False,
     ) -> None:
+        """Launch on the arrays' device, on ``stream`` (a raw ``CUstream``) or, None, on the
+        current stream of the arrays' framework; ``cooperative``: every program at once."""
         info = arrays[self._first_array(arrays)]
         assert info is not None and info.device is not None
         if len(args) != len(self.signature.params):
@@ -333,7 +346,8 @@ class DeviceKernel:
                 f"kernel {self.signature.name} takes {len(self.signature.params)} runtime "
                 f"arguments, got {len(args)}"
             )
-        self.launcher(info.framework, info.device)(grid[0], grid[1], grid[2], args)
+        launch = self.launcher(info.framework, info.device, cooperative)
+        launch(grid[0], grid[1], grid[2], args, stream)
 
     def _wait_for_assertions(self, stream: int) -> None:
         """A kernel with device assertions (debug mode) is waited for, so that a failed one
@@ -355,18 +369,22 @@ class DeviceKernel:
         return self._array_index
 
 
-def device_launcher(kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]) -> FastLaunch:
+def device_launcher(
+    kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], cooperative: bool = False
+) -> FastLaunch:
     """The launch function of a GPU backend's kernel for arrays like ``arrays`` (framework and
-    device of the first of them)."""
+    device of the first of them); ``cooperative``: a cooperative launch."""
     binary, info = _device_kernel(kernel, arrays)
-    return binary.launcher(info.framework, info.device)
+    return binary.launcher(info.framework, info.device, cooperative)
 
 
-def device_launch_code(kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]) -> LaunchCode:
+def device_launch_code(
+    kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], cooperative: bool = False
+) -> LaunchCode:
     """The launch statements of a GPU backend's kernel taking addresses for arrays like
     ``arrays`` (what the runtime's generated fast path inlines)."""
     binary, info = _device_kernel(kernel, arrays)
-    return binary.launch_code(info.framework, info.device, raw_pointers=True)
+    return binary.launch_code(info.framework, info.device, True, cooperative)
 
 
 def _device_kernel(

@@ -59,13 +59,14 @@ class DeviceBackend(Backend):
         args: Sequence[Any],
         arrays: Sequence[ArrayInfo | None],
         options: LaunchOptions,
+        stream: int | None = None,
     ) -> None:
-        kernel.binary(grid, args, arrays)
+        kernel.binary(grid, args, arrays, stream, options.launch_cooperative_grid)
 
     def launcher(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
     ) -> FastLaunch:
-        return device_launcher(kernel, arrays)
+        return device_launcher(kernel, arrays, options.launch_cooperative_grid)
 
     def tensor_map(self, request: TensorMapRequest) -> Any:
         return device_tensor_map(request)
@@ -73,4 +74,4 @@ class DeviceBackend(Backend):
     def launch_code(
         self, kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None], options: LaunchOptions
     ) -> LaunchCode:
-        return device_launch_code(kernel, arrays)
+        return device_launch_code(kernel, arrays, options.launch_cooperative_grid)

@@ -4,7 +4,8 @@ It is generated once per (kernel, framework, device) as a small Python function 
 the kernel's parameter list unrolled: each argument becomes the value the ABI takes (a device
 pointer, an int, a float), one ``struct`` call packs them all into a buffer of this thread
 whose parameter pointers were computed once, and one ``cuLaunchKernel`` (CuPy's binding of it)
-launches on the current stream of the arrays' framework. Nothing is looked up by name, hashed or
+launches on the current stream of the arrays' framework, or on the stream the caller names
+(``CompiledKernel.run``'s, a raw ``CUstream``). Nothing is looked up by name, hashed or
 allocated per launch; a CUDA graph being captured on that stream records the launch. Where the
 process has several GPUs the launch makes the arrays' device current around it, and a thread
 that has no CUDA context current yet (``CUDA_ERROR_INVALID_CONTEXT``) gets the device's bound
@@ -21,14 +22,21 @@ import struct
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from mytriton.errors import BackendError
 
-#: a launch of the kernel: grid x, y, z and the runtime arguments in order
-FastLaunch = Callable[[int, int, int, Sequence[Any]], None]
+
+class FastLaunch(Protocol):
+    """A launch of the kernel: grid x, y, z, the runtime arguments in order and the stream (a
+    raw ``CUstream``; None: the current stream of the arrays' framework)."""
+
+    def __call__(
+        self, x: int, y: int, z: int, args: Sequence[Any], stream: int | None = None, /
+    ) -> None: ...
+
 
 _U64 = (1 << 64) - 1
 
@@ -104,13 +112,14 @@ try:
 except Exception:
     _mt_Lpack_exact(_mt_Lslot[0][0], ({args}), _mt_LFRAMEWORK)
 {switch}try:
+    _mt_Lstream = {stream}
     try:
-        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, {stream}, _mt_Lslot[1], 0)
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, _mt_Lstream, {params})
     except _mt_LDRIVER_ERROR as _mt_Lerror:
         if not _mt_Lno_context(_mt_Lerror):
             raise
         _mt_Lbind()  # a thread that had no context current: the device's, then once again
-        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, {stream}, _mt_Lslot[1], 0)
+        _mt_Llaunch(_mt_LFUNCTION, _mt_x, _mt_y, _mt_z, {block_smem}, _mt_Lstream, {params})
 {wait}except _mt_LDRIVER_ERROR as _mt_Lerror:
     raise _mt_LBackendError(
         _mt_LFAILED.format(grid=(_mt_x, _mt_y, _mt_z), error=_mt_Lerror)
@@ -154,14 +163,15 @@ class NativeLaunch:
 class LaunchCode:
     """The statements that launch one kernel, as source to inline into generated code, and
     the names they use. ``statements(args)`` launches with the argument expressions ``args``
-    (one per parameter) over the grid held in ``_mt_x``, ``_mt_y``, ``_mt_z``. ``native``:
+    (one per parameter) over the grid held in ``_mt_x``, ``_mt_y``, ``_mt_z``, on the current
+    stream or, given ``stream`` (an expression), on that stream where it is not None. ``native``:
     the same launch for the native fast path (None where the driver cannot be found)."""
 
     def __init__(
         self,
         name: str,
         namespace: dict[str, Any],
-        render: Callable[[list[str]], str],
+        render: Callable[[list[str], str | None], str],
         native: NativeLaunch | None = None,
     ):
         self.name = name
@@ -169,16 +179,18 @@ class LaunchCode:
         self._render = render
         self.native = native
 
-    def statements(self, args: Sequence[str], indent: str = "") -> str:
-        text = self._render(list(args))
+    def statements(self, args: Sequence[str], indent: str = "", stream: str | None = None) -> str:
+        text = self._render(list(args), stream)
         return "".join(indent + line + "\n" for line in text.splitlines())
 
     def as_function(self, nparams: int) -> FastLaunch:
-        """``launch(x, y, z, args)``: the statements as a function of their own."""
+        """``launch(x, y, z, args, stream=None)``: the statements as a function of their own."""
         names = [f"_mt_a{i}" for i in range(nparams)]
         unpack = f"    {', '.join(names)}, = _mt_args\n" if names else ""
         source = (
-            "def launch(_mt_x, _mt_y, _mt_z, _mt_args):\n" + unpack + self.statements(names, "    ")
+            "def launch(_mt_x, _mt_y, _mt_z, _mt_args, _mt_stream=None, /):\n"
+            + unpack
+            + self.statements(names, "    ", stream="_mt_stream")
         )
         namespace = dict(self.namespace)
         exec(compile(source, f"<mytriton launcher of {self.name}>", "exec"), namespace)
@@ -198,13 +210,16 @@ def build_launch_code(
     on_launched: Callable[[Any], None] | None,
     raw_pointers: bool = False,
     shared: int = 0,
+    cooperative: bool = False,
 ) -> LaunchCode:
     """The launch of one kernel (``function``: its ``CUfunction``) for arrays of ``framework``
     on ``device``. ``several_devices``: switch to ``device`` around the launch;
     ``on_launched`` is called with the stream after each launch (debug kernels wait there).
     ``raw_pointers``: the caller passes pointer arguments as addresses (the runtime's generated
     fast path, which has read them already). ``shared``: dynamic shared memory bytes (the native
-    launch passes none: such kernels launch from Python)."""
+    launch passes none: such kernels launch from Python). ``cooperative``: launch with
+    ``cuLaunchCooperativeKernel`` (every program resident at once, so that they may wait for
+    one another; the driver refuses a grid larger than the device holds), from Python."""
     pointer = "{a}" if raw_pointers else _POINTER.get(framework)
     if pointer is None or framework not in _POINTER:
         raise BackendError(f"the GPU backends cannot launch on {framework} arrays")
@@ -220,19 +235,26 @@ def build_launch_code(
     buffer = ArgumentBuffer(params)
     pieces = {
         "block_smem": ", ".join(str(b) for b in (*block, shared)),  # cuLaunchKernel's order
-        "stream": stream,
         "switch": _SWITCH if several_devices else "",
         "restore": _RESTORE if several_devices else "",
-        "wait": f"    _mt_Lon_launched({stream})\n" if on_launched is not None else "",
+        "wait": "    _mt_Lon_launched(_mt_Lstream)\n" if on_launched is not None else "",
+        # the parameters, and cuLaunchKernel's `extra` (cuLaunchCooperativeKernel has none)
+        "params": "_mt_Lslot[1]" if cooperative else "_mt_Lslot[1], 0",
     }
 
-    def render(args: list[str]) -> str:
+    def render(args: list[str], given_stream: str | None) -> str:
         values = [
             (pointer if kind == "ptr" else _VALUE[kind]).format(a=a)
             for a, kind in zip(args, params, strict=True)
         ]
+        chosen = stream
+        if given_stream is not None:
+            chosen = f"{stream} if {given_stream} is None else {given_stream}"
         return _STATEMENTS.format(
-            values=", ".join(values), args="".join(a + ", " for a in args), **pieces
+            values=", ".join(values),
+            args="".join(a + ", " for a in args),
+            stream=chosen,
+            **pieces,
         )
 
     namespace: dict[str, Any] = {
@@ -242,7 +264,7 @@ def build_launch_code(
         "_mt_Lpack": buffer.layout.pack_into,
         "_mt_Lpack_exact": buffer.pack_exact,
         "_mt_LFRAMEWORK": "raw" if raw_pointers else framework,
-        "_mt_Llaunch": cupy.cuda.driver.launchKernel,
+        "_mt_Llaunch": _launch_function(cupy, cooperative),
         "_mt_LFUNCTION": function,
         "_mt_LDEVICE": device,
         "_mt_Lstream_of": stream_of,
@@ -257,7 +279,7 @@ def build_launch_code(
         "_mt_LU64": _U64,
     }
     native = None
-    if raw_pointers and not shared:
+    if raw_pointers and not shared and not cooperative:
         native = _native_launch(name, function, block, params, framework, device, stream_of)
     if native is not None:
         switch = (cupy.cuda.runtime.getDevice, cupy.cuda.runtime.setDevice)
@@ -266,6 +288,19 @@ def build_launch_code(
 
 
 _CU_ERROR_INVALID_CONTEXT = 201
+
+
+def _launch_function(cupy: Any, cooperative: bool) -> Callable[..., Any]:
+    """CuPy's binding of ``cuLaunchKernel``, or of ``cuLaunchCooperativeKernel``."""
+    if not cooperative:
+        return cupy.cuda.driver.launchKernel  # type: ignore[no-any-return]
+    launch = getattr(cupy.cuda.driver, "launchCooperativeKernel", None)
+    if launch is None:
+        raise BackendError(
+            "this CuPy has no cooperative launch (cuLaunchCooperativeKernel): "
+            "launch_cooperative_grid=True needs CuPy 9 or later"
+        )
+    return launch  # type: ignore[no-any-return]
 
 
 def _no_context(error: BaseException) -> bool:
