@@ -84,3 +84,41 @@ def test_compiling_and_launching_loads_no_parallel_compile(tmp_path: Path) -> No
     modules = json.loads(proc.stdout.splitlines()[-1])
     assert "mytriton.runtime.compile_on_miss" in modules
     assert "mytriton.runtime.parallel_compile" not in modules
+
+
+_COMPILE_BF16 = """
+import sys
+import mytriton as triton
+import mytriton.language as tl
+from mytriton.compat.compiler import ASTSource, GPUTarget, compile
+
+@triton.jit
+def row_max(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < N, other=-float("inf"))
+    tl.store(Y, tl.max(x.to(tl.float32), axis=0).to(Y.dtype.element_ty))
+
+src = ASTSource(row_max, {"X": "*bf16", "Y": "*bf16", "N": "i32", "BLOCK": "constexpr"},
+                {(3,): 1024})
+kernel = compile(src, target=GPUTarget("cuda", 90, 32))
+assert "cuda" in kernel.asm, sorted(kernel.asm)
+print("ml_dtypes" in sys.modules)
+"""
+
+
+def test_compiling_a_bf16_kernel_loads_no_ml_dtypes(tmp_path: Path) -> None:
+    """Folding a bf16 load's ``other=-inf`` loaded ml_dtypes, whose import takes longer than
+    such a kernel's whole compile (up to a second on a busy 2-core machine); Triton has none."""
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        MYTRITON_CACHE_DIR=str(tmp_path / "cache"),
+        MYTRITON_BACKEND="cuda",
+    )
+    script = tmp_path / "row_max.py"  # a kernel's source is read from its file
+    script.write_text(_COMPILE_BF16)
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "False"

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float32Type, FloatAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from mytriton.dialects.tt import semantics as sem
+from mytriton.dialects.tt.constants import scalar_constant
 from mytriton.dialects.tt.elementwise_base import Array, ElementwiseOp
 from mytriton.dialects.tt.traits import LazyPatterns, verify_error
 from mytriton.dialects.tt.types import (
@@ -58,6 +61,21 @@ class CastOp(ConversionOp):
 
     name = "tt.cast"
     SEMANTICS = staticmethod(sem.cast)
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        folded = self._fold_float32_to_bfloat16()
+        return folded if folded is not None else super().fold()
+
+    def _fold_float32_to_bfloat16(self) -> Sequence[Attribute] | None:
+        """A float32 constant to bf16 (a bf16 load's ``other=``) folded without ml_dtypes
+        (``float32_to_bfloat16``); the same value the general fold gives."""
+        src, dst = self.src.type, self.result.type
+        if not (isinstance(src, Float32Type) and isinstance(dst, BFloat16Type)):
+            return None
+        value = scalar_constant(self.src)
+        if value is None or np.isnan(value):
+            return None
+        return (FloatAttr(sem.float32_to_bfloat16(value), dst),)
 
     def verify_(self) -> None:
         src, dst = self.src.type, self.result.type
