@@ -10,7 +10,6 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, UnregisteredOp
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.printer import Printer
 
-
 #: each byte as a string literal holds it (``Printer.print_bytes_literal``'s escapes)
 _BYTE_TEXT = tuple(
     "\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22 else chr(b)
