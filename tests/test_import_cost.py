@@ -98,17 +98,34 @@ def row_max(X, Y, N, BLOCK: tl.constexpr):
     x = tl.load(X + offs, mask=offs < N, other=-float("inf"))
     tl.store(Y, tl.max(x.to(tl.float32), axis=0).to(Y.dtype.element_ty))
 
-src = ASTSource(row_max, {"X": "*bf16", "Y": "*bf16", "N": "i32", "BLOCK": "constexpr"},
-                {(3,): 1024})
-kernel = compile(src, target=GPUTarget("cuda", 90, 32))
-assert "cuda" in kernel.asm, sorted(kernel.asm)
+@triton.jit
+def dot_rows(A, B, C, K, BLOCK: tl.constexpr):
+    rows = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    for k in range(0, K, BLOCK):
+        cols = k + rows
+        a = tl.load(A + rows[:, None] * K + cols[None, :], mask=cols[None, :] < K, other=0.0)
+        b = tl.load(B + cols[:, None] * BLOCK + rows[None, :], mask=cols[:, None] < K, other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(C + rows[:, None] * BLOCK + rows[None, :], acc.to(tl.bfloat16))
+
+target = GPUTarget("cuda", 90, 32)
+for src in (
+    ASTSource(row_max, {"X": "*bf16", "Y": "*bf16", "N": "i32", "BLOCK": "constexpr"},
+              {(3,): 1024}),
+    ASTSource(dot_rows, {"A": "*bf16", "B": "*bf16", "C": "*bf16", "K": "i32",
+                         "BLOCK": "constexpr"}, {(4,): 64}),
+):
+    kernel = compile(src, target=target)
+    assert "cuda" in kernel.asm, sorted(kernel.asm)
 print("ml_dtypes" in sys.modules)
 """
 
 
 def test_compiling_a_bf16_kernel_loads_no_ml_dtypes(tmp_path: Path) -> None:
-    """Folding a bf16 load's ``other=-inf`` loaded ml_dtypes, whose import takes longer than
-    such a kernel's whole compile (up to a second on a busy 2-core machine); Triton has none."""
+    """Folding a bf16 load's ``other=-inf``, and testing a pipelined bf16 dot operand's
+    ``other=0.0``, loaded ml_dtypes, whose import takes longer than such a kernel's whole
+    compile (up to a second on a busy 2-core machine); Triton has none."""
     env = dict(
         os.environ,
         PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),

@@ -370,3 +370,26 @@ def test_f32_nan_to_bf16_cast_takes_the_general_fold() -> None:
 
     (folded,) = ew.CastOp(const(float("nan"), f32).result, bf16).fold()
     assert folded.type == bf16 and np.isnan(value_of(folded))
+
+
+_BF16_CONSTANTS = [0.0, -0.0, 1.0, -float("inf"), float("inf"), float(np.float32(0.1)), 0.1,
+                   1e-40, 3.4e38, 1e300, -1e-45, float("nan")]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", _BF16_CONSTANTS)
+def test_bf16_uniform_constant_is_the_bf16_value(value: float) -> None:
+    """A bf16 splat's value compares as the bf16 number ml_dtypes rounds the attribute to
+    (float32-exact attributes come without ml_dtypes, as float32; the rest through it)."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from xdsl.dialects.builtin import bf16
+
+    c = arith.ConstantOp(FloatAttr(value, bf16), bf16)
+    got = uniform_constant(tt.SplatOp(c.result, TensorType(bf16, [16])).result)
+    with np.errstate(over="ignore"):
+        expected = np.array(value, np.float64).astype(ml_dtypes.bfloat16).astype(np.float64)
+    assert got is not None and got.shape == ()
+    if np.isnan(expected):
+        assert np.isnan(got)
+    else:
+        assert float(got) == float(expected) and np.signbit(got) == np.signbit(expected)
+    assert uniform_constant(tt.ZerosOp(TensorType(bf16, [4])).result) == 0.0
