@@ -109,12 +109,20 @@ def dot_rows(A, B, C, K, BLOCK: tl.constexpr):
         acc = tl.dot(a, b, acc)
     tl.store(C + rows[:, None] * BLOCK + rows[None, :], acc.to(tl.bfloat16))
 
+@triton.jit
+def dequant(Q, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    q = tl.load(Q + offs, mask=offs < N, other=0.0).to(tl.float32)
+    tl.store(Y + offs, q * 2.0, mask=offs < N)
+
 target = GPUTarget("cuda", 90, 32)
 for src in (
     ASTSource(row_max, {"X": "*bf16", "Y": "*bf16", "N": "i32", "BLOCK": "constexpr"},
               {(3,): 1024}),
     ASTSource(dot_rows, {"A": "*bf16", "B": "*bf16", "C": "*bf16", "K": "i32",
                          "BLOCK": "constexpr"}, {(4,): 64}),
+    ASTSource(dequant, {"Q": "*fp8e4nv", "Y": "*fp32", "N": "i32", "BLOCK": "constexpr"},
+              {(3,): 1024}),
 ):
     kernel = compile(src, target=target)
     assert "cuda" in kernel.asm, sorted(kernel.asm)
@@ -122,9 +130,9 @@ print("ml_dtypes" in sys.modules)
 """
 
 
-def test_compiling_a_bf16_kernel_loads_no_ml_dtypes(tmp_path: Path) -> None:
-    """Folding a bf16 load's ``other=-inf``, and testing a pipelined bf16 dot operand's
-    ``other=0.0``, loaded ml_dtypes, whose import takes longer than such a kernel's whole
+def test_compiling_bf16_and_fp8_kernels_loads_no_ml_dtypes(tmp_path: Path) -> None:
+    """Folding a bf16 load's ``other=-inf`` or an fp8 load's ``other=0.0``, and testing a
+    pipelined bf16 dot operand's ``other=0.0``, loaded ml_dtypes, whose import takes longer than such a kernel's whole
     compile (up to a second on a busy 2-core machine); Triton has none."""
     env = dict(
         os.environ,

@@ -393,3 +393,18 @@ def test_bf16_uniform_constant_is_the_bf16_value(value: float) -> None:
     else:
         assert float(got) == float(expected) and np.signbit(got) == np.signbit(expected)
     assert uniform_constant(tt.ZerosOp(TensorType(bf16, [4])).result) == 0.0
+
+
+@pytest.mark.parametrize("value", [0.0, -0.0, 1.5])
+def test_f32_to_fp8_cast_folds_as_the_general_fold(value: float) -> None:
+    """+0.0 (a load's ``other=0.0``) folds without ml_dtypes; the rest takes the general fold."""
+    pytest.importorskip("ml_dtypes")
+    from mytriton.dialects.tt import fp8 as tt_fp8
+    from mytriton.dialects.tt.elementwise_base import ElementwiseOp
+
+    for fp8_type, fmt in tt_fp8.FORMATS.items():
+        op = ew.CastOp(const(value, f32).result, fp8_type())
+        folded, general = op.fold(), ElementwiseOp.fold(op)
+        assert folded == general, fmt.name
+        if folded is not None and isinstance(folded[0], FloatAttr):
+            assert np.signbit(value_of(folded[0])) == np.signbit(value_of(general[0]))
