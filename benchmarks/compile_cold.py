@@ -87,7 +87,8 @@ def measure_one(impl: str, name: str) -> dict[str, Any]:
 def run_cold(python: str, impl: str, name: str, extra: list[str] | None = None) -> dict[str, Any]:
     """``measure_one`` in a fresh process with an empty cache directory."""
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "PYTHONPATH": str(HERE.parent), "MYTRITON_CACHE_DIR": cache,
+        path = os.pathsep.join(p for p in (str(HERE.parent), os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "PYTHONPATH": path, "MYTRITON_CACHE_DIR": cache,
                "TRITON_CACHE_DIR": cache}  # fmt: skip
         cmd = [python, *(extra or []), str(Path(__file__)), "--one", impl, name]
         done = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -131,24 +132,25 @@ def main(argv: list[str] | None = None) -> None:
     if args.one:
         print(json.dumps(measure_one(*args.one)))
         return
+    specs = json.loads((HERE / "static_specs.json").read_text())
+    names = [k for k in args.kernels.split(",") if k] or list(specs)
+    impls = [i for i in args.impls.split(",") if i]
+    if args.profile:
+        names, impls = [args.profile[1]], [args.profile[0]]
+    unknown = sorted(set(names) - set(specs)) + sorted(set(impls) - set(IMPLS))
+    if unknown:
+        ap.error(f"unknown kernels or implementations {unknown} (implementations: {IMPLS})")
+    if "triton" in impls and not args.triton_python:
+        if args.profile:
+            ap.error("profiling Triton needs --triton-python")
+        impls.remove("triton")
     sys.path.insert(0, str(HERE))
     from compile_times import byte_compile_mytriton  # beside this script
 
     byte_compile_mytriton()
     if args.profile:
-        python = args.triton_python if args.profile[0] == "triton" else sys.executable
-        with tempfile.NamedTemporaryFile(suffix=".prof") as prof:
-            run_cold(python, *args.profile, extra=["-m", "cProfile", "-o", prof.name])
-            import pstats
-
-            pstats.Stats(prof.name).sort_stats("cumulative").print_stats(40)
+        _profile(args.profile[0], args.profile[1], args.triton_python)
         return
-    specs = json.loads((HERE / "static_specs.json").read_text())
-    names = [k for k in args.kernels.split(",") if k] or list(specs)
-    unknown = sorted(set(names) - set(specs))
-    if unknown:
-        ap.error(f"unknown kernels {unknown}")
-    impls = [i for i in args.impls.split(",") if i != "triton" or args.triton_python]
     results: dict[str, dict[str, dict[str, Any]]] = {}
     for name in names:
         results[name] = {}
@@ -159,6 +161,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=1))
     print("\n".join(table(results, impls)))
+
+
+def _profile(impl: str, name: str, triton_python: str | None) -> None:
+    """One cold compile under cProfile: the top 40 by cumulative time."""
+    import pstats
+
+    python = triton_python if impl == "triton" and triton_python else sys.executable
+    with tempfile.NamedTemporaryFile(suffix=".prof") as prof:
+        run_cold(python, impl, name, extra=["-m", "cProfile", "-o", prof.name])
+        pstats.Stats(prof.name).sort_stats("cumulative").print_stats(40)
 
 
 if __name__ == "__main__":
