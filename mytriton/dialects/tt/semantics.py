@@ -71,7 +71,7 @@ def _rounds_once(bf16: np.dtype) -> bool:
     return bool(wide[0] == 0x3F81 and big[0] == 0x5381)
 
 
-def float32_to_bfloat16(value: np.ndarray) -> float:
+def float32_to_bfloat16(value: np.ndarray | np.float32) -> float:
     """A float32 scalar that is not a NaN, rounded to bfloat16 (to nearest, ties to even; past
     the largest bfloat16, infinity), as a Python float: what ml_dtypes' conversion gives, for
     the constant folder, which would otherwise load ml_dtypes (a second, more than most
