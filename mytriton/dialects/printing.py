@@ -10,12 +10,6 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, UnregisteredOp
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.printer import Printer
 
-#: each byte as a string literal holds it (``Printer.print_bytes_literal``'s escapes)
-_BYTE_TEXT = tuple(
-    "\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22 else chr(b)
-    for b in range(256)
-)
-
 
 class LocatedPrinter(Printer):
     """xDSL's printer with locations that always re-parse: its ``print_operation_type`` adds the
@@ -33,11 +27,6 @@ class LocatedPrinter(Printer):
             return
         self._current_column += len(text)
         self.stream.write(text)
-
-    def print_bytes_literal(self, bytestring: bytes) -> None:
-        """xDSL's text (``\\`` for a backslash, ``\\XX`` for a quote or a byte outside
-        printable ASCII), in one piece rather than a call per byte (inline PTX is long)."""
-        self.print_string('"' + "".join([_BYTE_TEXT[b] for b in bytestring]) + '"')
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, TypeAttribute | FileLineColLoc):

@@ -51,16 +51,3 @@ def stages(monkeypatch: pytest.MonkeyPatch) -> list[ModuleOp]:
 def test_same_text_as_xdsl(stages: list[ModuleOp], generic: bool) -> None:
     for module in stages:
         assert _text(LocatedPrinter, module, generic) == _text(Reference, module, generic)
-
-
-def test_bytes_literal_as_xdsl_prints_it() -> None:
-    """Every byte (escaped, backslash, quote, printable) and the column after it."""
-    data = bytes(range(256)) + b'mov.b32 %0, %1; "q" \\ \n'
-    texts, columns = [], []
-    for printer_class in (Printer, LocatedPrinter):
-        out = io.StringIO()
-        printer = printer_class(stream=out)
-        printer.print_bytes_literal(data)
-        texts.append(out.getvalue())
-        columns.append(printer._current_column)
-    assert texts[0] == texts[1] and columns[0] == columns[1]
