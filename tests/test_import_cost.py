@@ -84,3 +84,66 @@ def test_compiling_and_launching_loads_no_parallel_compile(tmp_path: Path) -> No
     modules = json.loads(proc.stdout.splitlines()[-1])
     assert "mytriton.runtime.compile_on_miss" in modules
     assert "mytriton.runtime.parallel_compile" not in modules
+
+
+_COMPILE_BF16 = """
+import sys
+import mytriton as triton
+import mytriton.language as tl
+from mytriton.compat.compiler import ASTSource, GPUTarget, compile
+
+@triton.jit
+def row_max(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < N, other=-float("inf"))
+    tl.store(Y, tl.max(x.to(tl.float32), axis=0).to(Y.dtype.element_ty))
+
+@triton.jit
+def dot_rows(A, B, C, K, BLOCK: tl.constexpr):
+    rows = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    for k in range(0, K, BLOCK):
+        cols = k + rows
+        a = tl.load(A + rows[:, None] * K + cols[None, :], mask=cols[None, :] < K, other=0.0)
+        b = tl.load(B + cols[:, None] * BLOCK + rows[None, :], mask=cols[:, None] < K, other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(C + rows[:, None] * BLOCK + rows[None, :], acc.to(tl.bfloat16))
+
+@triton.jit
+def dequant(Q, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    q = tl.load(Q + offs, mask=offs < N, other=0.0).to(tl.float32)
+    tl.store(Y + offs, q * 2.0, mask=offs < N)
+
+target = GPUTarget("cuda", 90, 32)
+for src in (
+    ASTSource(row_max, {"X": "*bf16", "Y": "*bf16", "N": "i32", "BLOCK": "constexpr"},
+              {(3,): 1024}),
+    ASTSource(dot_rows, {"A": "*bf16", "B": "*bf16", "C": "*bf16", "K": "i32",
+                         "BLOCK": "constexpr"}, {(4,): 64}),
+    ASTSource(dequant, {"Q": "*fp8e4nv", "Y": "*fp32", "N": "i32", "BLOCK": "constexpr"},
+              {(3,): 1024}),
+):
+    kernel = compile(src, target=target)
+    assert "cuda" in kernel.asm, sorted(kernel.asm)
+print("ml_dtypes" in sys.modules)
+"""
+
+
+def test_compiling_bf16_and_fp8_kernels_loads_no_ml_dtypes(tmp_path: Path) -> None:
+    """Folding a bf16 load's ``other=-inf`` or an fp8 load's ``other=0.0``, and testing a
+    pipelined bf16 dot operand's ``other=0.0``, loaded ml_dtypes, whose import takes longer than such a kernel's whole
+    compile (up to a second on a busy 2-core machine); Triton has none."""
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        MYTRITON_CACHE_DIR=str(tmp_path / "cache"),
+        MYTRITON_BACKEND="cuda",
+    )
+    script = tmp_path / "row_max.py"  # a kernel's source is read from its file
+    script.write_text(_COMPILE_BF16)
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "False"

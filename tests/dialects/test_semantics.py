@@ -330,3 +330,81 @@ def test_evaluate_keeps_f32_and_wraps_without_warnings():
         big = ew.ExpOp(e).evaluate(np.array([100.0], np.float32))
     assert r.tolist() == [-(2**31)]
     assert big.dtype == np.float32 and np.isinf(big[0])
+
+
+# ------------------------------------------------------------------ f32 -> bf16 without ml_dtypes
+
+_BF16_EDGES = [
+    0x00000000, 0x80000000, 0x7F800000, 0xFF800000,  # zeros, infinities
+    0x7F7FFFFF, 0xFF7FFFFF, 0x7F7F8000, 0x7F7F7FFF,  # past the largest bf16, a tie, just below
+    0x00008000, 0x00018000, 0x00000001, 0x807FFFFF,  # subnormal ties (even, odd), tiny, largest
+    0x3F808000, 0x3F818000, 0x3F808001, 0x3F807FFF,  # normal ties to even, just above, below
+]  # fmt: skip
+
+
+def test_float32_to_bfloat16_is_ml_dtypes_rounding() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    random = np.random.default_rng(0).integers(0, 2**32, 20000, dtype=np.uint64)
+    bits = np.concatenate([np.array(_BF16_EDGES, np.uint32), random.astype(np.uint32)])
+    values = bits.view(np.float32)
+    values = values[~np.isnan(values)]
+    expected = values.astype(ml_dtypes.bfloat16).astype(np.float32)
+    got = np.array([sem.float32_to_bfloat16(v) for v in values], np.float32)
+    assert np.array_equal(got.view(np.uint32), expected.view(np.uint32))
+
+
+@pytest.mark.parametrize("value", [-float("inf"), 0.1, -0.0, 3.3961e38, 1e-40, 65504.0])
+def test_f32_to_bf16_cast_folds_as_the_general_fold(value: float) -> None:
+    from xdsl.dialects.builtin import bf16
+
+    from mytriton.dialects.tt.elementwise_base import ElementwiseOp
+
+    op = ew.CastOp(const(value, f32).result, bf16)
+    (fast,) = op.fold()
+    (general,) = ElementwiseOp.fold(op)  # through NumPy and ml_dtypes
+    assert fast == general and np.signbit(value_of(fast)) == np.signbit(value_of(general))
+
+
+def test_f32_nan_to_bf16_cast_takes_the_general_fold() -> None:
+    from xdsl.dialects.builtin import bf16
+
+    (folded,) = ew.CastOp(const(float("nan"), f32).result, bf16).fold()
+    assert folded.type == bf16 and np.isnan(value_of(folded))
+
+
+_BF16_CONSTANTS = [0.0, -0.0, 1.0, -float("inf"), float("inf"), float(np.float32(0.1)), 0.1,
+                   1e-40, 3.4e38, 1e300, -1e-45, float("nan")]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", _BF16_CONSTANTS)
+def test_bf16_uniform_constant_is_the_bf16_value(value: float) -> None:
+    """A bf16 splat's value compares as the bf16 number ml_dtypes rounds the attribute to
+    (float32-exact attributes come without ml_dtypes, as float32; the rest through it)."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from xdsl.dialects.builtin import bf16
+
+    c = arith.ConstantOp(FloatAttr(value, bf16), bf16)
+    got = uniform_constant(tt.SplatOp(c.result, TensorType(bf16, [16])).result)
+    with np.errstate(over="ignore"):
+        expected = np.array(value, np.float64).astype(ml_dtypes.bfloat16).astype(np.float64)
+    assert got is not None and got.shape == ()
+    if np.isnan(expected):
+        assert np.isnan(got)
+    else:
+        assert float(got) == float(expected) and np.signbit(got) == np.signbit(expected)
+    assert uniform_constant(tt.ZerosOp(TensorType(bf16, [4])).result) == 0.0
+
+
+@pytest.mark.parametrize("value", [0.0, -0.0, 1.5])
+def test_f32_to_fp8_cast_folds_as_the_general_fold(value: float) -> None:
+    """+0.0 (a load's ``other=0.0``) folds without ml_dtypes; the rest takes the general fold."""
+    pytest.importorskip("ml_dtypes")
+    from mytriton.dialects.tt import fp8 as tt_fp8
+    from mytriton.dialects.tt.elementwise_base import ElementwiseOp
+
+    for fp8_type, fmt in tt_fp8.FORMATS.items():
+        op = ew.CastOp(const(value, f32).result, fp8_type())
+        folded, general = op.fold(), ElementwiseOp.fold(op)
+        assert folded == general, fmt.name
+        if folded is not None and isinstance(folded[0], FloatAttr):
+            assert np.signbit(value_of(folded[0])) == np.signbit(value_of(general[0]))

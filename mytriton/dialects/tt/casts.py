@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float32Type, FloatAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
+from mytriton.dialects.tt import fp8 as tt_fp8
 from mytriton.dialects.tt import semantics as sem
+from mytriton.dialects.tt.constants import scalar_constant
 from mytriton.dialects.tt.elementwise_base import Array, ElementwiseOp
 from mytriton.dialects.tt.traits import LazyPatterns, verify_error
 from mytriton.dialects.tt.types import (
@@ -58,6 +62,28 @@ class CastOp(ConversionOp):
 
     name = "tt.cast"
     SEMANTICS = staticmethod(sem.cast)
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        folded = self._fold_float32_without_ml_dtypes()
+        return folded if folded is not None else super().fold()
+
+    def _fold_float32_without_ml_dtypes(self) -> Sequence[Attribute] | None:
+        """A float32 constant to bf16, or +0.0 to an fp8 type (a load's ``other=``), folded
+        to the value the general fold gives, without loading ml_dtypes (a second, more than
+        most kernels' whole compile): bf16 by ``float32_to_bfloat16``; +0.0 is byte 0 in
+        every fp8 format."""
+        src, dst = self.src.type, self.result.type
+        if not isinstance(src, Float32Type):
+            return None
+        value = scalar_constant(self.src)
+        if value is None or np.isnan(value):
+            return None
+        if isinstance(dst, BFloat16Type):
+            return (FloatAttr(sem.float32_to_bfloat16(value), dst),)
+        positive_zero = value == 0 and not np.signbit(value)
+        if positive_zero and tt_fp8.is_fp8(dst) and tt_fp8.has_constants(dst):
+            return (FloatAttr(0.0, dst),)  # type: ignore[call-overload]
+        return None
 
     def verify_(self) -> None:
         src, dst = self.src.type, self.result.type

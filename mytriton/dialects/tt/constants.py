@@ -6,12 +6,13 @@ canonical form), so folders look *through* splats to find uniform values.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, FloatAttr, IntegerAttr, IntegerType
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -27,9 +28,11 @@ from xdsl.irdl import (
 from xdsl.traits import ConstantLike, Pure
 
 from mytriton.dialects.tt import fp8 as tt_fp8
-from mytriton.dialects.tt.semantics import numpy_dtype
+from mytriton.dialects.tt.semantics import float32_to_bfloat16, numpy_dtype
 from mytriton.dialects.tt.traits import verify_error
 from mytriton.dialects.tt.types import element_type, is_unsigned, type_str
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 @irdl_op_definition
@@ -77,17 +80,37 @@ def scalar_constant(v: SSAValue) -> np.ndarray | None:
 
 
 def uniform_constant(v: SSAValue) -> np.ndarray | None:
-    """The value every element of ``v`` holds, if it is a compile-time constant."""
+    """The value every element of ``v`` holds, if it is a compile-time constant, as a 0-d
+    array to compare (callers test it against 0 or 1, or for truth): a bf16 value comes as
+    the float32 of the same number (``_compared_scalar``)."""
     from mytriton.dialects.tt import core as tt
 
     op = v.owner
     if isinstance(op, (tt.SplatOp, tt.FullOp)):
         src = op.operands[0]
-        return scalar_constant(src)
+        return _compared_scalar(src)
     if isinstance(op, (tt.BroadcastOp, tt.ExpandDimsOp)):
         return uniform_constant(op.src)
     if isinstance(op, tt.ZerosOp):
-        return np.zeros((), dtype=numpy_dtype(v.type))
+        bf16 = isinstance(element_type(v.type), BFloat16Type)
+        return np.zeros((), dtype=np.float32 if bf16 else numpy_dtype(v.type))
+    return _compared_scalar(v)
+
+
+def _compared_scalar(v: SSAValue) -> np.ndarray | None:
+    """``scalar_constant(v)``, except that a bf16 constant whose attribute holds a float32
+    comes as a float32 array of its bf16 value (``float32_to_bfloat16``, the same number):
+    comparing it then needs no ml_dtypes, whose import takes longer than most compiles (a
+    pipelined bf16 dot's ``other=0.0`` is tested so). Other values (not float32, NaN) take
+    ``scalar_constant``'s rounding."""
+    op = v.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, FloatAttr):
+        value = op.value.value.data
+        bf16 = isinstance(element_type(v.type), BFloat16Type)
+        if bf16 and (math.isinf(value) or abs(value) <= _FLOAT32_MAX):  # NaN: neither
+            single = np.float32(value)
+            if float(single) == value:
+                return np.array(float32_to_bfloat16(single), np.float32)
     return scalar_constant(v)
 
 

@@ -71,6 +71,18 @@ def _rounds_once(bf16: np.dtype) -> bool:
     return bool(wide[0] == 0x3F81 and big[0] == 0x5381)
 
 
+def float32_to_bfloat16(value: np.ndarray | np.float32) -> float:
+    """A float32 scalar that is not a NaN, rounded to bfloat16 (to nearest, ties to even; past
+    the largest bfloat16, infinity), as a Python float: what ml_dtypes' conversion gives, for
+    the constant folder, which would otherwise load ml_dtypes (a second, more than most
+    kernels' whole compile) to fold ``tl.load(..., other=-float("inf"))`` of a bf16 tensor.
+    The bits of bfloat16 are the top half of float32's: add just under half the dropped
+    half's unit (plus one when the kept part is odd, to tie to even) and drop it."""
+    bits = int(np.asarray(value, np.float32).view(np.uint32))
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return float(np.array(rounded, np.uint32).view(np.float32))
+
+
 def is_float_dtype(dtype: np.dtype) -> bool:
     """Whether ``dtype`` holds floats (ml_dtypes' bfloat16 and fp8 are not NumPy ``floating``)."""
     floating = np.issubdtype(dtype, np.floating) or dtype.name == "bfloat16"
