@@ -19,6 +19,13 @@ A barrier (``!llvm.ptr<3>``) is the ``unsigned`` ``.shared::cta`` address of its
   ``%ticks`` hint), its predicate turned into an ``unsigned`` by ``selp``: no PTX labels, which
   would repeat when a kernel waits twice.
 
+The tile stores (``upstream_tma_store``): ``nvvm.cp.async.bulk.tensor.global.shared.cta``
+(rank N) is ``cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [%0, {%2, ...}],
+[%1];`` on the map's 64-bit generic address (``"l"``), the source's 32-bit shared address
+(``"r"``) and the coordinates; ``nvvm.cp.async.bulk.commit.group`` is
+``cp.async.bulk.commit_group;``, ``nvvm.cp.async.bulk.wait_group N {read}``
+``cp.async.bulk.wait_group.read N;`` (``.read`` dropped without ``read``).
+
 ``llvm.addrspacecast`` from ``!llvm.ptr<3>`` to ``!llvm.ptr<7>`` keeps the 32-bit address (a
 CTA's own ``shared::cta`` addresses are valid in its ``shared::cluster`` window); between
 ``!llvm.ptr<1>`` and the generic ``!llvm.ptr`` it keeps the 64-bit pointer (a global address
@@ -37,6 +44,11 @@ from mytriton.dialects.nvgpu.tma import (
     MBarrierInvalOp,
     MBarrierTryWaitParityOp,
 )
+from mytriton.dialects.nvgpu.tma_store import (
+    CpAsyncBulkCommitGroupOp,
+    CpAsyncBulkTensorSharedCTAToGlobalOp,
+    CpAsyncBulkWaitGroupOp,
+)
 from mytriton.errors import BackendError
 
 #: the address-space casts the printer knows: (source, result) spaces
@@ -54,6 +66,15 @@ def bulk_tensor_asm_text(rank: int) -> str:
     )
 
 
+def bulk_store_asm_text(rank: int) -> str:
+    """The PTX of one tile store of ``rank`` coordinates: ``%0`` the tensor map, ``%1`` the
+    shared source, ``%2`` ... the coordinates."""
+    coords = ", ".join(f"%{2 + i}" for i in range(rank))
+    return (
+        f"cp.async.bulk.tensor.{rank}d.global.shared::cta.tile.bulk_group [%0, {{{coords}}}], [%1];"
+    )
+
+
 #: the PTX of one ``try_wait`` (``%0`` whether the phase completed, ``%1`` the barrier, ``%2``
 #: the parity, ``%3`` the suspend-time hint)
 TRY_WAIT_ASM = (
@@ -63,7 +84,7 @@ TRY_WAIT_ASM = (
 
 
 class TmaPrinter(Emitter):
-    """mbarriers, TMA tile loads and the address-space casts their operands need."""
+    """mbarriers, TMA tile loads and stores and the address-space casts their operands need."""
 
     @prints(MBarrierInitOp)
     def _print_mbarrier_init(self, op: MBarrierInitOp) -> None:
@@ -104,6 +125,23 @@ class TmaPrinter(Emitter):
             f'do {{ asm volatile("{TRY_WAIT_ASM}" : "=r"({done}) : {operands} : "memory"); }} '
             f"while (!{done});",
         )
+
+    @prints(CpAsyncBulkTensorSharedCTAToGlobalOp)
+    def _print_bulk_store(self, op: CpAsyncBulkTensorSharedCTAToGlobalOp) -> None:
+        operands = [f'"l"({self._n(op.tmaDescriptor)})', f'"r"({self._n(op.srcMem)})']
+        operands += [f'"r"({self._n(c)})' for c in op.coordinates]
+        text = bulk_store_asm_text(op.rank)
+        self._stmt(op, f'asm volatile("{text}" :: {", ".join(operands)} : "memory");')
+
+    @prints(CpAsyncBulkCommitGroupOp)
+    def _print_bulk_commit(self, op: CpAsyncBulkCommitGroupOp) -> None:
+        self._stmt(op, 'asm volatile("cp.async.bulk.commit_group;" ::: "memory");')
+
+    @prints(CpAsyncBulkWaitGroupOp)
+    def _print_bulk_wait(self, op: CpAsyncBulkWaitGroupOp) -> None:
+        read = ".read" if op.reads_only else ""
+        text = f"cp.async.bulk.wait_group{read} {op.pending};"
+        self._stmt(op, f'asm volatile("{text}" ::: "memory");')
 
     @prints(AddrSpaceCastOp)
     def _print_addrspacecast(self, op: AddrSpaceCastOp) -> None:

@@ -23,6 +23,7 @@ from mytriton.backends.gpusim import rules_nvvm as _rules_nvvm
 from mytriton.backends.gpusim import rules_sreg as _rules_sreg
 from mytriton.backends.gpusim import rules_tensormap as _rules_tensormap
 from mytriton.backends.gpusim import rules_tma as _rules_tma
+from mytriton.backends.gpusim import rules_tma_store as _rules_tma_store
 from mytriton.backends.gpusim import rules_vector as _rules_vector
 from mytriton.backends.gpusim import rules_wgmma as _rules_wgmma
 from mytriton.backends.gpusim.compiler import Compiler
@@ -49,6 +50,7 @@ _RULES = (
     _rules_sreg,
     _rules_tensormap,
     _rules_tma,
+    _rules_tma_store,
     _rules_vector,
     _rules_wgmma,
 )
@@ -257,6 +259,7 @@ class SimKernel:
         m.async_copies.check_finished(m)  # no cp.async may land after the kernel
         m.wgmma.check_finished(m)  # nor a wgmma read shared memory
         m.mbarriers.check_finished(m)  # nor a TMA copy write it
+        m.bulk_stores.check_finished(m)  # nor a TMA store read it
 
 
 def run_lowered(

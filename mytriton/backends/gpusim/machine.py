@@ -16,6 +16,7 @@ from xdsl.ir import Operation, SSAValue
 
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory
+from mytriton.backends.gpusim.bulk_stores import BulkStores
 from mytriton.backends.gpusim.mbarriers import MBarriers
 from mytriton.backends.gpusim.shared_memory import AsyncCopies, SharedMemory
 from mytriton.backends.gpusim.tensormap_writes import TensorMapWrites
@@ -69,6 +70,7 @@ class Machine:
         self.async_copies = AsyncCopies(self.lanes)  # each thread's cp.async copies in flight
         self.wgmma = WgmmaGroups(self.lanes)  # each thread's wgmma groups in flight
         self.mbarriers = MBarriers()  # each program's mbarriers and the TMA copies on them
+        self.bulk_stores = BulkStores(self.lanes)  # each thread's TMA stores in flight
         self.tensormaps = TensorMapWrites()  # the tensor maps the programs wrote, and fences
         #: whether ``scf.while`` loops watch for a stalled program (``backends/cooperative.py``):
         #: not where copies in flight (TMA, cp.async, wgmma) progress outside of memory

@@ -191,6 +191,18 @@ def _read_box(
 ) -> np.ndarray:
     """The box at ``coordinates`` as raw bytes, rows (outer coordinates) in order, zeros
     outside the tensor."""
+    raw_bytes, first, inside = box_bytes(m, op, lane, tm, coordinates)
+    raw = raw_bytes[first[:, None] + np.arange(tm.element_bytes)]
+    raw[~inside] = 0
+    return raw.reshape(-1)
+
+
+def box_bytes(
+    m: Machine, op: Operation, lane: int, tm: TensorMap, coordinates: list[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The raw bytes of the array behind ``tm``, the byte offset in them of each element of the
+    box at ``coordinates`` (rows in order; a place inside the array where the element is
+    outside the tensor) and whether it is inside the tensor."""
     region = m.memory.regions.get(tm.base_param)
     if region is None:
         m.fail(
@@ -221,25 +233,23 @@ def _read_box(
         coordinate = coordinates[k] + grid[tm.rank - 1 - k]
         inside &= (coordinate >= 0) & (coordinate < tm.dims[k])
         offset += coordinate * tm.strides[k]
-    first = np.where(inside, offset, lo).reshape(-1)
-    raw = region.raw[first[:, None] + np.arange(tm.element_bytes)]
-    raw[~inside.reshape(-1)] = 0
-    return raw.reshape(-1)
+    return region.raw, np.where(inside, offset, lo).reshape(-1), inside.reshape(-1)
 
 
 def _destination(
-    m: Machine, op: Operation, lane: int, dst: int, tm: TensorMap
+    m: Machine, op: Operation, lane: int, dst: int, tm: TensorMap, role: str = "destination"
 ) -> tuple[SharedBuffer, np.ndarray]:
-    """The buffer a copy of ``tm``'s box to shared address ``dst`` writes, and the element of it
-    each of its units (the buffer's element size) lands in, swizzled."""
+    """The buffer a copy of ``tm``'s box to shared address ``dst`` writes (or, ``role``
+    "source", a store reads), and the element of it each of its units (the buffer's element
+    size) lands in, swizzled."""
     found = m.shared.buffer_at(dst)
     if found is None:
-        m.fail(op, f"the destination {dst} is outside every shared buffer", m.lane_mask(lane))
+        m.fail(op, f"the {role} {dst} is outside every shared buffer", m.lane_mask(lane))
     name, buf, base = found
     if dst % DESTINATION_ALIGNMENT:
         m.fail(
             op,
-            f"the destination (shared address {dst}, in {name}) must be "
+            f"the {role} (shared address {dst}, in {name}) must be "
             f"{DESTINATION_ALIGNMENT}-byte aligned",
             m.lane_mask(lane),
         )
@@ -247,7 +257,7 @@ def _destination(
     if tm.swizzle and dst % period:
         m.fail(
             op,
-            f"a {tm.swizzle}-byte swizzled destination (shared address {dst}, in {name}) must be "
+            f"a {tm.swizzle}-byte swizzled {role} (shared address {dst}, in {name}) must be "
             f"{period}-byte aligned: the swizzle repeats every {period} bytes, and only so does "
             "the tile land where the GPU puts it",
             m.lane_mask(lane),
@@ -293,6 +303,7 @@ def _check_free(
             f"copies to {buf.name}[{i}] while an nvvm.wgmma.mma_async reading it is in flight",
             m.lane_mask(lane),
         )
+    buf.check_not_stored(m, op, "copies to", np.full(elements.size, p), elements, lanes)
     if not check:
         return
     for lo, hi, verb in (

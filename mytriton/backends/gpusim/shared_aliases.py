@@ -76,13 +76,14 @@ def check_aliases(
             continue
         busy = (o.pending[r, c] > 0) | (o.tma_pending[r, c] > 0)
         if writing:
-            busy |= o.wgmma_reads[r, c] > 0
+            busy |= (o.wgmma_reads[r, c] > 0) | (o.tma_reads[r, c] > 0)
         if busy.any():
             i = int(np.argmax(busy))
             m.fail(
                 op,
                 f"{verb} {buf.name}[{int(cols[which[i]])}], whose bytes {o.name}[{int(c[i])}] "
-                "shares, while an asynchronous copy to it or a wgmma reading it is in flight",
+                "shares, while an asynchronous copy to it or a wgmma or TMA store reading it is in "
+                "flight",
                 m.lane_mask(int(active[which[i]])),
             )
         if not check_races:

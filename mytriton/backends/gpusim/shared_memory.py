@@ -67,6 +67,8 @@ class SharedBuffer:
         self.wgmma_reads = np.zeros((programs, size), np.int32)
         # TMA copies in flight to each element (``mbarriers``): it may change at any moment
         self.tma_pending = np.zeros((programs, size), np.int32)
+        # TMA stores reading each element (``bulk_stores``): it must not change
+        self.tma_reads = np.zeros((programs, size), np.int32)
         #: the views sharing bytes with this one (``shared_aliases``)
         self.aliases: list[Alias] = []
 
@@ -199,6 +201,7 @@ class SharedBuffer:
                 "in flight (no nvvm.wgmma.wait.group.sync.aligned has retired it yet)",
                 m.lane_mask(active[i]),
             )
+        self.check_not_stored(m, op, verb, rows, cols, active)
         clash = first_conflict(rows * self.data.shape[1] + cols, vals)
         if clash is not None:
             a, b = (active[i] for i in clash)
@@ -226,6 +229,28 @@ class SharedBuffer:
                     m.lane_mask(active[i]),
                 )
         return rows, cols, tids, vals
+
+    def check_not_stored(
+        self,
+        m: Machine,
+        op: Operation,
+        verb: str,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        active: np.ndarray,
+    ) -> None:
+        """No TMA store reads the elements (``bulk_stores``): until a ``wait_group ... {read}``
+        completes it, the copy engine may read them at any moment."""
+        read = self.tma_reads[rows, cols] > 0
+        if read.any():
+            i = int(np.argmax(read))
+            m.fail(
+                op,
+                f"{verb} {self.name}[{int(cols[i])}] while a TMA store reading it "
+                "(nvvm.cp.async.bulk.tensor.global.shared.cta) is in flight (no "
+                "nvvm.cp.async.bulk.wait_group of its thread has completed its reads yet)",
+                m.lane_mask(active[i]),
+            )
 
     def store(
         self, m: Machine, op: Operation, lin: np.ndarray, values: np.ndarray, check_races: bool

@@ -14,13 +14,14 @@ from mytriton.dialects.nvgpu.ptx_wgmma import WgmmaRegisterAOp
 from mytriton.dialects.nvgpu.sreg import SREG_OPS
 from mytriton.dialects.nvgpu.tensormap import TENSORMAP_FENCE_OPS
 from mytriton.dialects.nvgpu.tma import TMA_ATTRS, TMA_OPS
+from mytriton.dialects.nvgpu.tma_store import TMA_STORE_ATTRS, TMA_STORE_OPS
 from mytriton.dialects.nvgpu.upstream import ARITH, GPU, LLVM
 from mytriton.dialects.nvgpu.wgmma import WGMMA_ATTRS, WGMMA_OPS
 
 NVVM = Dialect(
     "nvvm",
-    [*NVVM_OPS, *WGMMA_OPS, *TMA_OPS, *TENSORMAP_FENCE_OPS, *SREG_OPS],
-    [*NVVM_ATTRS, *WGMMA_ATTRS, *TMA_ATTRS],
+    [*NVVM_OPS, *WGMMA_OPS, *TMA_OPS, *TMA_STORE_OPS, *TENSORMAP_FENCE_OPS, *SREG_OPS],
+    [*NVVM_ATTRS, *WGMMA_ATTRS, *TMA_ATTRS, *TMA_STORE_ATTRS],
 )
 PTX = Dialect("ptx", [WgmmaRegisterAOp, Fp8MmaSyncOp, *TENSORMAP_OPS], [])
 

@@ -1,0 +1,137 @@
+"""Hopper's TMA tile stores and their bulk async-groups (``upstream_tma_store``); the state of
+the stores in flight lives in ``Machine.bulk_stores`` (``bulk_stores``, which says when their
+reads of shared memory are done).
+
+* ``nvvm.cp.async.bulk.tensor.global.shared.cta %map, %src, box[...]``: per active thread (the
+  lowering issues it from one), read the gpusim tensor map through the map pointer (as a TMA
+  load does: ``rules_tma``), read the box from shared memory at ``%src`` (its rows at
+  ``src + row * box_inner_bytes``, swizzled on the absolute shared address; 128-byte aligned,
+  and to the swizzle's period), and write the elements inside the tensor to global memory now;
+  the elements outside the tensor (negative coordinates included) are not written. Every
+  element read must have been written, no copy may be in flight to it, and no other thread may
+  have written it since the last barrier (the copy engine reads it at any moment after the
+  issue: a barrier after the threads' writes is what makes them visible, after their
+  ``nvvm.fence.proxy``, which like every proxy fence here is not checked). The store reads the
+  box until its group's wait (``bulk_stores``).
+* ``nvvm.cp.async.bulk.commit.group``: the active threads' open stores become a group.
+* ``nvvm.cp.async.bulk.wait_group N [{read}]``: per active thread, the reads of all but its
+  newest ``N`` groups are done (a full wait completes their global writes too, which gpusim
+  made at the issue already).
+
+Global writes are bounds-checked against the tensor map's array but not race-logged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import Operation
+
+from mytriton.backends.gpusim.bulk_stores import BulkStore
+from mytriton.backends.gpusim.compiler import Compiler
+from mytriton.backends.gpusim.machine import Machine, Step
+from mytriton.backends.gpusim.registry import rule
+from mytriton.backends.gpusim.rules_tma import (
+    INNER_ALIGNMENT,
+    _destination,
+    _ints,
+    _read_map,
+    box_bytes,
+)
+from mytriton.backends.gpusim.shared_memory import SharedBuffer
+from mytriton.backends.gpusim.values import Ptr
+from mytriton.dialects.nvgpu.tma_store import (
+    CpAsyncBulkTensorSharedCTAToGlobalOp,
+    CpAsyncBulkWaitGroupOp,
+)
+
+
+def _check_source(
+    m: Machine, op: Operation, lane: int, buf: SharedBuffer, elements: np.ndarray, check: bool
+) -> None:
+    """The box's elements are written, settled, and published by a barrier (module doc)."""
+    p, tid = int(m.prog[lane]), int(m.tid[lane])
+    rows, lanes = np.full(elements.size, p), np.full(elements.size, lane)
+    buf._check_settled(m, op, "a TMA store reads", rows, elements, lanes)
+    unwritten = ~buf.written[p, elements]
+    if unwritten.any():
+        i = int(elements[np.argmax(unwritten)])
+        m.fail(
+            op,
+            f"a TMA store reads {buf.name}[{i}], which no thread has written (shared memory is "
+            "uninitialised)",
+            m.lane_mask(lane),
+        )
+    if not check:
+        return
+    low, high = buf.writer_lo[p, elements], buf.writer_hi[p, elements]
+    other = (high >= 0) & ((low != tid) | (high != tid))
+    if other.any():
+        i = int(np.argmax(other))
+        who = int(low[i]) if low[i] != tid else int(high[i])
+        m.fail(
+            op,
+            f"data race: a TMA store reads {buf.name}[{int(elements[i])}], which thread {who} "
+            "wrote since the last barrier (a barrier is missing between the writes and the store)",
+            m.lane_mask(lane),
+        )
+
+
+@rule("nvvm.cp.async.bulk.tensor.global.shared.cta")
+def _bulk_store(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, CpAsyncBulkTensorSharedCTAToGlobalOp)
+    tmap, src, coordinates = op.tmaDescriptor, op.srcMem, list(op.coordinates)
+    rank, check = op.rank, c.check_races
+
+    def step(m: Machine) -> None:
+        active = np.flatnonzero(m.mask)
+        if active.size == 0:
+            return
+        pointer = m.env[tmap]
+        assert isinstance(pointer, Ptr)
+        source = _ints(m, src)
+        coords = [_ints(m, x) for x in coordinates]
+        for lane in active.tolist():
+            tm = _read_map(m, op, lane, pointer)
+            if tm.rank != rank:
+                m.fail(
+                    op,
+                    f"a store of {rank} coordinates through a rank-{tm.rank} tensor map",
+                    m.lane_mask(lane),
+                )
+            inner = int(coords[0][lane]) * tm.element_bytes
+            if inner % INNER_ALIGNMENT:
+                m.fail(
+                    op,
+                    f"the innermost coordinate {int(coords[0][lane])} starts {inner} bytes into "
+                    f"the rows, not a multiple of {INNER_ALIGNMENT}",
+                    m.lane_mask(lane),
+                )
+            buf, elements = _destination(m, op, lane, int(source[lane]), tm, "source")
+            _check_source(m, op, lane, buf, elements, check)
+            p = int(m.prog[lane])
+            data = buf.data[p, elements].view(np.uint8).reshape(-1, tm.element_bytes)
+            raw, first, inside = box_bytes(m, op, lane, tm, [int(x[lane]) for x in coords])
+            at = first[inside][:, None] + np.arange(tm.element_bytes)
+            raw[at] = data.reshape(first.size, tm.element_bytes)[inside]
+            m.bulk_stores.issue(BulkStore(op, buf, p, elements, lane))
+
+    return step
+
+
+@rule("nvvm.cp.async.bulk.commit.group")
+def _bulk_commit(op: Operation, c: Compiler) -> Step:
+    def step(m: Machine) -> None:
+        m.bulk_stores.commit(m)
+
+    return step
+
+
+@rule("nvvm.cp.async.bulk.wait_group")
+def _bulk_wait(op: Operation, c: Compiler) -> Step:
+    assert isinstance(op, CpAsyncBulkWaitGroupOp)
+    pending = op.pending
+
+    def step(m: Machine) -> None:
+        m.bulk_stores.wait(m, pending)
+
+    return step
