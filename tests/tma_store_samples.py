@@ -70,7 +70,7 @@ def tma_store_module(
         {"nvvm.cp.async.bulk.commit.group" if commit else ""}
         scf.yield
       }}{again if write_after else ""}
-      {f"nvvm.cp.async.bulk.wait_group 0 {{read}}" if read else "nvvm.cp.async.bulk.wait_group 0"}
+      {"nvvm.cp.async.bulk.wait_group 0 {read}" if read else "nvvm.cp.async.bulk.wait_group 0"}
       """
     if not wait:
         body = body.replace("nvvm.cp.async.bulk.wait_group 0 {read}", "")

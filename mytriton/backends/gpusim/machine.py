@@ -14,9 +14,9 @@ from typing import NoReturn
 import numpy as np
 from xdsl.ir import Operation, SSAValue
 
+from mytriton.backends.gpusim.bulk_stores import BulkStores
 from mytriton.backends.gpusim.errors import SimulationError
 from mytriton.backends.gpusim.global_memory import GlobalMemory
-from mytriton.backends.gpusim.bulk_stores import BulkStores
 from mytriton.backends.gpusim.mbarriers import MBarriers
 from mytriton.backends.gpusim.shared_memory import AsyncCopies, SharedMemory
 from mytriton.backends.gpusim.tensormap_writes import TensorMapWrites
