@@ -345,11 +345,12 @@ class BlockPointerBuiltins:
         value: TensorValue,
         mask: TensorValue | None,
         options: Options,
+        tma: tuple[SSAValue, list[SSAValue]] | None = None,
     ) -> None:
-        if mask is None:
-            op = self.sem.b.insert(tt.StoreOp(pointers.handle, value.handle))
-        else:
-            op = self.sem.b.insert(tt.StoreOp(pointers.handle, value.handle, mask.handle))
+        """``tt.store``; ``tma``: the descriptor's tensor map and the block's coordinates."""
+        m = None if mask is None else mask.handle
+        tensor_map, coords = (None, []) if tma is None else tma
+        op = self.sem.b.insert(tt.StoreOp(pointers.handle, value.handle, m, tensor_map, coords))
         options(op)
 
     def load_block_pointer(

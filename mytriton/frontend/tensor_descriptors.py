@@ -130,4 +130,11 @@ class TensorDescriptorBuiltins(BlockPointerBuiltins):
         value = self._block_value(d, value, what)
         pointers, in_bounds = self._descriptor_window(d, offsets, what)
         v = self.sem.cast(value, d.element_dtype)  # Triton converts to the descriptor's type
-        self._masked_store(pointers, v, in_bounds, no_options)
+        if d.tensor_map is None:
+            self._masked_store(pointers, v, in_bounds, no_options)
+            return
+        coords = [  # the block's coordinates, for a TMA store (``tt.store``'s doc)
+            self._index(s, f"{what}: offsets", core.int32).handle
+            for s in self._list(offsets, f"{what}: offsets")
+        ]
+        self._masked_store(pointers, v, in_bounds, no_options, (d.tensor_map.handle, coords))

@@ -105,6 +105,12 @@ def _ttg_pipeline() -> type[ModulePass]:
     return PipelineAsyncPass
 
 
+def _ttg_tma_stores() -> type[ModulePass]:
+    from mytriton.passes.ttg.tma_stores import TmaStoresPass
+
+    return TmaStoresPass
+
+
 def _tt_lower_to_gpu() -> type[ModulePass]:
     from mytriton.passes.gpu_lowering.lower_to_gpu import LowerToGpuPass
 
@@ -125,6 +131,7 @@ def builtin_passes() -> dict[str, PassFactory]:
         "tt-legalize-tf32x3-dots": _tt_legalize_tf32x3_dots,
         "tt-assign-layouts": _tt_assign_layouts,
         "ttg-pipeline": _ttg_pipeline,
+        "ttg-tma-stores": _ttg_tma_stores,
         "tt-lower-to-gpu": _tt_lower_to_gpu,
     }
 

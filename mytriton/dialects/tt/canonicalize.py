@@ -144,7 +144,7 @@ class StoreConstantMask(RewritePattern):
         if c is None:
             return
         if bool(c):
-            new = tt.StoreOp(op.ptr, op.value)
+            new = tt.StoreOp(op.ptr, op.value, None, op.tensor_map, op.coords)
             new.attributes |= op.attributes  # cache modifier, eviction policy
             _replace(rewriter, op, [new])
         else:

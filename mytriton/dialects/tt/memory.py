@@ -209,17 +209,41 @@ class LoadOp(IRDLOperation):
 class StoreOp(IRDLOperation):
     """``tl.store(ptr, value, mask)``: masked-off lanes are not written.
 
-    Syntax (Triton's): ``tt.store %ptr, %value[, %mask] : <pointer type>``.
+    A store of a tensor descriptor's block (host or in-kernel, 2-d) also names the descriptor's
+    tensor map and the block's coordinates (i32, outermost first), as ``tt.load`` does: the same
+    store, whose mask is exactly the descriptor's bounds, which ``ttg-tma-stores`` may turn into
+    a TMA store on sm_90; everything else ignores them.
+
+    Syntax (Triton's): ``tt.store %ptr, %value[, %mask] [tensor_map %map[%c0, ...]] :
+    <pointer type>``.
     """
 
     name = "tt.store"
     ptr = operand_def()
     value = operand_def()
     mask = opt_operand_def()
+    tensor_map = opt_operand_def(TENSOR_MAP_TYPE)
+    coords = var_operand_def(i32)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryWriteEffect(), LazyPatterns())
 
-    def __init__(self, ptr: SSAValue, value: SSAValue, mask: SSAValue | None = None):
-        super().__init__(operands=[ptr, value, [mask] if mask else []])
+    def __init__(
+        self,
+        ptr: SSAValue,
+        value: SSAValue,
+        mask: SSAValue | None = None,
+        tensor_map: SSAValue | None = None,
+        coords: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[
+                ptr,
+                value,
+                [mask] if mask else [],
+                [tensor_map] if tensor_map else [],
+                list(coords),
+            ]
+        )
 
     def verify_(self) -> None:
         if not is_pointer(self.ptr.type):
@@ -230,6 +254,13 @@ class StoreOp(IRDLOperation):
                 self, f"stored value must be {type_str(expected)}, got {type_str(self.value.type)}"
             )
         _check_mask(self, self.mask, self.ptr.type)
+        if self.tensor_map is None:
+            if self.coords:
+                raise verify_error(self, "coordinates need a tensor map")
+        elif len(self.coords) != len(shape_of(expected)):
+            raise verify_error(
+                self, f"a {len(shape_of(expected))}-d block needs as many coordinates"
+            )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -237,6 +268,12 @@ class StoreOp(IRDLOperation):
             [v for v in (self.ptr, self.value, self.mask) if v is not None],
             printer.print_ssa_value,
         )
+        if self.tensor_map is not None:
+            printer.print_string(" tensor_map ")
+            printer.print_ssa_value(self.tensor_map)
+            printer.print_string("[")
+            printer.print_list(self.coords, printer.print_ssa_value)
+            printer.print_string("]")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.ptr.type)
@@ -245,6 +282,13 @@ class StoreOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
         names = _parse_operand_list(parser)
+        map_name: UnresolvedOperand | None = None
+        coord_names: list[UnresolvedOperand] = []
+        if parser.parse_optional_keyword("tensor_map"):
+            map_name = parser.parse_unresolved_operand()
+            coord_names = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+            )
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         ptr_type = parser.parse_type()
@@ -252,6 +296,8 @@ class StoreOp(IRDLOperation):
             parser.raise_error("expected 'tt.store %ptr, %value[, %mask] : <pointer type>'", pos)
         types = [ptr_type, _pointee_block(ptr_type), _mask_type(ptr_type)][: len(names)]
         vals = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
-        op = cls(*vals)
+        tensor_map = None if map_name is None else parser.resolve_operand(map_name, TENSOR_MAP_TYPE)
+        coords = [parser.resolve_operand(n, i32) for n in coord_names]
+        op = cls(vals[0], vals[1], vals[2] if len(vals) > 2 else None, tensor_map, coords)
         op.attributes |= attrs
         return op

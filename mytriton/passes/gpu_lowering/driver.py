@@ -41,6 +41,7 @@ from mytriton.passes.gpu_lowering import (  # noqa: F401 (each module registers 
     sreg,
     tensor_map_create,
     tma,
+    tma_store,
 )
 from mytriton.passes.gpu_lowering.context import (
     SHARED_MEMORY_LIMIT,

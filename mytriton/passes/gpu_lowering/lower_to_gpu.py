@@ -26,12 +26,13 @@ from mytriton.passes.pipeline import run_pipeline
 # widened where that instruction reads f16, tf32x3 dots split into tf32 ones where it is a tf32
 # MMA, layouts, then the clean-up of the layout conversions it inserted (merged clones,
 # hoisting), then the K loops' tensor-core operands copied into shared memory num_stages - 1
-# iterations ahead (num_stages: the module's `tt.num_stages`, which the tt-opt stage wrote)
+# iterations ahead (num_stages: the module's `tt.num_stages`, which the tt-opt stage wrote),
+# then descriptor stores as TMA stores on sm_90 where the staging tile still fits
 TTG_PIPELINE = (
     "ttg-accelerate-matmul{{num_warps={num_warps} capability={capability}}},"
     "tt-legalize-fp8-dots,tt-legalize-tf32x3-dots,"
     "tt-assign-layouts{{num_warps={num_warps} capability={capability}}},cse,licm,"
-    "ttg-pipeline"
+    "ttg-pipeline,ttg-tma-stores"
 )
 # the lowering proper, then CSE and DCE of what it emitted
 GPU_PIPELINE = "tt-lower-to-gpu,cse,dce"

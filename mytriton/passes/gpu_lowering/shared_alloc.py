@@ -41,6 +41,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.ttg import tma as ttg_tma
+from mytriton.dialects.ttg import tma_store as ttg_tma_store
 from mytriton.dialects.ttg.async_dot import DotWaitOp, is_async_dot
 from mytriton.dialects.ttg.shared import (
     AsyncCopyGlobalToLocalOp,
@@ -51,7 +52,7 @@ from mytriton.dialects.ttg.shared import (
 )
 from mytriton.passes.gpu_lowering.context import KERNEL_END, SHARED_ALIGNMENT, SharedBuffer
 
-_TMA_OPS = tuple(ttg_tma.OPS)
+_TMA_OPS = (*ttg_tma.OPS, *ttg_tma_store.OPS)
 
 
 class Units:

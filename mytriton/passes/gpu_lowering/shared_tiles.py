@@ -2,7 +2,8 @@
 
 A ``!ttg.memdesc`` value lowers to two values, the shared buffer (``memref.get_global``) and the
 element offset of the tile in it (i32): ``ttg.local_alloc`` is a fresh buffer at offset 0
-(given a block, its registers stored as ``tt.dot`` stages an operand, then a barrier),
+(given a block, its registers stored as ``tt.dot`` stages an operand, fenced for the async
+proxy where a wgmma or a TMA store reads it, then a barrier),
 ``ttg.memdesc_index`` adds ``index * tile_stride``.
 
 ``ttg.async_copy_global_to_local`` is one ``nvvm.cp.async.shared.global`` per run of a thread's
@@ -32,6 +33,7 @@ from mytriton.dialects.nvgpu.nvvm import (
     CpAsyncOp,
     CpAsyncWaitGroupOp,
 )
+from mytriton.dialects.nvgpu.wgmma import FenceProxyOp
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.types import byte_size
 from mytriton.dialects.ttg.geometry import Geometry
@@ -44,6 +46,7 @@ from mytriton.dialects.ttg.shared import (
     MemDescIndexOp,
     MemDescType,
 )
+from mytriton.dialects.ttg.tma_store import AsyncTMACopyLocalToGlobalOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot import LowerDot, tile_operand
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
@@ -88,7 +91,10 @@ class LowerLocalAlloc:
         ctx.set(op.result, [buf, ctx.i32(0)])
         if op.src is not None:  # the block's registers, stored as a dot stages an operand
             LowerDot().stage(ctx, op.src, element, buf, 0, t.layout)
-            async_proxy_fence(ctx)
+            if any(isinstance(u.operation, AsyncTMACopyLocalToGlobalOp) for u in op.result.uses):
+                ctx.emit(FenceProxyOp())  # the copy engine reads the tile: the async proxy
+            else:
+                async_proxy_fence(ctx)
             ctx.emit(gpu.BarrierOp())
 
 

@@ -57,7 +57,7 @@ from mytriton.passes.gpu_lowering.shared_tiles import tile_of
 SUSPEND_HINT_NS = 0x989680
 
 
-def _address(ctx: LoweringContext, tile: SSAValue) -> SSAValue:
+def tile_address(ctx: LoweringContext, tile: SSAValue) -> SSAValue:
     """The ``!llvm.ptr<3>`` of a tile's first element."""
     t = tile.type
     assert isinstance(t, MemDescType)
@@ -90,7 +90,7 @@ def by_thread_zero(ctx: LoweringContext, pred: SSAValue | None, ops: list[Operat
 class LowerInitBarrier:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, InitBarrierOp)
-        bar = _address(ctx, op.bar)
+        bar = tile_address(ctx, op.bar)
         count = ctx.i32(op.count.value.data)
         by_thread_zero(ctx, None, [MBarrierInitOp(bar, count), FenceMBarrierInitOp()])
 
@@ -99,14 +99,14 @@ class LowerInitBarrier:
 class LowerInvalBarrier:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, InvalBarrierOp)
-        by_thread_zero(ctx, None, [MBarrierInvalOp(_address(ctx, op.bar))])
+        by_thread_zero(ctx, None, [MBarrierInvalOp(tile_address(ctx, op.bar))])
 
 
 @lowers(BarrierExpectOp)
 class LowerBarrierExpect:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, BarrierExpectOp)
-        bar = _address(ctx, op.bar)
+        bar = tile_address(ctx, op.bar)
         size = ctx.i32(op.bytes)
         by_thread_zero(ctx, ctx.scalar(op.pred), [MBarrierArriveExpectTxOp(bar, size)])
 
@@ -134,8 +134,8 @@ class _TileCopy:
         (self.box_rows, self.columns), _ = found
         self.ctx, self.op, self.layout = ctx, op, layout
         self.rows, self.cols = layout.rows_cols(t.tile_shape)
-        self.bar = _address(ctx, op.barrier)
-        self.dst = _address(ctx, op.result)
+        self.bar = tile_address(ctx, op.barrier)
+        self.dst = tile_address(ctx, op.result)
         self.row, self.col = (ctx.scalar(c) for c in op.coords)
 
     def emit(self) -> None:
@@ -221,6 +221,6 @@ def _steady(op: AsyncTMACopyGlobalToLocalOp) -> bool:
 class LowerWaitBarrier:
     def lower(self, ctx: LoweringContext, op: Operation) -> None:
         assert isinstance(op, WaitBarrierOp)
-        bar = _address(ctx, op.bar)
+        bar = tile_address(ctx, op.bar)
         ticks = ctx.i32(SUSPEND_HINT_NS)
         ctx.emit(MBarrierTryWaitParityOp(bar, ctx.scalar(op.phase), ticks))
