@@ -6,15 +6,21 @@ store read it), 4 and 8 warps, f16/bf16/f32."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 import pytest
+from xdsl.dialects import gpu
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.gpusim import SimulationError
+from mytriton.passes.gpu_lowering import context, driver
+from mytriton.passes.gpu_lowering.tma_store import LowerTMAStoreWait
 from mytriton.tools.tensor_descriptor import TensorDescriptor
+from tests.execution.conftest import Runner
 
 pytestmark = pytest.mark.execution
 
@@ -103,3 +109,103 @@ def test_host_descriptor_store(run: Any, shape: tuple[int, ...], dtype: str) -> 
 @pytest.mark.parametrize("shape", SHAPES[1:3], ids=lambda s: "x".join(map(str, s)))
 def test_device_descriptor_store(run: Any, shape: tuple[int, ...], dtype: str) -> None:
     _check(run, scale_tiles_device, dtype, shape, host=False)
+
+
+@triton.jit
+def persistent_matmul(
+    a_desc, b_desc, c_desc, M, N, K,
+    BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, PROGRAMS: tl.constexpr,
+):  # fmt: skip
+    """c = a @ b in f16, output tiles taken in turn by PROGRAMS programs: TMA loads feeding
+    warpgroup MMAs, and the tile's TMA store after each K loop."""
+    tiles_n = tl.cdiv(N, BN)
+    for t in range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, PROGRAMS):
+        rm = (t // tiles_n) * BM
+        rn = (t % tiles_n) * BN
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            a = a_desc.load([rm, k * BK])
+            b = b_desc.load([k * BK, rn])
+            acc = tl.dot(a, b, acc)
+        c_desc.store([rm, rn], acc.to(tl.float16))
+
+
+# (M, N, K, BM, BN, BK, programs, num_warps): partial edge tiles in M and N, several tiles a
+# program; 8 warps
+MATMULS = [(200, 300, 128, 64, 128, 64, 3, 4), (200, 136, 64, 128, 64, 64, 2, 8)]
+
+
+@pytest.mark.parametrize("shape", MATMULS, ids=lambda s: "x".join(map(str, s)))
+def test_persistent_matmul(run: Any, shape: tuple[int, ...]) -> None:
+    m, n, k, bm, bn, bk, programs, warps = shape
+    rng = np.random.default_rng(m + n)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    pitch = -(-n // 8) * 8 + 8  # 16-byte rows, with columns past the tensor
+    b = rng.standard_normal((k, pitch)).astype(np.float16)[:, :n]
+    whole = np.full((m + 2, pitch), SENTINEL, np.float16)
+    c = whole[:m, :n]
+    compiled = run(
+        persistent_matmul,
+        (programs,),
+        TensorDescriptor.from_tensor(a, [bm, bk]),
+        TensorDescriptor.from_tensor(b, [bk, bn]),
+        TensorDescriptor.from_tensor(c, [bm, bn]),
+        m,
+        n,
+        k,
+        BM=bm,
+        BN=bn,
+        BK=bk,
+        PROGRAMS=programs,
+        num_warps=warps,
+    )
+    if run.backend != "interpreter":
+        assert _tma_stored(compiled), "the block was not stored by TMA"
+        assert "ttg.async_tma_copy_global_to_local" in compiled.asm["ttg"]
+    ref = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float16)
+    np.testing.assert_allclose(c.astype(np.float32), ref.astype(np.float32), rtol=1e-2, atol=2e-2)
+    outside = np.ones(whole.shape, bool)
+    outside[:m, :n] = False
+    assert (whole[outside] == np.float16(SENTINEL)).all()
+
+
+def _fresh(kernel: Any) -> Iterator[None]:
+    kernel.clear_cache()  # (compiled unpatched by other tests)
+    yield
+    kernel.clear_cache()  # (the patched compiles)
+
+
+def test_a_missing_wait_before_the_tile_is_rewritten_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the waits lowered to barriers alone (patched), gpusim reports the threads writing
+    the tile of the next block while the copy engine may still read it."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.setattr(LowerTMAStoreWait, "lower", lambda self, ctx, op: ctx.emit(gpu.BarrierOp()))
+    for _ in _fresh(scale_tiles):
+        with pytest.raises(SimulationError, match=r"while a TMA store reading it"):
+            _check(Runner("gpusim", "numpy"), scale_tiles, "f16", SHAPES[2], host=True)
+
+
+def test_a_tile_that_does_not_fit_stays_a_plain_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the staging tile would pass the shared-memory limit (patched down to half the
+    tile), the store stays as it was, and right."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    limit = 32 * 64 * 2 // 2
+    monkeypatch.setattr(context, "SHARED_MEMORY_LIMIT", limit)
+    monkeypatch.setattr(driver, "SHARED_MEMORY_LIMIT", limit)
+    for _ in _fresh(scale_tiles):
+        m, n, bm, bn = 64, 64, 32, 64
+        x = np.arange(m * n, dtype=np.float16).reshape(m, n)
+        y = np.zeros_like(x)
+        compiled = scale_tiles[(2,)](
+            TensorDescriptor.from_tensor(x, [bm, bn]),
+            TensorDescriptor.from_tensor(y, [bm, bn]),
+            m,
+            n,
+            PROGRAMS=2,
+            BM=bm,
+            BN=bn,
+        )
+        assert not _tma_stored(compiled)
+        np.testing.assert_array_equal(y, x * 2 + 1)
