@@ -37,7 +37,12 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from mytriton.dialects.tt import core as tt
 from mytriton.dialects.tt.types import byte_size, element_type, shape_of
-from mytriton.dialects.ttg.layouts import ConvertLayoutOp, module_capability
+from mytriton.dialects.ttg.layouts import (
+    BlockedLayoutAttr,
+    ConvertLayoutOp,
+    layout_of,
+    module_capability,
+)
 from mytriton.dialects.ttg.nvmma import NvmmaSharedLayoutAttr, swizzle_for
 from mytriton.dialects.ttg.shared import LocalAllocOp, MemDescType
 from mytriton.dialects.ttg.tma import record_tensor_map, tensor_map_box
@@ -111,6 +116,12 @@ def _storable(element: object) -> bool:
     return isinstance(element, IntegerType) and element.width.data in (16, 32)
 
 
+def _registers(value: SSAValue) -> bool:
+    """Whether ``value`` is laid out as the staging writes take a block: a blocked layout
+    (a tensor-core accumulator's included), not a slice of a wider one."""
+    return isinstance(layout_of(value.type), BlockedLayoutAttr)
+
+
 def _rewrite(kernel: func.FuncOp, store: tt.StoreOp, axis: AxisAnalysis) -> bool:
     """Replace ``store`` by a TMA store where it qualifies (module doc); whether it did."""
     m = store.tensor_map
@@ -136,6 +147,10 @@ def _rewrite(kernel: func.FuncOp, store: tt.StoreOp, axis: AxisAnalysis) -> bool
         return False
     convert = value.owner
     source = convert.src if isinstance(convert, ConvertLayoutOp) else value
+    if not _registers(source):
+        source = value
+        if not _registers(source):
+            return False
     alloc = LocalAllocOp(tile, source)
     for new in (
         AsyncTMAStoreWaitOp(0),
