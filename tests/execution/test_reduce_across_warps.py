@@ -1,10 +1,10 @@
-"""A block reduced to one element across several warps (``reduce.across_warps_shuffled``):
-each lane reads one warp's partial and a butterfly over the lanes combines them, so every
-thread must end with the same, correctly ordered result.
-
-The combines below are associative but not commutative (the first non-zero element, the first
-index of the maximum), so a butterfly that mixed up the warps' order gives a wrong answer, and
-the result is written from every thread, so threads that disagree show.
+"""A block reduced to one element across several warps: with a commutative combine each
+lane reads one warp's partial and a butterfly over the lanes combines them
+(``reduce.across_warps_shuffled``); with an ordered one every thread combines the partials in
+warp order (``across_warps_in_turn``). Every thread must end with the same, correctly ordered
+result: the ordered combines below (the first non-zero element, the first index of the
+maximum) give a wrong answer if the warps' order is mixed up, and the results are written from
+every thread, so threads that disagree show.
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ def row_reductions_kernel(x_ptr, out_ptr, N: tl.constexpr):
     first = tl.reduce(x, 0, _first_nonzero)
     total = tl.sum(x, axis=0)
     where = tl.argmax(x, axis=0, tie_break_left=True)
+    spread = tl.max(x, axis=0) - tl.min(x, axis=0)
     zero = tl.zeros([N], tl.int32)  # every thread writes its copy of each result
     tl.store(out_ptr + offs, zero + first)
     tl.store(out_ptr + N + offs, zero + total)
     tl.store(out_ptr + 2 * N + offs, zero + where)
+    tl.store(out_ptr + 3 * N + offs, zero + spread)
 
 
 @pytest.mark.parametrize("num_warps", [2, 4, 8, 16])
@@ -50,11 +52,12 @@ def test_ordered_combines_over_warps(run: Any, num_warps: int, first: float) -> 
     x[at:] = np.arange(1, n - at + 1, dtype=np.int32) % 5  # first non-zero at `at`
     x[at] = 9
     x[(at + n) // 2] = 9  # a tie for the maximum, later than `at` (but for the last)
-    out = np.full(3 * n, -7, np.int32)
+    out = np.full(4 * n, -7, np.int32)
     run(row_reductions_kernel, (1,), x, out, N=n, num_warps=num_warps)
     np.testing.assert_array_equal(out[:n], np.full(n, 9))
     np.testing.assert_array_equal(out[n : 2 * n], np.full(n, x.sum()))
-    np.testing.assert_array_equal(out[2 * n :], np.full(n, at))
+    np.testing.assert_array_equal(out[2 * n : 3 * n], np.full(n, at))
+    np.testing.assert_array_equal(out[3 * n :], np.full(n, x.max() - x.min()))
 
 
 @triton.jit
