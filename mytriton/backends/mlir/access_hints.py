@@ -21,6 +21,7 @@ from __future__ import annotations
 from xdsl.dialects import llvm, scf, vector
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    IntAttr,
     IntegerType,
     StringAttr,
     UnitAttr,
@@ -225,7 +226,7 @@ def _predicate(op: scf.IfOp) -> None:
 
 def _is_global(ptr: SSAValue) -> bool:
     t = ptr.type
-    return isinstance(t, llvm.LLVMPointerType) and t.addr_space.data == 1
+    return isinstance(t, llvm.LLVMPointerType) and t.addr_space == IntAttr(1)
 
 
 def _predicated_load(op: scf.IfOp, load: llvm.LoadOp, other: SSAValue) -> None:
