@@ -55,7 +55,9 @@ def hinted_copy_kernel(
 
 def _accesses(ptx: str) -> list[str]:
     """The global loads and stores, e.g. ``ld.global.cg.v4.b32``."""
-    return re.findall(r"^\s*((?:ld|st)(?:\.volatile)?\.global[\w.:]*)", ptx, flags=re.M)
+    return re.findall(
+        r"^\s*(?:@%p\d+\s+)?((?:ld|st)(?:\.volatile)?\.global[\w.:]*)", ptx, flags=re.M
+    )
 
 
 def _f32(n: int = 128) -> np.ndarray:

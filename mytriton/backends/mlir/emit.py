@@ -15,6 +15,8 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
 * ``llvm.load``'s ``mytriton.volatile`` (``tl.load(volatile=True)``) becomes upstream's
   ``volatile_`` property, which xDSL's op lacks; an ``llvm.load``/``llvm.store`` with a cache
   modifier or eviction policy becomes inline PTX (``access_hints``);
+* a masked global load or store (an ``scf.if`` around one access) becomes one predicated inline
+  PTX access, as Triton's (NVPTX would branch around it: ``access_hints``);
 * an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
   ``atomic_fences``);
 * ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
@@ -49,7 +51,10 @@ from xdsl.ir import Operation
 from xdsl.printer import Printer
 from xdsl.rewriter import Rewriter
 
-from mytriton.backends.mlir.access_hints import rewrite_hinted_access
+from mytriton.backends.mlir.access_hints import (
+    predicate_masked_accesses,
+    rewrite_hinted_access,
+)
 from mytriton.backends.mlir.atomic_fences import fence_atomicrmw
 from mytriton.backends.mlir.dynamic_shared import declare_dynamic_shared
 from mytriton.backends.mlir.inline_mma import inline_fp8_mma_sync
@@ -80,6 +85,7 @@ def emit_mlir(module: ModuleOp, *, locations: bool = True, fp_fusion: bool = Tru
     copy = module.clone()
     _fix_container_module(copy)
     declare_dynamic_shared(copy)
+    predicate_masked_accesses(copy)
     for op in list(copy.walk()):  # a fix may replace its op
         fix = _FIXES.get(op.name)
         if fix is not None:

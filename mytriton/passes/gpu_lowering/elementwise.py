@@ -43,7 +43,9 @@ from mytriton.dialects.tt.types import (
     is_pointer,
     is_unsigned,
 )
+from mytriton.dialects.ttg.layouts import layout_of
 from mytriton.errors import BackendError
+from mytriton.passes.analysis.axis_info import pow2_dividing
 from mytriton.passes.gpu_lowering import fp8, fp8_cvt
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.libdevice import libdevice_call, round_toward_zero
@@ -357,8 +359,36 @@ class LowerElementwise:
                 ctx.set(op.results[0], fp8_cvt.convert_all(ctx, operands[0], src, dst, toward_zero))
                 return
         count = max(len(r) for r in operands)
-        out = []
+        leaders = equal_registers(ctx, op.results[0], count)
+        out: list[SSAValue] = []
         for i in range(count):
+            if leaders[i] != i:  # the same value as an earlier register: computed once
+                out.append(out[leaders[i]])
+                continue
             args = [r[i] if len(r) > 1 else r[0] for r in operands]
             out.append(scalar_op(ctx, op, args))
         ctx.set(op.results[0], out)
+
+
+def equal_registers(ctx: LoweringContext, v: SSAValue, count: int) -> list[int]:
+    """Per register of ``v`` (``count`` of them), an earlier-or-same register of the thread
+    known to hold the same value (Triton's deduplication by constancy): a block the axis
+    analysis proves constant over aligned runs of ``k`` along a dimension (``offs < N`` with
+    ``offs`` contiguous and ``N`` a multiple of ``k``) is equal over each aligned group of
+    ``min(k, sizePerThread)`` of a thread's consecutive registers, so one compare serves a
+    whole vector instead of one per element."""
+    leaders = list(range(count))
+    if ctx.axis is None or count == 1 or layout_of(v.type) is None:
+        return leaders
+    g = ctx.geometry(v.type)
+    if g.num_registers != count:
+        return leaders
+    constancy = ctx.axis[v].constancy
+    for own, root in enumerate(g.kept):
+        width = min(pow2_dividing(constancy[own]), g.root.spt[root], g.full_shape[root])
+        if width < 2:
+            continue
+        for run in g.register_runs(root, width):
+            for r in run:  # run[0] is the run's first register: its leader is no later
+                leaders[r] = leaders[run[0]]
+    return leaders

@@ -4,8 +4,10 @@
 2. A butterfly of ``gpu.shuffle xor`` over the lanes that own *distinct* elements along the axis
    leaves every such lane with the warp's result (replicated lanes do identical work).
 3. If several warps split the axis, each writes its partial per result element to shared
-   memory, and after a barrier the partials are combined: by every thread, in warp order, where
-   a thread holds one result element (``across_warps_in_turn``); spread over the threads, each
+   memory, and after a barrier the partials are combined: where the block reduces to one
+   element with a commutative combine, by a butterfly over the lanes, each lane reading one
+   warp's partial (``across_warps_shuffled``); by every thread, in warp order, where a thread
+   holds one result element (``across_warps_in_turn``); spread over the threads, each
    combining a few with its lanes, where it holds several (``across_warps_spread``, Triton's
    scheme). Every thread ends holding the result elements of the slice layout, so the result
    is immediately usable without further communication.
@@ -195,7 +197,10 @@ class LowerReduce:
 
         # 3. across warps, through shared memory
         warps = g.distinct_warps(axis)
-        if warps > 1 and len(partial) == 1:
+        one = len(partial) == 1 and result_strides(g, axis)[1] == 1
+        if warps > 1 and one and is_commutative(op):
+            partial = across_warps_shuffled(ctx, op, g, axis, warps, partial)
+        elif warps > 1 and len(partial) == 1:
             partial = across_warps_in_turn(ctx, op, g, axis, warps, partial)
         elif warps > 1:
             partial = across_warps_spread(ctx, op, g, axis, warps, partial)
@@ -207,6 +212,39 @@ class LowerReduce:
             else:
                 assert len(partial) == 1
                 ctx.set(result, [next(iter(partial.values()))[n]])
+
+
+def across_warps_shuffled(
+    ctx: LoweringContext,
+    op: tt.ReduceOp,
+    g: Geometry,
+    axis: int,
+    warps: int,
+    partial: dict[Key, list[SSAValue]],
+) -> dict[Key, list[SSAValue]]:
+    """Step 3 where the whole block reduces to one element (a row's scalar, as in a softmax)
+    with a commutative combine (``tl.sum``, ``tl.max``): each warp writes its partial to slot
+    ``warp``; after a barrier lane ``l`` reads slot ``l % warps`` and a butterfly over the low
+    lane bits combines the ``warps`` partials, so every lane of every warp ends with the
+    result. One shared load and ``log2(warps)`` shuffles, where reading all the partials in
+    every thread (``across_warps_in_turn``) kept ``warps`` more registers live beside the
+    block's own values, costing occupancy (softmax 35 -> 32 registers). An ordered combine
+    (``tl.argmax``'s value and index) keeps ``across_warps_in_turn``: its butterfly's
+    operand swaps cost more registers than they save (argmax 48 -> 64 on the mlir backend)."""
+    bufs = [ctx.shared_buffer(element_type(s.type), warps, local=True) for s in op.srcs]
+    warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
+    (key, values), *_ = partial.items()
+    at = ctx.value(arith.IndexCastOp(warp_idx, IndexType()))
+    for buf, value in zip(bufs, values, strict=True):
+        ctx.emit(memref.StoreOp.get(value, buf, [at]))
+    ctx.emit(gpu.BarrierOp())
+    slot = ctx.value(arith.IndexCastOp(coordinate_bits(ctx, 0, warps), IndexType()))
+    group: dict[Key, list[SSAValue]] = {
+        key: [ctx.value(memref.LoadOp.get(buf, [slot])) for buf in bufs]
+    }
+    butterfly(ctx, op, group, [1 << b for b in range(log2(warps))])
+    ctx.emit(gpu.BarrierOp())
+    return group
 
 
 def across_warps_in_turn(
