@@ -1,0 +1,290 @@
+"""A ``ttg.convert_layout`` of 16- or 32-bit elements through shared memory in 16-byte accesses:
+every thread stores whole 16-byte chunks (one ``st.shared.v4`` each) and reads its result with
+``ldmatrix`` (sm_75 on), where the plain round trip of ``convert`` stores and loads element by
+element (an mma accumulator's pairs: 32-bit stores, 8-way bank conflicts on its rows).
+
+The scratch is laid out by the *result* layout, in ``ldmatrix``'s terms: lane ``l`` of warp ``w``
+holds its registers as 32-bit units (two 16-bit or one 32-bit element), four ``ldmatrix.x4``
+matrices per group of four units; unit ``4g + m`` of lane ``l`` lies at byte ``4 (l % 4)`` of the
+16-byte chunk ``(w G + g) 32 + 8 m + l // 4`` (``G`` groups per thread), so lane ``l``'s row
+address of group ``g`` is chunk ``(w G + g) 32 + l`` and ``ldmatrix`` hands every lane its own
+units. The source layout suits when each of its threads holds whole chunks (an mma
+accumulator's thread holds column pairs 8 apart: four of its pairs make one chunk of a result
+row) and every address is ``thread part XOR register part``, the thread part linear in the
+thread id's bits (blocked layouts with power-of-two shapes, nothing replicated); ``plan_wide``
+checks both for every thread and register at compile time, and returns None otherwise.
+A swizzle (the 16-byte chunk's index within its 128 bytes XOR some higher address bits) keeps
+the eight stores of each quarter warp on distinct banks; ``ldmatrix`` reads eight chunks of one
+128-byte row per phase whatever the swizzle.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, gpu, llvm, vector
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    IndexType,
+    IntegerAttr,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+
+from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER, LdMatrixOp
+from mytriton.dialects.ttg.geometry import Geometry
+from mytriton.dialects.ttg.layouts import WARP_SIZE
+from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
+from mytriton.passes.gpu_lowering.redistribute import thread_coords
+
+index = IndexType()
+
+CHUNK = 16  #: bytes of one ``st.shared.v4`` and of one ``ldmatrix`` row
+UNIT = 4  #: bytes of one ``ldmatrix`` register
+X4 = 4  #: matrices (registers) per ``ldmatrix.x4``
+LDMATRIX_CAPABILITY = 75
+
+
+@dataclass(frozen=True)
+class WidePlan:
+    """Byte addresses in the scratch, in element units (``elem_bytes`` each): a thread's is
+    the XOR of the contributions of its id's set bits and of the access's register part."""
+
+    elem_bytes: int
+    store_thread: tuple[int, ...]  # per thread-id bit
+    stores: tuple[tuple[int, tuple[int, ...]], ...]  # register part, registers in chunk order
+    load_thread: tuple[int, ...]  # per thread-id bit
+    loads: tuple[int, ...]  # register part of each ``ldmatrix.x4``'s row address
+
+    @property
+    def store_adds(self) -> bool:
+        """Whether the stores' thread and register parts share no bit (XOR is then an add)."""
+        return _disjoint(self.store_thread, [a for a, _ in self.stores])
+
+    @property
+    def load_adds(self) -> bool:
+        return _disjoint(self.load_thread, self.loads)
+
+
+def _disjoint(a: Sequence[int], b: Sequence[int]) -> bool:
+    x = y = 0
+    for v in a:
+        x |= v
+    for v in b:
+        y |= v
+    return x & y == 0
+
+
+def wide_element(t: Attribute) -> bool:
+    """The element types the wide round trip moves: 16- and 32-bit floats, i32."""
+    return isinstance(t, (Float16Type, BFloat16Type, Float32Type)) or t == i32
+
+
+def plan_wide(src: Geometry, dst: Geometry, elem_bytes: int, numel: int) -> WidePlan | None:
+    """The wide round trip from ``src`` to ``dst`` (``numel`` elements of ``elem_bytes``), or
+    None where it does not apply (see the module docstring)."""
+    threads = dst.num_threads
+    per_unit = UNIT // elem_bytes
+    regs = dst.num_registers
+    if src.num_threads != threads or src.num_registers * threads != numel:
+        return None
+    if regs * elem_bytes % (X4 * UNIT) or regs * threads != numel:
+        return None
+    groups = regs // per_unit // X4
+    if groups & (groups - 1):
+        return None
+    where: dict[tuple[int, ...], int] = {}
+    for t in range(threads):
+        w, lane = divmod(t, WARP_SIZE)
+        for k, c in enumerate(thread_coords(dst, t)):
+            u, e = divmod(k, per_unit)
+            chunk = (w * groups + u // X4) * WARP_SIZE + 8 * (u % X4) + lane // 4
+            where[c] = chunk * CHUNK + (lane % 4) * UNIT + e * elem_bytes
+    if len(where) != numel:
+        return None  # the result replicates elements
+    stored = [[where.get(c, -1) for c in thread_coords(src, t)] for t in range(threads)]
+    if len({a for row in stored for a in row} - {-1}) != numel:
+        return None
+    swizzle = _swizzle([stored[1 << b][0] ^ stored[0][0] for b in range(3)])
+    stored = [[swizzle(a) for a in row] for row in stored]
+    store_thread = _thread_part([row[0] ^ stored[0][0] for row in stored], stored, threads)
+    if store_thread is None or any(c % CHUNK for c in store_thread):
+        return None
+    loaded = [
+        [
+            swizzle(((t // WARP_SIZE * groups + g) * WARP_SIZE + t % WARP_SIZE) * CHUNK)
+            for g in range(groups)
+        ]
+        for t in range(threads)
+    ]
+    load_thread = _thread_part([row[0] for row in loaded], loaded, threads)
+    stores = _chunks(stored[0], elem_bytes)
+    if load_thread is None or stores is None:
+        return None
+    return WidePlan(
+        elem_bytes,
+        tuple(c // elem_bytes for c in store_thread),
+        tuple((a // elem_bytes, run) for a, run in stores),
+        tuple(c // elem_bytes for c in load_thread),
+        tuple(a // elem_bytes for a in loaded[0]),
+    )
+
+
+def _swizzle(steps: Sequence[int]) -> _Swizzle:
+    """The swizzle that puts the chunks of quarter-warp lanes ``0..7`` (their addresses differ
+    by XORs of ``steps``) on distinct 16-byte bank groups: the chunk's index within its 128
+    bytes XOR up to three higher address bits (none where no choice separates them)."""
+    highs = sorted({b for s in steps for b in range(7, s.bit_length()) if s >> b & 1})
+    for picks in itertools.product([None, *highs], repeat=3):
+        sw = _Swizzle(tuple(picks))
+        if _independent([sw(s) >> 4 & 7 for s in steps]):
+            return sw
+    return _Swizzle((None, None, None))
+
+
+@dataclass(frozen=True)
+class _Swizzle:
+    """Address bit ``4 + i`` XOR bit ``picks[i]`` (a linear, bijective map on addresses)."""
+
+    picks: tuple[int | None, ...]
+
+    def __call__(self, a: int) -> int:
+        for i, p in enumerate(self.picks):
+            if p is not None:
+                a ^= (a >> p & 1) << (4 + i)
+        return a
+
+
+def _independent(vs: Sequence[int]) -> bool:
+    """Whether the 3-bit vectors ``vs`` are linearly independent over GF(2)."""
+    for n in range(1, len(vs) + 1):
+        for combo in itertools.combinations(vs, n):
+            x = 0
+            for v in combo:
+                x ^= v
+            if x == 0:
+                return False
+    return True
+
+
+def _thread_part(
+    firsts: Sequence[int], table: Sequence[Sequence[int]], threads: int
+) -> tuple[int, ...] | None:
+    """Per thread-id bit, its contribution to the address (``firsts[t]``: thread ``t``'s
+    thread part), when every ``table[t][k]`` is ``thread part XOR table[0][k]`` and the thread
+    part is linear in the id's bits; else None."""
+    bits = threads.bit_length() - 1
+    contrib = tuple(firsts[1 << b] for b in range(bits))
+    for t in range(threads):
+        part = 0
+        for b in range(bits):
+            if t >> b & 1:
+                part ^= contrib[b]
+        if part != firsts[t] or any(a != part ^ z for a, z in zip(table[t], table[0], strict=True)):
+            return None
+    return contrib
+
+
+def _chunks(addresses: Sequence[int], elem_bytes: int) -> list[tuple[int, tuple[int, ...]]] | None:
+    """Thread 0's registers grouped into whole 16-byte chunks (chunk address, the registers
+    by their byte in it), or None when some chunk is not all its own."""
+    by_chunk: dict[int, dict[int, int]] = {}
+    for k, a in enumerate(addresses):
+        by_chunk.setdefault(a - a % CHUNK, {})[a % CHUNK] = k
+    out = []
+    for base, run in sorted(by_chunk.items()):
+        if sorted(run) != list(range(0, CHUNK, elem_bytes)):
+            return None
+        out.append((base, tuple(run[o] for o in sorted(run))))
+    return out
+
+
+def lower_wide(
+    ctx: LoweringContext, plan: WidePlan, buf: SSAValue, values: Sequence[SSAValue], elem: Attribute
+) -> list[SSAValue]:
+    """Store ``values`` (the source registers) by ``plan``, a barrier, load the result's
+    registers by ``ldmatrix``, a barrier; the result's registers."""
+    at, adds = _at_thread(ctx, plan.store_thread), plan.store_adds
+    width = CHUNK // plan.elem_bytes
+    t = VectorType(elem, [width])
+    for offset, run in plan.stores:
+        packed = ctx.value(vector.BroadcastOp(values[run[0]], t))
+        for e in range(1, width):
+            packed = ctx.value(vector.InsertOp(values[run[e]], packed, [e], t))
+        where = ctx.value(arith.IndexCastOp(_combine(ctx, at, offset, adds), index))
+        store = vector.StoreOp(packed, buf, [where])
+        store.attributes["alignment"] = IntegerAttr(CHUNK, i64)
+        ctx.emit(store)
+    ctx.emit(gpu.BarrierOp())
+    base = memref_pointer(ctx, buf)
+    row_at, adds = _at_thread(ctx, plan.load_thread), plan.load_adds
+    out: list[SSAValue] = []
+    for offset in plan.loads:
+        address = _combine(ctx, row_at, offset, adds)
+        row = ctx.value(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], elem, [address], SHARED_POINTER))
+        loaded = ctx.value(LdMatrixOp(row, X4, False))
+        for field in range(X4):
+            reg = ctx.value(
+                llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [field]), loaded, i32)
+            )
+            out.extend(_unpack(ctx, reg, elem, plan.elem_bytes))
+    ctx.emit(gpu.BarrierOp())
+    return out
+
+
+def _unpack(
+    ctx: LoweringContext, reg: SSAValue, elem: Attribute, elem_bytes: int
+) -> list[SSAValue]:
+    """The elements one ``ldmatrix`` register holds, the low bytes first."""
+    if elem_bytes == UNIT:
+        return [reg if elem == i32 else ctx.value(arith.BitcastOp(reg, elem))]
+    pair = ctx.value(llvm.BitcastOp(reg, VectorType(elem, [2])))
+    return [ctx.value(vector.ExtractOp(pair, [e], elem)) for e in (0, 1)]
+
+
+def _combine(ctx: LoweringContext, at: SSAValue, offset: int, adds: bool) -> SSAValue:
+    """``at XOR offset`` where the access is; ``adds``: as an add (they share no bit), which
+    folds into the address."""
+    if offset == 0:
+        return at
+    op = arith.AddiOp if adds else arith.XOrIOp
+    return ctx.value(op(at, ctx.i32(offset)))
+
+
+def _at_thread(ctx: LoweringContext, contrib: Sequence[int]) -> SSAValue:
+    """The XOR of ``contrib[b]`` over the set bits ``b`` of the thread id, at the kernel entry
+    (runs of bits that map to consecutive powers of two as one shifted field), once."""
+    key = ("wide_thread", tuple(contrib))
+    if key in ctx._derived:
+        return ctx._derived[key]
+    tid = ctx.thread_id
+    total: SSAValue | None = None
+    b = 0
+    while b < len(contrib):
+        c, run = contrib[b], 1
+        if c == 0:
+            b += 1
+            continue
+        power = c & (c - 1) == 0
+        while power and b + run < len(contrib) and contrib[b + run] == c << run:
+            run += 1
+        field = ctx._bits(tid, b, 1 << run)
+        if power:
+            term = (
+                field if c == 1 else ctx.at_entry(arith.ShLIOp(field, ctx.i32(c.bit_length() - 1)))
+            )
+        else:
+            term = ctx.at_entry(arith.MuliOp(field, ctx.i32(c)))
+        total = term if total is None else ctx.at_entry(arith.XOrIOp(total, term))
+        b += run
+    result = total if total is not None else ctx.i32(0)
+    ctx._derived[key] = result
+    return result
