@@ -23,7 +23,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from xdsl.dialects import arith, gpu, llvm, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -39,11 +41,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 
 from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER, LdMatrixOp
-from mytriton.dialects.ttg.geometry import Geometry
+from mytriton.dialects.ttg.geometry import Geometry, log2
 from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
-from mytriton.passes.gpu_lowering.redistribute import thread_coords
 
 index = IndexType()
 
@@ -90,43 +91,38 @@ def wide_element(t: Attribute) -> bool:
 
 def plan_wide(src: Geometry, dst: Geometry, elem_bytes: int, numel: int) -> WidePlan | None:
     """The wide round trip from ``src`` to ``dst`` (``numel`` elements of ``elem_bytes``), or
-    None where it does not apply (see the module docstring)."""
-    threads = dst.num_threads
-    per_unit = UNIT // elem_bytes
-    regs = dst.num_registers
+    None where it does not apply (see the module docstring). Every thread and register is
+    checked, in NumPy (a 128 x 256 block: 32768 of each)."""
+    threads, regs = dst.num_threads, dst.num_registers
     if src.num_threads != threads or src.num_registers * threads != numel:
         return None
-    if regs * elem_bytes % (X4 * UNIT) or regs * threads != numel:
+    if regs * elem_bytes % (X4 * UNIT) or regs * threads != numel or threads & (threads - 1):
         return None
+    per_unit = UNIT // elem_bytes
     groups = regs // per_unit // X4
     if groups & (groups - 1):
         return None
-    where: dict[tuple[int, ...], int] = {}
-    for t in range(threads):
-        w, lane = divmod(t, WARP_SIZE)
-        for k, c in enumerate(thread_coords(dst, t)):
-            u, e = divmod(k, per_unit)
-            chunk = (w * groups + u // X4) * WARP_SIZE + 8 * (u % X4) + lane // 4
-            where[c] = chunk * CHUNK + (lane % 4) * UNIT + e * elem_bytes
-    if len(where) != numel:
+    where = np.full(numel, -1, np.int64)
+    at = _flat(dst)
+    if not _each_once(at, numel):
         return None  # the result replicates elements
-    stored = [[where.get(c, -1) for c in thread_coords(src, t)] for t in range(threads)]
-    if len({a for row in stored for a in row} - {-1}) != numel:
-        return None
-    swizzle = _swizzle([stored[1 << b][0] ^ stored[0][0] for b in range(3)])
-    stored = [[swizzle(a) for a in row] for row in stored]
-    store_thread = _thread_part([row[0] ^ stored[0][0] for row in stored], stored, threads)
+    t = np.arange(threads)[:, None]
+    u, e = np.divmod(np.arange(regs)[None, :], per_unit)
+    lane = t % WARP_SIZE
+    chunk = (t // WARP_SIZE * groups + u // X4) * WARP_SIZE + 8 * (u % X4) + lane // 4
+    where[at] = chunk * CHUNK + (lane % 4) * UNIT + e * elem_bytes
+    stored = where[_flat(src)]
+    if stored.min() < 0 or not _each_once(stored // elem_bytes, numel):
+        return None  # the source replicates elements
+    swizzle = _swizzle([int(stored[1 << b, 0] ^ stored[0, 0]) for b in range(3)])
+    stored = swizzle(stored)
+    store_thread = _thread_part(stored)
     if store_thread is None or any(c % CHUNK for c in store_thread):
         return None
-    loaded = [
-        [
-            swizzle(((t // WARP_SIZE * groups + g) * WARP_SIZE + t % WARP_SIZE) * CHUNK)
-            for g in range(groups)
-        ]
-        for t in range(threads)
-    ]
-    load_thread = _thread_part([row[0] for row in loaded], loaded, threads)
-    stores = _chunks(stored[0], elem_bytes)
+    rows = (t // WARP_SIZE * groups + np.arange(groups)[None, :]) * WARP_SIZE + t % WARP_SIZE
+    loaded = swizzle(rows * CHUNK)
+    load_thread = _thread_part(loaded)
+    stores = _chunks([int(a) for a in stored[0]], elem_bytes)
     if load_thread is None or stores is None:
         return None
     return WidePlan(
@@ -134,8 +130,35 @@ def plan_wide(src: Geometry, dst: Geometry, elem_bytes: int, numel: int) -> Wide
         tuple(c // elem_bytes for c in store_thread),
         tuple((a // elem_bytes, run) for a, run in stores),
         tuple(c // elem_bytes for c in load_thread),
-        tuple(a // elem_bytes for a in loaded[0]),
+        tuple(int(a) // elem_bytes for a in loaded[0]),
     )
+
+
+def _each_once(values: np.ndarray, n: int) -> bool:
+    """Whether ``values`` hold each of ``0 .. n - 1`` exactly once."""
+    return values.size == n and bool((np.bincount(values.ravel(), minlength=n) == 1).all())
+
+
+def _flat(g: Geometry) -> np.ndarray:
+    """The row-major position of every thread's (rows) every register's (columns) element:
+    ``redistribute.thread_coords`` for all threads at once."""
+    r = g.root
+    tid = np.arange(g.num_threads)
+    offsets = np.array(g.registers, np.int64).reshape(len(g.registers), r.rank)
+    flat = np.zeros((g.num_threads, len(g.registers)), np.int64)
+    stride = 1
+    for d in reversed(g.kept):
+        n = g.full_shape[d]
+        lane = (tid >> log2(g.lane_strides[d])) & (r.tpw[d] - 1)
+        warp = (tid >> (log2(WARP_SIZE) + log2(g.warp_strides[d]))) & (r.wpc[d] - 1)
+        base = (warp * r.tpw[d] + lane) * r.spt[d]
+        if n == 1:
+            base = base * 0
+        elif g.tile(d) > n:
+            base = base & (n - 1)
+        flat += (base[:, None] + offsets[None, :, d]) * stride
+        stride *= n
+    return flat
 
 
 def _swizzle(steps: Sequence[int]) -> _Swizzle:
@@ -156,10 +179,10 @@ class _Swizzle:
 
     picks: tuple[int | None, ...]
 
-    def __call__(self, a: int) -> int:
+    def __call__(self, a: Any) -> Any:  # an int or an integer array
         for i, p in enumerate(self.picks):
             if p is not None:
-                a ^= (a >> p & 1) << (4 + i)
+                a = a ^ ((a >> p & 1) << (4 + i))
         return a
 
 
@@ -175,22 +198,20 @@ def _independent(vs: Sequence[int]) -> bool:
     return True
 
 
-def _thread_part(
-    firsts: Sequence[int], table: Sequence[Sequence[int]], threads: int
-) -> tuple[int, ...] | None:
-    """Per thread-id bit, its contribution to the address (``firsts[t]``: thread ``t``'s
-    thread part), when every ``table[t][k]`` is ``thread part XOR table[0][k]`` and the thread
-    part is linear in the id's bits; else None."""
-    bits = threads.bit_length() - 1
-    contrib = tuple(firsts[1 << b] for b in range(bits))
-    for t in range(threads):
-        part = 0
-        for b in range(bits):
-            if t >> b & 1:
-                part ^= contrib[b]
-        if part != firsts[t] or any(a != part ^ z for a, z in zip(table[t], table[0], strict=True)):
-            return None
-    return contrib
+def _thread_part(table: np.ndarray) -> tuple[int, ...] | None:
+    """Per thread-id bit, its contribution to the address, when every ``table[t, k]`` is
+    ``thread part XOR table[0, k]`` and the thread part is linear in the id's bits (the XOR of
+    its set bits' contributions); else None."""
+    threads = table.shape[0]
+    part = table[:, 0] ^ table[0, 0]
+    contrib = [int(part[1 << b]) for b in range(threads.bit_length() - 1)]
+    t = np.arange(threads)
+    linear = np.zeros(threads, np.int64)
+    for b, c in enumerate(contrib):
+        linear ^= ((t >> b) & 1) * c
+    if not np.array_equal(linear, part) or not np.array_equal(table, part[:, None] ^ table[0]):
+        return None
+    return tuple(contrib)
 
 
 def _chunks(addresses: Sequence[int], elem_bytes: int) -> list[tuple[int, tuple[int, ...]]] | None:
