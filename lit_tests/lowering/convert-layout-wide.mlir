@@ -21,12 +21,15 @@ func.func @acc_to_store(%x: !tt.ptr<f16>, %y: !tt.ptr<f16>) {
 }
 // CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<512xf16, 3 : i64>, {{.*}}, alignment = 16 : i64}> : () -> ()
 // CHECK-LABEL: "gpu.func"
-// Thread 1 and 2 (pair columns 1 and 2) start 80 and 160 halves on: swizzled chunks 10 and 20.
+// Lanes 1 and 2 (pair columns 1 and 2) start 80 and 160 halves on (swizzled chunks 10 and 20):
+// one field, (tid & 3) * 80; lanes 4, 8, 16 (rows 1, 2, 4) 8, 16 and 32 on: (tid >> 2 & 7) << 3.
 // CHECK:         %[[TID:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK:         %[[Q0:.*]] = arith.muli %{{.*}}, %[[C80:.*]] : i32
-// CHECK:         %[[Q1:.*]] = arith.muli %{{.*}}, %[[C160:.*]] : i32
-// CHECK-NEXT:    %[[Q:.*]] = arith.xori %[[Q0]], %[[Q1]] : i32
-// CHECK:         %[[AT:.*]] = arith.xori %[[Q]], %{{.*}} : i32
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:    %[[Q:.*]] = arith.andi %[[TID]], %[[C3]] : i32
+// CHECK-NEXT:    %[[C80:.*]] = arith.constant 80 : i32
+// CHECK-NEXT:    %[[QA:.*]] = arith.muli %[[Q]], %[[C80]] : i32
+// CHECK:         %[[RA:.*]] = arith.shli %{{.*}}, %[[C3]] : i32
+// CHECK-NEXT:    %[[AT:.*]] = arith.xori %[[QA]], %[[RA]] : i32
 // CHECK:         %[[BUF:.*]] = memref.get_global @smem_0 : memref<512xf16, 3 : i64>
 // CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
 // CHECK:         %[[P0:.*]] = vector.insert %v_7, %{{.*}} [7] : f16 into vector<8xf16>

@@ -282,7 +282,7 @@ def _combine(ctx: LoweringContext, at: SSAValue, offset: int, adds: bool) -> SSA
 
 def _at_thread(ctx: LoweringContext, contrib: Sequence[int]) -> SSAValue:
     """The XOR of ``contrib[b]`` over the set bits ``b`` of the thread id, at the kernel entry
-    (runs of bits that map to consecutive powers of two as one shifted field), once."""
+    (a run of bits whose contributions double as one field, shifted or multiplied), once."""
     key = ("wide_thread", tuple(contrib))
     if key in ctx._derived:
         return ctx._derived[key]
@@ -294,11 +294,12 @@ def _at_thread(ctx: LoweringContext, contrib: Sequence[int]) -> SSAValue:
         if c == 0:
             b += 1
             continue
-        power = c & (c - 1) == 0
-        while power and b + run < len(contrib) and contrib[b + run] == c << run:
+        bits = c  # a run of bits whose contributions double, none sharing a bit: one field
+        while b + run < len(contrib) and contrib[b + run] == c << run and not bits & c << run:
+            bits |= c << run
             run += 1
         field = ctx._bits(tid, b, 1 << run)
-        if power:
+        if c & (c - 1) == 0:
             term = (
                 field if c == 1 else ctx.at_entry(arith.ShLIOp(field, ctx.i32(c.bit_length() - 1)))
             )
