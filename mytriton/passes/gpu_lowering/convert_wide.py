@@ -281,11 +281,9 @@ def _combine(ctx: LoweringContext, at: SSAValue, offset: int, adds: bool) -> SSA
 
 
 def _at_thread(ctx: LoweringContext, contrib: Sequence[int]) -> SSAValue:
-    """The XOR of ``contrib[b]`` over the set bits ``b`` of the thread id, at the kernel entry
-    (a run of bits whose contributions double as one field, shifted or multiplied), once."""
-    key = ("wide_thread", tuple(contrib))
-    if key in ctx._derived:
-        return ctx._derived[key]
+    """The XOR of ``contrib[b]`` over the set bits ``b`` of the thread id (a run of bits whose
+    contributions double as one field, shifted or multiplied), where the op is: a few integer
+    instructions, kept out of the registers live across the kernel's main loop."""
     tid = ctx.thread_id
     total: SSAValue | None = None
     b = 0
@@ -298,15 +296,13 @@ def _at_thread(ctx: LoweringContext, contrib: Sequence[int]) -> SSAValue:
         while b + run < len(contrib) and contrib[b + run] == c << run and not bits & c << run:
             bits |= c << run
             run += 1
-        field = ctx._bits(tid, b, 1 << run)
+        field = ctx.value(arith.ShRUIOp(tid, ctx.i32(b))) if b else tid
+        field = ctx.value(arith.AndIOp(field, ctx.i32((1 << run) - 1)))
         if c & (c - 1) == 0:
-            term = (
-                field if c == 1 else ctx.at_entry(arith.ShLIOp(field, ctx.i32(c.bit_length() - 1)))
-            )
+            shift = c.bit_length() - 1
+            term = ctx.value(arith.ShLIOp(field, ctx.i32(shift))) if shift else field
         else:
-            term = ctx.at_entry(arith.MuliOp(field, ctx.i32(c)))
-        total = term if total is None else ctx.at_entry(arith.XOrIOp(total, term))
+            term = ctx.value(arith.MuliOp(field, ctx.i32(c)))
+        total = term if total is None else ctx.value(arith.XOrIOp(total, term))
         b += run
-    result = total if total is not None else ctx.i32(0)
-    ctx._derived[key] = result
-    return result
+    return total if total is not None else ctx.i32(0)
