@@ -12,7 +12,9 @@ units. The source layout suits when each of its threads holds whole chunks (an m
 accumulator's thread holds column pairs 8 apart: four of its pairs make one chunk of a result
 row) and every address is ``thread part XOR register part``, the thread part linear in the
 thread id's bits (blocked layouts with power-of-two shapes, nothing replicated); ``plan_wide``
-checks both for every thread and register at compile time, and returns None otherwise.
+checks both for every thread and register at compile time, and returns None otherwise (an
+accumulator over warps along N holds pairs 16 columns apart; an f32 chunk takes 4 columns 4
+apart: both stay element by element).
 A swizzle (the 16-byte chunk's index within its 128 bytes XOR some higher address bits) keeps
 the eight stores of each quarter warp on distinct banks; ``ldmatrix`` reads eight chunks of one
 128-byte row per phase whatever the swizzle.
