@@ -150,7 +150,9 @@ CASES: dict[str, tuple[Build, list[str]]] = {
         [
             "short v0 = (short)i;",
             "uint4 v1 = make_uint4("
-            + ", ".join(["(unsigned)(unsigned short)v0 * 0x10001u"] * 4)
+            + ", ".join(
+                ["((unsigned)(unsigned short)v0 | ((unsigned)(unsigned short)v0 << 16))"] * 4
+            )
             + ");",
             'asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v1.x), '
             '"r"(v1.y), "r"(v1.z), "r"(v1.w) : "memory");',
@@ -160,7 +162,12 @@ CASES: dict[str, tuple[Build, list[str]]] = {
         lambda b: b.store(b.broadcast(b.const(-2.0, bf16), 4), b["p"], 8),
         [
             "uint2 v0 = make_uint2("
-            + ", ".join(["(unsigned)(unsigned short)(mt_bf16)0xc000 * 0x10001u"] * 2)
+            + ", ".join(
+                [
+                    "((unsigned)(unsigned short)(mt_bf16)0xc000 | ((unsigned)(unsigned short)(mt_bf16)0xc000 << 16))"
+                ]
+                * 2
+            )
             + ");",
             'asm volatile("st.global.v2.b32 [%0], {%1, %2};" :: "l"(p), "r"(v0.x), "r"(v0.y) '
             ': "memory");',
@@ -243,13 +250,20 @@ CASES: dict[str, tuple[Build, list[str]]] = {
         lambda b: b.broadcast(b.const(1.5, f16), 8),
         [
             "uint4 v0 = make_uint4("
-            + ", ".join(["(unsigned)(unsigned short)(mt_half)0x3e00 * 0x10001u"] * 4)
+            + ", ".join(
+                [
+                    "((unsigned)(unsigned short)(mt_half)0x3e00 | ((unsigned)(unsigned short)(mt_half)0x3e00 << 16))"
+                ]
+                * 4
+            )
             + ");"
         ],
     ),
     "broadcast 2 bf16": (
         lambda b: b.broadcast(b.const(-2.0, bf16), 2),
-        ["uint1 v0 = make_uint1((unsigned)(unsigned short)(mt_bf16)0xc000 * 0x10001u);"],
+        [
+            "uint1 v0 = make_uint1(((unsigned)(unsigned short)(mt_bf16)0xc000 | ((unsigned)(unsigned short)(mt_bf16)0xc000 << 16)));"
+        ],
     ),
     "broadcast 4 bytes": (
         lambda b: b.broadcast(byte(b), 4),
@@ -483,7 +497,7 @@ CHECK: *(int2*)v{{[0-9]+}} = v{{[0-9]+}};
 PACKED_COPY_CHECKS = """
 CHECK: void __launch_bounds__(64) vector_copy(mt_half* x, mt_half* out, int n, int start) {
 CHECK:   uint4 [[OTHER:v[0-9]+]] = make_uint4(
-CHECK-SAME: (unsigned)(unsigned short)(mt_half)0xbc00 * 0x10001u, {{.*}});
+CHECK-SAME: ((unsigned)(unsigned short)(mt_half)0xbc00 | ((unsigned)(unsigned short)(mt_half)0xbc00 << 16)), {{.*}});
 CHECK:   uint4 [[VALUES:values_[0-9]+]];
 CHECK-NEXT:   if ([[MASK:mask_[0-9]+]]) {
 CHECK-NEXT:     uint4 [[LOADED:v[0-9]+]] = *(const uint4*)v{{[0-9]+}};

@@ -103,7 +103,14 @@ def _slot(packed: PackedVector, i: int) -> tuple[str, int]:
 
 
 def _splat(packed: PackedVector, scalar: str) -> str:
-    """One word holding ``scalar``'s bits in every slot: the bits times ``0x00010001``..."""
-    ones = sum(1 << (packed.bits * k) for k in range(packed.per_word))
-    word = f"(unsigned)({packed.unsigned_element}){scalar} * 0x{ones:x}u"
+    """One word holding ``scalar``'s bits in every slot: the bits times ``0x01010101`` (8-bit
+    slots), or ORed with themselves shifted (16-bit slots: nvcc then sees that an insert
+    overwriting the high half of a splat of ``x & 0xffff`` with ``x``'s high half leaves ``x``,
+    as where a 16-byte store packs the halves ``ldmatrix`` loaded)."""
+    bits = f"(unsigned)({packed.unsigned_element}){scalar}"
+    if packed.bits == 16 and packed.per_word == 2:
+        word = f"({bits} | ({bits} << {packed.bits}))"
+    else:
+        ones = sum(1 << (packed.bits * k) for k in range(packed.per_word))
+        word = f"{bits} * 0x{ones:x}u"
     return word if packed.word_bits == 32 else f"({packed.word})({word})"

@@ -1,5 +1,6 @@
 """Lowering of ``ttg.convert_layout``: every thread writes the elements it owns to shared memory
-(row-major), a barrier, every thread reads the elements of the new layout, a barrier."""
+(row-major), a barrier, every thread reads the elements of the new layout, a barrier; in 16-byte
+accesses where the layouts allow (``convert_wide``: an mma accumulator to a store layout)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,17 @@ from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation
 
-from mytriton.dialects.tt.types import element_type, is_bool, is_pointer, shape_of
+from mytriton.dialects.tt.types import byte_size, element_type, is_bool, is_pointer, shape_of
 from mytriton.dialects.ttg.geometry import Geometry
 from mytriton.dialects.ttg.layouts import ConvertLayoutOp
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.convert_wide import (
+    LDMATRIX_CAPABILITY,
+    lower_wide,
+    plan_wide,
+    wide_element,
+)
 from mytriton.passes.gpu_lowering.fp8 import register_type
 from mytriton.passes.gpu_lowering.rules import lowers
 
@@ -42,6 +49,11 @@ class LowerConvertLayout:
         stored = i32 if is_bool(t) else register_type(elem)
         buf = ctx.shared_buffer(stored, numel, local=True)
         src_g, dst_g = ctx.geometry(t), ctx.geometry(op.result.type)
+        if ctx.capability >= LDMATRIX_CAPABILITY and wide_element(elem):
+            plan = plan_wide(src_g, dst_g, byte_size(elem), numel)
+            if plan is not None:
+                ctx.set(op.result, lower_wide(ctx, plan, buf, ctx.get(op.src), elem))
+                return
         src_strides, dst_strides = _root_strides(src_g, shape), _root_strides(dst_g, shape)
         for reg, value in zip(src_g.registers, ctx.get(op.src), strict=True):
             v = ctx.value(arith.ExtUIOp(value, i32)) if is_bool(t) else value
