@@ -39,13 +39,21 @@ class StageParseError(MyTritonError):
 @dataclass(frozen=True)
 class Stage:
     """One compilation step. ``run(previous artifact, options)`` makes this stage's artifact;
-    ``text`` prints it (``asm[name]``, dumps); ``parse`` reads such a text back."""
+    ``text`` prints it (``asm[name]``, dumps); ``parse`` reads such a text back.
+    ``run_made``, where given, replaces ``run`` when the previous artifact is the one the
+    compiler made (and verified) rather than one parsed from a text (a file to compile, an
+    override): a module stage then does not verify its input again."""
 
     name: str
     suffix: str  # of dump and override files: ``add_kernel`` + ``.ttg.mlir``
     run: Callable[[Artifact, Any], Artifact]
     text: Callable[[Artifact], Text]
     parse: Callable[[Text], Artifact]
+    run_made: Callable[[Artifact, Any], Artifact] | None = None
+
+    def runner(self, made: bool) -> Callable[[Artifact, Any], Artifact]:
+        """What runs this stage on an artifact the compiler ``made``, or else parsed."""
+        return self.run_made if made and self.run_made is not None else self.run
 
     @property
     def binary(self) -> bool:

@@ -69,8 +69,11 @@ def _check_extra(op: Operation) -> None:
 def _check_dominance(module: ModuleOp) -> None:
     """Every operand is defined before its use (xDSL does not check dominance itself)."""
 
-    def visit(block: Block, visible: set[SSAValue]) -> None:
-        defined = set(visible) | set(block.args)
+    def visit(block: Block, defined: set[SSAValue]) -> None:
+        # one set for the whole walk: a block's values are added on entry and taken out on
+        # leaving it (copying the visible values into each nested block cost its size each)
+        own: list[SSAValue] = [*block.args]
+        defined.update(block.args)
         for op in block.ops:
             for v in op.operands:
                 if v not in defined:
@@ -83,6 +86,8 @@ def _check_dominance(module: ModuleOp) -> None:
                 for inner in region.blocks:
                     visit(inner, defined)
             defined.update(op.results)
+            own.extend(op.results)
+        defined.difference_update(own)
 
     for region in module.regions:
         for block in region.blocks:

@@ -52,13 +52,17 @@ class IRFileNotFoundError(StageError, FileNotFoundError):
     """``mytriton.compile`` was given the path of a file that does not exist."""
 
 
-def _optimise(module: ModuleOp, options: Any) -> ModuleOp:
+def _optimise(module: ModuleOp, options: Any, verified: bool = False) -> ModuleOp:
     # where the launch's num_stages meets the module, once: written on it (unless the IR names
     # its own), it travels with the module to every pass that pipelines (tt-pipeline here,
     # ttg-pipeline in the ttg stage), as `ttg.num-warps` does from layout assignment on
-    set_module_num_stages(module, options.num_stages)
-    run_pipeline(module)  # in place: the `tt` text was printed before
+    set_module_num_stages(module, options.num_stages)  # an i32: the module still verifies
+    run_pipeline(module, verified=verified)  # in place: the `tt` text was printed before
     return module
+
+
+def _optimise_made(module: ModuleOp, options: Any) -> ModuleOp:
+    return _optimise(module, options, verified=True)  # the frontend verified it
 
 
 def _not_rerun(module: ModuleOp, options: Any) -> ModuleOp:
@@ -67,7 +71,7 @@ def _not_rerun(module: ModuleOp, options: Any) -> ModuleOp:
 
 FRONTEND_STAGES = (
     Stage("tt", ".tt.mlir", _not_rerun, print_module, parse_module),
-    Stage("tt-opt", ".tt-opt.mlir", _optimise, print_module, parse_module),
+    Stage("tt-opt", ".tt-opt.mlir", _optimise, print_module, parse_module, _optimise_made),
 )
 
 
@@ -140,7 +144,7 @@ def compile_stages(
     # an autotuner compiling its configs at once (parallel_compile.py, imported by it only)
     parallel = sys.modules.get("mytriton.runtime.parallel_compile")
     if parallel is None or not parallel.serve(fn, kernel, backend, options, module, clock):
-        run_stages(kernel, backend, options, "tt", module, clock)
+        run_stages(kernel, backend, options, "tt", module, clock, made=True)
     if entry is not None:
         clock.timed_store(lambda: entry.store(kernel))
     notify(fn, specs, kernel, options.capability, clock, False, files)
@@ -165,10 +169,12 @@ def run_stages(
     start: str,
     artifact: Any,
     clock: CompileClock | None = None,
+    made: bool = False,
 ) -> None:
     """Run the stages from ``start`` on (``artifact`` is that stage's), record and dump each
     one's text, apply overrides, then let the backend make the kernel launchable; ``clock``
-    times each stage run (for ``knobs.compilation.listener``)."""
+    times each stage run (for ``knobs.compilation.listener``). ``made``: ``artifact`` is the
+    frontend's verified module, not one parsed from a text (``Stage.run_made``)."""
     table = stage_table(backend)
     names = [s.name for s in table]
     if start not in names:
@@ -179,20 +185,22 @@ def run_stages(
     artifacts: dict[str, Any] = {}
     for stage in table[names.index(start) :]:
         if stage.name != start:
+            run = stage.runner(made)
             try:
                 if clock is None:
-                    artifact = stage.run(artifact, options)
+                    artifact = run(artifact, options)
                 else:
-                    artifact = clock.timed_stage(stage.name, stage.run, artifact, options)
+                    artifact = clock.timed_stage(stage.name, run, artifact, options)
             except StageUnavailable as e:
                 kernel.metadata["unavailable"] = f"no {stage.name} stage: {e}"
                 break
+            made = True
         text: Text = stage.text(artifact)
         if overrides is not None:
             path = overrides / kernel.hash / f"{kernel.name}{stage.suffix}"
             if path.is_file():
                 text = path.read_bytes() if stage.binary else path.read_text()
-                artifact = stage.parse(text)
+                artifact, made = stage.parse(text), False
             else:
                 _warn_misplaced_override(overrides / path.name, path)
         if stage.name == "tt":

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 
 import pytest
 from xdsl.dialects import gpu
+from xdsl.printer import Printer
 
-from mytriton.backends.mlir.emit import emit_mlir, kernel_name
+from mytriton.backends.mlir.emit import emit_mlir, kernel_name, print_generic
 from mytriton.errors import BackendError
 from tests.mlir import samples
 
@@ -217,3 +219,14 @@ def test_a_module_without_kernel_is_rejected() -> None:
 def test_location_file_names_are_escaped() -> None:
     text = emit_mlir(samples.add_kernel(file='/tmp/we"ird dir/k.py'))
     assert 'loc("/tmp/we\\22ird dir/k.py":' in text
+
+
+@pytest.mark.parametrize("name", sorted(samples.SAMPLES))
+@pytest.mark.parametrize("locations", [True, False])
+def test_the_text_is_xdsls_generic_form(name: str, locations: bool) -> None:
+    """``print_generic`` prints with the stages' faster printer: the text is exactly what
+    xDSL's own ``Printer`` prints, which upstream MLIR is known to parse."""
+    module = samples.SAMPLES[name]()
+    out = io.StringIO()
+    Printer(stream=out, print_generic_format=True, print_debuginfo=locations).print_op(module)
+    assert print_generic(module, locations=locations) == out.getvalue().rstrip("\n") + "\n"

@@ -303,6 +303,34 @@ def test_compiler_pipelines_name_the_broken_pass_on_replay() -> None:
     assert "(in the IR produced by pass 'test-break-range')" in info.value.message
 
 
+def test_a_verified_input_is_not_verified_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a stage's input that the stage before verified: only the passes' results are verified
+    calls: list[int] = []
+    real = pipeline.verify_module
+
+    def counting(module: ModuleOp) -> None:
+        calls.append(1)
+        real(module)
+
+    monkeypatch.setattr(pipeline, "verify_module", counting)
+    run_pipeline(_parse(), "cse,dce", each_pass=False, verified=True)
+    assert len(calls) == 1
+    calls.clear()
+    run_pipeline(_parse(), "cse,dce", verified=True)  # after each pass
+    assert len(calls) == 2
+
+
+@pytest.mark.usefixtures("with_broken_pass")
+def test_the_replay_runs_on_a_copy_of_the_original() -> None:
+    # the caller's unchanged copy of the input spares a copy per run; the replay copies it
+    original = _module_with_located_range()
+    before = str(original)
+    with pytest.raises(IRVerificationError, match="test-break-range"):
+        module = original.clone()
+        run_pipeline(module, "cse,test-break-range", each_pass=False, original=original)
+    assert str(original) == before
+
+
 def test_compiler_pipelines_replay_a_failing_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     # a pass that crashes on the IR an earlier one broke: the replay reports the broken IR
     runs: list[str] = []

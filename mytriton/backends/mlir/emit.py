@@ -48,7 +48,6 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Operation
-from xdsl.printer import Printer
 from xdsl.rewriter import Rewriter
 
 from mytriton.backends.mlir.access_hints import (
@@ -64,6 +63,7 @@ from mytriton.backends.mlir.inline_tensormap import (
 )
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
 from mytriton.dialects.nvgpu.upstream import IntAbsOp
+from mytriton.dialects.printing import LocatedPrinter
 from mytriton.errors import BackendError
 
 CONTAINER_MODULE = "gpu.container_module"
@@ -72,9 +72,13 @@ BLOCK_SIZE_ATTR = "known_block_size"
 
 
 def print_generic(module: ModuleOp, *, locations: bool = False) -> str:
-    """xDSL's generic form of ``module`` (``locations``: with each op's ``loc(...)``)."""
+    """xDSL's generic form of ``module`` (``locations``: with each op's ``loc(...)``), by the
+    stages' printer: the same text as xDSL's ``Printer``, in a quarter of its time (it prints
+    each location's file name once, not byte by byte at every op)."""
     out = io.StringIO()
-    Printer(stream=out, print_generic_format=True, print_debuginfo=locations).print_op(module)
+    LocatedPrinter(stream=out, print_generic_format=True, print_debuginfo=locations).print_op(
+        module
+    )
     return out.getvalue().rstrip("\n") + "\n"
 
 

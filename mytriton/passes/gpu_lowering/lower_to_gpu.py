@@ -43,20 +43,27 @@ def ttg_pipeline(num_warps: int, *, capability: int = DEFAULT_CAPABILITY) -> str
 
 
 def assign_layouts(
-    module: ModuleOp, num_warps: int, *, capability: int = DEFAULT_CAPABILITY
+    module: ModuleOp,
+    num_warps: int,
+    *,
+    capability: int = DEFAULT_CAPABILITY,
+    verified: bool = False,
 ) -> ModuleOp:
     """A laid-out (and pipelined) copy of optimised `tt` IR (``asm["ttg"]``) for a chip of
     ``capability``; its loops are pipelined with the module's ``tt.num_stages``
-    (``loop_attrs``)."""
+    (``loop_attrs``). ``verified``: ``module`` is known to verify (``run_pipeline``)."""
     laid = module.clone()
-    run_pipeline(laid, ttg_pipeline(num_warps, capability=capability), each_pass=False)
+    spec = ttg_pipeline(num_warps, capability=capability)
+    run_pipeline(laid, spec, each_pass=False, verified=verified, original=module)
     return laid
 
 
-def lower_laid_out(laid: ModuleOp) -> ModuleOp:
-    """The ``gpu.module`` of laid-out `tt` IR (``asm["gpu"]``), for the module's warps."""
+def lower_laid_out(laid: ModuleOp, *, verified: bool = False) -> ModuleOp:
+    """The ``gpu.module`` of laid-out `tt` IR (``asm["gpu"]``), for the module's warps;
+    ``verified``: ``laid`` is known to verify (``run_pipeline``)."""
     lowered = laid.clone()
-    run_pipeline(lowered, GPU_PIPELINE, each_pass=False)  # verifies the result
+    # verifies the result
+    run_pipeline(lowered, GPU_PIPELINE, each_pass=False, verified=verified, original=laid)
     return lowered
 
 
@@ -64,7 +71,8 @@ def lower_to_gpu(
     module: ModuleOp, num_warps: int, *, capability: int = DEFAULT_CAPABILITY
 ) -> ModuleOp:
     """Both pipelines: optimised `tt` to a ``gpu.module`` for ``num_warps`` warps."""
-    return lower_laid_out(assign_layouts(module, num_warps, capability=capability))
+    laid = assign_layouts(module, num_warps, capability=capability)
+    return lower_laid_out(laid, verified=True)  # as assign_layouts verified it
 
 
 @dataclass(frozen=True)
