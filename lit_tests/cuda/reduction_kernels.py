@@ -29,9 +29,13 @@ show(
 # CHECK-NEXT:    float [[WARP:v[0-9]+]] = [[A8]] + [[X16]];
 # CHECK:         smem_0[{{v[0-9]+}}] = [[WARP]];
 # CHECK-NEXT:    __syncthreads();
-# CHECK-NEXT:    float {{v[0-9]+}} = smem_0[{{.*}}];
-# CHECK-COUNT-3: float {{v[0-9]+}} = smem_0[{{.*}}];
-# CHECK-NEXT:    float [[TOTAL:v[0-9]+]] = {{v[0-9]+}} + {{v[0-9]+}};
+# Lane l reads warp l % 4's partial; two shuffles combine the 4.
+# CHECK:         float [[P:v[0-9]+]] = smem_0[{{.*}}];
+# CHECK-NOT:     smem_0[
+# CHECK-NEXT:    float [[Y1:v[0-9]+]] = __shfl_xor_sync(0xffffffffu, [[P]], 1, 32);
+# CHECK-NEXT:    float [[B1:v[0-9]+]] = [[P]] + [[Y1]];
+# CHECK-NEXT:    float [[Y2:v[0-9]+]] = __shfl_xor_sync(0xffffffffu, [[B1]], 2, 32);
+# CHECK-NEXT:    float [[TOTAL:v[0-9]+]] = [[B1]] + [[Y2]];
 # CHECK-NEXT:    __syncthreads();
 # CHECK:         *{{v[0-9]+}} = [[TOTAL]];
 

@@ -2,9 +2,10 @@
 
 // Step 3 of tt.reduce: when several warps split the axis, each warp's lanes hold a partial
 // result after the shuffles; each writes it to a shared-memory buffer (one slot per warp and
-// result element), a barrier, then, where a thread holds one result element, every thread
-// combines the partials in warp order, and a second barrier lets the buffer be rewritten
-// (where it holds several: the last case).
+// result element), a barrier, then, where a thread holds one result element, each lane reads
+// one warp's partial and a butterfly of shuffles combines them (a commutative combine; an
+// ordered one, argmax's, reads the partials in warp order), and a second barrier lets the
+// buffer be rewritten (where it holds several: the last case).
 
 // 256 elements over 4 warps: 4 partials.
 func.func @sum256(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
@@ -25,33 +26,26 @@ func.func @sum256(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
-// CHECK-DAG:     %[[I0:.*]] = arith.index_cast %[[C0]] : i32 to index
-// CHECK-DAG:     %[[I1:.*]] = arith.constant 1 : index
-// CHECK-DAG:     %[[I2:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[I3:.*]] = arith.constant 3 : index
 // Registers, then 5 shuffles (the butterfly is in reduce-shuffle.mlir).
 // CHECK:         arith.addf %v, %v_1 : f32
 // CHECK-COUNT-5: "gpu.shuffle"
 // CHECK:         %[[P:.*]] = arith.addf
-// The warp's slot: warp index (thread id bits 5-6) times 1 result element.
+// The warp's slot: warp index (thread id bits 5-6).
 // CHECK-NEXT:    %[[BUF:.*]] = memref.get_global @smem_0 : memref<4xf32, 3 : i64>
 // CHECK-NEXT:    %[[SH:.*]] = arith.shrui %[[T]], %[[C5]] : i32
 // CHECK-NEXT:    %[[WARP:.*]] = arith.andi %[[SH]], %[[C3]] : i32
-// CHECK-NEXT:    %[[SLOT:.*]] = arith.muli %[[WARP]], %[[C1]] : i32
-// CHECK-NEXT:    %[[SLOTI:.*]] = arith.index_cast %[[SLOT]] : i32 to index
-// CHECK-NEXT:    %[[AT:.*]] = arith.addi %[[SLOTI]], %[[I0]] : index
-// CHECK-NEXT:    memref.store %[[P]], %[[BUF]][%[[AT]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[SLOT:.*]] = arith.index_cast %[[WARP]] : i32 to index
+// CHECK-NEXT:    memref.store %[[P]], %[[BUF]][%[[SLOT]]] : memref<4xf32, 3 : i64>
 // CHECK-NEXT:    "gpu.barrier"() : () -> ()
-// CHECK-NEXT:    %[[W0:.*]] = memref.load %[[BUF]][%[[I0]]] : memref<4xf32, 3 : i64>
-// CHECK-NEXT:    %[[A1:.*]] = arith.addi %[[I0]], %[[I1]] : index
-// CHECK-NEXT:    %[[W1:.*]] = memref.load %[[BUF]][%[[A1]]] : memref<4xf32, 3 : i64>
-// CHECK-NEXT:    %[[S01:.*]] = arith.addf %[[W0]], %[[W1]] : f32
-// CHECK-NEXT:    %[[A2:.*]] = arith.addi %[[I0]], %[[I2]] : index
-// CHECK-NEXT:    %[[W2:.*]] = memref.load %[[BUF]][%[[A2]]] : memref<4xf32, 3 : i64>
-// CHECK-NEXT:    %[[S012:.*]] = arith.addf %[[S01]], %[[W2]] : f32
-// CHECK-NEXT:    %[[A3:.*]] = arith.addi %[[I0]], %[[I3]] : index
-// CHECK-NEXT:    %[[W3:.*]] = memref.load %[[BUF]][%[[A3]]] : memref<4xf32, 3 : i64>
-// CHECK-NEXT:    %s = arith.addf %[[S012]], %[[W3]] : f32
+// A commutative combine: lane l reads warp l % 4's partial, and a butterfly over 2 lane bits
+// combines the 4 (one load and 2 shuffles instead of 4 loads).
+// CHECK-NEXT:    %[[LANE:.*]] = arith.andi %[[T]], %[[C3]] : i32
+// CHECK-NEXT:    %[[LANEI:.*]] = arith.index_cast %[[LANE]] : i32 to index
+// CHECK-NEXT:    %[[W:.*]] = memref.load %[[BUF]][%[[LANEI]]] : memref<4xf32, 3 : i64>
+// CHECK-NEXT:    %[[X1:.*]], %{{.*}} = "gpu.shuffle"(%[[W]], %[[C1]], %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
+// CHECK-NEXT:    %[[S1:.*]] = arith.addf %[[W]], %[[X1]] : f32
+// CHECK-NEXT:    %[[X2:.*]], %{{.*}} = "gpu.shuffle"(%[[S1]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
+// CHECK-NEXT:    %s = arith.addf %[[S1]], %[[X2]] : f32
 // CHECK-NEXT:    "gpu.barrier"() : () -> ()
 // CHECK-NEXT:    scf.if %owner {
 // CHECK-NEXT:      llvm.store %s, %out : f32, !llvm.ptr<1>
@@ -78,11 +72,13 @@ func.func @sum64(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // CHECK:         %[[BUF:.*]] = memref.get_global @smem_0 : memref<2xf32, 3 : i64>
 // CHECK-NEXT:    %[[SH:.*]] = arith.shrui %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:    %[[WARP:.*]] = arith.andi %[[SH]], %[[ONE]] : i32
-// CHECK-NEXT:    arith.muli %[[WARP]], %[[ONE]] : i32
 // CHECK:         memref.store
 // CHECK-NEXT:    "gpu.barrier"
-// CHECK-COUNT-2: memref.load %[[BUF]]
+// Lane l reads partial l % 2; one shuffle combines the two.
+// CHECK-NEXT:    arith.andi %{{.*}}, %[[ONE]] : i32
+// CHECK-COUNT-1: memref.load %[[BUF]]
 // CHECK-NOT:     memref.load
+// CHECK:         "gpu.shuffle"
 // CHECK:         "gpu.barrier"
 // CHECK-NEXT:    scf.if %owner {
 // CHECK-NEXT:      llvm.store %s, %out

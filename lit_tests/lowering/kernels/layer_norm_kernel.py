@@ -41,7 +41,8 @@ print(k.asm[sys.argv[1]])
 # GPU-LABEL: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, i32, f32) -> ()}>
 # GPU:         "memref.get_global"() <{name = @smem_0}>
 # GPU:         "gpu.barrier"
-# GPU-COUNT-8: "memref.load"
+# GPU-COUNT-1: "memref.load"
+# GPU-COUNT-3: "gpu.shuffle"
 # GPU:         "gpu.barrier"
 # GPU:         %mean = "llvm.call_intrinsic"
 # GPU-NEXT:    %[[D0:.*]] = "arith.subf"(%v, %mean)
@@ -54,7 +55,8 @@ print(k.asm[sys.argv[1]])
 # GPU-NEXT:    %d_3 = "arith.select"(%mask_3, %[[D3]], %{{.*}}) : (i1, f32, f32) -> f32
 # GPU:         "memref.get_global"() <{name = @smem_1}>
 # GPU:         "gpu.barrier"
-# GPU-COUNT-8: "memref.load"
+# GPU-COUNT-1: "memref.load"
+# GPU-COUNT-3: "gpu.shuffle"
 # GPU:         "gpu.barrier"
 # GPU-NEXT:    %var = "llvm.call_intrinsic"
 # GPU:         %[[DEN:.*]] = "arith.addf"(%var, %eps)

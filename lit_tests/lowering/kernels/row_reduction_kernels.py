@@ -42,7 +42,8 @@ print(row_min_kernel.warmup(a, a, 30, grid=(10,), BLOCK=32).asm[stage])
 # TTG-NEXT:         }
 
 # row_sum: 4 registers per thread (masked loads), summed in the thread, 5 shuffles, then the
-# 4 warps' partials through a 4-float buffer between two barriers.
+# 4 warps' partials through a 4-float buffer between two barriers: lane l reads partial l % 4,
+# two shuffles combine them.
 # GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<4xf32, 3 : i64>, {{.*}}}>
 # GPU-LABEL: "gpu.func"
 # GPU:         %v = "scf.if"
@@ -57,8 +58,13 @@ print(row_min_kernel.warmup(a, a, 30, grid=(10,), BLOCK=32).asm[stage])
 # GPU:         %[[BUF:.*]] = "memref.get_global"() <{name = @smem_0}> : () -> memref<4xf32, 3 : i64>
 # GPU:         "memref.store"(%{{.*}}, %[[BUF]], %{{.*}}) : (f32, memref<4xf32, 3 : i64>, index) -> ()
 # GPU-NEXT:    "gpu.barrier"() : () -> ()
-# GPU-COUNT-4: "memref.load"(%[[BUF]], %{{.*}}) : (memref<4xf32, 3 : i64>, index) -> f32
-# GPU:         %[[SUM:.*]] = "arith.addf"
+# GPU-NEXT:    "arith.andi"
+# GPU-NEXT:    "arith.index_cast"
+# GPU-NEXT:    %[[P:.*]] = "memref.load"(%[[BUF]], %{{.*}}) : (memref<4xf32, 3 : i64>, index) -> f32
+# GPU-NEXT:    %[[Y1:.*]], %{{.*}} = "gpu.shuffle"(%[[P]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
+# GPU-NEXT:    %[[B1:.*]] = "arith.addf"(%[[P]], %[[Y1]])
+# GPU-NEXT:    %[[Y2:.*]], %{{.*}} = "gpu.shuffle"(%[[B1]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
+# GPU-NEXT:    %[[SUM:.*]] = "arith.addf"(%[[B1]], %[[Y2]])
 # GPU-NEXT:    "gpu.barrier"() : () -> ()
 # GPU-NEXT:    "scf.if"(%owner) ({
 # GPU-NEXT:      "llvm.store"(%[[SUM]], %{{.*}}) <{ordering = 0 : i64}> : (f32, !llvm.ptr<1>) -> ()
@@ -76,7 +82,8 @@ print(row_min_kernel.warmup(a, a, 30, grid=(10,), BLOCK=32).asm[stage])
 # GPU-NEXT:    "arith.maxnumf"(%v, %[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
 # GPU-COUNT-4: "gpu.shuffle"
 # GPU:         "gpu.barrier"
-# GPU-COUNT-4: "memref.load"
+# GPU-COUNT-1: "memref.load"
+# GPU-COUNT-2: "gpu.shuffle"
 # GPU:         "gpu.barrier"
 # GPU-NEXT:    "scf.if"(%owner) ({
 # GPU-NEXT:      "llvm.store"

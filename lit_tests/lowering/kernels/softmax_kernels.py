@@ -52,7 +52,8 @@ print(fused_softmax_kernel.warmup(a, a, 200, 200, 200, 200, grid=(200,), BLOCK_S
 # GPU-LABEL: "gpu.func"
 # GPU:         "memref.get_global"() <{name = @smem_0}>
 # GPU:         "gpu.barrier"
-# GPU-COUNT-4: "memref.load"
+# GPU-COUNT-1: "memref.load"
+# GPU-COUNT-2: "gpu.shuffle"
 # GPU:         "gpu.barrier"
 # The max is a scalar in every thread: subtracted from each of its 2 registers.
 # GPU-NEXT:    %[[D0:.*]] = "arith.subf"(%v, %[[MAX:.*]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
