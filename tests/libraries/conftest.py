@@ -45,9 +45,13 @@ def run_python(
 
 
 def run_example(example: str, backend: str, *extra: str) -> dict[str, dict[str, Any]]:
-    """The per-case JSON rows of ``examples/<example>`` run on the CPU under ``backend``."""
+    """The per-case JSON rows of ``examples/<example>`` run on the CPU under ``backend``. The
+    child sees no GPU (CPU tensors, CPU backends): a library may gate a code path on the GPU it
+    finds (fla refuses gated chunk kernels on Hopper for the Triton API level 3.6)."""
     proc = run_python(
-        [str(ROOT / "examples" / example), "--device", "cpu", "--json", *extra], backend
+        [str(ROOT / "examples" / example), "--device", "cpu", "--json", *extra],
+        backend,
+        CUDA_VISIBLE_DEVICES="",
     )
     rows = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert rows, f"no report from {example}:\n{proc.stdout}\n{proc.stderr[-4000:]}"

@@ -5,6 +5,7 @@ Without a GPU each query raises ``BackendUnavailableError``; with one, the answe
 from __future__ import annotations
 
 import importlib
+import sys
 
 import pytest
 
@@ -91,3 +92,25 @@ def test_torch_device_on_the_gpu() -> None:
     assert (
         props["multiprocessor_count"] == torch.cuda.get_device_properties(0).multi_processor_count
     )
+
+
+def test_is_active_takes_torchs_answer_where_cupy_cannot_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In TorchInductor's compile workers CuPy's runtime may fail to initialise although torch
+    sees the GPU; Triton's driver asks torch, so the active backend is found there."""
+    import types
+
+    def no_cupy() -> None:
+        raise BackendUnavailableError("no usable CUDA device: initialization error")
+
+    monkeypatch.setattr(driver_module, "_cuda_runtime", no_cupy)
+    cuda = types.SimpleNamespace(is_available=lambda: True)
+    fake = types.SimpleNamespace(cuda=cuda, version=types.SimpleNamespace(hip=None))
+    monkeypatch.setitem(sys.modules, "torch", fake)
+    assert driver_module.CudaDriver.is_active()
+    cuda.is_available = lambda: False  # torch without a GPU: CuPy decides (here: none)
+    assert not driver_module.CudaDriver.is_active()
+    fake.version.hip = "6.0"  # a ROCm torch is not this driver's
+    cuda.is_available = lambda: True
+    assert not driver_module.CudaDriver.is_active()
