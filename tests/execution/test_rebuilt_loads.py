@@ -4,7 +4,8 @@ use them: rotary embedding's cos/sin row scaling two tiles of different layouts,
 dequantization's per-group scales, split-KV decode's combine (``w[:, None] * o`` with ``w`` from
 the loaded log-sum-exps), paged attention's table row gathering both K^T and V in a pipelined
 loop; and a row overwritten between its load and its use in another layout, which must still
-be used as first read (the second load is issued right after the first). Every backend against
+be used as first read (the second load is issued right after the first, and a barrier keeps the
+store of a faster warp from reaching a slower warp's second read). Every backend against
 NumPy; the laid-out IR converts none of them.
 """
 
@@ -95,6 +96,21 @@ def overwritten_row(X, T, R: tl.constexpr, D: tl.constexpr):
 
 
 @triton.jit
+def running_row(X, T, Out, N, R: tl.constexpr, D: tl.constexpr):
+    """``Out = sum_i T[i] * X`` with ``X += 1`` before each read: the row's store of the next
+    iteration comes before its load in the loop body."""
+    d = tl.arange(0, D)
+    r = tl.arange(0, R)
+    tile = r[:, None] * D + d[None, :]
+    acc = tl.zeros((R, D), dtype=tl.float32)
+    for i in range(N):
+        tl.store(X + d, tl.load(X + d) + 1.0)
+        v = tl.load(X + d)
+        acc += tl.load(T + i * R * D + tile).to(tl.float32) * v[None, :]
+    tl.store(Out + tile, acc)
+
+
+@triton.jit
 def paged_two_dots(
     Q, KCache, VCache, Table, Out, n_tokens, stride_b, stride_t,
     PAGE: tl.constexpr, BM: tl.constexpr, D: tl.constexpr, BN: tl.constexpr,
@@ -123,6 +139,22 @@ def _no_conversion(run: Any, compiled: Any) -> None:
         assert "ttg.convert_layout" not in compiled.asm["ttg"]
 
 
+def _fenced(run: Any, compiled: Any) -> None:
+    """Each load issued again in a slice layout reaches the program's next write (or the end of
+    its loop body) only through a barrier: other threads than its bound copy's read the
+    elements, and a faster warp's store must not reach a slower warp's read."""
+    if run.backend == "interpreter":
+        return
+    lines = compiled.asm["ttg"].splitlines()
+    reissued = [i for i, line in enumerate(lines) if re.search(r"= tt.load .*#slice", line)]
+    assert reissued, compiled.asm["ttg"]
+    for i in reissued:
+        after = next(
+            line for line in lines[i + 1 :] if re.search(r"tt.store|scf.yield|gpu.barrier", line)
+        )
+        assert "gpu.barrier" in after, (lines[i], after)
+
+
 def test_rotary(run: Any) -> None:
     n_tokens, n_qh, n_kh, half, n_pos = 3, 30, 8, 64, 7
     rng = np.random.default_rng(0)
@@ -145,6 +177,7 @@ def test_rotary(run: Any) -> None:
     np.testing.assert_allclose(q.astype(np.float32), expected_q, rtol=2e-3, atol=2e-3)
     np.testing.assert_allclose(k.astype(np.float32), expected_k, rtol=2e-3, atol=2e-3)
     _no_conversion(run, compiled)
+    _fenced(run, compiled)
 
 
 def test_fp8_dequant(run: Any) -> None:
@@ -188,6 +221,24 @@ def test_row_overwritten_before_its_use(run: Any) -> None:
     np.testing.assert_array_equal(t, expected)
     np.testing.assert_array_equal(x, first + 1000)
     _no_conversion(run, compiled)
+    _fenced(run, compiled)
+
+
+def test_row_stored_again_in_a_loop(run: Any) -> None:
+    """The row's store of the next iteration (before its load in the body) waits for every
+    warp's re-issued read of this one."""
+    n, r, d = 3, 16, 64
+    rng = np.random.default_rng(4)
+    x = rng.integers(1, 5, d).astype(np.float32)
+    t = rng.integers(-2, 3, (n, r, d)).astype(np.float16)
+    out = np.full((r, d), np.nan, np.float32)
+    expected = sum(t[i].astype(np.float32) * (x + i + 1) for i in range(n))
+    first = x.copy()
+    compiled = run(running_row, (1,), x, t, out, n, R=r, D=d)
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(x, first + n)
+    _no_conversion(run, compiled)
+    _fenced(run, compiled)
 
 
 @pytest.mark.parametrize("n_tokens", [64, 45])

@@ -55,6 +55,7 @@ from mytriton.passes.ttg.layout_regions import RegionLayouts
 from mytriton.passes.ttg.layout_rules import RESULT_LAYOUT, first_known
 from mytriton.passes.ttg.layout_values import REMATERIALIZABLE, Scope, is_block_value, rebuild_op
 from mytriton.passes.ttg.mma_policy import mma_staging, wgmma_staging, widens_accumulator_store
+from mytriton.passes.ttg.reissue_fences import fence_reissued_loads
 
 __all__ = [
     "DOT_LHS_SHARED",
@@ -93,6 +94,7 @@ class LayoutAssigner(RegionLayouts):
         fn.body.detach_block(old)
         fn.body.add_block(new)
         self.drop_superseded()
+        fence_reissued_loads(self.reissued)
 
     # ---------------------------------------------------------------- ops
 

@@ -8,8 +8,10 @@ elements: a conversion moves every element through shared memory and waits at a 
 cheap math (``REMATERIALIZABLE``: broadcasts, elementwise ops) over its operands, each had in the
 layout it then needs the same way, down to a load whose pointers, mask and ``other`` are free,
 issued again in that layout right after its bound copy (``_reissue``: nothing can write
-between the two reads) where it is smaller than the program's threads or its only user's (a
-scale vector, a cos/sin row, a table row: ``_reissues``). So ``w[:, None] * o`` converts the
+between the two reads; a barrier before the program's next write keeps a faster warp's store
+from reaching a slower warp's re-issued read, ``reissue_fences``) where it is smaller than the
+program's threads or its only user's (a scale vector, a cos/sin row, a table row:
+``_reissues``). So ``w[:, None] * o`` converts the
 small ``w`` (or loads it again), never the broadcast tile. Triton's backward rematerialization
 does the same (``RemoveLayoutConversions``, which also re-issues such loads).
 
@@ -170,6 +172,8 @@ class LayoutValues:
         self.pending: dict[SSAValue, Layout] = {}
         # bound blocks an access recomputed in another layout (``access_value``)
         self.superseded: list[SSAValue] = []
+        # the loads issued again in another layout, fenced at the end (``reissue_fences``)
+        self.reissued: list[Operation] = []
 
     def _find_free(self, block: Block) -> None:
         for op in block.ops:
@@ -386,10 +390,13 @@ class LayoutValues:
         the pure address arithmetic and other re-issued loads between them: no store, atomic,
         barrier or call of this program lies between the two reads, whatever lies between the
         first load and the use (a store to the same memory there is not seen, as it is not by
-        the bound copy). The load is not volatile (``_reissues``). Other programs' writes to the
-        memory during the kernel race with any plain load (Triton orders them only through
-        atomics, which are not plain loads), so they cannot make the two reads disagree in a
-        program Triton defines."""
+        the bound copy, in program order). Other threads than the bound copy's read the elements
+        again, though, and a slower warp's read would see a later store of a faster warp: a
+        barrier between the re-issued load and the program's next write closes that race
+        (``reissue_fences``, at the end of the pass). The load is not volatile (``_reissues``).
+        Other programs' writes to the memory during the kernel race with any plain load (Triton
+        orders them only through atomics, which are not plain loads), so they cannot make the
+        two reads disagree in a program Triton defines."""
         bound = self.lookup(load.result, self.home[load.result])
         assert bound is not None and isinstance(bound.owner, Operation)
         anchor = bound.owner
@@ -407,6 +414,7 @@ class LayoutValues:
         parent = anchor.parent_block()
         assert parent is not None
         parent.insert_ops_after(ops, anchor)
+        self.reissued.append(new)
         return new.results[0]
 
     # ---------------------------------------------------------------- recomputed accesses
