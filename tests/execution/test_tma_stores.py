@@ -19,6 +19,7 @@ import mytriton.language as tl
 from mytriton.backends.gpusim import SimulationError
 from mytriton.passes.gpu_lowering import context, driver
 from mytriton.passes.gpu_lowering.tma_store import LowerTMAStoreWait
+from mytriton.passes.ttg import tma_stores
 from mytriton.tools.tensor_descriptor import TensorDescriptor
 from tests.execution.conftest import Runner
 
@@ -90,8 +91,14 @@ def _check(run: Any, kernel: Any, dtype: str, shape: tuple[int, ...], host: bool
         args = (x, y, m, n, pitch)
     compiled = run(kernel, (programs,), *args, PROGRAMS=programs, BM=bm, BN=bn, num_warps=warps)
     if run.backend != "interpreter":
-        assert _tma_stored(compiled), "the block was not stored by TMA"
-        assert "nvvm.cp.async.bulk.tensor.global.shared.cta" in compiled.asm["gpu"]
+        # the copy engine writes whole 16-byte chunks of a row: a TMA store only where the
+        # extent is known to be a multiple of 16 bytes (a host descriptor's shape is
+        # specialized by its power-of-two divisor, a kernel's integer by 16)
+        whole_chunks = (n * x.itemsize) % 16 == 0 if host else n % 16 == 0
+        assert _tma_stored(compiled) == whole_chunks
+        assert ("nvvm.cp.async.bulk.tensor.global.shared.cta" in compiled.asm["gpu"]) == (
+            whole_chunks
+        )
     expected = np.full_like(whole, SENTINEL)
     expected[:m, :n] = (x.astype(np.float32) * 2 + 1).astype(x.dtype)
     np.testing.assert_array_equal(whole.astype(np.float32), expected.astype(np.float32))
@@ -104,7 +111,7 @@ def test_host_descriptor_store(run: Any, shape: tuple[int, ...], dtype: str) -> 
 
 
 @pytest.mark.parametrize("dtype", ["f16", "f32"])
-@pytest.mark.parametrize("shape", SHAPES[1:3], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("shape", SHAPES[1:], ids=lambda s: "x".join(map(str, s)))
 def test_device_descriptor_store(run: Any, shape: tuple[int, ...], dtype: str) -> None:
     _check(run, scale_tiles_device, dtype, shape, host=False)
 
@@ -158,7 +165,7 @@ def test_persistent_matmul(run: Any, shape: tuple[int, ...]) -> None:
         num_warps=warps,
     )
     if run.backend != "interpreter":
-        assert _tma_stored(compiled), "the block was not stored by TMA"
+        assert _tma_stored(compiled) == (n * 2 % 16 == 0)  # (whole 16-byte chunks: _check)
         assert "ttg.async_tma_copy_global_to_local" in compiled.asm["ttg"]
     ref = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float16)
     np.testing.assert_allclose(c.astype(np.float32), ref.astype(np.float32), rtol=1e-2, atol=2e-2)
@@ -207,3 +214,44 @@ def test_a_tile_that_does_not_fit_stays_a_plain_store(monkeypatch: pytest.Monkey
         )
         assert not _tma_stored(compiled)
         np.testing.assert_array_equal(y, x * 2 + 1)
+
+
+def _chunked_store(monkeypatch: pytest.MonkeyPatch, y: np.ndarray, x: np.ndarray) -> None:
+    """``scale_tiles`` from ``x`` to ``y`` on gpusim with a TMA store whatever ``y``'s extent
+    (the pass's check patched away)."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.setattr(tma_stores, "_whole_chunks", lambda *_: True)
+    (m, n), (bm, bn) = y.shape, (32, 64)
+    descriptors = [TensorDescriptor.from_tensor(t, [bm, bn]) for t in (x, y)]
+    compiled = scale_tiles[(2,)](*descriptors, m, n, PROGRAMS=2, BM=bm, BN=bn, num_warps=4)
+    assert _tma_stored(compiled)
+
+
+@pytest.mark.parametrize("dtype", ["f16", "f32"])
+def test_gpusim_stores_whole_16_byte_chunks_as_the_gpu(
+    monkeypatch: pytest.MonkeyPatch, dtype: str
+) -> None:
+    """Past an innermost extent not a multiple of 16 bytes, a TMA store writes on to the next
+    16-byte boundary of the row, as the H100 did (columns 90 to 95 of f16 rows, 90 and 91 of
+    f32; the box's zeros from the load, so 1.0): why ``ttg-tma-stores`` needs whole chunks."""
+    m, n, pitch = 100, 90, 112
+    x = np.ones((m, pitch), DTYPES[dtype])[:, :n]
+    whole = np.full((m + 3, pitch), SENTINEL, x.dtype)
+    for _ in _fresh(scale_tiles):
+        _chunked_store(monkeypatch, whole[:m, :n], x)
+    past = 16 // x.itemsize * -(-n * x.itemsize // 16)  # the end of the last chunk
+    expected = np.full_like(whole, SENTINEL)
+    expected[:m, :n] = 3.0
+    expected[:m, n:past] = 1.0
+    np.testing.assert_array_equal(whole, expected)
+
+
+def test_a_chunk_past_the_array_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the last row's chunk runs past the array, gpusim says so."""
+    m, n, pitch = 40, 90, 112
+    x = np.ones((m, pitch), np.float16)[:, :n]
+    flat = np.full((m - 1) * pitch + n, SENTINEL, np.float16)
+    y = np.lib.stride_tricks.as_strided(flat, (m, n), (pitch * 2, 2))
+    for _ in _fresh(scale_tiles):
+        with pytest.raises(SimulationError, match=r"whole 16-byte chunks.*runs past"):
+            _chunked_store(monkeypatch, y, x)

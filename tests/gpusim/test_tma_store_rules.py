@@ -1,6 +1,7 @@
 """gpusim's TMA tile stores (``rules_tma_store``, ``bulk_stores``): the box leaves shared memory
 unswizzled as the GPU reads it and lands in the tensor, the elements outside the tensor not
-written (negative coordinates included); the mistakes a lowering can make (no barrier before
+written (negative coordinates included) but for the rest of a row's last 16-byte chunk (the
+copy engine writes whole chunks, as the H100 does); the mistakes a lowering can make (no barrier before
 the store, a write to the tile or a missing commit or wait before its reads are done) fail,
 naming the op."""
 
@@ -39,12 +40,15 @@ def _run(
 
 
 def _expected(box: np.ndarray, x0: int, x1: int) -> np.ndarray:
-    """The array after the store, written only inside the tensor (its first COLUMNS columns)."""
+    """The array after the store, written only inside the tensor (its first COLUMNS columns),
+    but in whole 16-byte chunks of a row, as the GPU writes (f16: columns 100 to 103 too)."""
     out = np.full((ROWS, PITCH), SENTINEL, box.dtype)
+    size = box.dtype.itemsize
+    written = -(-COLUMNS * size // 16) * 16 // size
     for r in range(box.shape[0]):
         for c in range(box.shape[1]):
             y, x = x1 + r, x0 + c
-            if 0 <= y < ROWS and 0 <= x < COLUMNS:
+            if 0 <= y < ROWS and 0 <= x < written:
                 out[y, x] = box[r, c]
     return out
 

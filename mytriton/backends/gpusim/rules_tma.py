@@ -198,11 +198,17 @@ def _read_box(
 
 
 def box_bytes(
-    m: Machine, op: Operation, lane: int, tm: TensorMap, coordinates: list[int]
+    m: Machine,
+    op: Operation,
+    lane: int,
+    tm: TensorMap,
+    coordinates: list[int],
+    granule: int = 1,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The raw bytes of the array behind ``tm``, the byte offset in them of each element of the
     box at ``coordinates`` (rows in order; a place inside the array where the element is
-    outside the tensor) and whether it is inside the tensor."""
+    outside the tensor) and whether it is inside the tensor, its innermost extent rounded up
+    to whole ``granule`` bytes (a TMA store's writes: ``rules_tma_store``)."""
     region = m.memory.regions.get(tm.base_param)
     if region is None:
         m.fail(
@@ -231,9 +237,20 @@ def box_bytes(
     offset = np.full(grid.shape[1:], lo, np.int64)
     for k in range(tm.rank):
         coordinate = coordinates[k] + grid[tm.rank - 1 - k]
-        inside &= (coordinate >= 0) & (coordinate < tm.dims[k])
+        bound = tm.dims[k]
+        if k == 0:  # (the base and the row strides are 16-byte aligned)
+            bound = -(-bound * tm.element_bytes // granule) * granule // tm.element_bytes
+        inside &= (coordinate >= 0) & (coordinate < bound)
         offset += coordinate * tm.strides[k]
-    return region.raw, np.where(inside, offset, lo).reshape(-1), inside.reshape(-1)
+    offsets = np.where(inside, offset, lo).reshape(-1)
+    if granule > 1 and inside.any() and int(offsets.max()) + tm.element_bytes > region.raw.size:
+        m.fail(
+            op,
+            f"a TMA store writes whole {granule}-byte chunks: the last row's chunk past the "
+            f"tensor's innermost extent runs past `{region.name}`",
+            m.lane_mask(lane),
+        )
+    return region.raw, offsets, inside.reshape(-1)
 
 
 def _destination(

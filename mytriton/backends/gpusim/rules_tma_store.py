@@ -7,7 +7,11 @@ reads of shared memory are done).
   load does: ``rules_tma``), read the box from shared memory at ``%src`` (its rows at
   ``src + row * box_inner_bytes``, swizzled on the absolute shared address; 128-byte aligned,
   and to the swizzle's period), and write the elements inside the tensor to global memory now;
-  the elements outside the tensor (negative coordinates included) are not written. Every
+  the elements outside the tensor (negative coordinates included) are not written, except
+  that, as on the H100 and H200, the copy engine writes whole 16-byte chunks of a row
+  (``STORE_GRANULE``): where the tensor's innermost extent is not a multiple of 16 bytes, the
+  elements after it up to the next 16-byte boundary are written too (the box's values there:
+  for a box a TMA load filled, its zeros). Every
   element read must have been written, no copy may be in flight to it, and no other thread may
   have written it since the last barrier (the copy engine reads it at any moment after the
   issue: a barrier after the threads' writes is what makes them visible, after their
@@ -43,6 +47,10 @@ from mytriton.dialects.nvgpu.tma_store import (
     CpAsyncBulkTensorSharedCTAToGlobalOp,
     CpAsyncBulkWaitGroupOp,
 )
+
+#: bytes: a TMA store writes a row's elements in whole chunks of this many, so up to 15 bytes
+#: past the tensor's innermost extent (measured on an H100; Triton issue 11583)
+STORE_GRANULE = 16
 
 
 def _check_source(
@@ -110,7 +118,8 @@ def _bulk_store(op: Operation, c: Compiler) -> Step:
             _check_source(m, op, lane, buf, elements, check)
             p = int(m.prog[lane])
             data = buf.data[p, elements].view(np.uint8).reshape(-1, tm.element_bytes)
-            raw, first, inside = box_bytes(m, op, lane, tm, [int(x[lane]) for x in coords])
+            where = [int(x[lane]) for x in coords]
+            raw, first, inside = box_bytes(m, op, lane, tm, where, STORE_GRANULE)
             at = first[inside][:, None] + np.arange(tm.element_bytes)
             raw[at] = data.reshape(first.size, tm.element_bytes)[inside]
             m.bulk_stores.issue(BulkStore(op, buf, p, elements, lane))

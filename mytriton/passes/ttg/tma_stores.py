@@ -5,7 +5,8 @@ descriptor's, whose map is a kernel argument, or one the kernel makes, ``device_
 writes exactly the block at its coordinates, masked to the tensor's bounds. On sm_90 the
 threads may instead write the block into a swizzled shared tile and let one thread hand the
 tile to the copy engine, which writes it to global memory with the same bounds (elements
-outside the tensor are not written) in a few large transactions (``ttg_tma_store``)::
+outside the tensor are not written, given the extent below) in a few large transactions
+(``ttg_tma_store``)::
 
     ttg.async_tma_store_wait {pendings = 0}      // the tile's last store has read it
     %tile = ttg.local_alloc %value                // registers -> swizzled tile, fence, barrier
@@ -18,11 +19,16 @@ conversion's source: the swizzled tile makes any layout's writes conflict-free, 
 conversion through shared memory the plain store needed is not done). A store qualifies where
 its tile is one the copy engine reads (``ttg_tma.tensor_map_box``: rows a multiple of 8 up to
 256, rows of a multiple of 64 bytes, 2- or 4-byte elements), its innermost coordinate is known
-to be a multiple of 16 bytes (the H200 faults otherwise), and its map is read with no other
-box. The tile lives for the whole kernel (``shared_alloc``: a tile a TMA op touches), so the
-module is kept only where it still fits in shared memory (``shared_fit``, the lowering the
-real one then reuses); otherwise every store stays as it was. The pass runs after
-``ttg-pipeline``, whose stage count is thus chosen without the tile.
+to be a multiple of 16 bytes (the H200 faults otherwise), the tensor's innermost extent is
+known to be a multiple of 16 bytes (the axis analysis: a host descriptor's shape is
+specialized by its power-of-two divisor up to 16), and its map is read with no other box. The
+extent matters because the copy engine writes a row in whole 16-byte chunks (as measured on
+the H100; Triton issue 11583): past an extent of, say, 90 f16 elements it writes elements 90
+to 95 too, which a masked store must not touch. The tile lives for the whole kernel
+(``shared_alloc``: a tile a TMA op touches), so the module is kept only where it still fits
+in shared memory (``shared_fit``, the lowering the real one then reuses); otherwise every
+store stays as it was. The pass runs after ``ttg-pipeline``, whose stage count is thus
+chosen without the tile.
 """
 
 from __future__ import annotations
@@ -116,6 +122,13 @@ def _storable(element: object) -> bool:
     return isinstance(element, IntegerType) and element.width.data in (16, 32)
 
 
+def _whole_chunks(extent: SSAValue, tile: MemDescType, axis: AxisAnalysis) -> bool:
+    """Whether the tensor's innermost ``extent`` is known to be a multiple of 16 bytes: the
+    copy engine writes a row in whole 16-byte chunks, so past any other extent it would write
+    elements outside the tensor (module doc)."""
+    return (axis[extent].element_divisibility(0) * byte_size(tile.element)) % TMA_ALIGNMENT == 0
+
+
 def _registers(value: SSAValue) -> bool:
     """Whether ``value`` is laid out as the staging writes take a block: a blocked layout
     (a tensor-core accumulator's included), not a slice of a wider one."""
@@ -138,9 +151,15 @@ def _rewrite(kernel: func.FuncOp, store: tt.StoreOp, axis: AxisAnalysis) -> bool
     box, swizzle = found
     made = made_map(m, kernel)
     if made is not None:
-        if not aligned_for_tma(made, axis) or not record_device_map(kernel, made, box, swizzle, 0):
+        if not aligned_for_tma(made, axis) or not _whole_chunks(made.shape[-1], tile, axis):
+            return False
+        if not record_device_map(kernel, made, box, swizzle, 0):
             return False
     elif isinstance(m, BlockArgument) and m.block is kernel.body.block:
+        # a host descriptor's arguments: base, shape (outermost first), strides, map
+        extent = kernel.body.block.args[m.index - len(box)]
+        if not _whole_chunks(extent, tile, axis):
+            return False
         if not record_tensor_map(kernel, m.index, box, swizzle, 0):
             return False
     else:
