@@ -78,4 +78,7 @@ func.func @loaded_vector(%x: !tt.ptr<f32>) {
 // CHECK-NEXT:    %ve = tt.expand_dims %v {axis = 1 : i32} : tensor<32xf32, #[[SR]]> -> tensor<32x1xf32, #[[R]]>
 // CHECK-NEXT:    %vb = tt.broadcast %ve : tensor<32x1xf32, #[[R]]> -> tensor<32x4xf32, #[[R]]>
 // CHECK-NEXT:    %ys = tt.splat %x : !tt.ptr<f32> -> tensor<32x4x!tt.ptr<f32>, #[[R]]>
+// The re-issued load is read by other threads than the default layout's: a barrier before the
+// next write (reissue_fences), as the convert through shared memory would have had.
+// CHECK-NEXT:    "gpu.barrier"() : () -> ()
 // CHECK-NEXT:    tt.store %ys, %vb : tensor<32x4x!tt.ptr<f32>, #[[R]]>

@@ -7,7 +7,7 @@
 // conversion the plain store needed), the copy of the tile, and a wait before the kernel returns;
 // the kernel records the map's box (every row, one swizzle row of columns). The pointers and
 // the mask are gone. On sm_80 the store stays.
-func.func @store_loop(%y: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %ym: i32, %yn: i32, %ys: i64, %ymap: !tt.ptr<i8>, %n: i32) {
+func.func @store_loop(%y: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %ym: i32, %yn: i32 {tt.divisibility = 16 : i32}, %ys: i64, %ymap: !tt.ptr<i8>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c64 = arith.constant 64 : i32
@@ -53,5 +53,22 @@ func.func @stay(%y: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %ym: i32, %yn: i3
 // CHECK-LABEL: func.func @stay
 // CHECK-NOT:     ttg.tensor_maps
 // CHECK:         tt.store %{{.*}} tensor_map %ymap[%c0, %col]
+// CHECK:         tt.store %{{.*}} tensor_map %ymap[%c0, %c0]
+// CHECK-NOT:     ttg.async_tma
+
+// -----
+
+// A store that stays because the tensor's width (%yn, its innermost extent) is not known to be a
+// multiple of 16 bytes: the copy engine writes whole 16-byte chunks of a row, past the tensor's
+// last column.
+func.func @ragged_width(%y: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %ym: i32, %yn: i32, %ys: i64, %ymap: !tt.ptr<i8>) {
+  %c0 = arith.constant 0 : i32
+  %v = tt.zeros : tensor<64x128xf16>
+  %p = tt.splat %y : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>>
+  tt.store %p, %v tensor_map %ymap[%c0, %c0] : tensor<64x128x!tt.ptr<f16>>
+  func.return
+}
+// CHECK-LABEL: func.func @ragged_width
+// CHECK-NOT:     ttg.tensor_maps
 // CHECK:         tt.store %{{.*}} tensor_map %ymap[%c0, %c0]
 // CHECK-NOT:     ttg.async_tma
