@@ -289,24 +289,36 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(IRDLOperation):
                 f"{what}: the destination must be an !llvm.ptr<7> (shared::cluster), not "
                 f"{self.dstMem.type}"
             )
-        if self.tmaDescriptor.type != GENERIC_POINTER:
-            raise VerifyException(
-                f"{what}: the tensor map must be a generic !llvm.ptr, not {self.tmaDescriptor.type}"
-            )
-        if self.rank not in TMA_RANKS:
-            raise VerifyException(f"{what}: a box has 1 to 5 coordinates, not {self.rank}")
-        if self.mode is not None and self.mode.data != "tile":
-            raise VerifyException(f"{what}: only the tile mode is supported, not {self.mode.data}")
+        verify_tile_box(what, self.tmaDescriptor, self.rank, self.mode)
         if self.isCTAOnly is not None and self.isCTAOnly.value.data:
             raise VerifyException(f"{what}: isCTAOnly is not supported")
-        for extra, present in (
+        reject_extras(
+            what,
+            "tile loads only",
             ("im2col offsets", bool(self.im2colOffsets)),
             ("a multicast mask", self.multicastMask is not None),
             ("an L2 cache hint", self.l2CacheHint is not None),
             ("a predicate", self.predicate is not None),
-        ):
-            if present:
-                raise VerifyException(f"{what}: {extra} is not supported (tile loads only)")
+        )
+
+
+def verify_tile_box(what: str, tensor_map: SSAValue, rank: int, mode: _Keyword | None) -> None:
+    """What a TMA copy of either direction needs of its tensor map, box and mode."""
+    if tensor_map.type != GENERIC_POINTER:
+        raise VerifyException(
+            f"{what}: the tensor map must be a generic !llvm.ptr, not {tensor_map.type}"
+        )
+    if rank not in TMA_RANKS:
+        raise VerifyException(f"{what}: a box has 1 to 5 coordinates, not {rank}")
+    if mode is not None and mode.data != "tile":
+        raise VerifyException(f"{what}: only the tile mode is supported, not {mode.data}")
+
+
+def reject_extras(what: str, scope: str, *extras: tuple[str, bool]) -> None:
+    """The optional operands and attributes mytriton does not lower: an error if present."""
+    for extra, present in extras:
+        if present:
+            raise VerifyException(f"{what}: {extra} is not supported ({scope})")
 
 
 def constant_int(value: SSAValue) -> int | None:

@@ -53,7 +53,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER, _Keyword
-from mytriton.dialects.nvgpu.tma import GENERIC_POINTER, TMA_RANKS
+from mytriton.dialects.nvgpu.tma import reject_extras, verify_tile_box
 
 
 @irdl_attr_definition
@@ -101,20 +101,13 @@ class CpAsyncBulkTensorSharedCTAToGlobalOp(IRDLOperation):
             raise VerifyException(
                 f"{what}: the source must be an !llvm.ptr<3> (shared::cta), not {self.srcMem.type}"
             )
-        if self.tmaDescriptor.type != GENERIC_POINTER:
-            raise VerifyException(
-                f"{what}: the tensor map must be a generic !llvm.ptr, not {self.tmaDescriptor.type}"
-            )
-        if self.rank not in TMA_RANKS:
-            raise VerifyException(f"{what}: a box has 1 to 5 coordinates, not {self.rank}")
-        if self.mode is not None and self.mode.data != "tile":
-            raise VerifyException(f"{what}: only the tile mode is supported, not {self.mode.data}")
-        for extra, present in (
+        verify_tile_box(what, self.tmaDescriptor, self.rank, self.mode)
+        reject_extras(
+            what,
+            "tile stores only",
             ("an L2 cache hint", self.l2CacheHint is not None),
             ("a predicate", self.predicate is not None),
-        ):
-            if present:
-                raise VerifyException(f"{what}: {extra} is not supported (tile stores only)")
+        )
 
 
 @irdl_op_definition
