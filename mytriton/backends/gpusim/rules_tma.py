@@ -175,6 +175,36 @@ def _expect_tx(op: Operation, c: Compiler) -> Step:
     return step
 
 
+def checked_map(
+    m: Machine,
+    op: Operation,
+    lane: int,
+    pointer: Ptr,
+    rank: int,
+    inner_coordinate: int,
+    what: str,
+    consequence: str = "",
+) -> TensorMap:
+    """The tensor map a TMA ``what`` (copy, store) of ``rank`` coordinates reads, checked: its
+    rank, and the innermost coordinate's start at a multiple of ``INNER_ALIGNMENT`` bytes."""
+    tm = _read_map(m, op, lane, pointer)
+    if tm.rank != rank:
+        m.fail(
+            op,
+            f"a {what} of {rank} coordinates through a rank-{tm.rank} tensor map",
+            m.lane_mask(lane),
+        )
+    inner = inner_coordinate * tm.element_bytes
+    if inner % INNER_ALIGNMENT:
+        m.fail(
+            op,
+            f"the innermost coordinate {inner_coordinate} starts {inner} bytes into "
+            f"the rows, not a multiple of {INNER_ALIGNMENT}{consequence}",
+            m.lane_mask(lane),
+        )
+    return tm
+
+
 def _read_map(m: Machine, op: Operation, lane: int, pointer: Ptr) -> TensorMap:
     """The tensor map ``lane``'s map pointer points to, which the program must have fenced if
     it wrote it (``tensormap_writes``)."""
@@ -361,22 +391,10 @@ def _bulk_tensor(op: Operation, c: Compiler) -> Step:
         coords = [_ints(m, x) for x in coordinates]
         for lane in active.tolist():
             barrier = m.mbarriers.get(m, op, lane, int(barrier_address[lane]))
-            tm = _read_map(m, op, lane, pointer)
-            if tm.rank != rank:
-                m.fail(
-                    op,
-                    f"a copy of {rank} coordinates through a rank-{tm.rank} tensor map",
-                    m.lane_mask(lane),
-                )
-            inner = int(coords[0][lane]) * tm.element_bytes
-            if inner % INNER_ALIGNMENT:
-                m.fail(
-                    op,
-                    f"the innermost coordinate {int(coords[0][lane])} starts {inner} bytes into "
-                    f"the rows, not a multiple of {INNER_ALIGNMENT}: the H200 stops such a copy "
-                    "with an illegal instruction",
-                    m.lane_mask(lane),
-                )
+            tm = checked_map(
+                m, op, lane, pointer, rank, int(coords[0][lane]), "copy",
+                ": the H200 stops such a copy with an illegal instruction",
+            )  # fmt: skip
             raw = _read_box(m, op, lane, tm, [int(x[lane]) for x in coords])
             buf, elements = _destination(m, op, lane, int(destination[lane]), tm)
             _check_free(m, op, lane, buf, elements, check)

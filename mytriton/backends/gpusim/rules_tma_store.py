@@ -35,11 +35,10 @@ from mytriton.backends.gpusim.compiler import Compiler
 from mytriton.backends.gpusim.machine import Machine, Step
 from mytriton.backends.gpusim.registry import rule
 from mytriton.backends.gpusim.rules_tma import (
-    INNER_ALIGNMENT,
     _destination,
     _ints,
-    _read_map,
     box_bytes,
+    checked_map,
 )
 from mytriton.backends.gpusim.shared_memory import SharedBuffer
 from mytriton.backends.gpusim.values import Ptr
@@ -99,21 +98,7 @@ def _bulk_store(op: Operation, c: Compiler) -> Step:
         source = _ints(m, src)
         coords = [_ints(m, x) for x in coordinates]
         for lane in active.tolist():
-            tm = _read_map(m, op, lane, pointer)
-            if tm.rank != rank:
-                m.fail(
-                    op,
-                    f"a store of {rank} coordinates through a rank-{tm.rank} tensor map",
-                    m.lane_mask(lane),
-                )
-            inner = int(coords[0][lane]) * tm.element_bytes
-            if inner % INNER_ALIGNMENT:
-                m.fail(
-                    op,
-                    f"the innermost coordinate {int(coords[0][lane])} starts {inner} bytes into "
-                    f"the rows, not a multiple of {INNER_ALIGNMENT}",
-                    m.lane_mask(lane),
-                )
+            tm = checked_map(m, op, lane, pointer, rank, int(coords[0][lane]), "store")
             buf, elements = _destination(m, op, lane, int(source[lane]), tm, "source")
             _check_source(m, op, lane, buf, elements, check)
             p = int(m.prog[lane])
