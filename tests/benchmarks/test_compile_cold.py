@@ -60,4 +60,8 @@ def test_a_cold_cuda_compile_splits_python_and_tools(monkeypatch: pytest.MonkeyP
     )
     assert 0 < times["tools"] < times["total"]
     assert times["python"] == pytest.approx(times["total"] - times["tools"])
-    assert times["frontend"] + sum(times["stages"].values()) <= times["python"]
+    # the compiler's own stages fit in its Python time (ptx and cubin, where a GPU is, are tools)
+    own = [
+        t for stage, t in times["stages"].items() if stage not in cc.TOOL_STAGES["mytriton-cuda"]
+    ]
+    assert times["frontend"] + sum(own) <= times["python"]

@@ -142,7 +142,9 @@ def _no_conversion(run: Any, compiled: Any) -> None:
 def _fenced(run: Any, compiled: Any) -> None:
     """Each load issued again in a slice layout reaches the program's next write (or the end of
     its loop body) only through a barrier: other threads than its bound copy's read the
-    elements, and a faster warp's store must not reach a slower warp's read."""
+    elements, and a faster warp's store must not reach a slower warp's read; nor does it follow
+    a store of the program without a barrier between (a slower warp's store must reach a faster
+    warp's re-issued read)."""
     if run.backend == "interpreter":
         return
     lines = compiled.asm["ttg"].splitlines()
@@ -153,6 +155,9 @@ def _fenced(run: Any, compiled: Any) -> None:
             line for line in lines[i + 1 :] if re.search(r"tt.store|scf.yield|gpu.barrier", line)
         )
         assert "gpu.barrier" in after, (lines[i], after)
+        # and from the program's earlier writes (a loop's previous iteration's included)
+        earlier = [line for line in lines[:i] if re.search(r"tt.store|gpu.barrier", line)]
+        assert not earlier or "gpu.barrier" in earlier[-1], (lines[i], earlier[-1])
 
 
 def test_rotary(run: Any) -> None:

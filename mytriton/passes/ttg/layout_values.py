@@ -8,8 +8,8 @@ elements: a conversion moves every element through shared memory and waits at a 
 cheap math (``REMATERIALIZABLE``: broadcasts, elementwise ops) over its operands, each had in the
 layout it then needs the same way, down to a load whose pointers, mask and ``other`` are free,
 issued again in that layout right after its bound copy (``_reissue``: nothing can write
-between the two reads; a barrier before the program's next write keeps a faster warp's store
-from reaching a slower warp's re-issued read, ``reissue_fences``) where it is smaller than the
+between the two reads; barriers keep a faster warp's store, before the load or after it, from
+racing a slower warp's re-issued read, ``reissue_fences``) where it is smaller than the
 program's threads or its only user's (a scale vector, a cos/sin row, a table row:
 ``_reissues``). So ``w[:, None] * o`` converts the
 small ``w`` (or loads it again), never the broadcast tile. Triton's backward rematerialization
@@ -391,9 +391,10 @@ class LayoutValues:
         barrier or call of this program lies between the two reads, whatever lies between the
         first load and the use (a store to the same memory there is not seen, as it is not by
         the bound copy, in program order). Other threads than the bound copy's read the elements
-        again, though, and a slower warp's read would see a later store of a faster warp: a
-        barrier between the re-issued load and the program's next write closes that race
-        (``reissue_fences``, at the end of the pass). The load is not volatile (``_reissues``).
+        again, though: a slower warp's read would see a later store of a faster warp, and a
+        faster warp's read could miss an earlier store of a slower one: barriers between the
+        re-issued load and the program's next write, and before it where a write comes
+        earlier, close those races (``reissue_fences``, at the end of the pass). The load is not volatile (``_reissues``).
         Other programs' writes to the memory during the kernel race with any plain load (Triton
         orders them only through atomics, which are not plain loads), so they cannot make the
         two reads disagree in a program Triton defines."""

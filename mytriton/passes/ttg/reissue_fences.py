@@ -1,20 +1,27 @@
-"""Barriers after re-issued loads (``layout_values._reissue``): a load issued again in another
-layout reads its elements in other threads than its bound copy did, so a later store of the
-program to that memory (the owner of an element in the bound layout writing it back, as in
-``x = tl.load(p); tl.store(p, x + 1)``) races with the re-issued read of a slower warp: warps
-run in any order, and without a barrier between them a warp may store an element before another
-warp's re-issued load reads it, which then sees the stored value instead of the first read's.
-The program never read that memory from other threads before the store, so the race is the
-compiler's own, and a ``gpu.barrier`` (ordering every memory access of the program before it
-before every one after it) between the re-issued load and the first op after it that may write
-memory closes it. None is needed where the program writes nothing after the load, or a barrier
-already comes first.
+"""Barriers around re-issued loads (``layout_values._reissue``): a load issued again in another
+layout reads its elements in other threads than its bound copy did, which makes two races the
+program did not have, both the compiler's own (warps run in any order):
 
-Control flow: the barrier sits in the load's block before the first later op that may write
-(a store, an atomic, a loop or ``if`` holding one), else it is looked for after the enclosing op;
-in a loop that writes, before the end of the body (the writes of the next iteration and after
-the loop come later). Conditions and trip counts are scalars, the same in every thread, so
-every thread reaches the barrier.
+- after: a later store of the program to that memory (the owner of an element in the bound
+  layout writing it back, as in ``x = tl.load(p); tl.store(p, x + 1)``) may reach memory before
+  a slower warp's re-issued read, which then sees the stored value instead of the first read's;
+- before: an earlier store (``tl.store(p, v); x = tl.load(p)``; in a loop, the store of the
+  previous iteration) is seen by the bound copy, read by the thread that wrote it, but a
+  re-issued read in another warp may come before that warp's store.
+
+A ``gpu.barrier`` (ordering every memory access of the program before it before every one after
+it) between the re-issued load and the first later op that may write memory closes the first;
+one right before the re-issued load, where an op that may write comes earlier in the program
+(since the last barrier), closes the second. None is needed where the program writes nothing
+there, or a barrier already lies between.
+
+Control flow: the barrier after sits in the load's block before the first later op that may
+write (a store, an atomic, a loop or ``if`` holding one), else it is looked for after the
+enclosing op; in a loop that writes, before the end of the body (the writes of the next
+iteration and after the loop come later). The barrier before is needed where an earlier op of
+the load's block may write, else one before the enclosing op, or the enclosing loop writes
+(its previous iteration's writes come earlier). Conditions and trip counts are scalars, the
+same in every thread, so every thread reaches the barrier.
 """
 
 from __future__ import annotations
@@ -42,10 +49,40 @@ def may_write(op: Operation) -> bool:
 
 def fence_reissued_loads(loads: Sequence[Operation]) -> None:
     """A ``gpu.barrier`` between each re-issued load still in the IR and the first later op of
-    the program that may write memory, unless a barrier comes first."""
+    the program that may write memory, and one right before the load where an earlier op may
+    write, unless a barrier lies between."""
     for load in loads:
         if load.parent is not None:
+            _fence_before(load)
             _fence_after(load)
+
+
+def _fence_before(load: Operation) -> None:
+    op = load
+    while True:
+        earlier = op.prev_op
+        while earlier is not None:
+            if isinstance(earlier, gpu.BarrierOp):
+                return
+            if may_write(earlier):
+                _insert_before(load)
+                return
+            earlier = earlier.prev_op
+        block = op.parent_block()
+        assert block is not None
+        parent = block.parent_op()
+        if parent is None or isinstance(parent, func.FuncOp):
+            return
+        if isinstance(parent, (scf.ForOp, scf.WhileOp)) and may_write(parent):
+            _insert_before(load)
+            return
+        op = parent
+
+
+def _insert_before(load: Operation) -> None:
+    block = load.parent_block()
+    assert block is not None
+    block.insert_op_before(_barrier(load), load)
 
 
 def _fence_after(anchor: Operation) -> None:
