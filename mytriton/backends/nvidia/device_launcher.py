@@ -257,27 +257,10 @@ def build_launch_code(
             **pieces,
         )
 
-    namespace: dict[str, Any] = {
-        "_mt_Lslots": buffer._slots,
-        "_mt_Lnew_slot": buffer.slot,
-        "_mt_Lident": _get_ident(),
-        "_mt_Lpack": buffer.layout.pack_into,
-        "_mt_Lpack_exact": buffer.pack_exact,
-        "_mt_LFRAMEWORK": "raw" if raw_pointers else framework,
-        "_mt_Llaunch": _launch_function(cupy, cooperative),
-        "_mt_LFUNCTION": function,
-        "_mt_LDEVICE": device,
-        "_mt_Lstream_of": stream_of,
-        "_mt_Lget_device": cupy.cuda.runtime.getDevice,
-        "_mt_Lset_device": cupy.cuda.runtime.setDevice,
-        "_mt_Lon_launched": on_launched,
-        "_mt_Lno_context": _no_context,
-        "_mt_Lbind": lambda: bind_device(cupy, device),
-        "_mt_LDRIVER_ERROR": cupy.cuda.driver.CUDADriverError,
-        "_mt_LBackendError": BackendError,
-        "_mt_LFAILED": f"launching {name} (grid {{grid}}, block {block}) failed: {{error}}",
-        "_mt_LU64": _U64,
-    }
+    namespace = _launch_namespace(name, function, block, device, cooperative, buffer, cupy)
+    namespace["_mt_LFRAMEWORK"] = "raw" if raw_pointers else framework
+    namespace["_mt_Lstream_of"] = stream_of
+    namespace["_mt_Lon_launched"] = on_launched
     native = None
     if raw_pointers and not shared and not cooperative:
         native = _native_launch(name, function, block, params, framework, device, stream_of)
@@ -285,6 +268,37 @@ def build_launch_code(
         switch = (cupy.cuda.runtime.getDevice, cupy.cuda.runtime.setDevice)
         native = replace(native, switch=switch if several_devices else None, after=on_launched)
     return LaunchCode(name, namespace, render, native)
+
+
+def _launch_namespace(
+    name: str,
+    function: int,
+    block: tuple[int, int, int],
+    device: int,
+    cooperative: bool,
+    buffer: ArgumentBuffer,
+    cupy: Any,
+) -> dict[str, Any]:
+    """The names the generated launch statements use (``_STATEMENTS``), but for the stream,
+    framework and after-launch hook, which ``build_launch_code`` adds."""
+    return {
+        "_mt_Lslots": buffer._slots,
+        "_mt_Lnew_slot": buffer.slot,
+        "_mt_Lident": _get_ident(),
+        "_mt_Lpack": buffer.layout.pack_into,
+        "_mt_Lpack_exact": buffer.pack_exact,
+        "_mt_Llaunch": _launch_function(cupy, cooperative),
+        "_mt_LFUNCTION": function,
+        "_mt_LDEVICE": device,
+        "_mt_Lget_device": cupy.cuda.runtime.getDevice,
+        "_mt_Lset_device": cupy.cuda.runtime.setDevice,
+        "_mt_Lno_context": _no_context,
+        "_mt_Lbind": lambda: bind_device(cupy, device),
+        "_mt_LDRIVER_ERROR": cupy.cuda.driver.CUDADriverError,
+        "_mt_LBackendError": BackendError,
+        "_mt_LFAILED": f"launching {name} (grid {{grid}}, block {block}) failed: {{error}}",
+        "_mt_LU64": _U64,
+    }
 
 
 _CU_ERROR_INVALID_CONTEXT = 201
