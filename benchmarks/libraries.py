@@ -32,9 +32,16 @@ EXAMPLES = {"liger": "liger_kernels.py", "fla": "fla_kernels.py"}
 
 
 def run_example(
-    example: str, impl: str, backend: str | None, device: str, repeat: int, only: str
+    example: str,
+    impl: str,
+    backend: str | None,
+    device: str,
+    repeat: int,
+    only: str,
+    timeout: float = 1200,
 ) -> tuple[list[dict[str, Any]], str]:
-    """The example's JSON rows under one runner, and its stderr's tail when it failed."""
+    """The example's JSON rows under one runner, and its stderr's tail when it failed (the
+    rows of the cases done when ``timeout`` runs out: the example prints each when done)."""
     env = {
         k: v for k, v in os.environ.items() if k not in ("MYTRITON_AS_TRITON", "MYTRITON_BACKEND")
     }
@@ -51,12 +58,17 @@ def run_example(
     if only:
         args += ["-k", only]
     try:
-        proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=1200)
-    except subprocess.TimeoutExpired:
-        return [], "timed out after 1200 s"
-    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+        proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as stopped:
+        out = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else stopped.stdout
+        return _rows(out or ""), f"timed out after {timeout} s"
+    rows = _rows(proc.stdout)
     tail = "" if rows and proc.returncode in (0, 1) else proc.stderr[-3000:]
     return rows, tail
+
+
+def _rows(stdout: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
 
 
 def fmt_row(row: dict[str, Any] | None) -> str:
@@ -78,6 +90,7 @@ def main() -> int:
     parser.add_argument("-k", dest="only", default="", help="only cases whose name has this")
     parser.add_argument("--no-triton", action="store_true", help="skip the real Triton")
     parser.add_argument("--out", help="write every row as JSON here")
+    parser.add_argument("--timeout", type=float, default=1200, help="seconds per runner")
     args = parser.parse_args()
 
     runners: list[tuple[str, str, str | None]] = []
@@ -90,9 +103,13 @@ def main() -> int:
         example = EXAMPLES[lib]
         table: dict[str, dict[str, dict[str, Any]]] = {}
         for label, impl, backend in runners:
-            rows, tail = run_example(example, impl, backend, args.device, args.repeat, args.only)
+            rows, tail = run_example(
+                example, impl, backend, args.device, args.repeat, args.only, args.timeout
+            )
+            print(f"{lib} on {label}: {len(rows)} cases done", flush=True)
             if tail:
-                print(f"{lib} on {label}: the run failed\n{tail}", file=sys.stderr)
+                print(f"{lib} on {label}: the run failed\n{tail}", file=sys.stderr, flush=True)
+                failed += 1  # a runner that stopped is a failure, whatever cases it finished
             for row in rows:
                 table.setdefault(row["case"], {})[label] = row
                 everything.append({"runner_label": label, **row})
@@ -113,7 +130,7 @@ def main() -> int:
             print(line + ("  " + " ".join(ratios) if ratios else ""))
     if args.out:
         Path(args.out).write_text(json.dumps(everything, indent=1))
-    print(f"\n{failed} case(s) failed" if failed else "\nall cases ok")
+    print(f"\n{failed} case(s) or run(s) failed" if failed else "\nall cases ok")
     return 1 if failed else 0
 
 

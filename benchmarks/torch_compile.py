@@ -7,7 +7,7 @@ the switch off, so ``import triton`` finds the installed one. Each graph is chec
 eager first; a per-call time is the median of N calls, timed with CUDA events (forward only).
 
     python benchmarks/torch_compile.py [--backends cuda,mlir] [--graphs a,b] [--calls 50]
-        [--triton-python PY] [--json out.json]
+        [--triton-python PY] [--json out.json] [--timeout S]
 
 ``--triton-python`` runs real Triton with another interpreter (default: this one, which then
 needs the real ``triton`` installed beside mytriton).
@@ -31,8 +31,11 @@ from tests.child_env import switch_hook_folder  # noqa: E402
 from tests.inductor.runner import parse_results  # noqa: E402
 
 
-def run(python: str, env: dict[str, str], graphs: str, calls: int) -> dict[str, Any]:
-    """One compiler's results, per graph (the header under "")."""
+def run(
+    python: str, env: dict[str, str], graphs: str, calls: int, timeout: float | None = None
+) -> dict[str, Any]:
+    """One compiler's results, per graph (the header under ""): the graphs finished within
+    ``timeout`` seconds when it runs out (the runner prints each graph's line when done)."""
     with tempfile.TemporaryDirectory() as cache:
         full = {**os.environ, **env}
         full["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cache, "inductor")
@@ -44,11 +47,24 @@ def run(python: str, env: dict[str, str], graphs: str, calls: int) -> dict[str, 
         command = [python, "-m", "tests.inductor.runner", "--device", "cuda", "--time", str(calls)]
         if graphs:
             command += ["--graphs", graphs]
-        proc = subprocess.run(command, capture_output=True, text=True, env=full, cwd=ROOT)
-    results = parse_results(proc.stdout)
+        try:
+            proc = subprocess.run(
+                command, capture_output=True, text=True, env=full, cwd=ROOT, timeout=timeout
+            )
+            stdout, stderr = proc.stdout, proc.stderr
+        except subprocess.TimeoutExpired as stopped:
+            stdout, stderr = _text(stopped.stdout), _text(stopped.stderr)
+            print(f"timed out after {timeout} s: keeping the graphs done", flush=True)
+    results = parse_results(stdout)
     if "" not in results:
-        sys.exit(f"the runner failed ({' '.join(command)}):\n{proc.stderr[-4000:]}")
+        sys.exit(f"the runner failed ({' '.join(command)}):\n{stderr[-4000:]}")
     return results
+
+
+def _text(output: str | bytes | None) -> str:
+    if isinstance(output, bytes):
+        return output.decode(errors="replace")
+    return output or ""
 
 
 def main() -> int:
@@ -58,15 +74,20 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--triton-python", default=sys.executable)
     parser.add_argument("--json", default="")
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="seconds per compiler (keeps graphs done)"
+    )
     args = parser.parse_args()
 
     off = {"MYTRITON_AS_TRITON": "0"}
-    runs = {"triton": run(args.triton_python, off, args.graphs, args.calls)}
+    runs = {"triton": run(args.triton_python, off, args.graphs, args.calls, args.timeout)}
     if "mytriton" in runs["triton"][""]["triton"]:
         sys.exit("real Triton is not installed for --triton-python: nothing to compare with")
+    _progress("triton", runs, args.json)
     for backend in [b for b in args.backends.split(",") if b]:
         env = {"MYTRITON_AS_TRITON": "1", "MYTRITON_BACKEND": backend}
-        runs[backend] = run(sys.executable, env, args.graphs, args.calls)
+        runs[backend] = run(sys.executable, env, args.graphs, args.calls, args.timeout)
+        _progress(backend, runs, args.json)
 
     names = [n for n in runs["triton"] if n]
     columns = [b for b in runs if b != "triton"]
@@ -95,9 +116,15 @@ def main() -> int:
             f"{b}: {ok}/{len(names)} graphs correct; median ratio (triton time / {b} time) "
             f"{median:.2f}, {sum(r >= 1.0 for r in rs)}/{len(rs)} at >= 1.0"
         )
-    if args.json:
-        Path(args.json).write_text(json.dumps(runs, indent=1))
     return 0
+
+
+def _progress(name: str, runs: dict[str, Any], path: str) -> None:
+    """Say that one compiler is done, and keep every result so far (a later one may time out)."""
+    done = [g for g in runs[name] if g]
+    print(f"{name}: {len(done)} graphs done", flush=True)
+    if path:
+        Path(path).write_text(json.dumps(runs, indent=1))
 
 
 def _us(result: dict[str, Any]) -> str:

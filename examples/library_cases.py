@@ -165,7 +165,10 @@ def main(cases: Callable[[], list[Case]], library: str, argv: Sequence[str] | No
         failed += not ok
         if args.json:
             row = {"case": case.name, "ok": ok, "errors": case.errors, "seconds": seconds}
-            print(json.dumps({"library": library, "runner": runner, **row, "error": error}))
+            print(
+                json.dumps({"library": library, "runner": runner, **row, "error": error}),
+                flush=True,
+            )
             continue
         errs = " ".join(f"{k}={v:.1e}" for k, v in case.errors.items())
         timing = f"  {seconds * 1e3:.3f} ms/call" if seconds is not None else ""
