@@ -130,14 +130,14 @@ class ReadOwners:
         if race.any():
             i = int(np.argmax(race))
             who = (
-                "threads of several owners"
+                "loads owned by several threads of the program read"
                 if owner[i] == SEVERAL
-                else f"threads owned by thread {int(owner[i])}"
+                else f"a load by thread {int(owner[i])} of the program (or its replicas) read"
             )
             m.fail(
                 op,
                 f"data race: stores a different value to element {int(elements[i])} of "
-                f"`{name}`, which {who} of the program loaded since the last barrier: on a "
-                "GPU those loads may run after this store (a gpu.barrier must order them)",
+                f"`{name}`, which {who} since the last barrier: on a GPU that load may run "
+                "after this store (a gpu.barrier must order them)",
                 m.lane_mask(int(lanes[i])),
             )
