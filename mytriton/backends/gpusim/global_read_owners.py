@@ -8,13 +8,13 @@ two races across threads that lockstep execution hides (warps run in any order o
 
 Triton's code does both with replicated values, and must pass: a scalar is loaded by every
 thread and stored by thread 0 (``x = tl.load(p); tl.store(p, x + 1)``), and a block smaller
-than the threads (``tl.store(X + d, tl.load(X + d) + 1)``, 64 elements in 128 threads) is
-loaded by every replica of each element and stored by its owner alone, the replica whose
-replicated lane and warp coordinates are all 0: the lowest thread id among them. The replicas'
-copies may be loaded before or after the owner's store, but what is stored (and what a layout
-conversion or a reduction writes to shared memory) comes from the owner's copy, which sees its
-own store in program order. So the loads of an element in one op are one unit here, owned by
-their lowest thread (a broadcast by every thread of the program: thread 0), and:
+than the threads is loaded by every replica of each element and stored by its owner alone, the
+replica whose replicated lane and warp coordinates are all 0: the lowest thread id among them
+(``tl.store(X + d, tl.load(X + d) + 1)`` with 64 elements in 128 threads, as in
+``test_rebuilt_loads.running_row``: "only a broadcast by every thread is exempt" rejects it).
+A replica may load before or after the owner's store, but the global store takes the owner's
+copy, which sees its own store in program order. So the loads of an element in one op are one
+unit here, owned by their lowest thread (a broadcast by every thread of the program: thread 0):
 
 * a load is a race where another thread stored the element since the last barrier, unless
   that storer is the lowest thread loading it in this op (the owner reading back);
@@ -23,12 +23,17 @@ their lowest thread (a broadcast by every thread of the program: thread 0), and:
 
 A load issued again in another layout (``layout_values._reissue``) is what this sees: its
 threads are not the bound copy's, so a row's element ``e``, owned by thread ``e`` in the bound
-load, is loaded again by threads owned from another one (and any store between the two loads,
-or after both, is checked against both owners). A row re-issued by threads whose lowest one is
-each element's bound owner, or a row the user loads in a slice layout, broadcasts into a tile
-and updates in place, is not seen: there the replicas' copies are used, not only the owner's,
-and telling that apart needs tracking where each thread's copy flows (the fences of
-``passes/ttg/reissue_fences.py`` order re-issued loads whatever this sees).
+load, is loaded again under another owner (and a store between the two loads, or after both,
+is checked against both owners).
+
+Not seen, as telling them from the harmless replicas needs tracking where each thread's copy
+flows: a replica's copy that reaches memory by another way than a global store (layout
+conversions, reductions and scans write every replica's copy to shared memory, so
+``v = tl.load(X + d); tl.store(X + d, v + 1)`` followed by ``tl.cumsum(v, 0)[None, :] * t``
+races on a GPU); a load in a slice layout whose replicas' copies a broadcast into the parent
+layout uses (``v[None, :] * t``) and whose owners store the element; a load re-issued by
+threads whose lowest one is each element's bound owner. ``passes/ttg/reissue_fences.py`` orders
+re-issued loads whatever this sees.
 """
 
 from __future__ import annotations
