@@ -6,7 +6,8 @@ the loaded log-sum-exps), paged attention's table row gathering both K^T and V i
 loop; and a row overwritten between its load and its use in another layout, which must still
 be used as first read (the second load is issued right after the first, and a barrier keeps the
 store of a faster warp from reaching a slower warp's second read). Every backend against
-NumPy; the laid-out IR converts none of them.
+NumPy; the laid-out IR converts none of them. Without those barriers (patched off), gpusim
+reports the races.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import pytest
 
 import mytriton as triton
 import mytriton.language as tl
+from mytriton.backends.gpusim import SimulationError
+from mytriton.passes.ttg import assign_layouts, reissue_fences
 
 pytestmark = pytest.mark.execution
 
@@ -272,3 +275,50 @@ def test_paged_two_dots(run: Any, n_tokens: int) -> None:
     if run.backend != "interpreter":
         ttg = compiled.asm["ttg"]
         assert not re.search(r"convert_layout %\S+ : tensor<32xi32", ttg), ttg
+
+
+def _unfenced(kernel: Any, *args: Any, **constexprs: Any) -> None:
+    """Run ``kernel`` on gpusim compiled afresh (the patched pipeline), then drop that compile."""
+    kernel.clear_cache()
+    try:
+        kernel[(1,)](*args, **constexprs)
+    finally:
+        kernel.clear_cache()
+
+
+def test_gpusim_sees_the_unfenced_overwritten_row_race(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without reissue_fences (patched off), the owner's store reaches the element that other
+    threads' re-issued load reads: on a GPU that load may run after it."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    monkeypatch.setattr(assign_layouts, "fence_reissued_loads", lambda loads: None)
+    x = np.ones(64, np.float32)
+    t = np.ones((32, 64), np.float16)
+    with pytest.raises(
+        SimulationError,
+        match=r"data race: stores a different value to element \d+ of `X`, which loads owned "
+        r"by several threads of the program read since the last barrier",
+    ):
+        _unfenced(overwritten_row, x, t, R=32, D=64)
+
+
+@pytest.mark.parametrize("missing", ["every fence", "the fence before"])
+def test_gpusim_sees_the_unfenced_running_row_race(
+    monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    """Without the barrier before the re-issued load (all fences patched off, or only the one
+    before, as before commit a39b2ff), other threads read the row the owners just stored: on a
+    GPU before their store."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    if missing == "every fence":
+        monkeypatch.setattr(assign_layouts, "fence_reissued_loads", lambda loads: None)
+    else:
+        monkeypatch.setattr(reissue_fences, "_fence_before", lambda load: None)
+    x = np.ones(64, np.float32)
+    t = np.ones((3, 16, 64), np.float16)
+    out = np.zeros((16, 64), np.float32)
+    with pytest.raises(
+        SimulationError,
+        match=r"data race: loads element \d+ of `X`, which thread \d+ of the program stored "
+        r"since the last barrier",
+    ):
+        _unfenced(running_row, x, t, out, 3, R=16, D=64)

@@ -187,7 +187,7 @@ class GlobalMemory:
                 typed, elements = region.typed(dtype), access.elements(idx)
                 out[lanes] = typed[elements]
                 if self.log is not None:
-                    self.log.loaded(m, arg, typed, lanes, elements)
+                    self.log.loaded(m, op, arg, region.name, typed, lanes, elements)
         return out
 
     def store(

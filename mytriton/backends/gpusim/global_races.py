@@ -12,8 +12,10 @@ thread stored it. Two patterns make the result depend on that order, and fail he
 * a thread stores a different number to an element another thread of its program stored since
   the last barrier (the two stores land in either order).
 
-Other threads loading an element that one thread stores is allowed: Triton's code does that
-for every scalar it updates (all threads load it, thread 0 stores it).
+Across threads of a program, a load of an element another thread stored, and a store changing
+an element other threads loaded, since the last barrier, race too; Triton's replicated values
+(every thread loads a scalar, thread 0 stores it; the replicas of a small block's element load
+it, its owner stores it) must pass: ``global_read_owners.py`` says how loads are owned.
 
 A barrier ends the interval of every program of the batch, even of programs that skip it (which
 can only hide a race, never invent one). Programs never race with each other: the grid runs as
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.ir import Operation
 
+from mytriton.backends.gpusim.global_read_owners import ReadOwners
 from mytriton.backends.gpusim.values import same_number
 
 if TYPE_CHECKING:
@@ -37,14 +40,15 @@ PROGRAM_SLOTS = 1 << 20
 
 
 class GlobalAccessLog:
-    """Per element of each (parameter array, element size): the tag of the last load, and the
-    tag and thread of the last store (0: none since the run started)."""
+    """Per element of each (parameter array, element size): the tag of the last load, the tag
+    and thread of the last store (0: none since the run started), and who owns the loads."""
 
     def __init__(self) -> None:
         self.interval = 0
         self._loaded: dict[tuple[int, int], np.ndarray] = {}
         self._stored: dict[tuple[int, int], np.ndarray] = {}
         self._storer: dict[tuple[int, int], np.ndarray] = {}
+        self._owners = ReadOwners()
 
     def next_interval(self) -> None:
         """A new batch of programs, or a barrier: forget what every program touched."""
@@ -64,12 +68,25 @@ class GlobalAccessLog:
         return table
 
     def loaded(
-        self, m: Machine, arg: int, typed: np.ndarray, lanes: np.ndarray, elements: np.ndarray
+        self,
+        m: Machine,
+        op: Operation,
+        arg: int,
+        name: str,
+        typed: np.ndarray,
+        lanes: np.ndarray,
+        elements: np.ndarray,
     ) -> None:
-        """The ``lanes`` loaded ``elements`` (one row per lane for vector accesses)."""
-        loaded = self._table(self._loaded, (arg, typed.itemsize), typed.size, np.int64)
-        tags = self._tags(m, lanes)
-        loaded[elements] = tags.reshape(-1, *[1] * (elements.ndim - 1))
+        """Check, then record, that the ``lanes`` load ``elements`` (one row per lane for vector
+        accesses)."""
+        key = (arg, typed.itemsize)
+        loaded = self._table(self._loaded, key, typed.size, np.int64)
+        flat = elements.reshape(-1)
+        owners = np.repeat(lanes, len(flat) // len(lanes))
+        tags = self._tags(m, owners)
+        loaded[flat] = tags
+        stores = (self._stored[key], self._storer[key]) if key in self._stored else None
+        self._owners.loaded(m, op, key, name, typed.size, owners, tags, flat, stores)
 
     def stored(
         self,
@@ -122,6 +139,7 @@ class GlobalAccessLog:
                     "store it modified twice (one owner thread must store each element)",
                     m.lane_mask(int(owners[i])),
                 )
+        self._owners.check_store(m, op, key, name, owners, tags, elements, changes)
         stored[elements] = tags
         storer[elements] = tids
 
