@@ -3,6 +3,7 @@ stage's text (``asm[stage]``), and a module's identity where a pass reuses earli
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Hashable, Iterable, Mapping
 
@@ -19,7 +20,10 @@ class LocatedPrinter(Printer):
     Faster on the same text: a lowered kernel repeats a few types, locations, op types and
     attribute dictionaries thousands of times, which xDSL prints again each time (a location's
     file name byte by byte), each piece through ``print()``; here each is printed once and its
-    text reused, and text without a newline goes straight to the stream."""
+    text reused, and text without a newline goes straight to the stream. A reused text is
+    found first by the identity of its objects (the lowering shares one type or location
+    object among many ops), and only then by equality, whose hash walks a nested type (a
+    tensor's layout) whole at every op; a string literal is escaped in one piece."""
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if self.stream is None or "\n" in text:
@@ -30,7 +34,12 @@ class LocatedPrinter(Printer):
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, TypeAttribute | FileLineColLoc):
-            self._reuse(attribute, lambda: super(LocatedPrinter, self).print_attribute(attribute))
+            self._reuse(
+                attribute,
+                id(attribute),
+                attribute,
+                lambda: super(LocatedPrinter, self).print_attribute(attribute),
+            )
         else:
             super().print_attribute(attribute)
 
@@ -40,17 +49,35 @@ class LocatedPrinter(Printer):
         inputs, outputs = tuple(input_types), tuple(output_types)
         self._reuse(
             ("->", inputs, outputs),
+            ("->", *map(id, inputs), "->", *map(id, outputs)),
+            (inputs, outputs),
             lambda: super(LocatedPrinter, self).print_function_type(inputs, outputs),
         )
 
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         items = tuple(attr_dict.items())
-        self._reuse(("{}", items), lambda: super(LocatedPrinter, self).print_attr_dict(attr_dict))
+        self._reuse(
+            ("{}", items),
+            ("{}", *(x for name, value in items for x in (name, id(value)))),
+            items,
+            lambda: super(LocatedPrinter, self).print_attr_dict(attr_dict),
+        )
 
-    def _reuse(self, key: Hashable, print_it: Callable[[], None]) -> None:
+    def print_bytes_literal(self, bytestring: bytes) -> None:
+        self.print_string(_bytes_literal(bytestring))
+
+    def _reuse(
+        self, key: Hashable, ident: Hashable, keep: object, print_it: Callable[[], None]
+    ) -> None:
         """``print_it()``, whose text depends on ``key`` alone: printed once, then reused
-        (directly where it spans lines, or where ``key`` does not hash)."""
+        (directly where it spans lines, or where ``key`` does not hash). ``ident`` names
+        ``key`` by the identity of the objects ``keep`` holds (kept alive with the text, so
+        that no other object takes their ids while this printer lives)."""
         printed: dict[Hashable, str] = self.__dict__.setdefault("_printed", {})
+        by_ident: dict[Hashable, tuple[object, str]] = self.__dict__.setdefault("_by_ident", {})
+        if not self.printing_location and (hit := by_ident.get(ident)) is not None:
+            self.print_string(hit[1])
+            return
         try:
             text = None if self.printing_location else printed.get(key)
         except TypeError:  # an attribute holding a dict, say
@@ -63,6 +90,8 @@ class LocatedPrinter(Printer):
                 return
             if not self.printing_location:
                 printed[key] = text
+        if not self.printing_location:
+            by_ident[ident] = (keep, text)
         self.print_string(text)
 
     def _printed_alone(self, print_it: Callable[[], None]) -> str | None:
@@ -83,6 +112,21 @@ class LocatedPrinter(Printer):
             self.print_function_type(op.operand_types, op.result_types)
         else:
             super().print_operation_type(op)
+
+
+@functools.lru_cache(maxsize=1024)
+def _bytes_literal(bytestring: bytes) -> str:
+    """xDSL's quoted string literal (``Printer.print_bytes_literal``), made at once rather
+    than written byte by byte: a location's file name is one at every distinct location."""
+    return '"' + "".join(_BYTE_TEXT[b] for b in bytestring) + '"'
+
+
+#: each byte as xDSL's string literal writes it: a backslash doubled, a control character, a
+#: non-ASCII byte or a double quote as two hex digits after a backslash, the rest as itself
+_BYTE_TEXT = tuple(
+    "\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22 else chr(b)
+    for b in range(256)
+)
 
 
 def print_module(module: ModuleOp) -> str:

@@ -42,6 +42,7 @@ from mytriton.errors import MyTritonError, OverrideIgnoredWarning
 from mytriton.frontend import ArgSpec, compile_kernel
 from mytriton.passes.pipeline import run_pipeline
 from mytriton.runtime.compile_listener import CompileClock
+from mytriton.runtime.gc_pause import collector_paused
 
 
 class StageError(MyTritonError):
@@ -133,18 +134,19 @@ def compile_stages(
         clock.ir_done()
         notify(fn, specs, cached, options.capability, clock, True, files)
         return cached
-    module = compile_kernel(fn, specs, debug=options.debug, num_warps=options.num_warps)
-    if name is not None:
-        rename_kernel(module, name)
-    kernel = CompiledKernel(name=name or fn.__name__, backend=backend.name)
-    src = KernelSource.of(fn)
-    identity = f"{src.file}:{src.qualname}\n{ast.dump(src.tree)}"
-    kernel.hash = kernel_hash(identity, (key, backend.name, options))
-    clock.ir_done()
-    # an autotuner compiling its configs at once (parallel_compile.py, imported by it only)
-    parallel = sys.modules.get("mytriton.runtime.parallel_compile")
-    if parallel is None or not parallel.serve(fn, kernel, backend, options, module, clock):
-        run_stages(kernel, backend, options, "tt", module, clock, made=True)
+    with collector_paused():  # gc_pause.py: the compile's objects are not walked again
+        module = compile_kernel(fn, specs, debug=options.debug, num_warps=options.num_warps)
+        if name is not None:
+            rename_kernel(module, name)
+        kernel = CompiledKernel(name=name or fn.__name__, backend=backend.name)
+        src = KernelSource.of(fn)
+        identity = f"{src.file}:{src.qualname}\n{ast.dump(src.tree)}"
+        kernel.hash = kernel_hash(identity, (key, backend.name, options))
+        clock.ir_done()
+        # an autotuner compiling its configs at once (parallel_compile.py, imported by it only)
+        parallel = sys.modules.get("mytriton.runtime.parallel_compile")
+        if parallel is None or not parallel.serve(fn, kernel, backend, options, module, clock):
+            run_stages(kernel, backend, options, "tt", module, clock, made=True)
     if entry is not None:
         clock.timed_store(lambda: entry.store(kernel))
     notify(fn, specs, kernel, options.capability, clock, False, files)
@@ -175,6 +177,19 @@ def run_stages(
     one's text, apply overrides, then let the backend make the kernel launchable; ``clock``
     times each stage run (for ``knobs.compilation.listener``). ``made``: ``artifact`` is the
     frontend's verified module, not one parsed from a text (``Stage.run_made``)."""
+    with collector_paused():  # gc_pause.py
+        _run_stages(kernel, backend, options, start, artifact, clock, made)
+
+
+def _run_stages(
+    kernel: CompiledKernel,
+    backend: Backend,
+    options: LaunchOptions,
+    start: str,
+    artifact: Any,
+    clock: CompileClock | None,
+    made: bool,
+) -> None:
     table = stage_table(backend)
     names = [s.name for s in table]
     if start not in names:

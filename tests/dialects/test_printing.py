@@ -51,3 +51,38 @@ def stages(monkeypatch: pytest.MonkeyPatch) -> list[ModuleOp]:
 def test_same_text_as_xdsl(stages: list[ModuleOp], generic: bool) -> None:
     for module in stages:
         assert _text(LocatedPrinter, module, generic) == _text(Reference, module, generic)
+
+
+def test_string_literals_escaped_as_xdsl() -> None:
+    """Every byte of a string attribute and a location's file name: quotes, backslashes,
+    control and non-ASCII characters are written as xDSL writes them byte by byte."""
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+
+    every_char = "".join(map(chr, range(1, 128))) + 'é"\\\n\t'
+    module = ModuleOp([])
+    module.attributes["s"] = StringAttr(every_char)
+    module.attributes["t"] = StringAttr('a"b\\c')
+    module.location = FileLineColLoc(StringAttr(every_char), IntAttr(3), IntAttr(4))
+    for generic in (False, True):
+        assert _text(LocatedPrinter, module, generic) == _text(Reference, module, generic)
+
+
+def test_shared_and_equal_objects_print_alike() -> None:
+    """A type reused by identity and an equal one built anew print the same text, as do
+    attribute dictionaries holding them: the identity cache returns only what equality
+    would."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerAttr, StringAttr, i32, i64
+
+    def loc(line: int) -> FileLineColLoc:
+        return FileLineColLoc(StringAttr("k.py"), IntAttr(line), IntAttr(1))
+
+    ops: list[Operation] = []
+    for value, ty in [(1, i32), (2, i32), (3, i64), (1, i32), (4, IntegerAttr(0, 16).type)]:
+        op = arith.ConstantOp(IntegerAttr(value, ty))
+        op.attributes["tag"] = StringAttr(str(ty))
+        op.location = loc(value)
+        ops.append(op)
+    module = ModuleOp(ops)
+    for generic in (False, True):
+        assert _text(LocatedPrinter, module, generic) == _text(Reference, module, generic)
