@@ -394,7 +394,8 @@ class LayoutValues:
         again, though: a slower warp's read would see a later store of a faster warp, and a
         faster warp's read could miss an earlier store of a slower one: barriers between the
         re-issued load and the program's next write, and before it where a write comes
-        earlier, close those races (``reissue_fences``, at the end of the pass). The load is not volatile (``_reissues``).
+        earlier, close those races (``reissue_fences``, at the end of the pass). The load is
+        not volatile (``_reissues``).
         Other programs' writes to the memory during the kernel race with any plain load (Triton
         orders them only through atomics, which are not plain loads), so they cannot make the
         two reads disagree in a program Triton defines."""
