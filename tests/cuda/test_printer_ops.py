@@ -227,6 +227,10 @@ CASES: dict[str, tuple[Build, str]] = {
         lambda b: b.op(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum.Z))),
         "long long v0 = gridDim.z;",
     ),
+    "block_dim x": (
+        lambda b: b.op(gpu.BlockDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))),
+        "long long v0 = blockDim.x;",
+    ),
     "barrier": (lambda b: b.op(gpu.BarrierOp()), "__syncthreads();"),
     "shuffle xor": (
         lambda b: b.op(ShuffleOp(b["a"], b.const(16), b.const(32), ShuffleMode.XOR)),
@@ -403,6 +407,29 @@ def test_the_contract_table_is_read() -> None:
     """(That every op of the contract has a printer is tests/test_op_contract.py's check.)"""
     assert len(contract_ops()) > 50
     assert {"arith.addf", "arith.subf", "gpu.thread_id", "scf.condition"} <= contract_ops()
+
+
+def _dim(op: type, dim: gpu.DimensionEnum) -> Build:
+    return lambda b: b.op(op(gpu.DimensionAttr(dim)))
+
+
+@pytest.mark.parametrize(
+    ("build", "assumed"),
+    [
+        # the kernel's 128 threads (__launch_bounds__), within CUDA's block limits
+        (_dim(gpu.ThreadIdOp, gpu.DimensionEnum.X), "v0 < 128"),
+        (_dim(gpu.ThreadIdOp, gpu.DimensionEnum.Z), "v0 < 64"),
+        (_dim(gpu.BlockDimOp, gpu.DimensionEnum.Y), "v0 >= 1 && v0 <= 128"),
+        # CUDA's grid limits: 2^31 - 1 blocks in x, 65535 in y and z
+        (_dim(gpu.BlockIdOp, gpu.DimensionEnum.X), "v0 < 2147483647"),
+        (_dim(gpu.BlockIdOp, gpu.DimensionEnum.Y), "v0 < 65535"),
+        (_dim(gpu.GridDimOp, gpu.DimensionEnum.Z), "v0 >= 1 && v0 <= 65535"),
+    ],
+    ids=["tid.x", "tid.z", "ntid.y", "ctaid.x", "ctaid.y", "nctaid.z"],
+)
+def test_ids_and_sizes_state_their_launch_range(build: Build, assumed: str) -> None:
+    """NVVM learns what every launch guarantees (``print_gpu``): the statement after the id."""
+    assert body_of(build)[1] == f"__builtin_assume({assumed});"
 
 
 def test_unknown_op_is_an_error_at_its_kernel_line() -> None:
