@@ -227,6 +227,10 @@ CASES: dict[str, tuple[Build, str]] = {
         lambda b: b.op(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum.Z))),
         "long long v0 = gridDim.z;",
     ),
+    "block_dim x": (
+        lambda b: b.op(gpu.BlockDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))),
+        "long long v0 = blockDim.x;",
+    ),
     "barrier": (lambda b: b.op(gpu.BarrierOp()), "__syncthreads();"),
     "shuffle xor": (
         lambda b: b.op(ShuffleOp(b["a"], b.const(16), b.const(32), ShuffleMode.XOR)),
@@ -403,6 +407,35 @@ def test_the_contract_table_is_read() -> None:
     """(That every op of the contract has a printer is tests/test_op_contract.py's check.)"""
     assert len(contract_ops()) > 50
     assert {"arith.addf", "arith.subf", "gpu.thread_id", "scf.condition"} <= contract_ops()
+
+
+def _dim(op: type, dim: gpu.DimensionEnum) -> Build:
+    return lambda b: b.op(op(gpu.DimensionAttr(dim)))
+
+
+@pytest.mark.parametrize("dim", [gpu.DimensionEnum.Y, gpu.DimensionEnum.Z], ids=["y", "z"])
+def test_y_and_z_block_ids_state_their_launch_range(dim: gpu.DimensionEnum) -> None:
+    """CUDA launches at most 65535 blocks along y and z: NVVM learns it (``print_gpu``)."""
+    assert body_of(_dim(gpu.BlockIdOp, dim)) == [
+        f"long long v0 = blockIdx.{dim.value};",
+        "__builtin_assume(v0 < 65535);",
+        "return;",
+    ]
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        _dim(gpu.BlockIdOp, gpu.DimensionEnum.X),
+        _dim(gpu.ThreadIdOp, gpu.DimensionEnum.X),
+        _dim(gpu.BlockDimOp, gpu.DimensionEnum.X),
+        _dim(gpu.GridDimOp, gpu.DimensionEnum.Y),
+    ],
+    ids=["ctaid.x", "tid.x", "ntid.x", "nctaid.y"],
+)
+def test_other_ids_and_sizes_state_no_range(build: Build) -> None:
+    """Their ranges made NVVM's code worse or changed nothing (``print_gpu``'s docstring)."""
+    assert body_of(build)[1] == "return;"
 
 
 def test_unknown_op_is_an_error_at_its_kernel_line() -> None:
