@@ -148,7 +148,7 @@ CHECK-NEXT: "gpu.module"() <{sym_name = "kernels"}> ({
 CHECK-NEXT: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}> ({
 CHECK-NEXT: ^bb0(%{{.*}}: !llvm.ptr<1> loc(unknown), %{{.*}}: !llvm.ptr<1> loc(unknown), %{{.*}}: !llvm.ptr<1> loc(unknown), %{{.*}}: i32 loc(unknown)):
 CHECK: "gpu.return"() : () -> () loc("samples.py":{{[0-9]+}}:1)
-CHECK-NEXT: }) {sym_name = "add_kernel", gpu.kernel, known_block_size = array<i32: 128, 1, 1>, mytriton.pointee_types = [f32, f32, f32]} : () -> () loc("samples.py":{{[0-9]+}}:1)
+CHECK-NEXT: }) {sym_name = "add_kernel", gpu.kernel, mytriton.pointee_types = [f32, f32, f32], nvvm.reqntid = array<i32: 128, 1, 1>} : () -> () loc("samples.py":{{[0-9]+}}:1)
 CHECK-NEXT: }) : () -> ()
 CHECK-NEXT: }) {gpu.container_module} : () -> ()
 """,
@@ -178,8 +178,8 @@ def test_locations_can_be_left_out() -> None:
 XDSL_STYLE_CHECKS = """
 CHECK: "gpu.module"() <{sym_name = "kernels"}> ({
 CHECK: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}> ({
-CHECK-NOT: gpu.known_block_size
-CHECK: }) {sym_name = "add_kernel", gpu.kernel, known_block_size = array<i32: 128, 1, 1>} : () -> ()
+CHECK-NOT: known_block_size
+CHECK: }) {sym_name = "add_kernel", gpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} : () -> ()
 CHECK: }) {gpu.container_module} : () -> ()
 """
 
