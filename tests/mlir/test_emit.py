@@ -47,9 +47,9 @@ CHECK: "arith.extsi"(%{{.*}}) : (i32) -> i64
 CHECK: "arith.addi"(%{{.*}}, %{{.*}}) {{.*}} : (i64, i64) -> i64
 CHECK: "arith.constant"() <{value = 1 : index}> : () -> index
 CHECK: "arith.addi"(%{{.*}}, %{{.*}}) {{.*}} : (index, index) -> index
-CHECK: "arith.cmpi"(%{{.*}}, %{{.*}}) <{predicate = 4 : i64}> : (i32, i32) -> i1
 CHECK: "arith.constant"() <{value = true}> : () -> i1
-CHECK: "arith.andi"(%{{.*}}, %{{.*}}) : (i1, i1) -> i1
+CHECK: "arith.cmpi"(%{{.*}}, %{{.*}}) <{predicate = 4 : i64}> : (i32, i32) -> i1
+CHECK-NEXT: "arith.andi"(%{{.*}}, %{{.*}}) : (i1, i1) -> i1
 CHECK: "arith.trunci"(%{{.*}}) : (i64) -> i32
 CHECK: "arith.extui"(%{{.*}}) : (i1) -> i32
 """,

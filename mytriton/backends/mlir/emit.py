@@ -21,6 +21,9 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
   modifier or eviction policy becomes inline PTX (``access_hints``);
 * a masked global load or store (an ``scf.if`` around one access) becomes one predicated inline
   PTX access, as Triton's (NVPTX would branch around it: ``access_hints``);
+* each ``i1`` ``arith.cmpi`` moves down its block to just before its first user
+  (``sink_predicates``: NVPTX computes it where it stands, and a predicate the lowering made at
+  the kernel's entry for its last store cost ``rms_norm`` two registers);
 * an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
   ``atomic_fences``);
 * ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
@@ -66,6 +69,7 @@ from mytriton.backends.mlir.inline_tensormap import (
     inline_tensormap_replace,
 )
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
+from mytriton.backends.mlir.sink_predicates import sink_predicates
 from mytriton.dialects.nvgpu.upstream import IntAbsOp
 from mytriton.dialects.printing import LocatedPrinter
 from mytriton.errors import BackendError
@@ -94,6 +98,7 @@ def emit_mlir(module: ModuleOp, *, locations: bool = True, fp_fusion: bool = Tru
     _fix_container_module(copy)
     declare_dynamic_shared(copy)
     predicate_masked_accesses(copy)
+    sink_predicates(copy)
     for op in list(copy.walk()):  # a fix may replace its op
         fix = _FIXES.get(op.name)
         if fix is not None:
