@@ -388,7 +388,7 @@ def test_ptx_target(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path.write_text(COPY_KERNEL)
     code, out, err = _run_main(capsys, str(path), "-p", LAID_OUT_PIPELINE, "-t", "ptx")
     assert code == 0, err
-    assert ".visible .entry copy(" in out and ".maxntid 64, 1, 1" in out
+    assert ".visible .entry copy(" in out and ".reqntid 64, 1, 1" in out
 
 
 def test_cuda_target_of_unlowered_ir_is_a_diagnostic(

@@ -71,7 +71,7 @@ def test_num_warps_sets_the_block(mlir_backend: MlirBackend) -> None:
     kernels.add_kernel.clear_cache()
     kernel = kernels.add_kernel.warmup(x, x, x, 100, BLOCK=256, grid=(1,), num_warps=8)
     assert kernel_signature(parse_module(kernel.asm["gpu"])).block == (256, 1, 1)
-    assert ".maxntid 256, 1, 1" in kernel.asm["ptx"]
+    assert ".reqntid 256, 1, 1" in kernel.asm["ptx"]
 
 
 def test_compile_of_a_hand_built_lowering(mlir_backend: MlirBackend) -> None:

@@ -47,9 +47,9 @@ CHECK: "arith.extsi"(%{{.*}}) : (i32) -> i64
 CHECK: "arith.addi"(%{{.*}}, %{{.*}}) {{.*}} : (i64, i64) -> i64
 CHECK: "arith.constant"() <{value = 1 : index}> : () -> index
 CHECK: "arith.addi"(%{{.*}}, %{{.*}}) {{.*}} : (index, index) -> index
-CHECK: "arith.cmpi"(%{{.*}}, %{{.*}}) <{predicate = 4 : i64}> : (i32, i32) -> i1
 CHECK: "arith.constant"() <{value = true}> : () -> i1
-CHECK: "arith.andi"(%{{.*}}, %{{.*}}) : (i1, i1) -> i1
+CHECK: "arith.cmpi"(%{{.*}}, %{{.*}}) <{predicate = 4 : i64}> : (i32, i32) -> i1
+CHECK-NEXT: "arith.andi"(%{{.*}}, %{{.*}}) : (i1, i1) -> i1
 CHECK: "arith.trunci"(%{{.*}}) : (i64) -> i32
 CHECK: "arith.extui"(%{{.*}}) : (i1) -> i32
 """,
@@ -148,7 +148,7 @@ CHECK-NEXT: "gpu.module"() <{sym_name = "kernels"}> ({
 CHECK-NEXT: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}> ({
 CHECK-NEXT: ^bb0(%{{.*}}: !llvm.ptr<1> loc(unknown), %{{.*}}: !llvm.ptr<1> loc(unknown), %{{.*}}: !llvm.ptr<1> loc(unknown), %{{.*}}: i32 loc(unknown)):
 CHECK: "gpu.return"() : () -> () loc("samples.py":{{[0-9]+}}:1)
-CHECK-NEXT: }) {sym_name = "add_kernel", gpu.kernel, known_block_size = array<i32: 128, 1, 1>, mytriton.pointee_types = [f32, f32, f32]} : () -> () loc("samples.py":{{[0-9]+}}:1)
+CHECK-NEXT: }) {sym_name = "add_kernel", gpu.kernel, mytriton.pointee_types = [f32, f32, f32], nvvm.reqntid = array<i32: 128, 1, 1>} : () -> () loc("samples.py":{{[0-9]+}}:1)
 CHECK-NEXT: }) : () -> ()
 CHECK-NEXT: }) {gpu.container_module} : () -> ()
 """,
@@ -178,8 +178,8 @@ def test_locations_can_be_left_out() -> None:
 XDSL_STYLE_CHECKS = """
 CHECK: "gpu.module"() <{sym_name = "kernels"}> ({
 CHECK: "gpu.func"() <{function_type = (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, i32) -> ()}> ({
-CHECK-NOT: gpu.known_block_size
-CHECK: }) {sym_name = "add_kernel", gpu.kernel, known_block_size = array<i32: 128, 1, 1>} : () -> ()
+CHECK-NOT: known_block_size
+CHECK: }) {sym_name = "add_kernel", gpu.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} : () -> ()
 CHECK: }) {gpu.container_module} : () -> ()
 """
 

@@ -46,7 +46,7 @@ def test_sample_lowers_to_ptx(name: str, provider: str) -> None:
     assert build.provider == provider
     assert re.search(rf"\.visible \.entry {name}\(", build.ptx), build.ptx[:2000]
     block = 32 if name == "shuffle" else 128
-    assert f".maxntid {block}, 1, 1" in build.ptx
+    assert f".reqntid {block}, 1, 1" in build.ptx and ".maxntid" not in build.ptx
     assert f".target {build.chip}" in build.ptx
     assert ".extern" not in build.ptx and "__nv_" not in build.ptx, "libdevice was not linked"
     for feature in PTX_FEATURES[name]:

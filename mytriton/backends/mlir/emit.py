@@ -10,13 +10,20 @@ would otherwise drop or reject it, often silently. Each fix is one function belo
   upstream rejects as an invalid property);
 * ``gpu.func``'s ``kernel`` property becomes the discardable ``gpu.kernel`` attribute (upstream
   drops the unknown property without a word: the kernel would be a ``.func``, not an ``.entry``);
-* ``gpu.func``'s ``gpu.known_block_size`` becomes the inherent ``known_block_size`` (upstream
-  ignores the prefixed name, so PTX would lack ``.maxntid``);
+* ``gpu.func``'s block size (``gpu.known_block_size``) becomes ``nvvm.reqntid``: PTX's
+  ``.reqntid``, the exact block every launch uses, as Triton's PTX has it. Upstream ignores the
+  prefixed name (PTX would lack the directive) and makes the inherent ``known_block_size`` a
+  ``.maxntid`` (at most so many threads), under which ptxas allocates registers for a loop
+  differently: ``cumsum_rows`` 80 registers under ``.maxntid 256``, 56 under ``.reqntid 256``
+  (3 programs per SM -> 4). LLVM takes the thread-id ranges from either;
 * ``llvm.load``'s ``mytriton.volatile`` (``tl.load(volatile=True)``) becomes upstream's
   ``volatile_`` property, which xDSL's op lacks; an ``llvm.load``/``llvm.store`` with a cache
   modifier or eviction policy becomes inline PTX (``access_hints``);
 * a masked global load or store (an ``scf.if`` around one access) becomes one predicated inline
   PTX access, as Triton's (NVPTX would branch around it: ``access_hints``);
+* each ``i1`` ``arith.cmpi`` moves down its block to just before its first user
+  (``sink_predicates``: NVPTX computes it where it stands, and a predicate the lowering made at
+  the kernel's entry for its last store cost ``rms_norm`` two registers);
 * an ordered ``llvm.atomicrmw`` becomes a relaxed one between fences (NVPTX drops its ordering:
   ``atomic_fences``);
 * ``ptx.wgmma.mma_async`` (a warpgroup MMA with A in registers, which upstream's wgmma op
@@ -62,13 +69,14 @@ from mytriton.backends.mlir.inline_tensormap import (
     inline_tensormap_replace,
 )
 from mytriton.backends.mlir.inline_wgmma import inline_register_a_wgmma
+from mytriton.backends.mlir.sink_predicates import sink_predicates
 from mytriton.dialects.nvgpu.upstream import IntAbsOp
 from mytriton.dialects.printing import LocatedPrinter
 from mytriton.errors import BackendError
 
 CONTAINER_MODULE = "gpu.container_module"
 KERNEL_ATTR = "gpu.kernel"
-BLOCK_SIZE_ATTR = "known_block_size"
+BLOCK_SIZE_ATTR = "nvvm.reqntid"
 
 
 def print_generic(module: ModuleOp, *, locations: bool = False) -> str:
@@ -90,6 +98,7 @@ def emit_mlir(module: ModuleOp, *, locations: bool = True, fp_fusion: bool = Tru
     _fix_container_module(copy)
     declare_dynamic_shared(copy)
     predicate_masked_accesses(copy)
+    sink_predicates(copy)
     for op in list(copy.walk()):  # a fix may replace its op
         fix = _FIXES.get(op.name)
         if fix is not None:
@@ -153,10 +162,17 @@ def _fix_gpu_module(op: Operation) -> None:
 def _fix_gpu_func(op: Operation) -> None:
     if op.properties.pop("kernel", None) is not None:
         op.attributes[KERNEL_ATTR] = UnitAttr()
-    for prefixed in ("gpu.known_block_size", "gpu.known_grid_size"):
-        value = op.attributes.pop(prefixed, None)
-        if isinstance(value, DenseArrayBase):
-            op.attributes.setdefault(prefixed.removeprefix("gpu."), value)
+    blocks = [
+        op.properties.pop("known_block_size", None),
+        op.attributes.pop("known_block_size", None),
+        op.attributes.pop("gpu.known_block_size", None),
+    ]
+    block = next((b for b in blocks if isinstance(b, DenseArrayBase)), None)
+    if block is not None:
+        op.attributes.setdefault(BLOCK_SIZE_ATTR, block)
+    grid = op.attributes.pop("gpu.known_grid_size", None)
+    if isinstance(grid, DenseArrayBase):
+        op.attributes.setdefault("known_grid_size", grid)
 
 
 _FIXES: dict[str, Callable[[Operation], None]] = {
