@@ -127,6 +127,30 @@ def test_the_scalar_pattern_passes() -> None:
     assert run(body)[0] == 2
 
 
+def _scalar_then_owners_store(element: int) -> str:
+    """Every thread loads element ``element`` (a scalar: its owner is thread 0, in warp 0), then
+    each thread stores its own element (cross entropy's label logit, then its gradient)."""
+    return (
+        f"""
+      %ce = arith.constant {element} : i32
+      %at = llvm.getelementptr %r[%ce] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      %x = llvm.load %at : !llvm.ptr<1> -> i32"""
+        + STORE_OWN
+    )
+
+
+def test_a_scalar_whose_element_warp_0_stores_passes() -> None:
+    """Thread 5 changes the scalar's element: warp 0 runs the scalar's load (its owner's copy,
+    thread 0's) before its later store, in program order."""
+    assert list(run(_scalar_then_owners_store(5))) == [t + 32 for t in range(64)]
+
+
+def test_a_scalar_whose_element_another_warp_stores_races() -> None:
+    """Thread 40 (warp 1) changes the scalar's element: warp 0's load may come after it."""
+    with pytest.raises(SimulationError, match=WAR.format("a scalar load of every thread")):
+        run(_scalar_then_owners_store(40))
+
+
 def test_a_replicated_block_updated_by_its_owners_passes() -> None:
     """Threads t and t + 32 load element t % 32 (replicas), the lower one stores it: Triton's
     read-modify-write of a block smaller than the threads."""

@@ -21,6 +21,13 @@ unit here, owned by their lowest thread (a broadcast by every thread of the prog
 * a store that changes an element is a race unless every load of it since the last barrier
   had the storer as its owner.
 
+A scalar (one element per program in the op: every thread loads it) is owned by warp 0, not
+thread 0 alone: warp 0 issues its loads and stores in program order, so thread 0's copy is
+read before a later store of any thread of warp 0, and sees an earlier one. Cross entropy
+loads the label's logit as a scalar and later writes the gradient over the row, the label's
+element by the thread of warp 0 owning it (``patterns_src/rows.py``); a thread of another warp
+storing it races as before.
+
 A load issued again in another layout (``layout_values._reissue``) is what this sees: its
 threads are not the bound copy's, so a row's element ``e``, owned by thread ``e`` in the bound
 load, is loaded again under another owner (and a store between the two loads, or after both,
@@ -50,6 +57,25 @@ if TYPE_CHECKING:
 TID_BITS = 11
 #: the owner of the loads of an element that threads of several owners loaded
 SEVERAL = (1 << TID_BITS) - 1
+#: the owner of a scalar's loads (every thread of the program loads it): warp 0, thread 0's
+WARP0 = 1024
+WARP = 32
+
+
+def _allowed(owner: np.ndarray, tids: np.ndarray) -> np.ndarray:
+    """Whether threads ``tids`` may store (or have stored) an element whose loads ``owner``
+    owns: its owner thread, or for a scalar any thread of warp 0."""
+    return (owner == tids) | ((owner == WARP0) & (tids < WARP))
+
+
+def _merge(prior: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The owner of an element's loads by owners ``prior`` then ``new`` (differing): the
+    thread that satisfies both where one exists, else SEVERAL."""
+    return np.where(
+        (prior == WARP0) & (new < WARP),
+        new,
+        np.where((new == WARP0) & (prior < WARP), prior, SEVERAL),
+    )
 
 
 def lowest_loaders(m: Machine, lanes: np.ndarray, elements: np.ndarray, n: int) -> np.ndarray:
@@ -93,10 +119,13 @@ class ReadOwners:
         """Check the load of ``elements`` by ``lanes`` (flat, one position each) against the
         ``stores`` (tag and thread per element) since the last barrier, then record its owners."""
         lowest = lowest_loaders(m, lanes, elements, n)
+        keys = m.prog[lanes] * n + elements
+        if len(np.unique(keys)) == len(np.unique(m.prog[lanes])):  # a scalar (one per program)
+            lowest = np.full_like(lowest, WARP0)
         if stores is not None:
             stored, storer = stores
             by = storer[elements]
-            race = (stored[elements] == tags) & (by != m.tid[lanes]) & (by != lowest)
+            race = (stored[elements] == tags) & (by != m.tid[lanes]) & ~_allowed(lowest, by)
             if race.any():
                 i = int(np.argmax(race))
                 m.fail(
@@ -113,7 +142,8 @@ class ReadOwners:
         read[elements] = (tags << TID_BITS) | lowest
         several = ((prior >> TID_BITS) == tags) & ((prior & SEVERAL) != lowest)
         if several.any():
-            read[elements[several]] = (tags[several] << TID_BITS) | SEVERAL
+            merged = _merge(prior[several] & SEVERAL, lowest[several])
+            read[elements[several]] = (tags[several] << TID_BITS) | merged
 
     def check_store(
         self,
@@ -133,12 +163,14 @@ class ReadOwners:
             return
         by = read[elements]
         owner = by & SEVERAL
-        race = ((by >> TID_BITS) == tags) & (owner != m.tid[lanes]) & changes
+        race = ((by >> TID_BITS) == tags) & ~_allowed(owner, m.tid[lanes]) & changes
         if race.any():
             i = int(np.argmax(race))
             who = (
                 "loads owned by several threads of the program read"
                 if owner[i] == SEVERAL
+                else "a scalar load of every thread of the program read"
+                if owner[i] == WARP0
                 else f"a load by thread {int(owner[i])} of the program (or its replicas) read"
             )
             m.fail(
