@@ -47,7 +47,10 @@ func.func @argmax(%x: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
 // -----
 
 // The same region over 2 warps (256 elements, 4 per thread): the thread's registers first, in
-// element order; then one shared buffer per value, the partials combined in warp order.
+// element order; then one shared buffer per value, the partials combined in warp order. The
+// lanes' butterfly swaps no operands there: each lane combines its own partial with the one it
+// receives, so the warp's first lane (lane bits zero: the lower lane at every step) holds the
+// partial in element order, and it alone writes it.
 func.func @argmax_two_warps(%x: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
   %v = tt.load %xs : tensor<256x!tt.ptr<f32>>
@@ -65,14 +68,27 @@ func.func @argmax_two_warps(%x: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
 // CHECK:         "memref.global"() <{sym_name = "smem_0", type = memref<2xf32, 3 : i64>
 // CHECK:         "memref.global"() <{sym_name = "smem_1", type = memref<2xi32, 3 : i64>
 // CHECK-LABEL: "gpu.func"
+// CHECK:         %[[TID:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK-NEXT:    %[[LANES:.*]] = arith.constant 31 : i32
 // CHECK:         %[[GT0:.*]] = arith.cmpf ogt, %v, %v_1 : f32
 // CHECK-NEXT:    %[[VA:.*]] = arith.select %[[GT0]], %v, %v_1 : f32
 // CHECK-NEXT:    %[[IA:.*]] = arith.select %[[GT0]], %i, %i_1 : i32
 // CHECK-NEXT:    %[[GT1:.*]] = arith.cmpf ogt, %[[VA]], %v_2 : f32
+// CHECK:         %[[OWNV:.*]] = arith.select %{{.*}}, %{{.*}}, %v_3 : f32
+// CHECK-NEXT:    %[[OWNI:.*]] = arith.select %{{.*}}, %{{.*}}, %i_3 : i32
+// CHECK-NEXT:    %[[XV:.*]], %{{.*}} = "gpu.shuffle"(%[[OWNV]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
+// CHECK-NEXT:    %[[XI:.*]], %{{.*}} = "gpu.shuffle"(%[[OWNI]], %{{.*}}, %{{.*}}) <{mode = #gpu<shuffle_mode xor>}>
+// CHECK-NEXT:    %[[GTX:.*]] = arith.cmpf ogt, %[[OWNV]], %[[XV]] : f32
+// CHECK-NEXT:    arith.select %[[GTX]], %[[OWNV]], %[[XV]] : f32
+// CHECK-NEXT:    arith.select %[[GTX]], %[[OWNI]], %[[XI]] : i32
 // CHECK:         %[[BV:.*]] = memref.get_global @smem_0
 // CHECK-NEXT:    %[[BI:.*]] = memref.get_global @smem_1
-// CHECK:         memref.store %{{.*}}, %[[BV]][%[[AT:.*]]] : memref<2xf32, 3 : i64>
-// CHECK-NEXT:    memref.store %{{.*}}, %[[BI]][%[[AT]]] : memref<2xi32, 3 : i64>
+// CHECK:         %[[LANE:.*]] = arith.andi %[[TID]], %[[LANES]] : i32
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : i32
+// CHECK-NEXT:    scf.if %[[FIRST]] {
+// CHECK-NEXT:      memref.store %{{.*}}, %[[BV]][%[[AT:.*]]] : memref<2xf32, 3 : i64>
+// CHECK-NEXT:      memref.store %{{.*}}, %[[BI]][%[[AT]]] : memref<2xi32, 3 : i64>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    "gpu.barrier"() : () -> ()
 // CHECK-NEXT:    %[[V0:.*]] = memref.load %[[BV]]
 // CHECK-NEXT:    %[[I0:.*]] = memref.load %[[BI]]

@@ -84,3 +84,38 @@ def test_one_shared_load_per_thread_then_shuffles(monkeypatch: pytest.MonkeyPatc
     ir = float_sum_kernel.warmup(x, x, N=2048, num_warps=8, grid=(1,)).asm["gpu"]
     assert ir.count('"memref.load"') == 1
     assert ir.count('"gpu.shuffle"') == 5 + 3  # within the warp, then across the 8 warps
+
+
+@triton.jit
+def first_nonzero_kernel(x_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    first = tl.reduce(tl.load(x_ptr + offs), 0, _first_nonzero)
+    tl.store(out_ptr + offs, tl.zeros([N], tl.int32) + first)
+
+
+def test_ordered_warp_partial_is_its_first_lanes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ordered combine whose warp partials go through shared memory: the lanes' butterfly
+    swaps no operands (no two selects per step; the combine's own select only), and only the
+    first lane of a warp, which holds the partial in element order, writes it."""
+    monkeypatch.setenv("MYTRITON_BACKEND", "gpusim")
+    x = np.zeros(1024, np.int32)
+    ir = first_nonzero_kernel.warmup(x, x, N=1024, num_warps=8, grid=(1,)).asm["gpu"]
+    # 4 elements a thread, 32 lanes, 8 warps: 3 + 5 + 7 combines, one select each
+    assert ir.count('"arith.select"') == 3 + 5 + 7
+    guarded = ir.split('"scf.if"')[1].split("}) : (i1) -> ()")[0]
+    assert guarded.count('"memref.store"') == 1, guarded
+    assert ir.count('"memref.store"') == 1
+
+
+@pytest.mark.parametrize("num_warps", [2, 8])
+def test_ordered_combine_inside_a_warp(run: Any, num_warps: int) -> None:
+    # the first non-zero element inside each warp's run, at every lane position: a partial
+    # taken from a lane other than the warp's first would be out of element order
+    n = 128 * num_warps
+    for at in (1, 37, 126, n - 3):
+        x = np.zeros(n, np.int32)
+        x[at:] = 3
+        x[at] = 5
+        out = np.full(n, -1, np.int32)
+        run(first_nonzero_kernel, (1,), x, out, N=n, num_warps=num_warps)
+        np.testing.assert_array_equal(out, np.full(n, 5))

@@ -2,7 +2,9 @@
 
 1. Each thread combines its own registers that differ only along the reduced axis.
 2. A butterfly of ``gpu.shuffle xor`` over the lanes that own *distinct* elements along the axis
-   leaves every such lane with the warp's result (replicated lanes do identical work).
+   leaves every such lane with the warp's result (replicated lanes do identical work). An
+   ordered combine whose warp partials are then combined in turn leaves it in the warp's first
+   lane only, which alone writes it (no operand swaps: Welford's var/mean 536 -> 512 SASS).
 3. If several warps split the axis, each writes its partial per result element to shared
    memory, and after a barrier the partials are combined: where the block reduces to one
    element with a commutative combine, by a butterfly over the lanes, each lane reading one
@@ -129,14 +131,17 @@ def butterfly(
     op: tt.ReduceOp,
     partial: dict[Key, list[SSAValue]],
     offsets: Sequence[int],
+    agree: bool = True,
 ) -> None:
     """Combine each entry of ``partial`` with the same entry of the lanes ``offsets`` apart
     (xor, ascending), in place: every lane of a group ends with the group's result. Unless the
     combine function is commutative, the lane of the pair's upper half swaps the operands, so
     both lanes compute combine(lower, upper), the same bits (replicas must agree) in element
-    order."""
+    order. Without ``agree`` no lane swaps: each computes combine(own, other), and only the
+    group's first lane (its ``offsets`` bits zero: the lower lane at every step) holds the
+    result in element order, the same bits, without two selects per value and step."""
     width = ctx.i32(WARP_SIZE)
-    ordered = not is_commutative(op)
+    ordered = agree and not is_commutative(op)
     for offset in offsets:
         off = ctx.i32(offset)
         upper: SSAValue | None = None
@@ -192,16 +197,22 @@ class LowerReduce:
             values = [s[i] for s in srcs]
             partial[key] = combine(ctx, op, partial[key], values) if key in partial else values
 
-        # 2. across the lanes of a warp
-        butterfly(ctx, op, partial, g.shuffle_offsets(axis))
-
-        # 3. across warps, through shared memory
+        # 2. across the lanes of a warp (where only the warp's partial in shared memory is
+        # read afterwards, an ordered combine's result is its first lane's: ``butterfly``)
         warps = g.distinct_warps(axis)
         one = len(partial) == 1 and result_strides(g, axis)[1] == 1
-        if warps > 1 and one and is_commutative(op):
+        offsets = g.shuffle_offsets(axis)
+        shuffled = warps > 1 and one and is_commutative(op)
+        in_turn = warps > 1 and len(partial) == 1 and not shuffled
+        first_lanes = in_turn and not is_commutative(op)
+        butterfly(ctx, op, partial, offsets, agree=not first_lanes)
+
+        # 3. across warps, through shared memory
+        if shuffled:
             partial = across_warps_shuffled(ctx, op, g, axis, warps, partial)
-        elif warps > 1 and len(partial) == 1:
-            partial = across_warps_in_turn(ctx, op, g, axis, warps, partial)
+        elif in_turn:
+            writers = sum(offsets) if first_lanes else 0
+            partial = across_warps_in_turn(ctx, op, g, axis, warps, partial, writers)
         elif warps > 1:
             partial = across_warps_spread(ctx, op, g, axis, warps, partial)
 
@@ -254,20 +265,30 @@ def across_warps_in_turn(
     axis: int,
     warps: int,
     partial: dict[Key, list[SSAValue]],
+    writers: int = 0,
 ) -> dict[Key, list[SSAValue]]:
     """Step 3 where the thread holds one result element (a row's scalar, as in a softmax):
     every thread reads the ``warps`` partials of it and combines them in warp order, which
-    costs less than ``across_warps_spread``'s extra barrier and shared-memory round trip."""
+    costs less than ``across_warps_spread``'s extra barrier and shared-memory round trip.
+    ``writers``: the lane bits that must be zero in a lane writing its warp's partial (the
+    first lanes of ``butterfly`` without ``agree``); 0: every lane writes the same bits."""
     strides, numel = result_strides(g, axis)
     bufs = [ctx.shared_buffer(element_type(s.type), warps * numel, local=True) for s in op.srcs]
     warp_idx = coordinate_bits(ctx, 5 + log2(g.warp_strides[axis]), warps)
     slot = ctx.value(arith.MuliOp(warp_idx, ctx.i32(numel)))
     slot_index = ctx.value(arith.IndexCastOp(slot, IndexType()))
+    stores = Block()
     for key, values in partial.items():
         lin = ctx.linear_index(g, key, strides)
         at = ctx.value(arith.AddiOp(slot_index, lin))
-        for buf, value in zip(bufs, values, strict=True):
-            ctx.emit(memref.StoreOp.get(value, buf, [at]))
+        with ctx.inside(stores):
+            for buf, value in zip(bufs, values, strict=True):
+                ctx.emit(memref.StoreOp.get(value, buf, [at]))
+    writer = None
+    if writers:
+        bits = ctx.value(arith.AndIOp(ctx.thread_id, ctx.i32(writers)))
+        writer = ctx.value(arith.CmpiOp(bits, ctx.i32(0), "eq"))
+    guarded(ctx, writer, stores)
     ctx.emit(gpu.BarrierOp())
     out: dict[Key, list[SSAValue]] = {}
     for key in partial:
