@@ -58,55 +58,47 @@ def fence_reissued_loads(loads: Sequence[Operation]) -> None:
 
 
 def _fence_before(load: Operation) -> None:
-    op = load
-    while True:
-        earlier = op.prev_op
-        while earlier is not None:
-            if isinstance(earlier, gpu.BarrierOp):
-                return
-            if may_write(earlier):
-                _insert_before(load)
-                return
-            earlier = earlier.prev_op
-        block = op.parent_block()
-        assert block is not None
-        parent = block.parent_op()
-        if parent is None or isinstance(parent, func.FuncOp):
-            return
-        if isinstance(parent, (scf.ForOp, scf.WhileOp)) and may_write(parent):
-            _insert_before(load)
-            return
-        op = parent
+    _fence(load, forward=False)
 
 
-def _insert_before(load: Operation) -> None:
-    block = load.parent_block()
-    assert block is not None
-    block.insert_op_before(_barrier(load), load)
+def _fence_after(load: Operation) -> None:
+    _fence(load, forward=True)
 
 
-def _fence_after(anchor: Operation) -> None:
+def _fence(anchor: Operation, forward: bool) -> None:
+    """The barrier on one side of ``anchor``: the nearest op that may write, looked for among
+    its siblings that way (the terminator aside), then around the enclosing ops, unless a
+    barrier comes first; a loop that writes counts as a write from its other iterations.
+    After: right before that write, or before the loop body's end; before: right before
+    ``anchor``."""
     op = anchor
     while True:
         block = op.parent_block()
         assert block is not None
-        later = op.next_op
-        while later is not None and not later.has_trait(IsTerminator):
-            if isinstance(later, gpu.BarrierOp):
+        sibling = op.next_op if forward else op.prev_op
+        while sibling is not None and not (forward and sibling.has_trait(IsTerminator)):
+            if isinstance(sibling, gpu.BarrierOp):
                 return
-            if may_write(later):
-                block.insert_op_before(_barrier(anchor), later)
+            if may_write(sibling):
+                _insert_barrier(sibling if forward else anchor, anchor)
                 return
-            later = later.next_op
+            sibling = sibling.next_op if forward else sibling.prev_op
         parent = block.parent_op()
         if parent is None or isinstance(parent, func.FuncOp):
             return
         if isinstance(parent, (scf.ForOp, scf.WhileOp)) and may_write(parent):
             end = block.last_op
             assert end is not None
-            block.insert_op_before(_barrier(anchor), end)
+            _insert_barrier(end if forward else anchor, anchor)
             return
         op = parent
+
+
+def _insert_barrier(where: Operation, load: Operation) -> None:
+    """A barrier (at ``load``'s location) right before ``where``."""
+    block = where.parent_block()
+    assert block is not None
+    block.insert_op_before(_barrier(load), where)
 
 
 def _barrier(load: Operation) -> gpu.BarrierOp:
