@@ -78,13 +78,15 @@ def _merge(prior: np.ndarray, new: np.ndarray) -> np.ndarray:
     )
 
 
-def lowest_loaders(m: Machine, lanes: np.ndarray, elements: np.ndarray, n: int) -> np.ndarray:
-    """Per position (``lanes[i]`` loads ``elements[i]``, lanes ascending), the lowest thread of
-    its program loading that element in this op."""
+def load_owners(m: Machine, lanes: np.ndarray, elements: np.ndarray, n: int) -> np.ndarray:
+    """Per position (``lanes[i]`` loads ``elements[i]``, lanes ascending, so a program's lanes
+    are adjacent), the owner of its load in this op: ``WARP0`` for a scalar (each program's
+    lanes load one element), else the lowest thread of its program loading that element."""
     tids = m.tid[lanes]
-    if len(lanes) == 1:
-        return tids
-    keys = m.prog[lanes] * n + elements
+    progs = m.prog[lanes]
+    keys = progs * n + elements
+    if ((keys[1:] == keys[:-1]) | (progs[1:] != progs[:-1])).all():  # a scalar
+        return np.full_like(tids, WARP0)
     if (keys[1:] > keys[:-1]).all():  # distinct: each position its own loader (most loads)
         return tids
     order = np.argsort(keys, kind="stable")  # a key's lanes stay ascending: its first is lowest
@@ -118,10 +120,7 @@ class ReadOwners:
     ) -> None:
         """Check the load of ``elements`` by ``lanes`` (flat, one position each) against the
         ``stores`` (tag and thread per element) since the last barrier, then record its owners."""
-        lowest = lowest_loaders(m, lanes, elements, n)
-        keys = m.prog[lanes] * n + elements
-        if len(np.unique(keys)) == len(np.unique(m.prog[lanes])):  # a scalar (one per program)
-            lowest = np.full_like(lowest, WARP0)
+        lowest = load_owners(m, lanes, elements, n)
         if stores is not None:
             stored, storer = stores
             by = storer[elements]
