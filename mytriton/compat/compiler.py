@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import operator
 import os
 from collections import namedtuple
 from collections.abc import Callable, Mapping
@@ -25,17 +24,24 @@ from typing import Any
 from mytriton.backends import Backend as RuntimeBackend
 from mytriton.backends import LaunchOptions, get_backend
 from mytriton.backends.compiled import CompiledKernel as RuntimeKernel
-from mytriton.backends.compiled import Launch
 from mytriton.compat.backends import CompileOptions, make_backend
 from mytriton.compat.ir_source import IRSource
+from mytriton.compat.runner import (
+    KernelArgumentCountError,
+    Runner,
+    StreamArgumentError,
+    fast_maker,
+)
 from mytriton.compat.signature import argument_specs, source_hash
 from mytriton.compat.target import GPUTarget, Language
-from mytriton.errors import LaunchError, MyTritonError, debug_enabled
+from mytriton.errors import MyTritonError, debug_enabled
 
 __all__ = [
     "ASTSource",
     "CompiledKernel",
+    "KernelArgumentCountError",
     "LazyDict",
+    "StreamArgumentError",
     "compile",
     "get_cache_key",
     "make_backend",
@@ -270,11 +276,6 @@ class LazyDict:
         self.extras.append((func, args))
 
 
-class KernelArgumentCountError(LaunchError, TypeError):
-    """``CompiledKernel.run`` got a different number of kernel arguments than the kernel has
-    parameters (a ``TypeError``, as Triton's launcher raises)."""
-
-
 class CompiledKernel:
     """Triton's compiled kernel: ``hash``, ``name``, ``asm`` (every stage's text),
     ``metadata`` (a ``KernelMetadata`` namedtuple), ``packed_metadata``, ``kernel`` (the last
@@ -325,7 +326,9 @@ class CompiledKernel:
         self.n_max_threads = 1024
         self.function = id(kernel)  # an opaque handle, as Triton's CUfunction; run ignores it
         on_gpu = runtime_backend.runs_on != "host"
-        live.value = (kernel, launch, _Runner(self.name, self.arg_layout, launcher, on_gpu))
+        fast = fast_maker(self.name, self.arg_layout, kernel, runtime_backend, launch)
+        runner = Runner(self.name, self.arg_layout, launcher, on_gpu, fast if on_gpu else None)
+        live.value = (kernel, launch, runner)
 
     def _rebuild(self) -> tuple[RuntimeKernel, LaunchOptions]:
         """The runtime kernel of this compile in a process that did not compile it: compiled
@@ -482,66 +485,3 @@ class _KernelRef:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_find_kernel, (self.module, self.qualname))
-
-
-class StreamArgumentError(LaunchError, TypeError):
-    """``CompiledKernel.run`` got a stream that is not a raw ``CUstream`` handle (an int) for a
-    GPU kernel (a ``TypeError``, as Triton's launcher raises)."""
-
-
-def _stream_handle(stream: Any, on_gpu: bool, name: str) -> int | None:
-    """The raw ``CUstream`` ``run`` got (TorchInductor's ``get_raw_stream``), None for the
-    current stream. The host backends run on no stream: they take any value (passed on where
-    it is an int, else None)."""
-    if stream is None:
-        return None
-    try:
-        return operator.index(stream)
-    except TypeError:
-        if not on_gpu:
-            return None
-        raise StreamArgumentError(
-            f"{name}: the stream must be a raw CUstream handle (an int, e.g. "
-            f"torch.cuda.current_stream().cuda_stream), got {type(stream).__name__}"
-        ) from None
-
-
-class _Runner:
-    """``CompiledKernel.run``: Triton's launcher calling convention over the runtime's."""
-
-    __slots__ = ("launcher", "name", "on_gpu", "runtime_indices", "size")
-
-    def __init__(
-        self, name: str, layout: tuple[int, tuple[int, ...]], launcher: Launch, on_gpu: bool
-    ):
-        self.name = name
-        self.launcher = launcher
-        #: whether the kernel runs on a GPU, where ``stream`` is the one it launches on
-        self.on_gpu = on_gpu
-        self.size, self.runtime_indices = layout
-
-    def __call__(
-        self,
-        grid_x: int,
-        grid_y: int,
-        grid_z: int,
-        stream: Any,
-        function: Any,
-        packed_metadata: Any,
-        launch_metadata: Any,
-        enter_hook: Callable[[Any], Any] | None,
-        exit_hook: Callable[[Any], Any] | None,
-        *args: Any,
-    ) -> None:
-        if len(args) != self.size:
-            raise KernelArgumentCountError(
-                f"{self.name}: the launcher takes the kernel's {self.size} arguments (constexprs "
-                f"included), got {len(args)}"
-            )
-        if enter_hook is not None:
-            enter_hook(launch_metadata)
-        launch_args = tuple(args[i] for i in self.runtime_indices)
-        handle = _stream_handle(stream, self.on_gpu, self.name)
-        self.launcher((grid_x, grid_y, grid_z), launch_args, handle)
-        if exit_hook is not None:
-            exit_hook(launch_metadata)

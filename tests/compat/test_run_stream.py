@@ -13,7 +13,7 @@ import pytest
 import mytriton.language as tl
 from mytriton.backends import get_backend
 from mytriton.backends.nvidia.cuda_driver import DeviceKernel
-from mytriton.compat.compiler import StreamArgumentError, _Runner
+from mytriton.compat.runner import Runner, StreamArgumentError
 from mytriton.compiler import ASTSource, CompiledKernel
 from mytriton.compiler import compile as triton_compile
 from mytriton.kernel_signature import KernelSignature
@@ -79,7 +79,7 @@ def test_a_gpu_kernel_needs_a_raw_stream_handle() -> None:
     """A GPU launch on something that is no ``CUstream`` handle is a typed ``TypeError``
     before anything launches (as Triton's launcher raises)."""
     launched: list[Any] = []
-    runner = _Runner("k", (1, (0,)), lambda grid, args, stream=None: launched.append(stream), True)
+    runner = Runner("k", (1, (0,)), lambda grid, args, stream=None: launched.append(stream), True)
     with pytest.raises(StreamArgumentError, match="raw CUstream handle") as info:
         runner(1, 1, 1, object(), None, None, None, None, None, 5)
     assert isinstance(info.value, TypeError) and launched == []
