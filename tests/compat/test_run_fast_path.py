@@ -167,8 +167,8 @@ def test_fast_path_launches_compute_right_on_the_gpu(
     gpu_backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On the GPU: the second and later launches (fast path) give the right sums on new
-    tensors and sizes; a parameter (another tensor type) and a host tensor take the general
-    path, which still computes, or compiles only, as it did."""
+    tensors and sizes; a parameter (another tensor type) takes the general path, which
+    still computes it."""
     torch = require_gpu("torch")
     cupy = require_gpu("cupy")
     monkeypatch.setenv("MYTRITON_BACKEND", gpu_backend)
