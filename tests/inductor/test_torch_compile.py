@@ -6,10 +6,12 @@
   gpusim, and its ``TRITON_INTERPRET=1`` path (kernels launched as ``@jit`` kernels);
 - CUDA, where torch has a GPU: the cuda and mlir backends (``MYTRITON_BACKEND``).
 
-The alias must be on before ``torch._inductor`` looks for triton, so each path runs all its
-graphs in one subprocess (``runner.py``) with ``MYTRITON_AS_TRITON=1``, a fresh Inductor cache
-(every kernel is compiled, by Inductor's parallel compile workers too) and reports one result
-per graph.
+The alias must be on before ``torch._inductor`` looks for triton, so each path runs its graphs
+in subprocesses (``runner.py``) with ``MYTRITON_AS_TRITON=1``, a fresh Inductor cache (every
+kernel is compiled, by Inductor's parallel compile workers too), each reporting one result per
+graph: one subprocess per path where cores are few (each imports torch), up to four where there
+are many. The tests of one subprocess are an ``xdist_group`` (``--dist loadgroup``), so that one
+pytest worker runs it once.
 """
 
 from __future__ import annotations
@@ -49,14 +51,32 @@ NOT_ON_PATH = {
     ("triton-interpret", "user_triton_kernel"),
 }
 
-_RESULTS: dict[str, dict[str, Any]] = {}
+#: runner subprocesses per path (each imports torch: one where cores are few)
+CHUNKS = max(1, min(4, (os.cpu_count() or 1) // 4))
+
+_RESULTS: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def _graphs(path: str, chunk: int) -> list[str]:
+    """The graphs the runner of ``chunk`` of ``path`` compiles."""
+    graphs = [g for g in GRAPHS if (path, g) not in NOT_ON_PATH]
+    return graphs[chunk::CHUNKS]
+
+
+def _chunk(path: str, graph: str) -> int:
+    return next(c for c in range(CHUNKS) if graph in _graphs(path, c))
+
+
+def _grouped(path: str, chunk: int, *values: str) -> Any:
+    """A test's parameters, in the ``xdist_group`` of its runner subprocess."""
+    return pytest.param(*values, marks=pytest.mark.xdist_group(f"inductor-{path}-{chunk}"))
 
 
 def _cuda_available() -> bool:
     return gpu_missing("torch") is None
 
 
-def _run_path(path: str, tmp: Path) -> dict[str, Any]:
+def _run_path(path: str, chunk: int, tmp: Path) -> dict[str, Any]:
     """All graphs of ``path`` in one subprocess: ``{"": header, graph: result}``."""
     device, extra = PATHS[path]
     env = {
@@ -73,7 +93,7 @@ def _run_path(path: str, tmp: Path) -> dict[str, Any]:
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (hook, str(ROOT), env.get("PYTHONPATH", "")) if p
     )
-    graphs = [g for g in GRAPHS if (path, g) not in NOT_ON_PATH]
+    graphs = _graphs(path, chunk)
     proc = subprocess.run(
         [
             sys.executable,
@@ -102,17 +122,18 @@ def _run_path(path: str, tmp: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def path_results(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    def get(path: str) -> dict[str, Any]:
+    def get(path: str, chunk: int = 0) -> dict[str, Any]:
         if PATHS[path][0] == "cuda":
             require_gpu("torch")  # skips, or fails under MYTRITON_REQUIRE_CUDA=1
-        if path not in _RESULTS:
-            _RESULTS[path] = _run_path(path, tmp_path_factory.mktemp(path))
-        return _RESULTS[path]
+        if (path, chunk) not in _RESULTS:
+            tmp = tmp_path_factory.mktemp(f"{path}-{chunk}")
+            _RESULTS[path, chunk] = _run_path(path, chunk, tmp)
+        return _RESULTS[path, chunk]
 
     return get
 
 
-@pytest.mark.parametrize("path", list(PATHS))
+@pytest.mark.parametrize("path", [_grouped(p, 0, p) for p in PATHS])
 def test_triton_is_mytriton(path: str, path_results: Any) -> None:
     header = path_results(path)[""]
     assert Path(header["triton"]).resolve().is_relative_to(ROOT / "mytriton")
@@ -126,10 +147,10 @@ def test_triton_is_mytriton(path: str, path_results: Any) -> None:
 
 @pytest.mark.parametrize(
     ("path", "graph"),
-    [(p, g) for p in PATHS for g in GRAPHS if (p, g) not in NOT_ON_PATH],
+    [_grouped(p, _chunk(p, g), p, g) for p in PATHS for g in GRAPHS if (p, g) not in NOT_ON_PATH],
 )
 def test_graph(path: str, graph: str, path_results: Any) -> None:
-    result = path_results(path).get(graph)
+    result = path_results(path, _chunk(path, graph)).get(graph)
     assert result is not None, f"{graph}: no result from the {path} runner"
     assert result["ok"], f"{graph} on {path}: {result['error']}\n{result['traceback']}"
     if graph != "user_triton_kernel":
