@@ -35,12 +35,15 @@ def gep(
     """``ptr + index`` elements of ``pointee`` (an SSA index, or a constant one), as
     ``llvm.GEPOp(ptr, [index], pointee, result_type=...)`` builds it (an SSA index given as
     ``[GEP_USE_SSA_VAL]`` with ``ssa_indices=[index]``)."""
-    ssa = isinstance(index, SSAValue)
+    if isinstance(index, SSAValue):
+        operands, raw = [ptr, index], llvm.GEP_USE_SSA_VAL
+    else:
+        operands, raw = [ptr], index
     return llvm.GEPOp.create(
-        operands=[ptr, index] if ssa else [ptr],
+        operands=operands,
         result_types=[result_type],
         properties={
-            "rawConstantIndices": _gep_indices(llvm.GEP_USE_SSA_VAL if ssa else int(index)),
+            "rawConstantIndices": _gep_indices(raw),
             "elem_type": pointee,
             "noWrapFlags": _NO_WRAP,
         },
