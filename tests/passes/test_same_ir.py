@@ -114,3 +114,13 @@ def test_values_from_outside_must_be_the_same_objects() -> None:
     one, two = (arith.AddiOp(outer.args[i], outer.args[i]) for i in (0, 1))
     assert same_ir(one, one.clone())  # the clone uses the same outside values
     assert not same_ir(one, two)  # alike but for the values they add
+
+
+def test_a_zero_and_a_negative_zero_are_different_ir() -> None:
+    """Equal attributes must print alike: a float constant's sign of zero prints, so it must
+    tell the two apart (xDSL compares a float's bits)."""
+    from xdsl.dialects.builtin import FloatAttr, f32
+
+    zero, negative = (ModuleOp([arith.ConstantOp(FloatAttr(v, f32))]) for v in (0.0, -0.0))
+    assert print_module(zero) != print_module(negative)
+    assert not same_ir(zero, negative)
