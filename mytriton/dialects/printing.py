@@ -8,8 +8,9 @@ import io
 from collections.abc import Callable, Hashable, Iterable, Mapping
 
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, UnregisteredOp
-from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
 
 
 class LocatedPrinter(Printer):
@@ -23,7 +24,9 @@ class LocatedPrinter(Printer):
     text reused, and text without a newline goes straight to the stream. A reused text is
     found first by the identity of its objects (the lowering shares one type or location
     object among many ops), and only then by equality, whose hash walks a nested type (a
-    tensor's layout) whole at every op; a string literal is escaped in one piece."""
+    tensor's layout) whole at every op; a string literal is escaped in one piece; in the
+    generic form (the ``gpu`` and ``mlir`` texts) an op without regions is written in a few
+    strings (``print_op``)."""
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if self.stream is None or "\n" in text:
@@ -106,12 +109,65 @@ class LocatedPrinter(Printer):
             self.stream, self._current_line, self._current_column = stream, line, column
         return None if "\n" in text else text
 
+    def print_op(self, op: Operation) -> None:
+        """xDSL's ``print_op``; in the generic form, an op without regions or successors (a
+        lowered kernel's ops but its loops and branches) is written in a few strings, names
+        given as ``print_ssa_value`` gives them, instead of a call per name and delimiter
+        under xDSL's context managers: the same text."""
+        if (
+            not self.print_generic_format
+            or op.regions
+            or op.successors
+            or self.diagnostic.op_messages
+            or _scoped(type(op))
+        ):
+            super().print_op(op)
+            return
+        name = self._ssa_name
+        if op.results:
+            self.print_string(", ".join(["%" + name(r) for r in op.results]) + " = ")
+        operands = ", ".join(["%" + name(v) for v in op.operands])
+        self.print_string(f'"{op.name}"({operands})')
+        if op.properties:
+            self.print_string(" <")
+            self.print_attr_dict(op.properties)
+            self.print_string(">")
+        if op.attributes:
+            self.print_string(" ")
+            self.print_attr_dict(op.attributes)
+        self.print_string(" : ")
+        self.print_operation_type(op)
+
+    def _ssa_name(self, value: SSAValue) -> str:
+        """The name ``print_ssa_value`` prints ``value`` by (given on its first print)."""
+        name = self._ssa_values.get(value)
+        if name is None:
+            hint = value.name_hint
+            if hint:
+                names = self._ssa_names[-1]
+                index = names.get(hint, 0)
+                name = f"{hint}_{index}" if index else hint
+                names[hint] = index + 1
+            else:
+                name = self._get_new_valid_name_id()
+            self._ssa_values[value] = name
+        return name
+
     def print_operation_type(self, op: Operation) -> None:
         custom = not (self.print_generic_format or Operation.print is type(op).print)
         if custom and not isinstance(op, UnregisteredOp):
             self.print_function_type(op.operand_types, op.result_types)
         else:
             super().print_operation_type(op)
+
+
+@functools.cache
+def _scoped(op_type: type[Operation]) -> bool:
+    """Whether ops of ``op_type`` open a naming scope (``IsolatedFromAbove``), or may not be
+    registered ops (printed by their ``op_name__``): xDSL's ``print_op`` prints them."""
+    return issubclass(op_type, UnregisteredOp) or bool(
+        op_type.get_traits_of_type(IsolatedFromAbove)
+    )
 
 
 @functools.lru_cache(maxsize=1024)

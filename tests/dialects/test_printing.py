@@ -86,3 +86,36 @@ def test_shared_and_equal_objects_print_alike() -> None:
     module = ModuleOp(ops)
     for generic in (False, True):
         assert _text(LocatedPrinter, module, generic) == _text(Reference, module, generic)
+
+
+def test_generic_ops_name_their_values_as_xdsl() -> None:
+    """The generic form's one-line ops (no regions, no successors) name their values as
+    xDSL's ``print_ssa_value`` does: repeated name hints get suffixes, unnamed values numbers,
+    an isolated op's body its own scope, and ops with several results or none print alike."""
+    from xdsl.dialects import arith, cf, func, test
+    from xdsl.dialects.builtin import i1, i32
+    from xdsl.ir import Block, Region
+
+    def body(tag: str) -> Region:
+        entry, exit_ = Block(arg_types=[i32, i1]), Block()
+        x, flag = entry.args
+        x.name_hint = "x"
+        pair = test.TestOp(operands=[x, x], result_types=[i32, i32])
+        pair.results[0].name_hint = "v"
+        again = arith.AddiOp(pair.results[0], pair.results[1])
+        again.result.name_hint = "v"
+        unnamed = arith.MuliOp(again, x)
+        none = test.TestOp(operands=[unnamed], properties={"p": i32}, attributes={tag: i1})
+        entry.add_ops(
+            [pair, again, unnamed, none, cf.ConditionalBranchOp(flag, exit_, [], exit_, [])]
+        )
+        exit_.add_op(func.ReturnOp())
+        return Region([entry, exit_])
+
+    module = ModuleOp([
+        func.FuncOp("f", ((i32, i1), ()), body("a")),
+        ModuleOp([func.FuncOp("g", ((i32, i1), ()), body("b"))]),  # a nested scope
+        func.FuncOp("h", ((i32, i1), ()), body("c")),
+    ])  # fmt: skip
+    module.body.block.add_op(UnregisteredOp.with_name("my.op").create(result_types=[i32]))
+    assert _text(LocatedPrinter, module, True) == _text(Reference, module, True)

@@ -1,5 +1,5 @@
 """``ttg-pipeline`` lowers its result to check that it fits in shared memory; the real lowering
-of that module reuses the trial's work, and only for a module that prints the same. Stages whose
+of that module reuses the trial's work, and only for a module that prints the same (``same_ir``). Stages whose
 shared tiles alone pass the limit are refused without a trial."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
-from mytriton.backends.stages import print_generic
+from mytriton.backends.stages import LocatedPrinter, print_generic, print_module
 from mytriton.passes.gpu_lowering import driver
 from mytriton.passes.gpu_lowering.driver import lower_module, lower_trial
 from mytriton.passes.gpu_lowering.lower_to_gpu import assign_layouts, lower_laid_out
@@ -32,6 +33,31 @@ def test_the_lowering_reuses_the_trial_of_the_same_module(laid: ModuleOp) -> Non
     lowered = lower_trial(laid.clone(), 4)
     assert lower_module(laid.clone(), 4) is lowered
     assert lower_module(laid.clone(), 4) is not lowered  # used once
+
+
+def test_the_trial_leaves_the_module_it_lowered_as_it_was(laid: ModuleOp) -> None:
+    # lower_module compares its module with the one the trial lowered, kept since
+    tried = laid.clone()
+    text = print_module(tried)
+    lower_trial(tried, 4)
+    assert print_module(tried) == text
+
+
+def test_the_reuse_prints_no_module(laid: ModuleOp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The trial and the lowering that reuses it compare their modules without printing them
+    (two prints of the laid-out kernel were a tenth of an attention kernel's gpu stage)."""
+    printed: list[str] = []
+    real = LocatedPrinter.print_op
+
+    def counting(self: LocatedPrinter, op: Operation) -> None:
+        if isinstance(op, ModuleOp):
+            printed.append(op.name)
+        real(self, op)
+
+    monkeypatch.setattr(LocatedPrinter, "print_op", counting)
+    lowered = lower_trial(laid.clone(), 4)
+    assert lower_module(laid.clone(), 4) is lowered
+    assert printed == []
 
 
 def test_another_module_is_lowered_anew(laid: ModuleOp) -> None:

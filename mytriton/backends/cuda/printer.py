@@ -61,14 +61,19 @@ def printable_ops() -> frozenset[type[Operation]]:
 def _types(module: ModuleOp) -> set[Attribute]:
     """The types of the module's values, of its buffers' elements (dynamic shared memory views
     and static buffers) and of its element-wise pointer steps (GEPs): each type once."""
-    types: set[Attribute] = set()
+    # gathered by identity first: the lowering shares one type object among many values, and
+    # a set of them hashed a nested type (a wgmma accumulator's struct) whole at each value
+    found: dict[int, Attribute] = {}
     for op in module.walk():
-        types.update(v.type for v in op.operands)
-        types.update(v.type for v in op.results)
+        for v in op.operands:
+            found[id(v.type)] = v.type
+        for v in op.results:
+            found[id(v.type)] = v.type
         if isinstance(op, memref.GlobalOp):
-            types.add(op.type.element_type)
+            found[id(op.type.element_type)] = op.type.element_type
         elif isinstance(op, llvm.GEPOp):
-            types.add(op.elem_type)
+            found[id(op.elem_type)] = op.elem_type
+    types = set(found.values())
     types.update([t.element_type for t in types if isinstance(t, MemRefType)])
     return types
 

@@ -31,7 +31,6 @@ import numpy as np
 from xdsl.dialects import arith, gpu, llvm, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
-    DenseArrayBase,
     Float16Type,
     Float32Type,
     IndexType,
@@ -47,6 +46,12 @@ from mytriton.dialects.ttg.geometry import Geometry, log2
 from mytriton.dialects.ttg.layouts import WARP_SIZE
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
+from mytriton.passes.gpu_lowering.op_builders import (
+    extract_value,
+    gep,
+    vector_extract,
+    vector_insert,
+)
 
 index = IndexType()
 
@@ -241,7 +246,7 @@ def lower_wide(
     for offset, run in plan.stores:
         packed = ctx.value(vector.BroadcastOp(values[run[0]], t))
         for e in range(1, width):
-            packed = ctx.value(vector.InsertOp(values[run[e]], packed, [e], t))
+            packed = ctx.value(vector_insert(values[run[e]], packed, e, t))
         where = ctx.value(arith.IndexCastOp(_combine(ctx, at, offset, adds), index))
         store = vector.StoreOp(packed, buf, [where])
         store.attributes["alignment"] = IntegerAttr(CHUNK, i64)
@@ -252,12 +257,10 @@ def lower_wide(
     out: list[SSAValue] = []
     for offset in plan.loads:
         address = _combine(ctx, row_at, offset, adds)
-        row = ctx.value(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], elem, [address], SHARED_POINTER))
+        row = ctx.value(gep(base, address, elem, SHARED_POINTER))
         loaded = ctx.value(LdMatrixOp(row, X4, False))
         for field in range(X4):
-            reg = ctx.value(
-                llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [field]), loaded, i32)
-            )
+            reg = ctx.value(extract_value(loaded, field, i32))
             out.extend(_unpack(ctx, reg, elem, plan.elem_bytes))
     ctx.emit(gpu.BarrierOp())
     return out
@@ -270,7 +273,7 @@ def _unpack(
     if elem_bytes == UNIT:
         return [reg if elem == i32 else ctx.value(arith.BitcastOp(reg, elem))]
     pair = ctx.value(llvm.BitcastOp(reg, VectorType(elem, [2])))
-    return [ctx.value(vector.ExtractOp(pair, [e], elem)) for e in (0, 1)]
+    return [ctx.value(vector_extract(pair, e, elem)) for e in (0, 1)]
 
 
 def _combine(ctx: LoweringContext, at: SSAValue, offset: int, adds: bool) -> SSAValue:

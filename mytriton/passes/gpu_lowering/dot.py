@@ -49,6 +49,7 @@ from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, lower_mma_dot
 from mytriton.passes.gpu_lowering.dot_wgmma import async_proxy_fence, lower_wgmma_dot
+from mytriton.passes.gpu_lowering.op_builders import vector_insert
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.shared_layouts import (
     contiguous_run,
@@ -311,7 +312,7 @@ class LowerDot:
             t = VectorType(compute, [width])
             packed = ctx.value(vector.BroadcastOp(values[at], t))
             for e in range(1, width):
-                packed = ctx.value(vector.InsertOp(values[run[e]], packed, [e], t))
+                packed = ctx.value(vector_insert(values[run[e]], packed, e, t))
             store = vector.StoreOp(packed, buf, where)
             store.attributes["alignment"] = IntegerAttr(width * byte_size(compute), i64)
             ctx.emit(store)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, gpu, llvm, memref, scf
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32, i64
+from xdsl.dialects.builtin import IndexType, i32, i64
 from xdsl.ir import Attribute, Block, SSAValue
 
 from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER, LdMatrixOp, MmaForm, MmaSyncOp
@@ -34,6 +34,7 @@ from mytriton.dialects.ttg.geometry import Geometry
 from mytriton.dialects.ttg.layouts import SharedLayoutAttr
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
+from mytriton.passes.gpu_lowering.op_builders import extract_value, gep
 from mytriton.passes.ttg.mma_policy import FP8_FORMS, M_TILE, N_TILE
 
 index = IndexType()
@@ -155,11 +156,7 @@ def _mmas(
                 else MmaSyncOp(form, a_frag, b_frag, c)
             )
             for field, r in enumerate(regs):
-                updated[r] = ctx.value(
-                    llvm.ExtractValueOp(
-                        DenseArrayBase.from_list(i64, [field]), mma, form.accumulator
-                    )
-                )
+                updated[r] = ctx.value(extract_value(mma, field, form.accumulator))
     return updated
 
 
@@ -221,10 +218,10 @@ def _ldmatrix(
     """``count`` fragment registers by one ``ldmatrix``: this lane's row at element ``at +
     offset`` of the buffer at ``base``."""
     address = at if offset == 0 else ctx.value(arith.AddiOp(at, ctx.i32(offset)))
-    row = ctx.value(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], element, [address], SHARED_POINTER))
+    row = ctx.value(gep(base, address, element, SHARED_POINTER))
     loaded = ctx.value(LdMatrixOp(row, count, transposed))
     out = []
     for field in range(count):
-        reg = ctx.value(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [field]), loaded, i32))
+        reg = ctx.value(extract_value(loaded, field, i32))
         out.append(ctx.value(llvm.BitcastOp(reg, form.register)) if form.register != i32 else reg)
     return out

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, gpu, llvm, vector
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, VectorType, f32, i32, i64
+from xdsl.dialects.builtin import FloatAttr, VectorType, f32, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from mytriton.dialects.nvgpu.ptx_wgmma import WgmmaRegisterAOp
@@ -66,6 +66,7 @@ from mytriton.dialects.ttg.mma import is_warpgroup_mma
 from mytriton.dialects.ttg.nvmma import ATOM_ROWS, NvmmaSharedLayoutAttr
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import Source, shared_address
+from mytriton.passes.gpu_lowering.op_builders import extract_value, insert_value, vector_insert
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.ttg.mma_policy import FP8_FORMS, WGMMA_M, instruction_form
 
@@ -237,7 +238,7 @@ def _pack_halves(ctx: LoweringContext, lo: SSAValue, hi: SSAValue) -> SSAValue:
     LLVM turns into one ``cvt.rn.f16x2.f32`` where both come from f32 roundings."""
     pair = VectorType(lo.type, [2])
     packed = ctx.value(vector.BroadcastOp(lo, pair))
-    packed = ctx.value(vector.InsertOp(hi, packed, [1], pair))
+    packed = ctx.value(vector_insert(hi, packed, 1, pair))
     return ctx.value(llvm.BitcastOp(packed, i32))
 
 
@@ -267,7 +268,7 @@ def pack_fragments(
     for fields in regs:
         value = ctx.value(llvm.UndefOp(struct))
         for field, r in enumerate(fields):
-            value = ctx.value(llvm.InsertValueOp(_at(field), value, acc[r]))
+            value = ctx.value(insert_value(value, acc[r], field))
         fragments.append(value)
     return fragments
 
@@ -320,12 +321,8 @@ def _wait(
     out = list(acc)
     for fragment, fields in zip(fragments, regs, strict=True):
         for field, r in enumerate(fields):
-            out[r] = ctx.value(llvm.ExtractValueOp(_at(field), fragment, acc[r].type))
+            out[r] = ctx.value(extract_value(fragment, field, acc[r].type))
     return out
-
-
-def _at(field: int) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, [field])
 
 
 def _descriptor(

@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.utils.exceptions import VerifyException
 
-from mytriton.dialects.printing import print_module
 from mytriton.dialects.tt.types import PointerType, is_bool, is_float, is_int
 from mytriton.dialects.ttg.layouts import WARP_SIZE, module_capability
 from mytriton.dialects.verify import source_location
@@ -54,11 +53,13 @@ from mytriton.passes.gpu_lowering.memory import GLOBAL_POINTER
 from mytriton.passes.gpu_lowering.rules import LOWERING
 from mytriton.passes.gpu_lowering.shared_alloc import Span, Units, allocate, separate
 from mytriton.passes.gpu_lowering.signless import erase_signedness
+from mytriton.passes.same_ir import same_ir
 
 GPU_MODULE_NAME = "kernels"
 
 #: per thread, the last trial lowering (``ttg-pipeline`` lowers the pipelined module to see
-#: that it fits in shared memory) with the text of the module it lowered
+#: that it fits in shared memory) with the module it lowered (which the lowering leaves as it
+#: was, and the trial's caller drops)
 _trial = threading.local()
 
 
@@ -179,20 +180,19 @@ def place_shared_buffers(
 def lower_trial(module: ModuleOp, num_warps: int) -> ModuleOp:
     """``Lowering(num_warps).run(module)``, kept for ``lower_module`` to reuse: a pass that
     lowers a module to test it (and keeps that module) spares the real lowering its work."""
-    text = print_module(module)
     lowered = Lowering(num_warps).run(module)
-    _trial.last = (text, num_warps, lowered)
+    _trial.last = (module, num_warps, lowered)
     return lowered
 
 
 def lower_module(module: ModuleOp, num_warps: int, reflect_ftz: bool = True) -> ModuleOp:
     """The lowering of ``module``: the last trial's where it lowered a module that prints as
-    this one does (the same ops, types, attributes, names and locations: the same lowering),
-    else a new one."""
+    this one does (the same ops, types, attributes, names and locations: the same lowering;
+    ``same_ir`` compares them without printing), else a new one."""
     last = getattr(_trial, "last", None)
     _trial.last = None  # used once: the lowered ops move into the caller's module
     if last is not None and reflect_ftz and last[1] == num_warps:
-        text, _, lowered = last
-        if print_module(module) == text:
+        tried, _, lowered = last
+        if same_ir(module, tried):
             return lowered
     return Lowering(num_warps, reflect_ftz).run(module)

@@ -33,6 +33,7 @@ from mytriton.dialects.nvgpu.nvvm_intrinsics import (
 from mytriton.dialects.tt.fp8 import format_of, is_fp8
 from mytriton.passes.gpu_lowering import fp8
 from mytriton.passes.gpu_lowering.context import LoweringContext
+from mytriton.passes.gpu_lowering.op_builders import vector_extract, vector_insert
 
 
 def _pairs(ctx: LoweringContext, t: Attribute) -> tuple[Intrinsic, Intrinsic, Intrinsic] | None:
@@ -103,7 +104,7 @@ def _encode_half_pairs(
     for i in range(0, len(halves), 2):
         pair = ctx.value(vector.BroadcastOp(halves[i], F16X2))
         if i + 1 < len(halves):
-            pair = ctx.value(vector.InsertOp(halves[i + 1], pair, [1], F16X2))
+            pair = ctx.value(vector_insert(halves[i + 1], pair, 1, F16X2))
         packed = _call(ctx, fn, pair)
         out.append(ctx.value(arith.TruncIOp(packed, i8)))
         if i + 1 < len(halves):
@@ -124,7 +125,7 @@ def _decode_pairs(ctx: LoweringContext, bytes_: list[SSAValue], fn: Intrinsic) -
             packed = ctx.value(arith.OrIOp(low, ctx.value(arith.ShLIOp(high, eight))))
         halves = _call(ctx, fn, packed)
         for e in range(min(2, len(bytes_) - i)):
-            out.append(ctx.value(vector.ExtractOp(halves, [e], f16)))
+            out.append(ctx.value(vector_extract(halves, e, f16)))
     return out
 
 

@@ -26,6 +26,7 @@ from mytriton.dialects.ttg.shared import AsyncCopyGlobalToLocalOp
 from mytriton.passes.analysis.axis_info import MAX_VECTOR_BYTES
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
+from mytriton.passes.gpu_lowering.op_builders import gep, vector_extract, vector_insert
 from mytriton.passes.gpu_lowering.rules import lowers
 
 GLOBAL_POINTER = llvm.LLVMPointerType(IntAttr(1))
@@ -52,11 +53,7 @@ class LowerAddPtr:
         ptrs, offs = ctx.get(op.ptr), ctx.get(op.offset)
         pointee = _pointee(op.ptr.type)
         out = [
-            ctx.value(
-                llvm.GEPOp(
-                    p, [llvm.GEP_USE_SSA_VAL], pointee, ssa_indices=[o], result_type=GLOBAL_POINTER
-                )
-            )
+            ctx.value(gep(p, o, pointee, GLOBAL_POINTER))
             for p, o in zip(_broadcast(ptrs, len(offs)), _broadcast(offs, len(ptrs)), strict=True)
         ]
         ctx.set(op.result, out)
@@ -150,7 +147,7 @@ class LowerLoad:
             align = width * byte_size(pointee)
             loaded = masked_load(ctx, ptrs[first], vt, mask, fill, align, hints)
             for i, r in enumerate(group):
-                out[r] = ctx.value(vector.ExtractOp(loaded, [i], pointee))
+                out[r] = ctx.value(vector_extract(loaded, i, pointee))
         loaded_all = [v for v in out if v is not None]
         assert len(loaded_all) == len(out), "every register is in one run"
         ctx.set(op.result, loaded_all)
@@ -215,7 +212,7 @@ class LowerStore:
             if width > 1:
                 value = ctx.value(vector.BroadcastOp(value, VectorType(pointee, [width])))
                 for i in range(1, width):
-                    value = ctx.value(vector.InsertOp(values[group[i]], value, [i]))
+                    value = ctx.value(vector_insert(values[group[i]], value, i))
                 align = width * byte_size(pointee)
             store = _hinted(llvm.StoreOp(value, ptrs[first], alignment=align), hints)
             if masks is None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, gpu, llvm, memref, scf
+from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -58,6 +58,7 @@ from mytriton.passes.gpu_lowering.memory import (
     vector_dims,
     vector_width,
 )
+from mytriton.passes.gpu_lowering.op_builders import gep
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.shared_alloc import tile_range
 from mytriton.passes.gpu_lowering.shared_layouts import contiguous_run, tile_offset
@@ -151,9 +152,7 @@ class LowerAsyncCopy:
             if shared is None:
                 self._synchronous(ctx, buf, at, run, ptrs, masks, element)
                 continue
-            dst = ctx.value(
-                llvm.GEPOp(shared, [llvm.GEP_USE_SSA_VAL], element, [at], SHARED_POINTER)
-            )
+            dst = ctx.value(gep(shared, at, element, SHARED_POINTER))
             src_bytes = None
             if mask is not None:
                 src_bytes = ctx.value(arith.SelectOp(mask, ctx.i32(nbytes), ctx.i32(0)))

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from xdsl.dialects import arith, func, gpu, llvm, memref
+from xdsl.dialects import arith, func, gpu, memref
 from xdsl.dialects.builtin import IntegerType, i64
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -63,6 +63,7 @@ from mytriton.passes.analysis.device_tensor_maps import TMA_ALIGNMENT, scratch_a
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.debug import guarded, program_ids
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
+from mytriton.passes.gpu_lowering.op_builders import gep
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.tma import thread_zero
 
@@ -94,9 +95,7 @@ class LowerMakeTensorMap:
         assert isinstance(kernel, func.FuncOp)
         offset = _slot_offset(ctx, global_scratch(kernel), slot)
         scratch = ctx.scalar(scratch_argument(kernel))
-        address = ctx.value(
-            llvm.GEPOp(scratch, [llvm.GEP_USE_SSA_VAL], IntegerType(8), [offset], GLOBAL_POINTER)
-        )
+        address = ctx.value(gep(scratch, offset, IntegerType(8), GLOBAL_POINTER))
         ctx.set(op.result, [address])
         size = byte_size(op.element.pointee)
         rows, cols = (ctx.scalar(s) for s in op.shape)
@@ -137,11 +136,11 @@ def _shared_slot(ctx: LoweringContext, smem: SSAValue, k: int) -> SSAValue:
     first = memref_pointer(ctx, smem)
     if not k:
         return first
-    return ctx.value(llvm.GEPOp(first, [k * MAP_BYTES], IntegerType(8), result_type=SHARED_POINTER))
+    return ctx.value(gep(first, k * MAP_BYTES, IntegerType(8), SHARED_POINTER))
 
 
 def _byte(ctx: LoweringContext, address: SSAValue, by: int) -> SSAValue:
-    return ctx.value(llvm.GEPOp(address, [by], IntegerType(8), result_type=GLOBAL_POINTER))
+    return ctx.value(gep(address, by, IntegerType(8), GLOBAL_POINTER))
 
 
 def _slot_offset(ctx: LoweringContext, per_program: int, slot: int) -> SSAValue:

@@ -18,7 +18,7 @@ boxes, each at its group's place (rows outside the tensor read as zeros).
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, llvm, scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -50,6 +50,7 @@ from mytriton.dialects.ttg.tma import (
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.dot_mma import memref_pointer
 from mytriton.passes.gpu_lowering.fp8 import register_type
+from mytriton.passes.gpu_lowering.op_builders import gep
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.shared_tiles import tile_of
 
@@ -63,11 +64,7 @@ def tile_address(ctx: LoweringContext, tile: SSAValue) -> SSAValue:
     assert isinstance(t, MemDescType)
     buf, offset = tile_of(ctx, tile)
     element = register_type(t.element)
-    return ctx.value(
-        llvm.GEPOp(
-            memref_pointer(ctx, buf), [llvm.GEP_USE_SSA_VAL], element, [offset], SHARED_POINTER
-        )
-    )
+    return ctx.value(gep(memref_pointer(ctx, buf), offset, element, SHARED_POINTER))
 
 
 def thread_zero(ctx: LoweringContext, pred: SSAValue | None) -> SSAValue:
@@ -152,11 +149,11 @@ class _TileCopy:
         span_map = ctx.value(
             AddrSpaceCastOp(
                 ctx.value(
-                    llvm.GEPOp(
+                    gep(
                         ctx.scalar(self.op.tensor_map),
-                        [SPAN_MAP_OFFSET],
+                        SPAN_MAP_OFFSET,
                         IntegerType(8),
-                        result_type=GLOBAL_POINTER,
+                        GLOBAL_POINTER,
                     )
                 ),
                 GENERIC_POINTER,
@@ -198,11 +195,7 @@ class _TileCopy:
         at = self.dst
         if step:
             element = register_type(t.element)
-            at = ctx.value(
-                llvm.GEPOp(
-                    self.dst, [llvm.GEP_USE_SSA_VAL], element, [ctx.i32(step)], SHARED_POINTER
-                )
-            )
+            at = ctx.value(gep(self.dst, ctx.i32(step), element, SHARED_POINTER))
         into = ctx.value(AddrSpaceCastOp(at, SHARED_CLUSTER_POINTER))
         ctx.emit(CpAsyncBulkTensorGlobalToSharedClusterOp(into, tensor_map, self.bar, coordinates))
 

@@ -13,7 +13,7 @@ has any), then a barrier.
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, gpu, llvm, scf
+from xdsl.dialects import arith, gpu, scf
 from xdsl.ir import Block, Operation
 
 from mytriton.dialects.nvgpu.nvvm import SHARED_POINTER
@@ -29,6 +29,7 @@ from mytriton.dialects.ttg.tma import tensor_map_box
 from mytriton.dialects.ttg.tma_store import AsyncTMACopyLocalToGlobalOp, AsyncTMAStoreWaitOp
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
+from mytriton.passes.gpu_lowering.op_builders import gep
 from mytriton.passes.gpu_lowering.rules import lowers
 from mytriton.passes.gpu_lowering.tma import thread_zero, tile_address
 
@@ -65,11 +66,7 @@ class LowerTMAStore:
                 step = layout.offset((r, c), t.tile_shape, byte_size(t.element))
                 at = src
                 if step:
-                    at = ctx.value(
-                        llvm.GEPOp(
-                            src, [llvm.GEP_USE_SSA_VAL], element, [ctx.i32(step)], SHARED_POINTER
-                        )
-                    )
+                    at = ctx.value(gep(src, ctx.i32(step), element, SHARED_POINTER))
                 ctx.emit(CpAsyncBulkTensorSharedCTAToGlobalOp(tensor_map, at, [x, y]))
 
 
