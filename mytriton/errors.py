@@ -160,6 +160,12 @@ class SourceUnavailableError(CompilationError):
     """``inspect.getsource`` cannot find the kernel's source (lambdas, ``exec``, REPL)."""
 
 
+class UnsupportedReferenceError(MyTritonError, RuntimeError):
+    """A ``@jit`` or ``constexpr_function`` function reads a Python function that is neither
+    one of them nor the language's (``torch.cuda.get_device_capability``): its cache key cannot
+    follow what that function computes. Also a ``RuntimeError``, as in Triton."""
+
+
 class LaunchError(MyTritonError):
     """Bad launch: wrong arguments, grid, arrays (dtype, device, contiguity, framework mix)."""
 

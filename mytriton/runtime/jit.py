@@ -229,6 +229,7 @@ class JITFunction(Generic[T]):
         the same function keep their own source."""
         _, file, first = KernelSource.text_of(self.fn)
         fn = self.fn
+        indent = KernelSource.of(fn).indent if self._source_parses() else 0
         copy = types.FunctionType(
             fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
         )
@@ -236,13 +237,20 @@ class JITFunction(Generic[T]):
         copy.__module__ = fn.__module__
         copy.__annotations__ = dict(fn.__annotations__)
         copy.__kwdefaults__ = fn.__kwdefaults__
-        KernelSource.replace(copy, new_src, file, first)
+        KernelSource.replace(copy, new_src, file, first, indent)
         self.fn = copy
         self.cache.clear()
         self._globals = None
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
+
+    def _source_parses(self) -> bool:
+        try:
+            KernelSource.of(self.fn)
+        except (MyTritonError, SyntaxError):
+            return False
+        return True
 
     def __call__(self, *args: Any, **kwargs: Any) -> T:
         raise RuntimeError(
