@@ -71,7 +71,7 @@ class ConstexprFunction:
         """Triton's memo of ``cache_key``; here ``cache_key`` itself (never stale)."""
         return self.cache_key
 
-    @hash.setter
+    @hash.setter  # noqa: A003 (Triton's attribute name)
     def hash(self, value: None) -> None:
         # Triton's callers reset the memo with ``fn.hash = None``: nothing to forget here
         if value is not None:

@@ -62,7 +62,7 @@ def compile_source(fn: types.FunctionType, text: str, file: str, first: int) -> 
     wrapper.body = [tree.body[0], ast.Return(ast.Name(tree.body[0].name, ast.Load()))]
     ast.fix_missing_locations(outer)
     namespace: dict[str, Any] = {}
-    exec(compile(outer, file, "exec"), fn.__globals__, namespace)  # noqa: S102 (the user's code)
+    exec(compile(outer, file, "exec"), fn.__globals__, namespace)  # the user's own code
     made = namespace["_outer"](*(None for _ in cells))
     code = made.__code__  # its free variables are among the closure's names
     closure = tuple(cells[v] for v in code.co_freevars) or None
