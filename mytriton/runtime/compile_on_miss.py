@@ -23,7 +23,7 @@ from mytriton.errors import CompilationError, GlobalChangedError, LaunchError, L
 from mytriton.passes.pipeline import pipeline_spec
 from mytriton.runtime.compiler import compile_stages
 from mytriton.runtime.device_caches import HOST, where_tag
-from mytriton.runtime.global_values import global_reads
+from mytriton.runtime.global_values import check_inner_values, global_reads
 from mytriton.runtime.jit_hooks import decode_spec, hook_arguments
 from mytriton.runtime.launch import can_execute, launch_device, make_launcher
 from mytriton.runtime.specialization import SpecializationProxy
@@ -120,6 +120,8 @@ def compile_specialization(
             return None  # the hook asked not to compile (Triton's rule)
         # the values this compile reads, kept once it succeeds (Triton: the first's)
         reads = global_reads(jit_fn.fn) if jit_fn._globals is None else None
+        if reads is not None:
+            check_inner_values(reads, jit_fn.fn.__name__)
         name = None
         if jit_fn._repr is not None:
             name = kernel_symbol(jit_fn.repr(SpecializationProxy(specs)))

@@ -135,8 +135,20 @@ class JITFunction(Generic[T]):
         #: the globals the compiled kernels hold, read at the first compile (None: none yet);
         #: every launch checks them (``global_values.py``), the fast paths by identity
         self._globals: list[GlobalRead] | None = None
+        #: as a helper: the globals it read when the first kernel calling it compiled
+        #: (``global_values.check_inner_values``: Triton's rule); None: not yet
+        self.inner_reads: list[GlobalRead] | None = None
 
-    _PROCESS_STATE = ("cache", "device_caches", "_plans", "_binder", "_fast", "_entry", "_globals")
+    _PROCESS_STATE = (
+        "cache",
+        "device_caches",
+        "_plans",
+        "_binder",
+        "_fast",
+        "_entry",
+        "_globals",
+        "inner_reads",
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickles without what belongs to this process (rebuilt empty on unpickling).
@@ -214,9 +226,11 @@ class JITFunction(Generic[T]):
 
     @hash.setter  # noqa: A003 (Triton's attribute name)
     def hash(self, value: None) -> None:
-        # Triton's callers reset the memo with ``fn.hash = None``: nothing to forget here
+        # Triton's callers reset the memo with ``fn.hash = None``, which also forgets the
+        # globals a helper read when first compiled
         if value is not None:
             raise AttributeError("JITFunction.hash can only be reset (set to None)")
+        self.inner_reads = None
 
     @property
     def src(self) -> str:
@@ -241,6 +255,7 @@ class JITFunction(Generic[T]):
         self.fn = copy
         self.cache.clear()
         self._globals = None
+        self.inner_reads = None
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
@@ -319,7 +334,12 @@ class JITFunction(Generic[T]):
         self._entry = self._launch
 
     def clear_cache(self) -> None:
-        """Forget compiled specializations (and the parsed source: globals may have changed)."""
+        """Forget compiled specializations (and the parsed source: globals may have changed),
+        and what the helpers it reads recorded of the globals (``inner_reads``)."""
+        for read in self._globals or ():
+            if is_jit(read.value):
+                read.value.inner_reads = None
+        self.inner_reads = None
         self.cache.clear()
         self._forget_plans()
         self._globals = None
