@@ -53,9 +53,9 @@ class CompiledKernel:
     """One specialization of a kernel, compiled for one backend.
 
     ``asm`` maps stage names to text (``"tt"``, ``"tt-opt"``, then the backend's stages, and
-    ``"cubin"`` bytes), also under Triton's names (``StageTexts``). ``kernel[grid](*args)`` launches it with its runtime arguments (the
-    constexprs are compiled in). For the seed's example it unpacks as
-    ``ir_before, ir_after, src``.
+    ``"cubin"`` bytes), also under Triton's names (``StageTexts``). ``kernel[grid](*args)``
+    launches it with its runtime arguments (the constexprs are compiled in). For the seed's
+    example it unpacks as ``ir_before, ir_after, src``.
     """
 
     name: str
