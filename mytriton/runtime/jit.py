@@ -35,6 +35,7 @@ from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home
     ConstexprFunction,
     constexpr_function,
 )
+from mytriton.runtime.async_compile import FutureKernel
 from mytriton.runtime.autotuner import KernelInterface as KernelInterface  # Triton's home
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compile_on_miss import COMPILING as _COMPILING  # noqa: F401 (old home)
@@ -401,6 +402,8 @@ class JITFunction(Generic[T]):
                 planned = self._plan(args, kwargs, warmup)
                 if planned is None:  # a jit_cache_hook skipped the compile
                     return None  # type: ignore[return-value]
+                if isinstance(planned, FutureKernel):  # a warmup in AsyncCompileMode
+                    return planned  # type: ignore[return-value]
                 plan, values = planned
                 if key is not None:
                     self._plans[key] = plan
@@ -448,9 +451,10 @@ class JITFunction(Generic[T]):
 
     def _plan(
         self, args: Sequence[Any], kwargs: dict[str, Any], warmup: bool
-    ) -> tuple[LaunchPlan, Sequence[Any]] | None:
+    ) -> tuple[LaunchPlan, Sequence[Any]] | FutureKernel | None:
         """Bind, specialize, compile on a cache miss: everything a launch needs but the grid;
-        and the parameters' values (None: a ``jit_cache_hook`` skipped the compile)."""
+        and the parameters' values (None: a ``jit_cache_hook`` skipped the compile; a warmup
+        in ``AsyncCompileMode`` gets its compile's future)."""
         if self._unusual_params:
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
@@ -466,6 +470,8 @@ class JITFunction(Generic[T]):
         if found is None:
             return None
         kernel, execute, options = found
+        if isinstance(kernel, FutureKernel):
+            return kernel
         plan = LaunchPlan(
             kernel,
             backend,
