@@ -94,7 +94,7 @@ class JITFunction(Generic[T]):
         self.noinline = noinline
         #: names each compiled kernel from its specialization (Triton's ``repr=``)
         self._repr = repr
-        #: Triton's profiler hook; accepted and stored, never called (mytriton has no profiler)
+        #: Triton's ``launch_metadata(grid, metadata, args)``: its dict reaches the launch hooks
         self.launch_metadata = launch_metadata
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
         self.signature = inspect.signature(fn)
@@ -587,8 +587,8 @@ def jit(
     """Decorate a kernel: ``@jit`` or ``@jit(debug=True, ...)`` with Triton's options:
     ``repr`` names the compiled kernels, ``do_not_specialize`` /
     ``do_not_specialize_on_alignment`` (parameter names or indices) turn off the value-1 and
-    divisibility-by-16 specializations; ``launch_metadata`` and ``version`` are accepted and
-    unused."""
+    divisibility-by-16 specializations; ``launch_metadata``'s dict reaches the launch hooks;
+    ``version`` is accepted and unused."""
 
     def wrap(f: Callable[..., T]) -> JITFunction[T]:
         return JITFunction(
