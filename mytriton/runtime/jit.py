@@ -140,16 +140,8 @@ class JITFunction(Generic[T]):
         #: (``global_values.check_inner_values``: Triton's rule); None: not yet
         self.inner_reads: list[GlobalRead] | None = None
 
-    _PROCESS_STATE = (
-        "cache",
-        "device_caches",
-        "_plans",
-        "_binder",
-        "_fast",
-        "_entry",
-        "_globals",
-        "inner_reads",
-    )
+    _PROCESS_STATE = ("cache", "device_caches", "_plans", "_binder", "_fast", "_entry")
+    _PROCESS_STATE += ("_globals", "inner_reads")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickles without what belongs to this process (rebuilt empty on unpickling).
