@@ -140,8 +140,8 @@ class JITFunction(Generic[T]):
         #: (``global_values.check_inner_values``: Triton's rule); None: not yet
         self.inner_reads: list[GlobalRead] | None = None
 
-    _PROCESS_STATE = ("cache", "device_caches", "_plans", "_binder", "_fast", "_entry")
-    _PROCESS_STATE += ("_globals", "inner_reads")
+    _PROCESS_STATE: tuple[str, ...] = ("cache", "device_caches", "_plans", "_binder", "_fast")
+    _PROCESS_STATE += ("_entry", "_globals", "inner_reads")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickles without what belongs to this process (rebuilt empty on unpickling).
@@ -303,9 +303,10 @@ class JITFunction(Generic[T]):
         kwargs = {k: MockTensor.wrap_dtype(v) for k, v in kwargs.items()}
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
-    def preload(self, specialization_data: str) -> CompiledKernel | None:
+    def preload(self, specialization_data: str) -> CompiledKernel | FutureKernel | None:
         """Compile (or find) the kernel a compile hook's ``specialization_data`` describes,
-        for the current backend and device, without arguments (Triton's ``preload``)."""
+        for the current backend and device, without arguments (Triton's ``preload``; its
+        future inside ``AsyncCompileMode``)."""
         specs, key, options = preload_specialization(self, specialization_data)
         backend = get_backend(selected_backend_name())
         try:
