@@ -79,3 +79,5 @@ def test_scalar_kernel_loads_and_launches_on_the_gpu(
         knobs.runtime.launch_enter_hook.remove(enter)
     assert [s[0] for s in seen[:2]] == ["start", "end"] and seen[0][1] == seen[1][1]
     assert seen[2]["grid"] == (1, 3, 2) and seen[2]["x"] == 6
+    for value in (7, 8, 9):  # without hooks: the launch plans' fast paths
+        scalar_only[(2,)](value)
