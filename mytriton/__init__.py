@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from mytriton import testing
     from mytriton.backends.tensor_wrapper import TensorWrapper, reinterpret
     from mytriton.compat.compiler import compile  # noqa: A004 (Triton's name)
+    from mytriton.runtime.async_compile import AsyncCompileMode, FutureKernel
     from mytriton.runtime.autotuner import Config, autotune, heuristics
     from mytriton.runtime.jit import JITFunction, jit
 
@@ -42,6 +43,10 @@ def __getattr__(name: str) -> Any:
         from mytriton.runtime import autotuner
 
         return getattr(autotuner, name)
+    if name in ("AsyncCompileMode", "FutureKernel"):
+        from mytriton.runtime import async_compile
+
+        return getattr(async_compile, name)
     if name == "compile":  # Triton's (an ASTSource) and mytriton's own (a stage's IR)
         from mytriton.compat.compiler import compile as _compile
 
@@ -68,8 +73,10 @@ def __getattr__(name: str) -> Any:
 from mytriton.version import __version__ as __version__  # noqa: E402
 
 __all__ = [
+    "AsyncCompileMode",
     "CompilationError",
     "Config",
+    "FutureKernel",
     "JITFunction",
     "LaunchError",
     "TensorWrapper",

@@ -141,6 +141,13 @@ class StaticAssertionError(KernelValueError):
     cause_type = None
 
 
+class DotSizeError(KernelValueError):
+    """A ``tl.dot`` smaller than the target's tensor cores take (K < 16, K < 32 for 8-bit
+    operands on NVIDIA); its cause is the ``AssertionError`` Triton's frontend raises."""
+
+    cause_type = AssertionError
+
+
 class UnusedResultError(CompilationError):
     """A call of a ``must_use_result`` function (``tl.advance``) drops its result: the call
     would do nothing. No cause, as in Triton."""
@@ -158,6 +165,12 @@ class IRVerificationError(CompilationError):
 
 class SourceUnavailableError(CompilationError):
     """``inspect.getsource`` cannot find the kernel's source (lambdas, ``exec``, REPL)."""
+
+
+class UnsupportedReferenceError(MyTritonError, RuntimeError):
+    """A ``@jit`` or ``constexpr_function`` function reads a Python function that is neither
+    one of them nor the language's (``torch.cuda.get_device_capability``): its cache key cannot
+    follow what that function computes. Also a ``RuntimeError``, as in Triton."""
 
 
 class LaunchError(MyTritonError):

@@ -76,7 +76,7 @@ stage = sys.argv[1] if len(sys.argv) > 1 else "tt-opt"
 modules = [
     naive_matmul_kernel.warmup(x, x, x, 4, 8, grid=(4,), K=4, BN=8),
     tiled_matmul_kernel.warmup(x, x, x, 32, 32, grid=(2, 2), K=64, BM=16, BN=32, BK=32),
-    tiled_matmul_runtime_k_kernel.warmup(x, x, x, 32, 32, 64, grid=(2, 2), BM=16, BN=32, BK=8),
+    tiled_matmul_runtime_k_kernel.warmup(x, x, x, 32, 32, 64, grid=(2, 2), BM=16, BN=32, BK=16),
 ]
 print("\n// -----\n".join(strip_locations(m.asm[stage]) for m in modules))
 
@@ -112,18 +112,18 @@ print("\n// -----\n".join(strip_locations(m.asm[stage]) for m in modules))
 # Runtime K: the pointer bases, the row mask and the `other` blocks are hoisted; the body
 # computes the K-dependent columns/rows, loads both tiles and accumulates one dot.
 # CHECK-LABEL: func.func @tiled_matmul_runtime_k_kernel(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}) {
+# CHECK:         %[[STEP:.*]] = arith.constant 16 : i32
 # CHECK:         %[[ZACC:.*]] = tt.zeros : tensor<16x32xf32>
-# CHECK:         %[[STEP:.*]] = arith.constant 8 : i32
 # CHECK:         %a_rows = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
 # CHECK:         %[[ROWMASK:.*]] = tt.cmp lt, %a_rows, %{{.*}} : tensor<16x1xi32>
 # CHECK:         %b_cols = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
 # CHECK:         %[[ACCR:.*]] = scf.for %k0 = %{{.*}} to %K step %[[STEP]] iter_args(%[[ACC:.*]] = %[[ZACC]]) -> (tensor<16x32xf32>) : i32 {
 # CHECK-NOT:       tt.expand_dims %rows
-# CHECK:           %a_cols = tt.expand_dims %{{.*}} {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
-# CHECK:           %a_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x8x!tt.ptr<f32>>
-# CHECK:           %b_rows = tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
-# CHECK:           %b_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x32x!tt.ptr<f32>>
-# CHECK-NEXT:      %[[ACC2:.*]] = tt.dot %a_values, %b_values, %[[ACC]] {input_precision = "tf32"} : tensor<16x8xf32> * tensor<8x32xf32> -> tensor<16x32xf32>
+# CHECK:           %a_cols = tt.expand_dims %{{.*}} {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+# CHECK:           %a_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x16x!tt.ptr<f32>>
+# CHECK:           %b_rows = tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+# CHECK:           %b_values = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32x!tt.ptr<f32>>
+# CHECK-NEXT:      %[[ACC2:.*]] = tt.dot %a_values, %b_values, %[[ACC]] {input_precision = "tf32"} : tensor<16x16xf32> * tensor<16x32xf32> -> tensor<16x32xf32>
 # CHECK-NEXT:      scf.yield %[[ACC2]] : tensor<16x32xf32>
 # CHECK-NEXT:    }
 # CHECK:         tt.store %{{.*}}, %[[ACCR]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>

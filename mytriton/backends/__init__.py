@@ -57,6 +57,15 @@ class LaunchOptions:
     #: the compute capability to compile for (``major * 10 + minor``): the launch device's, or
     #: ``ttg.DEFAULT_CAPABILITY`` where there is none (gpusim, a compile-only launch)
     capability: int = 90
+    #: Triton's ``extern_libs`` as ``((name, path), ...)``: only ``libdevice``, whose calls the
+    #: GPU backends resolve against the CUDA toolkit's libdevice (``launch_options.py``); it
+    #: keys the compile as in Triton
+    extern_libs: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        # JSON (a compile hook's specialization data) gives lists: kept hashable
+        libs = tuple((str(name), str(path)) for name, path in self.extern_libs)
+        object.__setattr__(self, "extern_libs", libs)
 
 
 class Backend(ABC):

@@ -21,6 +21,24 @@ class KernelMetadata(dict[str, Any]):
             raise AttributeError(f"kernel metadata has no {name!r} (yet)") from None
 
 
+#: Triton's names of its NVIDIA stages and the mytriton stage each reads: ``ttir`` is the
+#: optimised `tt` (Triton's ttir has its inliner and combine passes run), ``ttgir`` the laid-out
+#: `ttg`, ``llir`` the mlir backend's LLVM/NVVM-dialect module (the cuda backend has C++ there
+#: instead); ``ptx`` and ``cubin`` are the same names
+TRITON_STAGE_NAMES = {"ttir": "tt-opt", "ttgir": "ttg", "llir": "mlir"}
+
+
+class StageTexts(dict[str, Any]):
+    """``asm``: each stage's text by mytriton's stage name, also read under Triton's name
+    (``asm["ttir"]`` is ``asm["tt-opt"]``); iteration and ``in`` see mytriton's names only."""
+
+    def __missing__(self, key: str) -> Any:
+        stage = TRITON_STAGE_NAMES.get(key)
+        if stage is not None and dict.__contains__(self, stage):
+            return self[stage]
+        raise KeyError(key)
+
+
 class Launch(Protocol):
     """``kernel[grid](*args)``'s launch: the grid, the runtime arguments, and the stream a GPU
     kernel runs on (a raw ``CUstream``; None: the current stream of the arrays' framework)."""
@@ -35,14 +53,14 @@ class CompiledKernel:
     """One specialization of a kernel, compiled for one backend.
 
     ``asm`` maps stage names to text (``"tt"``, ``"tt-opt"``, then the backend's stages, and
-    ``"cubin"`` bytes). ``kernel[grid](*args)`` launches it with its runtime arguments (the
-    constexprs are compiled in). For the seed's example it unpacks as
-    ``ir_before, ir_after, src``.
+    ``"cubin"`` bytes), also under Triton's names (``StageTexts``). ``kernel[grid](*args)``
+    launches it with its runtime arguments (the constexprs are compiled in). For the seed's
+    example it unpacks as ``ir_before, ir_after, src``.
     """
 
     name: str
     backend: str
-    asm: dict[str, Any] = field(default_factory=dict)
+    asm: dict[str, Any] = field(default_factory=StageTexts)
     _module: ModuleOp | None = field(default=None, repr=False)  # the optimised tt module
     binary: Any = None  # backend-specific launchable artifact
     metadata: KernelMetadata = field(default_factory=KernelMetadata)

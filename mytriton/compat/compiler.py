@@ -24,6 +24,7 @@ from typing import Any
 from mytriton.backends import Backend as RuntimeBackend
 from mytriton.backends import LaunchOptions, get_backend
 from mytriton.backends.compiled import CompiledKernel as RuntimeKernel
+from mytriton.backends.compiled import StageTexts
 from mytriton.compat.backends import CompileOptions, make_backend
 from mytriton.compat.ir_source import IRSource
 from mytriton.compat.runner import (
@@ -292,7 +293,7 @@ class CompiledKernel:
         self.name = self.metadata.name
         compiler = make_backend(self.metadata.target)
         self.packed_metadata = compiler.pack_metadata(self.metadata)
-        self.asm = dict(asm)
+        self.asm = StageTexts(asm)
         self.metadata_group: dict[str, str] = {}
         binary_ext = getattr(compiler, "binary_ext", "")
         self.kernel = self.asm.get(binary_ext, next(reversed(self.asm.values()), None))

@@ -22,6 +22,8 @@ _CACHE: dict[Callable[..., Any], KernelSource] = {}
 #: source text set in place of a function's own (``JITFunction._unsafe_update_src``): the
 #: text, the file it is reported in, and the line of that file its first line stands for
 _REPLACED: dict[Callable[..., Any], tuple[str, str, int]] = {}
+#: the columns its text was dedented by (the original's indentation)
+_REPLACED_INDENT: dict[Callable[..., Any], int] = {}
 #: what ``_read`` found per function: tokenizing a kernel's block is the costliest step of
 #: getting a kernel from the disk cache, and both the cache key and the parse need it
 _READ: dict[Callable[..., Any], tuple[list[str], str, int]] = {}
@@ -72,9 +74,14 @@ class KernelSource:
         _READ.pop(fn, None)
 
     @staticmethod
-    def replace(fn: Callable[..., Any], text: str, file: str, first_line: int) -> None:
-        """Compile ``fn`` from ``text`` (a ``def``, dedented) instead of its own source."""
+    def replace(
+        fn: Callable[..., Any], text: str, file: str, first_line: int, indent: int = 0
+    ) -> None:
+        """Compile ``fn`` from ``text`` (a ``def``, dedented) instead of its own source, its
+        columns shifted by ``indent`` (the original's, so that the same text compiles to the
+        same locations and the same cache key)."""
         _REPLACED[fn] = (text, file, first_line)
+        _REPLACED_INDENT[fn] = indent
         _CACHE.pop(fn, None)
 
     @staticmethod
@@ -96,7 +103,7 @@ class KernelSource:
         name = getattr(fn, "__qualname__", repr(fn))
         if fn in _REPLACED:
             text, file, first = _REPLACED[fn]
-            indent = 0
+            indent = _REPLACED_INDENT.get(fn, 0)
         else:
             lines, file, first = _read(fn)
             text = "".join(lines)

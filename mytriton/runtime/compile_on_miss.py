@@ -21,9 +21,10 @@ from mytriton.backends.nvidia.cuda_driver import current_device
 from mytriton.backends.nvidia.device_backend import DeviceBackend
 from mytriton.errors import CompilationError, GlobalChangedError, LaunchError, LaunchOptionError
 from mytriton.passes.pipeline import pipeline_spec
+from mytriton.runtime.async_compile import FutureKernel, active_mode
 from mytriton.runtime.compiler import compile_stages
 from mytriton.runtime.device_caches import HOST, where_tag
-from mytriton.runtime.global_values import global_reads
+from mytriton.runtime.global_values import check_inner_values, global_reads
 from mytriton.runtime.jit_hooks import decode_spec, hook_arguments
 from mytriton.runtime.launch import can_execute, launch_device, make_launcher
 from mytriton.runtime.specialization import SpecializationProxy
@@ -50,9 +51,10 @@ def find_kernel(
     options: LaunchOptions,
     infos: list[ArrayInfo | None],
     warmup: bool,
-) -> tuple[CompiledKernel, bool, LaunchOptions] | None:
-    """The kernel of this specialization for these arrays (compiled on a cache miss),
-    whether it runs on them, and the options it compiled with."""
+) -> tuple[CompiledKernel | FutureKernel, bool, LaunchOptions] | None:
+    """The kernel of this specialization for these arrays (compiled on a cache miss; a
+    warmup inside ``AsyncCompileMode`` gets the compile's future), whether it runs on them,
+    and the options it compiled with."""
     # arrays of two frameworks, host and GPU, or two devices: refused before compiling
     execute = can_execute(backend, infos)
     # A GPU kernel is compiled for the architecture of its arrays' device (without arrays,
@@ -81,11 +83,16 @@ def find_kernel(
         options = dataclasses.replace(options, capability=target)
     kernel = jit_fn.cache.get(cache_key)
     if kernel is None:
-        kernel = compile_specialization(
+        made = compile_specialization(
             jit_fn, specs, backend, options, key, cache_key, on_device, device, warmup
         )
-        if kernel is None:
+        if made is None:
             return None
+        if isinstance(made, FutureKernel):
+            if warmup:  # Triton's warmup returns the future
+                return made, execute, options
+            made = made.result()  # a launch waits for its compile
+        kernel = made
     return kernel, execute, options
 
 
@@ -99,27 +106,63 @@ def compile_specialization(
     on_device: AbstractContextManager[None],
     device: Any = None,
     warmup: bool = False,
-) -> CompiledKernel | None:
+) -> CompiledKernel | FutureKernel | None:
     """Compile the specialization ``key`` inside ``on_device`` and keep it in ``jit_fn``'s
-    ``cache`` under ``cache_key``.
+    ``cache`` under ``cache_key``; inside ``AsyncCompileMode``, submit that to its executor
+    (``async_compile.py``) and return the compile's future.
 
     One compile at a time in the process (``COMPILING``): the frontend, xDSL and the disk
     cache are not known to be safe to run from two threads at once, and two threads
     launching a new kernel at once (say, each on its own GPU) compile it once: the second
     finds the first's kernel when it gets the lock."""
+    runtime = knobs.runtime
+    hooks = runtime.jit_cache_hook, runtime.jit_post_compile_hook
+    hook_kwargs: dict[str, Any] = {}
+    if any(hooks):
+        hook_kwargs = hook_arguments(jit_fn, cache_key, specs, options, device, warmup)
+    if hooks[0] is not None and hooks[0](**hook_kwargs):
+        return None  # the hook asked not to compile (Triton's rule)
+
+    def compile_now() -> tuple[CompiledKernel, list[Any] | None, bool]:
+        return _compile(jit_fn, specs, backend, options, key, cache_key, on_device)
+
+    def keep(made: tuple[CompiledKernel, list[Any] | None, bool]) -> CompiledKernel:
+        kernel, reads, fresh = made
+        if not fresh:  # another thread compiled and kept it
+            return kernel
+        with COMPILING:
+            kernel = jit_fn.cache.setdefault(cache_key, kernel)
+            if reads is not None and jit_fn._globals is None:
+                jit_fn._globals = reads
+        if hooks[1] is not None:
+            hooks[1](**hook_kwargs)
+        return kernel
+
+    mode = active_mode.get()
+    if mode is not None:
+        return mode.submit((jit_fn, cache_key), compile_now, keep)
+    return keep(compile_now())
+
+
+def _compile(
+    jit_fn: JITFunction[Any],
+    specs: dict[str, Any],
+    backend: Backend,
+    options: LaunchOptions,
+    key: tuple[Any, ...],
+    cache_key: tuple[Any, ...],
+    on_device: AbstractContextManager[None],
+) -> tuple[CompiledKernel, list[Any] | None, bool]:
+    """The compiled kernel, the globals it read (where they are the function's first) and
+    whether it is new (else the cached one: another thread compiled it meanwhile)."""
     with COMPILING:
         kernel = jit_fn.cache.get(cache_key)
         if kernel is not None:
-            return kernel
-        runtime = knobs.runtime
-        hooks = runtime.jit_cache_hook, runtime.jit_post_compile_hook
-        hook_kwargs: dict[str, Any] = {}
-        if any(hooks):
-            hook_kwargs = hook_arguments(jit_fn, cache_key, specs, options, device, warmup)
-        if hooks[0] is not None and hooks[0](**hook_kwargs):
-            return None  # the hook asked not to compile (Triton's rule)
+            return kernel, None, False
         # the values this compile reads, kept once it succeeds (Triton: the first's)
         reads = global_reads(jit_fn.fn) if jit_fn._globals is None else None
+        if reads is not None:
+            check_inner_values(reads, jit_fn.fn.__name__)
         name = None
         if jit_fn._repr is not None:
             name = kernel_symbol(jit_fn.repr(SpecializationProxy(specs)))
@@ -130,12 +173,7 @@ def compile_specialization(
             except CompilationError as e:
                 raise backend.compile_error(e) from e.__cause__
         kernel.launcher = make_launcher(kernel, backend, options)
-        jit_fn.cache[cache_key] = kernel
-        if reads is not None:
-            jit_fn._globals = reads
-    if hooks[1] is not None:
-        hooks[1](**hook_kwargs)
-    return kernel
+        return kernel, reads, True
 
 
 def preload_specialization(

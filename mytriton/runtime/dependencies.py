@@ -24,7 +24,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from mytriton.errors import MyTritonError
+from mytriton.errors import MyTritonError, UnsupportedReferenceError
 from mytriton.frontend.source import KernelSource
 from mytriton.language import core
 from mytriton.language.constexpr_functions import ConstexprFunction
@@ -35,7 +35,8 @@ class Unstable(Exception):
 
 
 def is_jit(value: Any) -> bool:
-    return getattr(value, "is_mytriton_jit", False) is True
+    """A ``@jit`` function (the class itself is not one)."""
+    return getattr(value, "is_mytriton_jit", False) is True and not isinstance(value, type)
 
 
 def fingerprint(fn: Callable[..., Any]) -> str:
@@ -127,6 +128,9 @@ def stable_text(value: Any) -> str:
     t = type(value)
     if value is None or t in (bool, int, float, str, bytes, complex):
         return f"{t.__name__}:{value!r}"
+    describe = getattr(t, "__stable_text__", None)
+    if describe is not None:  # a key part that says how it is described
+        return str(describe(value))
     if isinstance(value, core.constexpr):
         return f"constexpr({stable_text(value.value)})"
     if is_jit(value):
@@ -143,7 +147,7 @@ def stable_text(value: Any) -> str:
     if isinstance(value, types.ModuleType):
         return f"module:{value.__name__}"
     if isinstance(value, ConstexprFunction):
-        return f"constexpr_function:{_function_text(value.fn)}"
+        return f"constexpr_function:{_qualified(value.fn)}:{_constexpr_function_key(value)}"
     if isinstance(value, types.FunctionType):  # run while compiling (``@tl.constexpr`` ones)
         return f"callable:{_function_text(value)}"
     if isinstance(value, (type, types.BuiltinFunctionType, types.MethodType)):
@@ -157,6 +161,18 @@ def stable_text(value: Any) -> str:
     if " at 0x" in text or text.startswith("<"):
         raise Unstable(f"{text} has no stable description")
     return f"{_qualified(t)}:{text}"
+
+
+def _constexpr_function_key(fn: ConstexprFunction) -> str:
+    """Its ``cache_key`` (source, first line, the functions it reads); where it reads a Python
+    function the key cannot follow (Triton refuses such a key), its source alone, as a
+    ``@tl.constexpr`` function is keyed."""
+    try:
+        return fn.cache_key
+    except UnsupportedReferenceError:
+        return hashlib.sha256(fn.src.encode()).hexdigest()
+    except MyTritonError as e:  # its source cannot be read
+        raise Unstable(str(e)) from None
 
 
 def _function_text(fn: Callable[..., Any]) -> str:

@@ -121,6 +121,32 @@ def check_unchanged(reads: list[GlobalRead], kernel: str) -> bool:
     return rebound
 
 
+def check_inner_values(reads: list[GlobalRead], kernel: str) -> None:
+    """Triton's rule across kernels, checked when ``kernel`` first compiles with ``reads``: a
+    ``@jit`` helper keeps the values of the globals it read when the first kernel calling it
+    compiled (``JITFunction.inner_reads``); a later kernel that reads one of them with another
+    value raises ``GlobalChangedError`` (a ``RuntimeError``), as it would run the helper's
+    code with a value the helper was not compiled with in the other kernel."""
+    for read in reads:
+        helper = read.value
+        if not is_jit(helper):
+            continue
+        if helper.inner_reads is None:
+            helper.inner_reads = global_reads(helper.fn)
+            continue
+        for old in helper.inner_reads:
+            mine = next((r for r in reads if r.scope is old.scope and r.key == old.key), None)
+            if mine is None or is_jit(old.value) or old.same_value(mine.value):
+                continue
+            was = old.snapshot if old.snapshot is not MISSING else old.value
+            raise GlobalChangedError(
+                f"Global variable {old.name} has value {mine.value} when compiling {kernel}, "
+                f"but inner kernel {helper.__name__} has conflicting value {was} from when it "
+                "was first compiled.  This is not allowed. (Call clear_cache() on the kernels "
+                f"that read {helper.__name__} to compile them all with the new value.)"
+            )
+
+
 def fast_guards(reads: list[GlobalRead]) -> tuple[tuple[Any, ...], ...] | None:
     """``(scope, key, value, inner, has_inner)`` per read, the identity checks a fast path
     makes; None where some read needs a value comparison (no fast path then)."""

@@ -35,6 +35,7 @@ from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home
     ConstexprFunction,
     constexpr_function,
 )
+from mytriton.runtime.async_compile import FutureKernel
 from mytriton.runtime.autotuner import KernelInterface as KernelInterface  # Triton's home
 from mytriton.runtime.binder import Unsure, make_binder, options_key
 from mytriton.runtime.compile_on_miss import COMPILING as _COMPILING  # noqa: F401 (old home)
@@ -93,7 +94,7 @@ class JITFunction(Generic[T]):
         self.noinline = noinline
         #: names each compiled kernel from its specialization (Triton's ``repr=``)
         self._repr = repr
-        #: Triton's profiler hook; accepted and stored, never called (mytriton has no profiler)
+        #: Triton's ``launch_metadata(grid, metadata, args)``: its dict reaches the launch hooks
         self.launch_metadata = launch_metadata
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
         self.signature = inspect.signature(fn)
@@ -135,8 +136,12 @@ class JITFunction(Generic[T]):
         #: the globals the compiled kernels hold, read at the first compile (None: none yet);
         #: every launch checks them (``global_values.py``), the fast paths by identity
         self._globals: list[GlobalRead] | None = None
+        #: as a helper: the globals it read when the first kernel calling it compiled
+        #: (``global_values.check_inner_values``: Triton's rule); None: not yet
+        self.inner_reads: list[GlobalRead] | None = None
 
-    _PROCESS_STATE = ("cache", "device_caches", "_plans", "_binder", "_fast", "_entry", "_globals")
+    _PROCESS_STATE: tuple[str, ...] = ("cache", "device_caches", "_plans", "_binder", "_fast")
+    _PROCESS_STATE += ("_entry", "_globals", "inner_reads")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickles without what belongs to this process (rebuilt empty on unpickling).
@@ -214,9 +219,11 @@ class JITFunction(Generic[T]):
 
     @hash.setter  # noqa: A003 (Triton's attribute name)
     def hash(self, value: None) -> None:
-        # Triton's callers reset the memo with ``fn.hash = None``: nothing to forget here
+        # Triton's callers reset the memo with ``fn.hash = None``, which also forgets the
+        # globals a helper read when first compiled
         if value is not None:
             raise AttributeError("JITFunction.hash can only be reset (set to None)")
+        self.inner_reads = None
 
     @property
     def src(self) -> str:
@@ -229,6 +236,7 @@ class JITFunction(Generic[T]):
         the same function keep their own source."""
         _, file, first = KernelSource.text_of(self.fn)
         fn = self.fn
+        indent = KernelSource.of(fn).indent if self._source_parses() else 0
         copy = types.FunctionType(
             fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
         )
@@ -236,13 +244,21 @@ class JITFunction(Generic[T]):
         copy.__module__ = fn.__module__
         copy.__annotations__ = dict(fn.__annotations__)
         copy.__kwdefaults__ = fn.__kwdefaults__
-        KernelSource.replace(copy, new_src, file, first)
+        KernelSource.replace(copy, new_src, file, first, indent)
         self.fn = copy
         self.cache.clear()
         self._globals = None
+        self.inner_reads = None
         self._plans.clear()
         self._fast = None
         self._entry = self._launch
+
+    def _source_parses(self) -> bool:
+        try:
+            KernelSource.of(self.fn)
+        except (MyTritonError, SyntaxError):
+            return False
+        return True
 
     def __call__(self, *args: Any, **kwargs: Any) -> T:
         raise RuntimeError(
@@ -287,9 +303,10 @@ class JITFunction(Generic[T]):
         kwargs = {k: MockTensor.wrap_dtype(v) for k, v in kwargs.items()}
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
-    def preload(self, specialization_data: str) -> CompiledKernel | None:
+    def preload(self, specialization_data: str) -> CompiledKernel | FutureKernel | None:
         """Compile (or find) the kernel a compile hook's ``specialization_data`` describes,
-        for the current backend and device, without arguments (Triton's ``preload``)."""
+        for the current backend and device, without arguments (Triton's ``preload``; its
+        future inside ``AsyncCompileMode``)."""
         specs, key, options = preload_specialization(self, specialization_data)
         backend = get_backend(selected_backend_name())
         try:
@@ -311,7 +328,12 @@ class JITFunction(Generic[T]):
         self._entry = self._launch
 
     def clear_cache(self) -> None:
-        """Forget compiled specializations (and the parsed source: globals may have changed)."""
+        """Forget compiled specializations (and the parsed source: globals may have changed),
+        and what the helpers it reads recorded of the globals (``inner_reads``)."""
+        for read in self._globals or ():
+            if is_jit(read.value):
+                read.value.inner_reads = None
+        self.inner_reads = None
         self.cache.clear()
         self._forget_plans()
         self._globals = None
@@ -373,6 +395,8 @@ class JITFunction(Generic[T]):
                 planned = self._plan(args, kwargs, warmup)
                 if planned is None:  # a jit_cache_hook skipped the compile
                     return None  # type: ignore[return-value]
+                if isinstance(planned, FutureKernel):  # a warmup in AsyncCompileMode
+                    return planned  # type: ignore[return-value]
                 plan, values = planned
                 if key is not None:
                     self._plans[key] = plan
@@ -420,9 +444,10 @@ class JITFunction(Generic[T]):
 
     def _plan(
         self, args: Sequence[Any], kwargs: dict[str, Any], warmup: bool
-    ) -> tuple[LaunchPlan, Sequence[Any]] | None:
+    ) -> tuple[LaunchPlan, Sequence[Any]] | FutureKernel | None:
         """Bind, specialize, compile on a cache miss: everything a launch needs but the grid;
-        and the parameters' values (None: a ``jit_cache_hook`` skipped the compile)."""
+        and the parameters' values (None: a ``jit_cache_hook`` skipped the compile; a warmup
+        in ``AsyncCompileMode`` gets its compile's future)."""
         if self._unusual_params:
             KernelSource.of(self.fn)  # raises UnsupportedSyntaxError at the `def` line
         values, raw_options = self._bind(args, dict(kwargs))
@@ -438,6 +463,8 @@ class JITFunction(Generic[T]):
         if found is None:
             return None
         kernel, execute, options = found
+        if isinstance(kernel, FutureKernel):
+            return kernel
         plan = LaunchPlan(
             kernel,
             backend,
@@ -553,8 +580,8 @@ def jit(
     """Decorate a kernel: ``@jit`` or ``@jit(debug=True, ...)`` with Triton's options:
     ``repr`` names the compiled kernels, ``do_not_specialize`` /
     ``do_not_specialize_on_alignment`` (parameter names or indices) turn off the value-1 and
-    divisibility-by-16 specializations; ``launch_metadata`` and ``version`` are accepted and
-    unused."""
+    divisibility-by-16 specializations; ``launch_metadata``'s dict reaches the launch hooks;
+    ``version`` is accepted and unused."""
 
     def wrap(f: Callable[..., T]) -> JITFunction[T]:
         return JITFunction(

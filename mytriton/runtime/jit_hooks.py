@@ -183,7 +183,7 @@ def hook_arguments(
         "enable_fp_fusion": options.enable_fp_fusion,
         "enable_reflect_ftz": options.enable_reflect_ftz,
         "launch_cooperative_grid": options.launch_cooperative_grid,
-        "extern_libs": (),
+        "extern_libs": options.extern_libs,
         "configs": [attrs],
         "specialization_data": data,
         "is_warmup": is_warmup,

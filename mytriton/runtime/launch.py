@@ -13,6 +13,7 @@ import numpy as np
 from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import ArrayInfo, describe_array, is_array
 from mytriton.backends.compiled import CompiledKernel, Launch
+from mytriton.backends.nvidia.cuda_driver import current_device
 from mytriton.errors import (
     BackendUnavailableError,
     CompileOnlyWarning,
@@ -99,10 +100,11 @@ def warn_compile_only(backend: Backend) -> None:
 
 
 def can_execute(backend: Backend, infos: Sequence[ArrayInfo | None]) -> bool:
-    """Whether these arrays run on ``backend``; host arrays under a GPU backend compile only."""
+    """Whether these arrays run on ``backend``; host arrays under a GPU backend compile only,
+    as does a launch without arrays where no GPU is present."""
     arrays = [i for i in infos if i is not None]
-    if not arrays:
-        return backend.runs_on == "host"
+    if not arrays:  # scalars only: a GPU backend runs it on the current device, if any
+        return backend.runs_on == "host" or current_device() is not None
     on_gpu = {i.on_gpu for i in arrays}
     if len(on_gpu) > 1:
         raise LaunchError("one launch cannot mix host (CPU) and CUDA arrays")

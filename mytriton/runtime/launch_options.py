@@ -4,7 +4,9 @@ how they are checked (as Triton checks them) and the ``LaunchOptions`` they comp
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +26,7 @@ LAUNCH_OPTIONS = (
     "launch_cooperative_grid",
     "launch_pdl",
     "arch",
+    "extern_libs",
 )
 
 
@@ -69,6 +72,7 @@ def launch_options(
 
         fusion = knobs.language.default_fp_fusion
     return LaunchOptions(
+        extern_libs=check_extern_libs(raw.get("extern_libs")),
         num_warps=num_warps,
         num_stages=int(raw.get("num_stages", DEFAULT_NUM_STAGES)),
         debug=debug,
@@ -88,3 +92,41 @@ def check_num_ctas(num_ctas: Any) -> int:
     if num_ctas <= 0 or num_ctas & (num_ctas - 1) or num_ctas > 16:
         raise LaunchOptionError(f"num_ctas must be a power of 2 from 1 to 16, got {num_ctas}")
     return num_ctas
+
+
+_warned_libdevice: set[str] = set()
+
+
+def check_extern_libs(libs: Any) -> tuple[tuple[str, str], ...]:
+    """Triton's ``extern_libs`` (``{"libdevice": path}``) as ``((name, path), ...)``. Triton
+    reads each file (its content keys the compile) and links it into kernels that call it.
+    mytriton calls only libdevice's functions (``tl.extra.libdevice``), resolved against the
+    CUDA toolkit's own libdevice by nvcc and MLIR: another library name is refused, a missing
+    file too, and each file given is said once not to be linked. ``None`` or ``{}``: none
+    (Triton's default libdevice)."""
+    if libs is None:
+        return ()
+    if not isinstance(libs, dict) or not all(
+        isinstance(k, str) and isinstance(v, (str, os.PathLike)) for k, v in libs.items()
+    ):
+        raise LaunchOptionError(f"extern_libs must map library names to file paths, got {libs!r}")
+    out = []
+    for name, path in sorted(libs.items()):
+        if name != "libdevice":
+            raise LaunchOptionError(
+                f"extern_libs: mytriton links no library {name!r}; kernels call libdevice's "
+                "functions only (tl.extra.libdevice), from the CUDA toolkit's libdevice"
+            )
+        path = os.fspath(path)
+        if not os.path.isfile(path):
+            raise LaunchOptionError(f"extern_libs: libdevice file {path!r} not found")
+        if path not in _warned_libdevice:
+            _warned_libdevice.add(path)
+            warnings.warn(
+                f"extern_libs: libdevice calls are resolved against the CUDA toolkit's "
+                f"libdevice (nvcc and MLIR link it), not {path}; the option keys the compile only",
+                UserWarning,
+                stacklevel=4,
+            )
+        out.append((name, path))
+    return tuple(out)

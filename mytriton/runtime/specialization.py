@@ -95,10 +95,31 @@ def constexpr_key(v: Any) -> Any:
         return (float, v.hex())
     if t is tuple or t is list:
         return (t, tuple(constexpr_key(x) for x in v))
-    if getattr(v, "is_mytriton_jit", False) is True:
+    if is_jit(v):
         # its source may be replaced (``_unsafe_update_src`` swaps its function object)
-        return (t, v, v.fn)
+        return (t, v, SourceVersion(v.fn))
     return (t, v)
+
+
+class SourceVersion:
+    """The function object a ``@jit`` value compiles from, in a compile-time value's key:
+    equal only to itself (``_unsafe_update_src`` swaps it, so a replaced source recompiles).
+    The disk cache's key describes the ``@jit`` value beside it by its fingerprint (its source
+    as replaced), so this part's stable text is a constant."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Any):
+        self.fn = fn
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SourceVersion) and other.fn is self.fn
+
+    def __hash__(self) -> int:
+        return id(self.fn)
+
+    def __stable_text__(self) -> str:
+        return "source-version"
 
 
 def specialize(

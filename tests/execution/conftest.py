@@ -62,6 +62,13 @@ class Runner:
     backend: str
     framework: str
 
+    @property
+    def takes_small_dots(self) -> bool:
+        """Whether this backend compiles a ``tl.dot`` below Triton's NVIDIA minimum (K < 16;
+        < 32 for 8-bit operands): the CPU backends do, as Triton's interpreter; the cuda and
+        mlir backends refuse it with ``DotSizeError``, as Triton's NVIDIA backend."""
+        return self.backend in ("interpreter", "gpusim")
+
     def __call__(
         self, kernel: Any, grid: Any, *args: Any, num_warps: int = 4, **constexprs: Any
     ) -> Any:

@@ -718,7 +718,7 @@ def fp8_warmups() -> list[Any]:
         h, f = np.zeros(64, np.float16), np.zeros(256, np.float32)
         kernels.append(arith_kernel.warmup(x, x, h, np.zeros(64, BF16), f, BLOCK=64, grid=(1,)))
         out16 = np.zeros(256, np.float16)
-        kernels.append(dot_kernel.warmup(x, x, f, out16, M=16, N=16, K=16, grid=(1,)))
+        kernels.append(dot_kernel.warmup(x, x, f, out16, M=16, N=16, K=32, grid=(1,)))  # K >= 32
     f = np.zeros(256, np.float32)
     kernels.append(encode_toward_zero_kernel.warmup(f, bits, 256, BLOCK=256, grid=(1,)))
     kernels.append(constant_toward_zero_kernel.warmup(bits, 1.99, -1e6, -1.0, grid=(1,)))

@@ -302,8 +302,8 @@ def test_sum_of_bools_is_u32_of_ints_i32():
 def test_dot_types_with_and_without_acc():
     @triton.jit
     def k(x, out):
-        a = tl.zeros((16, 8), tl.float32)
-        b = tl.full((8, 32), 1.0, tl.float32)
+        a = tl.zeros((16, 16), tl.float32)
+        b = tl.full((16, 32), 1.0, tl.float32)
         c = tl.dot(a, b)
         d = tl.dot(a, b, c)
         e = tl.dot(a, b, acc=d, allow_tf32=False)
@@ -312,7 +312,7 @@ def test_dot_types_with_and_without_acc():
     dots = op_lines(ir, "tt.dot")
     assert len(dots) == 3
     assert all(
-        ln.endswith(": tensor<16x8xf32> * tensor<8x32xf32> -> tensor<16x32xf32>") for ln in dots
+        ln.endswith(": tensor<16x16xf32> * tensor<16x32xf32> -> tensor<16x32xf32>") for ln in dots
     )
     assert "tt.zeros : tensor<16x32xf32>" in ir  # the implicit zero accumulator
     assert dots[1].startswith("%d = tt.dot %a, %b, %c")

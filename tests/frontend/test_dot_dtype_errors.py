@@ -117,10 +117,10 @@ def test_rejected_dot(kernel, cls, words, at):
 @triton.jit
 def accepted_kernel(x, out, n, BLOCK: tl.constexpr):
     h = tl.zeros((16, 16), tl.float16)
-    i = tl.zeros((16, 16), tl.int8)
+    i = tl.zeros((16, 32), tl.int8)  # K >= 32 for 8-bit operands on NVIDIA
     f = tl.zeros((16, 16), tl.float32)
     tl.dot(h, h, tl.zeros((16, 16), tl.float16), out_dtype=tl.float16)
-    tl.dot(i, i, tl.zeros((16, 16), tl.int32), out_dtype=tl.int32)
+    tl.dot(i, tl.trans(i), tl.zeros((16, 16), tl.int32), out_dtype=tl.int32)
     tl.dot(f, f, out_dtype=tl.float16, input_precision="tf32x3")
     tl.dot(f, f, input_precision="IEEE")
     tl.dot(f, f, input_precision="bf16x6")

@@ -256,17 +256,17 @@ def running_sum(ptr, n):
 
 
 def test_loop_over_constexpr_bound_in_matmul_is_unrolled():
-    ir = tt(kernels.tiled_matmul_kernel, X, Y, Y, 16, 16, K=32, BM=16, BN=16, BK=8)
+    ir = tt(kernels.tiled_matmul_kernel, X, Y, Y, 16, 16, K=64, BM=16, BN=16, BK=16)
     assert "scf.for" not in ops(ir)
     dots = op_lines(ir, "tt.dot")
     assert len(dots) == 4
     assert all(
-        ln.endswith(": tensor<16x8xf32> * tensor<8x16xf32> -> tensor<16x16xf32>") for ln in dots
+        ln.endswith(": tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>") for ln in dots
     )
 
 
 def test_runtime_k_matmul_carries_accumulator():
-    ir = tt(kernels.tiled_matmul_runtime_k_kernel, X, Y, Y, 16, 16, 32, BM=16, BN=16, BK=8)
+    ir = tt(kernels.tiled_matmul_runtime_k_kernel, X, Y, Y, 16, 16, 32, BM=16, BN=16, BK=16)
     (body,) = loop_bodies(ir)
     assert re.search(r"iter_args\(%acc_\d+ = %acc\) -> \(tensor<16x16xf32>\)", ir)
     assert "tt.dot" in body and re.search(r"scf\.yield %\w+ : tensor<16x16xf32>", body)

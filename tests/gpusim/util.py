@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,17 @@ def cdiv(a: int, b: int) -> int:
 def lower(
     kernel: Any, *args: Any, num_warps: int = 4, num_stages: int = 3, **constexprs: Any
 ) -> ModuleOp:
-    compiled = kernel.warmup(*args, grid=(1,), num_stages=num_stages, **constexprs)
+    # gpusim's own compile: it takes dots below the NVIDIA backends' least size, as
+    # Triton's interpreter does (the cuda default refuses them)
+    previous = os.environ.get("MYTRITON_BACKEND")
+    os.environ["MYTRITON_BACKEND"] = "gpusim"
+    try:
+        compiled = kernel.warmup(*args, grid=(1,), num_stages=num_stages, **constexprs)
+    finally:
+        if previous is None:
+            del os.environ["MYTRITON_BACKEND"]
+        else:
+            os.environ["MYTRITON_BACKEND"] = previous
     return lower_to_gpu(compiled.module, num_warps)  # the module carries num_stages
 
 

@@ -217,3 +217,53 @@ def test_compile_only_backend_checks_too(monkeypatch: pytest.MonkeyPatch) -> Non
         k.warmup(X, grid=(1,))
     k.clear_cache()
     assert "3.000000e+00" in k.warmup(X, grid=(1,)).asm["tt"]
+
+
+INNER_LIMIT = tl.constexpr(0)
+
+
+@triton.jit
+def inner_reads_limit(out):
+    tl.store(out, INNER_LIMIT)
+
+
+def test_a_helper_keeps_the_value_it_first_compiled_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Triton's rule: kernel2 reads a global with another value than the helper it calls did
+    when kernel1 compiled it: a RuntimeError naming both (before compiling kernel2: Triton
+    checks it first, even where the new value would not compile)."""
+    monkeypatch.delenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", raising=False)
+    out = np.zeros(1, np.int32)
+
+    @triton.jit
+    def kernel1(out):
+        tl.static_assert(INNER_LIMIT == 0)
+        inner_reads_limit(out)
+
+    @triton.jit
+    def kernel2(out):
+        a = INNER_LIMIT  # noqa: F841
+        inner_reads_limit(out)
+
+    kernel1[(1,)](out)
+    monkeypatch.setitem(globals(), "INNER_LIMIT", 1)  # not even a constexpr now
+    with pytest.raises(GlobalChangedError, match="Global variable INNER_LIMIT has value 1") as e:
+        kernel2[(1,)](out)
+    assert isinstance(e.value, RuntimeError)
+    assert "inner kernel inner_reads_limit has conflicting value" in str(e.value)
+    # the same value in a kernel compiled later is fine
+    monkeypatch.setitem(globals(), "INNER_LIMIT", tl.constexpr(0))
+    kernel2[(1,)](out)
+    # Triton's memo reset (``hash = None``) or the first kernel's clear_cache forgets it
+    monkeypatch.setitem(globals(), "INNER_LIMIT", tl.constexpr(5))
+
+    @triton.jit
+    def kernel3(out):
+        inner_reads_limit(out)
+
+    with pytest.raises(GlobalChangedError):
+        kernel3[(1,)](out)
+    inner_reads_limit.hash = None
+    kernel3[(1,)](out)
+    assert out[0] == 5

@@ -310,3 +310,40 @@ def test_compile_only_launch_with_options(monkeypatch: pytest.MonkeyPatch) -> No
         warnings.simplefilter("ignore")
         k = _mul_add.warmup(np.zeros(128, np.float32), grid=(1,), maxnreg=42)
     assert "cuda" in k.asm
+
+
+@triton.jit
+def _noop(x):
+    pass
+
+
+def test_extern_libs_keys_the_compile(tmp_path: Any) -> None:
+    """Triton's ``extern_libs`` launch option: a libdevice file keys a compile of its own (and
+    the compile hook sees it); mytriton links the toolkit's libdevice and says so once."""
+    from mytriton import knobs
+    from mytriton.runtime import launch_options
+
+    lib = tmp_path / "libdevice.10.bc"
+    lib.write_bytes(b"BC")
+    seen: list[Any] = []
+    _noop.clear_cache()
+    knobs.runtime.jit_post_compile_hook = lambda **kw: seen.append(kw["compile"]["extern_libs"])
+    try:
+        _noop[(1,)](6)
+        _noop[(1,)](6, extern_libs={})  # Triton's default: the same compile
+        with pytest.warns(UserWarning, match="not .*libdevice.10.bc"):
+            _noop[(1,)](6, extern_libs={"libdevice": str(lib)})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # said once per file
+            _noop[(1,)](6, extern_libs={"libdevice": lib})
+    finally:
+        knobs.runtime.jit_post_compile_hook = None
+        launch_options._warned_libdevice.discard(str(lib))
+    assert seen == [(), (("libdevice", str(lib)),)]
+    for bad, words in [
+        ({"ocml": str(lib)}, "no library 'ocml'"),
+        ({"libdevice": str(tmp_path / "missing.bc")}, "not found"),
+        ([("libdevice", str(lib))], "must map library names"),
+    ]:
+        with pytest.raises(LaunchOptionError, match=words):
+            _noop[(1,)](6, extern_libs=bad)

@@ -3,7 +3,7 @@
 
 """The matmul family (tests/kernels.py): tutorial_matmul_kernel (Triton tutorial 03: strides,
 pointer increments, a runtime K loop) with 32x32x16 tiles over 4 warps, and
-tiled_matmul_runtime_k_kernel with 16x16x8 tiles: the accumulator gets the dot's register-tile
+tiled_matmul_runtime_k_kernel with 16x16x16 tiles: the accumulator gets the dot's register-tile
 layout (2x4 and 1x2 per thread) and is carried through the K loop in registers; both operands
 are staged in shared memory (one buffer, A then B) each iteration."""
 
@@ -20,7 +20,7 @@ a = np.zeros(64 * 64, np.float32)
 sizes_strides = (64, 64, 64, 64, 1, 64, 1, 64, 1)  # M, N, K, then row-major strides
 tiles = {"BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 16, "GROUP_SIZE_M": 2}
 tutorial = tutorial_matmul_kernel.warmup(a, a, a, *sizes_strides, grid=(4,), **tiles)
-tiled = tiled_matmul_runtime_k_kernel.warmup(a, a, a, 64, 64, 64, grid=(4, 4), BM=16, BN=16, BK=8)
+tiled = tiled_matmul_runtime_k_kernel.warmup(a, a, a, 64, 64, 64, grid=(4, 4), BM=16, BN=16, BK=16)
 print(tutorial.asm[stage])
 print(tiled.asm[stage])
 
@@ -73,7 +73,7 @@ print(tiled.asm[stage])
 # GPU-COUNT-2:   "llvm.store"(%{{[0-9]+}}, %c_ptrs{{(_[0-9]+)?}}) <{ordering = 0 : i64, alignment = 16 : i64}> : (vector<4xf32>, !llvm.ptr<1>) -> ()
 # GPU-NOT:       "llvm.store"(%accumulator
 # GPU:         sym_name = "tutorial_matmul_kernel"
-# GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<288xf32, 3 : i64>, {{.*}}}>
+# GPU:         "memref.global"() <{sym_name = "smem_0", type = memref<576xf32, 3 : i64>, {{.*}}}>
 # GPU-LABEL: "gpu.func"
 # GPU:         %acc_1, %acc_2 = "scf.for"(%{{.*}}, %K, %{{.*}}, %acc, %acc) ({
 # GPU:           "gpu.barrier"

@@ -339,14 +339,18 @@ class DeviceKernel:
     ) -> None:
         """Launch on the arrays' device, on ``stream`` (a raw ``CUstream``) or, None, on the
         current stream of the arrays' framework; ``cooperative``: every program at once."""
-        info = arrays[self._first_array(arrays)]
-        assert info is not None and info.device is not None
+        if any(a is not None for a in arrays):
+            info = arrays[self._first_array(arrays)]
+            assert info is not None and info.device is not None
+            framework, device = info.framework, info.device
+        else:
+            framework, device = launch_place(arrays)
         if len(args) != len(self.signature.params):
             raise BackendError(
                 f"kernel {self.signature.name} takes {len(self.signature.params)} runtime "
                 f"arguments, got {len(args)}"
             )
-        launch = self.launcher(info.framework, info.device, cooperative)
+        launch = self.launcher(framework, device, cooperative)
         launch(grid[0], grid[1], grid[2], args, stream)
 
     def _wait_for_assertions(self, stream: int) -> None:
@@ -374,8 +378,8 @@ def device_launcher(
 ) -> FastLaunch:
     """The launch function of a GPU backend's kernel for arrays like ``arrays`` (framework and
     device of the first of them); ``cooperative``: a cooperative launch."""
-    binary, info = _device_kernel(kernel, arrays)
-    return binary.launcher(info.framework, info.device, cooperative)
+    framework, device = launch_place(arrays)
+    return _device_kernel(kernel).launcher(framework, device, cooperative)
 
 
 def device_launch_code(
@@ -383,17 +387,27 @@ def device_launch_code(
 ) -> LaunchCode:
     """The launch statements of a GPU backend's kernel taking addresses for arrays like
     ``arrays`` (what the runtime's generated fast path inlines)."""
-    binary, info = _device_kernel(kernel, arrays)
-    return binary.launch_code(info.framework, info.device, True, cooperative)
+    framework, device = launch_place(arrays)
+    return _device_kernel(kernel).launch_code(framework, device, True, cooperative)
 
 
-def _device_kernel(
-    kernel: CompiledKernel, arrays: Sequence[ArrayInfo | None]
-) -> tuple[DeviceKernel, Any]:
-    info = next(a for a in arrays if a is not None)
-    assert info.device is not None
+def _device_kernel(kernel: CompiledKernel) -> DeviceKernel:
     binary: DeviceKernel = kernel.binary
-    return binary, info
+    return binary
+
+
+def launch_place(arrays: Sequence[ArrayInfo | None]) -> tuple[str, int]:
+    """The array framework (whose current stream a launch takes) and the device of a launch on
+    ``arrays``: the first array's. A kernel of scalar arguments only runs, as in Triton, on
+    the current device, on torch's current stream where torch is loaded, else CuPy's."""
+    info = next((a for a in arrays if a is not None), None)
+    if info is not None:
+        assert info.device is not None
+        return info.framework, info.device
+    device = current_device()
+    if device is None:
+        raise BackendUnavailableError("no CUDA device to launch a kernel without arrays on")
+    return ("torch" if "torch" in sys.modules else "cupy"), device
 
 
 def load_device_kernel(kernel: CompiledKernel, artifacts: Mapping[str, Any]) -> None:

@@ -41,10 +41,13 @@ class DeviceBackend(Backend):
         return device_current(device)
 
     def check_tt(self, module: Any, options: LaunchOptions) -> None:
-        """Triton's NVIDIA rules on fp8 dtypes (``nvidia_fp8``)."""
+        """Triton's NVIDIA rules on fp8 dtypes (``nvidia_fp8``) and dot sizes
+        (``nvidia_dots``)."""
+        from mytriton.backends.nvidia.nvidia_dots import check_dot_sizes
         from mytriton.backends.nvidia.nvidia_fp8 import check_fp8_types, warn_fp8e4b15_dots
 
         check_fp8_types(module, options.capability, self.name)
+        check_dot_sizes(module, self.name)
         warn_fp8e4b15_dots(module, options.capability)
 
     def load(
