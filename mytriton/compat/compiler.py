@@ -32,6 +32,7 @@ from mytriton.compat.runner import (
     Runner,
     StreamArgumentError,
     fast_maker,
+    fast_path_enabled,
 )
 from mytriton.compat.signature import argument_specs, source_hash
 from mytriton.compat.target import GPUTarget, Language
@@ -328,7 +329,8 @@ class CompiledKernel:
         self.function = id(kernel)  # an opaque handle, as Triton's CUfunction; run ignores it
         on_gpu = runtime_backend.runs_on != "host"
         fast = fast_maker(self.name, self.arg_layout, kernel, runtime_backend, launch)
-        runner = Runner(self.name, self.arg_layout, launcher, on_gpu, fast if on_gpu else None)
+        make_fast = fast if on_gpu and fast_path_enabled() else None
+        runner = Runner(self.name, self.arg_layout, launcher, on_gpu, make_fast)
         live.value = (kernel, launch, runner)
 
     def _rebuild(self) -> tuple[RuntimeKernel, LaunchOptions]:

@@ -10,12 +10,18 @@ the type the first launch had, on the same device, that no hook is set, the stre
 handle or None and the grid is three non-zero ints within CUDA's limits, and then reads the
 addresses and runs the backend's launch statements (``LaunchCode``, the same ones the JIT's
 fast path inlines). Anything else takes the general path, which keeps every check and error.
-Scalars need no guard: both paths pack them with the same statements.
+Scalars need no guard: both paths pack them with the same statements. "No hook" means None or
+an empty ``HookChain`` (what ``knobs.runtime.launch_enter_hook`` is until a hook is added, and
+what Inductor passes); a chain that has hooks when the launch comes takes the general path.
+
+The fast path is opt-in (``MYTRITON_RUN_FAST_PATH=1``) until it has run on a GPU under
+TorchInductor: the general path stays the default.
 """
 
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,6 +29,7 @@ from mytriton.backends import Backend, LaunchOptions
 from mytriton.backends.arrays import describe_array, is_array
 from mytriton.backends.compiled import CompiledKernel, Launch
 from mytriton.errors import LaunchError
+from mytriton.knobs import HookChain
 from mytriton.runtime.global_scratch import scratch_bytes
 from mytriton.runtime.grid import GRID_LIMITS
 
@@ -119,6 +126,11 @@ class Runner:
                 self.call = fast
 
 
+def fast_path_enabled() -> bool:
+    """Whether ``run`` makes fast paths (``MYTRITON_RUN_FAST_PATH=1``)."""
+    return os.environ.get("MYTRITON_RUN_FAST_PATH", "") not in ("", "0")
+
+
 def fast_maker(
     name: str,
     layout: tuple[int, tuple[int, ...]],
@@ -159,6 +171,7 @@ def make_fast_run(
     if code is None:
         return None
     ns: dict[str, Any] = {**code.namespace, "_mt_type": type, "_mt_len": len}
+    ns["_mt_Chain"] = HookChain
     ns["_mt_general"] = general
     names = [f"_mt_a{i}" for i in range(size)]
     guards: list[str] = []
@@ -206,7 +219,8 @@ def _source(names: list[str], guards: list[str], launch: str) -> str:
     unpack = f"    {', '.join(names)}, = _mt_args\n" if names else ""
     return (
         f"def fast({RUN_PARAMETERS}, *_mt_args):\n"
-        "    if (_mt_enter is not None or _mt_exit is not None\n"
+        "    if (_mt_enter is not None and (_mt_type(_mt_enter) is not _mt_Chain or _mt_enter)\n"
+        "        or _mt_exit is not None and (_mt_type(_mt_exit) is not _mt_Chain or _mt_exit)\n"
         f"        or _mt_len(_mt_args) != {len(names)}\n"
         "        or (_mt_stream is not None and _mt_type(_mt_stream) is not int)\n"
         "        or _mt_type(_mt_gx) is not int or _mt_type(_mt_gy) is not int\n"

@@ -14,6 +14,7 @@ import pytest
 from mytriton.backends.nvidia.device_launcher import LaunchCode
 from mytriton.compat import runner as runner_module
 from mytriton.compat.runner import KernelArgumentCountError, Runner, fast_maker
+from mytriton.knobs import HookChain
 from tests.gpu_required import require_gpu
 
 
@@ -96,6 +97,22 @@ def call(
 
 
 @pytest.mark.usefixtures("fake_arrays")
+def test_an_empty_hook_chain_is_no_hook() -> None:
+    """Inductor passes ``knobs.runtime.launch_enter_hook``, a ``HookChain``: empty, the launch
+    takes the fast path; once a hook is in it, the general path, which calls the hook."""
+    backend = FakeBackend()
+    runner, general = make_runner(backend, FakeKernel())
+    chain: HookChain[Any] = HookChain()
+    call(runner, FakeTensor(0x100), 10, 64, FakeTensor(0x200), hook=chain)
+    call(runner, FakeTensor(0x100), 10, 64, FakeTensor(0x200), hook=chain)
+    assert len(backend.launched) == 1 and len(general) == 1
+    seen: list[Any] = []
+    chain.add(seen.append)
+    call(runner, FakeTensor(0x100), 10, 64, FakeTensor(0x200), hook=chain)
+    assert len(backend.launched) == 1 and len(general) == 2 and seen == [None]
+
+
+@pytest.mark.usefixtures("fake_arrays")
 def test_later_launches_take_the_fast_path() -> None:
     backend = FakeBackend()
     runner, general = make_runner(backend, FakeKernel())
@@ -172,6 +189,7 @@ def test_fast_path_launches_compute_right_on_the_gpu(
     torch = require_gpu("torch")
     cupy = require_gpu("cupy")
     monkeypatch.setenv("MYTRITON_BACKEND", gpu_backend)
+    monkeypatch.setenv("MYTRITON_RUN_FAST_PATH", "1")
     from mytriton.compiler import ASTSource
     from mytriton.compiler import compile as triton_compile
     from mytriton.runtime.driver import GPUTarget
