@@ -88,6 +88,10 @@ def _run_path(path: str, chunk: int, tmp: Path) -> dict[str, Any]:
     env.update(extra)
     env["MYTRITON_AS_TRITON"] = "1"
     env["TORCHINDUCTOR_CACHE_DIR"] = str(tmp / "inductor")
+    # Inductor's compile workers, per runner: the runners run side by side, and a worker pool
+    # per core in each of them left the 16-core GPU machine's pytest workers starving
+    runners = len(PATHS) * CHUNKS
+    env["TORCHINDUCTOR_COMPILE_THREADS"] = str(max(2, (os.cpu_count() or 1) // runners))
     env["TRITON_CACHE_DIR"] = str(tmp / "triton")
     hook = switch_hook_folder(tmp)  # where mytriton runs from a checkout, not an install
     env["PYTHONPATH"] = os.pathsep.join(
