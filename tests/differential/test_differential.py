@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.differential.check import Report, check_programs
+from tests.differential.check import Report, check_programs, type_assert_failed
 from tests.differential.generator import Program, generate
 from tests.differential.runner import ENV_VAR, reference_python, run_reference
 
@@ -94,3 +94,18 @@ def test_a_divergence_is_reported_with_its_reproduction() -> None:
         assert len(report.mismatches) == 1 and not report.generator_bugs, report
         assert what in report.mismatches[0]
         assert f"--seed {SEED} --index {index}" in report.mismatches[0]
+
+
+def test_a_quoted_dtype_assertion_is_not_a_failed_one() -> None:
+    """Compiled Triton's errors quote the kernel's source, generated dtype assertions included:
+    only the marker in the error's own words is a failed assertion (the H100 long mode counted
+    quoted ones as generator disagreements)."""
+    quoted = (
+        "CompilationError: at 8:10:\n"
+        '    tl.static_assert(v5.dtype == tl.int1, "difftype v5")\n'
+        "    v6 = (v5 >> x2)\n"
+        "IncompatibleTypeErrorImpl('invalid operands of type float32 and float32')"
+    )
+    assert not type_assert_failed(quoted)
+    assert type_assert_failed("CompileTimeAssertionFailure: difftype v5")
+    assert type_assert_failed("AssertionError: difftype v5")
