@@ -328,10 +328,12 @@ class CompiledKernel:
         self.n_max_threads = 1024
         self.function = id(kernel)  # an opaque handle, as Triton's CUfunction; run ignores it
         on_gpu = runtime_backend.runs_on != "host"
-        fast = fast_maker(self.name, self.arg_layout, kernel, runtime_backend, launch)
-        make_fast = fast if on_gpu and fast_path_enabled() else None
+        make_fast = None
+        if on_gpu and fast_path_enabled():
+            make_fast = fast_maker(self.name, self.arg_layout, kernel, runtime_backend, launch)
         runner = Runner(self.name, self.arg_layout, launcher, on_gpu, make_fast)
-        live.value = (kernel, launch, runner)
+        # without a fast path to switch to, ``run`` is the general path itself (no dispatch)
+        live.value = (kernel, launch, runner if make_fast is not None else runner.general)
 
     def _rebuild(self) -> tuple[RuntimeKernel, LaunchOptions]:
         """The runtime kernel of this compile in a process that did not compile it: compiled

@@ -20,6 +20,7 @@ TorchInductor: the general path stays the default.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 from collections.abc import Callable, Sequence
@@ -139,11 +140,7 @@ def fast_maker(
     options: LaunchOptions,
 ) -> FastMaker:
     """What makes ``name``'s fast path from its first launch's runtime arguments."""
-
-    def make(launch_args: tuple[Any, ...], general: Callable[..., None]) -> Any:
-        return make_fast_run(name, layout, kernel, backend, options, launch_args, general)
-
-    return make
+    return functools.partial(make_fast_run, name, layout, kernel, backend, options)
 
 
 def make_fast_run(
