@@ -17,6 +17,7 @@ from mytriton.errors import (
 )
 from mytriton.exec_sources import exec_source
 from mytriton.language import core
+from mytriton.language.function_keys import def_text
 
 _CACHE: dict[Callable[..., Any], KernelSource] = {}
 #: source text set in place of a function's own (``JITFunction._unsafe_update_src``): the
@@ -90,13 +91,7 @@ class KernelSource:
         ``JITFunction.src``), with the file and line number where it starts."""
         if fn in _REPLACED:
             return _REPLACED[fn]
-        lines, file, first = _read(fn)
-        skipped = 0
-        while skipped < len(lines) and not lines[skipped].lstrip().startswith(("def ", "async ")):
-            skipped += 1
-        if skipped == len(lines):  # not a plain def: keep it all, the shape check says why
-            skipped = 0
-        return textwrap.dedent("".join(lines[skipped:])), file, first + skipped
+        return def_text(*_read(fn))
 
     @staticmethod
     def _parse(fn: Callable[..., Any]) -> KernelSource:

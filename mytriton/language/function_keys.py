@@ -39,6 +39,13 @@ def function_source(fn: Callable[..., Any]) -> tuple[str, str, int]:
         file = inspect.getsourcefile(fn) or "<unknown>"
     except (OSError, TypeError) as e:
         raise SourceUnavailableError(f"cannot read the source of {fn!r}: {e}") from None
+    return def_text(lines, file, first)
+
+
+def def_text(lines: list[str], file: str, first: int) -> tuple[str, str, int]:
+    """A function's source ``lines`` from its ``def`` line on (decorators dropped, as Triton's
+    ``src``), dedented, with ``file`` and the line number where that text starts (all of it
+    where no line starts a plain ``def``: the shape checks say why)."""
     skipped = 0
     while skipped < len(lines) and not lines[skipped].lstrip().startswith(("def ", "async ")):
         skipped += 1
