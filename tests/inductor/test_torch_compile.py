@@ -57,14 +57,17 @@ CHUNKS = max(1, min(4, (os.cpu_count() or 1) // 4))
 _RESULTS: dict[tuple[str, int], dict[str, Any]] = {}
 
 
+def _path_graphs(path: str) -> list[str]:
+    return [g for g in GRAPHS if (path, g) not in NOT_ON_PATH]
+
+
 def _graphs(path: str, chunk: int) -> list[str]:
     """The graphs the runner of ``chunk`` of ``path`` compiles."""
-    graphs = [g for g in GRAPHS if (path, g) not in NOT_ON_PATH]
-    return graphs[chunk::CHUNKS]
+    return _path_graphs(path)[chunk::CHUNKS]
 
 
 def _chunk(path: str, graph: str) -> int:
-    return next(c for c in range(CHUNKS) if graph in _graphs(path, c))
+    return _path_graphs(path).index(graph) % CHUNKS
 
 
 def _grouped(path: str, chunk: int, *values: str) -> Any:
