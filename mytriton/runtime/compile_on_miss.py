@@ -126,7 +126,7 @@ def compile_specialization(
     def compile_now() -> tuple[CompiledKernel, list[Any] | None, bool]:
         return _compile(jit_fn, specs, backend, options, key, cache_key, on_device)
 
-    def keep(made: tuple[CompiledKernel, list[Any] | None, bool]) -> CompiledKernel:
+    def store(made: tuple[CompiledKernel, list[Any] | None, bool]) -> CompiledKernel:
         kernel, reads, fresh = made
         if not fresh:  # another thread compiled and kept it
             return kernel
@@ -134,14 +134,25 @@ def compile_specialization(
             kernel = jit_fn.cache.setdefault(cache_key, kernel)
             if reads is not None and jit_fn._globals is None:
                 jit_fn._globals = reads
-        if hooks[1] is not None:
+        return kernel
+
+    def keep(
+        made: tuple[CompiledKernel, list[Any] | None, bool], kernel: CompiledKernel | None = None
+    ) -> CompiledKernel:
+        kernel = store(made) if kernel is None else kernel
+        if made[2] and hooks[1] is not None:
             hooks[1](**hook_kwargs)
         return kernel
 
     mode = active_mode.get()
     if mode is not None:
         return mode.submit((jit_fn, cache_key), compile_now, keep)
-    return keep(compile_now())
+    # compiled and kept in one hold of the lock: a thread that waited for this compile
+    # finds its kernel in the cache (released in between, it would compile it again)
+    with COMPILING:
+        made = compile_now()
+        kept = store(made)
+    return keep(made, kept)  # the post-compile hook outside the lock
 
 
 def _compile(

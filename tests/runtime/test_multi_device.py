@@ -39,8 +39,8 @@ from mytriton.backends.nvidia.device_backend import DeviceBackend
 from mytriton.backends.nvidia.device_launcher import LaunchCode, build_launcher
 from mytriton.errors import BackendError, LaunchError
 from mytriton.kernel_signature import KernelSignature
+from mytriton.runtime import compile_on_miss, native_build
 from mytriton.runtime import jit as jit_module
-from mytriton.runtime import native_build
 from mytriton.runtime.launch import launch_device
 from tests.gpu_required import gpu_missing, skip_or_fail
 
@@ -189,6 +189,20 @@ def test_arrays_on_two_devices_are_refused_before_compiling(
     assert fake_devices.launches == [0]
 
 
+class _YieldingLock:
+    """A reentrant lock whose holder, on letting it go, waits a moment before going on."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+        time.sleep(0.02)
+
+
 def test_threads_launching_a_new_kernel_on_two_devices_compile_it_once(
     fake_devices: FakeDeviceBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -199,6 +213,9 @@ def test_threads_launching_a_new_kernel_on_two_devices_compile_it_once(
         load(*args)
 
     monkeypatch.setattr(fake_devices, "load", slow_load)
+    # the compile lock lets a waiting thread in whenever it is let go (as a busy machine with
+    # few cores may): the waiting thread must find the kernel kept by then
+    monkeypatch.setattr(compile_on_miss, "COMPILING", _YieldingLock())
     barrier = threading.Barrier(2)
     kernels: list[CompiledKernel] = []
 
