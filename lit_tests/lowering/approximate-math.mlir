@@ -14,8 +14,9 @@ func.func @exp2(%a: f32, %h: f16, %b: bf16, %d: f64, %q: !tt.ptr<f32>) {
   tt.store %qs, %w : tensor<64x!tt.ptr<f32>>
   func.return
 }
-// CHECK:       ^bb0(%a: f32, %h: f16, %b: bf16, %d: f64, %q: !llvm.ptr<1>):
-// CHECK-NEXT:    %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%a) : (f32) -> f32
+// (f16 and bf16 parameters travel as f64 and f32: narrowed-param lines come first)
+// CHECK:       ^bb0(%a: f32, %h_abi: f64, %b_abi: f32, %d: f64, %q: !llvm.ptr<1>):
+// CHECK:         %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%a) : (f32) -> f32
 // CHECK-NEXT:    %[[H:.*]] = arith.extf %h : f16 to f32
 // CHECK-NEXT:    %[[EH:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[H]]) : (f32) -> f32
 // CHECK-NEXT:    %eh = arith.truncf %[[EH]] : f32 to f16
@@ -53,9 +54,9 @@ func.func @exp_sqrt(%a: f32, %h: f16, %b: bf16, %d: f64) {
   %pd = tt.precise_sqrt %d : f64
   func.return
 }
-// CHECK:       ^bb0(%a: f32, %h: f16, %b: bf16, %d: f64):
-// CHECK-NEXT:    %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
-// CHECK-NEXT:    %[[A:.*]] = arith.mulf %a, %[[LOG2E]] : f32
+// CHECK:       ^bb0(%a: f32, %h_abi: f64, %b_abi: f32, %d: f64):
+// CHECK:         %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+// CHECK:         %[[A:.*]] = arith.mulf %a, %[[LOG2E]] : f32
 // CHECK-NEXT:    %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[A]]) : (f32) -> f32
 // CHECK-NEXT:    %[[H:.*]] = arith.extf %h : f16 to f32
 // CHECK-NEXT:    %[[HL:.*]] = arith.mulf %[[H]], %[[LOG2E]] : f32

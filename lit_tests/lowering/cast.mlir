@@ -20,7 +20,7 @@ func.func @casts(%i: i32, %f: f32, %b: i1, %l: i64, %h: f16) {
 // CHECK-DAG:     %[[I0:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[F0:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[B:.*]] = arith.cmpi ne, %b, %[[I0]] : i32
-// CHECK-NEXT:    %itof = arith.sitofp %i : i32 to f32
+// CHECK:         %itof = arith.sitofp %i : i32 to f32
 // CHECK-NEXT:    %ftoi = arith.fptosi %f : f32 to i32
 // CHECK-NEXT:    %btof = arith.uitofp %[[B]] : i1 to f32
 // CHECK-NEXT:    %btoi = arith.extui %[[B]] : i1 to i32

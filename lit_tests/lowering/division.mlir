@@ -23,8 +23,9 @@ func.func @division(%a: f32, %b: f32, %h: f16, %k: f16, %x: bf16, %y: bf16, %d: 
   tt.store %qs, %u : tensor<64x!tt.ptr<f32>>
   func.return
 }
-// CHECK:       ^bb0(%a: f32, %b: f32, %h: f16, %k: f16, %x: bf16, %y: bf16, %d: f64, %e: f64, %q: !llvm.ptr<1>):
-// CHECK-NEXT:    %div = llvm.call_intrinsic "llvm.nvvm.div.full"(%a, %b) : (f32, f32) -> f32
+// (f16 and bf16 parameters travel as f64 and f32: narrowed-param lines come first)
+// CHECK:       ^bb0(%a: f32, %b: f32, %h_abi: f64, %k_abi: f64, %x_abi: f32, %y_abi: f32, %d: f64, %e: f64, %q: !llvm.ptr<1>):
+// CHECK:         %div = llvm.call_intrinsic "llvm.nvvm.div.full"(%a, %b) : (f32, f32) -> f32
 // CHECK-NEXT:    %rn = arith.divf %a, %b : f32
 // CHECK-NEXT:    %hdiv = arith.divf %h, %k : f16
 // CHECK-NEXT:    %hrn = arith.divf %h, %k : f16
@@ -51,7 +52,7 @@ func.func @division(%a: f32, %b: f32, %h: f16, %k: f16, %x: bf16, %y: bf16, %d: 
 // CUDA:          float [[DIV:div_[0-9]+]];
 // CUDA-NEXT:     asm("div.full.f32 %0, %1, %2;" : "=f"([[DIV]]) : "f"(a), "f"(b));
 // CUDA-NEXT:     float {{rn_[0-9]+}} = a / b;
-// CUDA-NEXT:     mt_half {{hdiv_[0-9]+}} = mt_f2h(mt_h2f(h) / mt_h2f(k));
+// CUDA-NEXT:     mt_half {{hdiv_[0-9]+}} = mt_f2h(mt_h2f({{h_[0-9]+}}) / mt_h2f({{k_[0-9]+}}));
 // CUDA:          double {{ddiv_[0-9]+}} = d / e;
 // CUDA:          asm("div.full.f32 %0, %1, %2;" : "=f"([[W:w_[0-9]+]]) : "f"([[V:v_[0-9]+]]), "f"(a));
 // CUDA:          asm("div.full.f32 %0, %1, %2;"

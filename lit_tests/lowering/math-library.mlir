@@ -20,9 +20,10 @@ func.func @math_library(%a: f32, %b: f32, %c: f32, %h: f16, %k: f16, %i: i32, %j
   %hi = tt.umulhi %i, %j : i32
   func.return
 }
-// CHECK:       ^bb0(%a: f32, %b: f32, %c: f32, %h: f16, %k: f16, %i: i32, %j: i32):
+// (f16 and bf16 parameters travel as f64 and f32: narrowed-param lines come first)
+// CHECK:       ^bb0(%a: f32, %b: f32, %c: f32, %h_abi: f64, %k_abi: f64, %i: i32, %j: i32):
 // CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i64
-// CHECK-NEXT:    %tanh = math.tanh %a : f32
+// CHECK:         %tanh = math.tanh %a : f32
 // CHECK-NEXT:    %erf = math.erf %a : f32
 // CHECK-NEXT:    %round = math.round %a : f32
 // CHECK-NEXT:    %rint = math.roundeven %a : f32

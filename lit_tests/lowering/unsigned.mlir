@@ -19,7 +19,7 @@ func.func @unsigned(%a: ui32, %b: ui32, %c: ui8, %f: f32) {
   %same = tt.cast %a : ui32 -> i32
   func.return
 }
-// CHECK:         "gpu.func"() <{function_type = (i32, i32, i8, f32) -> ()}>
+// CHECK:         "gpu.func"() <{function_type = (i32, i32, i32, f32) -> ()}>
 // CHECK-DAG:     %[[BIG:.*]] = arith.constant -1 : i32
 // CHECK:         %div = arith.divui %a, %b : i32
 // CHECK-NEXT:    %rem = arith.remui %a, %b : i32

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import BFloat16Type, ModuleOp
 from xdsl.ir import Attribute, SSAValue
 
 from mytriton.backends.cooperative import InOrder, run_cooperatively
@@ -137,6 +137,9 @@ def _scalar(name: str, t: Attribute, arg: object) -> np.ndarray:
         raise InterpreterError(f"argument '{name}' ({type_str(t)}) needs an integer, got {arg!r}")
     elif value.dtype.kind not in "iubf":
         raise InterpreterError(f"argument '{name}' ({type_str(t)}) needs a number, got {arg!r}")
+    if isinstance(t, BFloat16Type):  # as the GPU launch: the f32's upper half (Triton's)
+        bits = value.astype(np.float32).reshape(1).view(np.uint32) >> np.uint32(16)
+        return bits.astype(np.uint16).view(dtype)
     return value.astype(dtype).reshape(1)
 
 

@@ -11,13 +11,19 @@ import threading
 from xdsl.dialects import arith, func, gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     DenseArrayBase,
+    Float16Type,
+    IntegerType,
     ModuleOp,
     StringAttr,
     UnitAttr,
+    f32,
+    f64,
+    i16,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from mytriton.dialects.tt.types import PointerType, is_bool, is_float, is_int
@@ -120,6 +126,8 @@ class Lowering:
                 pointees.append(register_type(t.pointee))
             elif is_bool(t):
                 arg_types.append(i32)  # bools travel as int32 (docs/gpu-ir.md)
+            elif (wide := widened_param(t)) is not None:
+                arg_types.append(wide)
             elif is_int(t) or is_float(t):
                 arg_types.append(t)
             else:
@@ -132,6 +140,11 @@ class Lowering:
             if is_bool(old.type):
                 ctx.location = fn.location
                 ctx.set(old, [ctx.value(arith.CmpiOp(new, ctx.i32(0), "ne"))])
+            elif widened_param(old.type) is not None:  # back to its own type
+                ctx.location = fn.location
+                narrow = narrowed_param(ctx, new, old.type)
+                new.name_hint, narrow.name_hint = f"{old.name_hint or 'arg'}_abi", old.name_hint
+                ctx.set(old, [narrow])
             else:
                 ctx.set(old, [new])
         for op in fn.body.block.ops:
@@ -160,6 +173,33 @@ class Lowering:
         lowered = ModuleOp([gmod], attributes={"gpu.container_module": UnitAttr()})
         erase_signedness(lowered)
         return lowered
+
+
+def widened_param(t: Attribute) -> Attribute | None:
+    """The ABI type a narrow scalar parameter travels as (docs/gpu-ir.md, "ABI"), None for the
+    others: 8- and 16-bit integers as i32, f16 as f64 and bf16 as f32, so that launchers pack
+    only the ABI's four scalar kinds (``narrowed_param`` makes the value again)."""
+    if isinstance(t, Float16Type):
+        return f64
+    if isinstance(t, BFloat16Type):
+        return f32
+    if isinstance(t, IntegerType) and not is_bool(t) and t.width.data in (8, 16):
+        return i32
+    return None
+
+
+def narrowed_param(ctx: LoweringContext, wide: SSAValue, t: Attribute) -> SSAValue:
+    """A widened parameter as its own type ``t``, as Triton's launcher packs a Python value:
+    an integer's low bits; an f16 rounded once from the f64 (Python's ``PyFloat_Pack2``); a
+    bf16 as the upper half of the f32's bits (Triton truncates the f32)."""
+    if isinstance(t, BFloat16Type):
+        bits = ctx.value(arith.BitcastOp(wide, i32))
+        upper = ctx.value(arith.ShRUIOp(bits, ctx.i32(16)))
+        half = ctx.value(arith.TruncIOp(upper, i16))
+        return ctx.value(arith.BitcastOp(half, t))
+    if isinstance(t, IntegerType):
+        return ctx.value(arith.TruncIOp(wide, t))
+    return ctx.value(arith.TruncFOp(wide, t))  # type: ignore[arg-type]
 
 
 def place_shared_buffers(
