@@ -13,6 +13,10 @@ under the same load); the timed runs, one compiler at a time, then find their ca
     python benchmarks/torch_compile.py [--backends cuda,mlir] [--graphs a,b] [--calls 50]
         [--triton-python PY] [--json out.json] [--timeout S] [--jobs N]
 
+A backend may name opt-in launch paths to compare side by side: ``cuda+static`` (Inductor's
+static CUDA launcher on mytriton's cubins, ``MYTRITON_STATIC_LAUNCH=1``), ``cuda+fast``
+(``CompiledKernel.run``'s fast path, ``MYTRITON_RUN_FAST_PATH=1``).
+
 ``--triton-python`` runs real Triton with another interpreter (default: this one, which then
 needs the real ``triton`` installed beside mytriton).
 """
@@ -97,6 +101,10 @@ def compile_first(
     return cold
 
 
+#: a backend's ``+switch`` suffixes (``--backends cuda,cuda+static``): the variable each sets
+SWITCHES = {"static": "MYTRITON_STATIC_LAUNCH", "fast": "MYTRITON_RUN_FAST_PATH"}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backends", default="cuda,mlir")
@@ -118,9 +126,11 @@ def main() -> int:
     off = {"MYTRITON_AS_TRITON": "0"}
     with tempfile.TemporaryDirectory() as tmp:
         compilers = {"triton": Compiler(args.triton_python, off, Path(tmp, "triton"))}
-        for backend in [b for b in args.backends.split(",") if b]:
+        for spec in [b for b in args.backends.split(",") if b]:
+            backend, *switches = spec.split("+")
             env = {"MYTRITON_AS_TRITON": "1", "MYTRITON_BACKEND": backend}
-            compilers[backend] = Compiler(sys.executable, env, Path(tmp, backend))
+            env.update({SWITCHES[s]: "1" for s in switches})
+            compilers[spec] = Compiler(sys.executable, env, Path(tmp, spec))
         cold: dict[str, dict[str, float]] = {}
         if args.jobs:
             names = [n for n in args.graphs.split(",") if n] or list(_graph_names())
@@ -143,8 +153,8 @@ def main() -> int:
     show_cold = bool(cold)
     print(
         f"{'graph':28s} {'triton us':>10s}"
-        + "".join(f" {b + ' us':>10s} {'ratio':>6s}" for b in columns)
-        + ("".join(f" {b + ' cold s':>13s}" for b in runs) if show_cold else "")
+        + "".join(f" {b + ' us':>14s} {'ratio':>6s}" for b in columns)
+        + ("".join(f" {b + ' cold s':>18s}" for b in runs) if show_cold else "")
     )
     ratios: dict[str, list[float]] = {b: [] for b in columns}
     for name in names:
@@ -157,11 +167,11 @@ def main() -> int:
                 r = ref["per_call"] / mine["per_call"]
                 ratios[b].append(r)
                 ratio = f"{r:.2f}"
-            row += f" {_us(mine):>10s} {ratio:>6s}"
+            row += f" {_us(mine):>14s} {ratio:>6s}"
         if show_cold:
             for b in runs:
                 seconds = runs[b].get(name, {}).get("cold_seconds")
-                row += f" {'-' if seconds is None else f'{seconds:.1f}':>13s}"
+                row += f" {'-' if seconds is None else f'{seconds:.1f}':>18s}"
         print(row)
     for b in columns:
         ok = sum(1 for n in names if runs[b].get(n, {}).get("ok"))

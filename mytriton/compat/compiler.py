@@ -35,8 +35,10 @@ from mytriton.compat.runner import (
     fast_path_enabled,
 )
 from mytriton.compat.signature import argument_specs, source_hash
+from mytriton.compat.static_launch import publish_cubin
 from mytriton.compat.target import GPUTarget, Language
 from mytriton.errors import MyTritonError, debug_enabled
+from mytriton.kernel_signature import KernelSignature
 
 __all__ = [
     "ASTSource",
@@ -177,6 +179,7 @@ def _compile_ast(
     metadata = _metadata(kernel, parsed, target, digest)
     compiled = CompiledKernel(src, metadata, kernel.asm, digest)
     compiled.arg_layout = _arg_layout(specs)
+    publish_cubin(src, metadata, kernel, digest)  # for TorchInductor's static launcher
     compiled._live = _ProcessLocal((kernel, launch))
     return compiled
 
@@ -225,7 +228,8 @@ def _metadata(
         "hash": digest,
         "target": target,
         "name": kernel.name,
-        "shared": int(kernel.metadata.get("shared", 0)),
+        # a GPU kernel's dynamic shared memory, what a launch passes (Triton's are all dynamic)
+        "shared": _launch_shared(kernel),
         "cluster_dims": (1, 1, 1),
         # the runtime's launcher allocates the scratch itself (runtime/global_scratch.py)
         "global_scratch_size": int(kernel.metadata.get("global_scratch", 0)),
@@ -235,6 +239,15 @@ def _metadata(
         "tmem_size": None,
         "triton_version": TRITON_API_VERSION,
     }
+
+
+def _launch_shared(kernel: RuntimeKernel) -> int:
+    """The shared memory bytes a launch of ``kernel`` passes: a GPU kernel's dynamic shared
+    memory (its static arrays are the binary's own), else what its metadata says."""
+    signature = getattr(getattr(kernel, "binary", None), "signature", None)
+    if isinstance(signature, KernelSignature):
+        return signature.shared
+    return int(kernel.metadata.get("shared", 0))
 
 
 @functools.lru_cache(maxsize=64)
