@@ -87,8 +87,11 @@ class Semantic(ConversionSemantics):
             if op == "-":
                 raise self.type_error("cannot subtract a pointer from an integer")
             a, b = b, a
-        if b.dtype.kind not in ("int", "bool") or b.dtype == core.int1:
+        if b.dtype.kind not in ("int", "bool"):
             raise self.type_error(f"pointer offsets must be integers, got {b.dtype}")
+        if op == "-" and b.dtype == core.int1:
+            # Triton negates in int1 first (-1 is 1: the pointer moves up); its interpreter fails
+            raise self.type_error("cannot subtract a boolean from a pointer (convert it first)")
         if b.dtype.is_int_unsigned() and b.dtype.int_bitwidth < 64:
             b = self.cast(b, core.int64)  # offsets are signed: zero-extend (Triton's rule)
         if op == "-":

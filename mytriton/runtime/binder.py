@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -133,11 +133,26 @@ def options_key(options: dict[str, Any]) -> tuple[Any, ...]:
     return tuple([(k, type(v), v) for k, v in options.items()])
 
 
+def _in_range(low: int, high: int) -> Callable[[Any], Any]:
+    """How to describe an argument whose integer values must lie in ``[low, high]`` (an
+    annotated narrow type's): out of range, no plan matches and the slow path raises."""
+
+    def describe_in_range(v: Any) -> Any:
+        d = describe(v)
+        return (d, low <= v <= high) if type(v) is int else d
+
+    return describe_in_range
+
+
 def make_binder(
-    name: str, signature: inspect.Signature, constexprs: frozenset[str]
+    name: str,
+    signature: inspect.Signature,
+    constexprs: frozenset[str],
+    ranges: Mapping[str, tuple[int, int]] | None = None,
 ) -> Binder | None:
     """The binder of a kernel with this signature, or None for parameters it does not handle
-    (``*args``, keyword-only: the frontend rejects them) or names it cannot use."""
+    (``*args``, keyword-only: the frontend rejects them) or names it cannot use; a parameter
+    in ``ranges`` is described with whether its integer value lies in its range."""
     params = list(signature.parameters.values())
     names = [p.name for p in params]
     if any(
@@ -165,6 +180,9 @@ def make_binder(
         v = p.name
         if p.name in constexprs:
             described.append(f"(_mt_int, {v}) if _mt_type({v}) is _mt_int else _mt_constexpr({v})")
+        elif ranges and p.name in ranges:
+            namespace[f"_mt_ranged{i}"] = _in_range(*ranges[p.name])
+            described.append(f"_mt_ranged{i}({v})")
         else:
             described.append(
                 f"(_mt_described.get(_mt_type({v})) or _mt_describer(_mt_type({v})))({v})"

@@ -35,6 +35,7 @@ from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home
     ConstexprFunction,
     constexpr_function,
 )
+from mytriton.runtime.annotated_types import annotated_scalars, checked_ranges
 from mytriton.runtime.async_compile import FutureKernel
 from mytriton.runtime.autotuner import KernelInterface as KernelInterface  # Triton's home
 from mytriton.runtime.binder import Unsure, make_binder, options_key
@@ -108,6 +109,10 @@ class JITFunction(Generic[T]):
             for n, p in self.signature.parameters.items()
             if _is_constexpr_annotation(p.annotation)
         )
+        #: the scalar parameters an annotation types (``annotated_types.py``)
+        self.annotated = annotated_scalars(self.signature.parameters, self.constexprs)
+        #: those whose values each launch checks against the type's range (no fast path)
+        self.checked_ranges = checked_ranges(self.annotated)
         #: Triton's attribute (TorchInductor clears and restores it around pickling)
         self.__globals__: dict[str, Any] | None = fn.__globals__
         self._init_process_state()
@@ -128,7 +133,9 @@ class JITFunction(Generic[T]):
         self.cache: dict[tuple[Any, ...], CompiledKernel] = {}
         self.device_caches = DeviceCaches(self.cache, self._forget_plans)
         self._plans: dict[tuple[Any, ...], LaunchPlan] = {}
-        self._binder = make_binder(self.__name__, self.signature, self.constexprs)
+        self._binder = make_binder(
+            self.__name__, self.signature, self.constexprs, self.checked_ranges
+        )
         #: the fast path of the last plan launched (None: none yet, or it has none)
         self._fast: FastPath | None = None
         #: what ``kernel[grid]`` calls: the native fast path of the last plan, or ``_launch``
@@ -545,6 +552,7 @@ class JITFunction(Generic[T]):
             values,
             self.do_not_specialize,
             self.do_not_specialize_on_alignment,
+            self.annotated,
         )
 
 

@@ -58,7 +58,8 @@ def encode_spec(name: str, spec: ArgSpec, part: Any) -> Any:
     if isinstance(spec, PointerArg):
         return {"pointer": spec.dtype.name, "div": spec.divisibility}
     if isinstance(spec, ScalarArg):
-        return {"scalar": spec.dtype.name, "div": spec.divisibility}
+        data = {"scalar": spec.dtype.name, "div": spec.divisibility}
+        return {**data, "keyed_one": True} if part[3:] == ("one",) else data
     if isinstance(spec, ConstexprArg):
         if part == ONE_PART:  # an integer argument equal to 1, compiled in
             return {"one": True}
@@ -99,7 +100,9 @@ def decode_spec(data: Any) -> tuple[ArgSpec, Any]:
         return PointerArg(d, div), ("p", d.name, div)
     if "scalar" in data:
         d, div = core.dtype(data["scalar"]), int(data["div"])
-        return ScalarArg(d, div), ("s", d.name, div)
+        # an annotated integer argument equal to 1: a runtime argument, keyed apart
+        one = ("one",) if data.get("keyed_one") else ()
+        return ScalarArg(d, div), ("s", d.name, div, *one)
     if "one" in data:
         return ConstexprArg(1), ONE_PART
     if "constexpr" in data:

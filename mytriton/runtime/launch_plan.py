@@ -172,6 +172,8 @@ def make_plan_fast_path(
     global_guards = fast_guards(jit_fn._globals or [])
     if global_guards is None:
         return  # a global compared by value: every launch takes the general path
+    if jit_fn.checked_ranges:
+        return  # an annotated narrow integer: the binder checks its range, the guards cannot
     code = plan.backend.launch_code(plan.kernel, plan.infos, plan.options)
     if code is None:
         return

@@ -10,7 +10,7 @@ values are compile-time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,7 @@ from mytriton.frontend import (
 from mytriton.frontend.signature import DIVISIBILITY
 from mytriton.language import core
 from mytriton.passes.analysis.axis_info import pow2_dividing
+from mytriton.runtime.annotated_types import int_range, is_number
 from mytriton.runtime.dependencies import is_jit
 from mytriton.runtime.descriptor_args import descriptor_arguments, descriptor_scalars
 from mytriton.runtime.mock_tensor import MockTensor
@@ -128,12 +129,14 @@ def specialize(
     values: Sequence[Any],
     no_value: frozenset[str] = frozenset(),
     no_alignment: frozenset[str] = frozenset(),
+    annotated: Mapping[str, core.dtype] | None = None,
 ) -> tuple[dict[str, ArgSpec], tuple[Any, ...], list[Any], list[ArrayInfo | None]]:
     """Specs per parameter, the cache key, the runtime argument values and their array infos.
 
     Parameters in ``no_value`` (``@jit(do_not_specialize=...)``) are neither compiled in when
     equal to 1 nor marked divisible by 16; those in ``no_alignment``
-    (``do_not_specialize_on_alignment``) are only not marked divisible."""
+    (``do_not_specialize_on_alignment``) are only not marked divisible. A number passed to a
+    parameter ``annotated`` with a scalar type has that type (``annotated_types.py``)."""
     specs: dict[str, ArgSpec] = {}
     key: list[Any] = []
     runtime: list[Any] = []
@@ -161,6 +164,10 @@ def specialize(
             spec, part = PointerArg(info.dtype, div), ("p", info.dtype.name, div)
             runtime.append(value)
             infos.append(info)
+        elif annotated and name in annotated and is_number(value):
+            spec, part = _annotated_spec(name, annotated[name], value, aligned, name in no_value)
+            runtime.append(value)
+            infos.append(None)
         elif type(value) is int and value == 1 and name not in no_value:
             # Triton's rule: an integer equal to 1 (a unit stride) is compiled in as a constant
             spec, part = ConstexprArg(1), ("c", "int", 1)
@@ -235,6 +242,27 @@ def _scalar_spec(name: str, value: Any, aligned: bool) -> tuple[ScalarArg, tuple
     d = scalar_dtype(name, value)
     div = DIVISIBILITY if aligned and d.kind == "int" and int(value) % DIVISIBILITY == 0 else 1
     return ScalarArg(d, div), ("s", d.name, div)
+
+
+def _annotated_spec(
+    name: str, d: core.dtype, value: Any, aligned: bool, no_value: bool
+) -> tuple[ScalarArg, tuple[Any, ...]]:
+    """The spec of a number passed to a parameter annotated with the scalar type ``d``: an
+    integer type keeps the divisibility specialization, and a 1 is compiled apart (though
+    not in: Triton keys it apart), a float or bool type specializes on nothing (Triton's
+    rule); an integer type takes integers only, in its range."""
+    if not (d.is_int() and not d.is_int1()):
+        return ScalarArg(d, 1), ("s", d.name, 1)
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise LaunchError(f"argument `{name}` is annotated {d} and needs an integer, got {value!r}")
+    low, high = int_range(d)
+    if not low <= int(value) <= high:
+        raise ArgumentOverflowError(
+            f"argument `{name}` = {int(value)} does not fit its annotation {d}"
+        )
+    div = DIVISIBILITY if aligned and int(value) % DIVISIBILITY == 0 else 1
+    one = not no_value and int(value) == 1
+    return ScalarArg(d, div), ("s", d.name, div, "one") if one else ("s", d.name, div)
 
 
 def is_tuple_argument(value: Any) -> bool:

@@ -569,8 +569,8 @@ def pointer_plus_float_kernel(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def pointer_plus_bool_kernel(x, out, n, BLOCK: tl.constexpr):
-    p = x + (n > 0)  # <-
+def pointer_minus_bool_kernel(x, out, n, BLOCK: tl.constexpr):
+    p = x - (n > 0)  # <-
 
 
 @triton.jit
@@ -981,7 +981,7 @@ CASES = [
     (exp_int_kernel, KernelTypeError, ("tl.exp expects a float", "int32"), "tl.exp"),
     (sigmoid_int_kernel, KernelTypeError, ("tl.sigmoid expects a float",), "tl.sigmoid"),
     (pointer_plus_float_kernel, KernelTypeError, ("pointer offsets must be integers",), "x + 1.5"),
-    (pointer_plus_bool_kernel, KernelTypeError, ("pointer offsets", "int1"), "x + (n > 0)"),
+    (pointer_minus_bool_kernel, KernelTypeError, ("subtract a boolean",), "x - (n > 0)"),
     (
         pointer_times_int_kernel,
         KernelTypeError,
