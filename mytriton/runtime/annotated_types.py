@@ -38,6 +38,13 @@ _SPELLINGS = {
 _BY_SPELLING = {s: name for name, spellings in _SPELLINGS.items() for s in spellings}
 
 
+def is_constexpr_annotation(annotation: Any) -> bool:
+    """``tl.constexpr`` (or a text naming it): a compile-time parameter."""
+    if annotation is core.constexpr or isinstance(annotation, core.constexpr):
+        return True
+    return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
+
+
 def scalar_annotation(annotation: Any) -> core.dtype | None:
     """The scalar type an annotation names (``tl.int8``, ``"tl.int8"``, ``"i8"``,
     ``"int8_t"``, ``int``, ``float``, ``bool``), or None."""

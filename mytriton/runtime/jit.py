@@ -35,7 +35,11 @@ from mytriton.language.constexpr_functions import (  # noqa: F401 (Triton's home
     ConstexprFunction,
     constexpr_function,
 )
-from mytriton.runtime.annotated_types import annotated_scalars, checked_ranges
+from mytriton.runtime.annotated_types import (
+    annotated_scalars,
+    checked_ranges,
+    is_constexpr_annotation,
+)
 from mytriton.runtime.async_compile import FutureKernel
 from mytriton.runtime.autotuner import KernelInterface as KernelInterface  # Triton's home
 from mytriton.runtime.binder import Unsure, make_binder, options_key
@@ -62,14 +66,6 @@ from mytriton.runtime.specialization import SpecializationProxy, specialize
 T = TypeVar("T")
 
 Grid = tuple[int, ...] | Callable[[dict[str, Any]], tuple[int, ...]]
-
-
-def _is_constexpr_annotation(ann: Any) -> bool:
-    from mytriton.language import core
-
-    if ann is core.constexpr or isinstance(ann, core.constexpr):
-        return True
-    return isinstance(ann, str) and ann.split(".")[-1] == "constexpr"
 
 
 class JITFunction(Generic[T]):
@@ -105,9 +101,7 @@ class JITFunction(Generic[T]):
             do_not_specialize_on_alignment, "do_not_specialize_on_alignment"
         )
         self.constexprs = frozenset(
-            n
-            for n, p in self.signature.parameters.items()
-            if _is_constexpr_annotation(p.annotation)
+            n for n, p in self.signature.parameters.items() if is_constexpr_annotation(p.annotation)
         )
         #: the scalar parameters an annotation types (``annotated_types.py``)
         self.annotated = annotated_scalars(self.signature.parameters, self.constexprs)
