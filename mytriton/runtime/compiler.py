@@ -58,7 +58,9 @@ def _optimise(module: ModuleOp, options: Any, verified: bool = False) -> ModuleO
     # its own), it travels with the module to every pass that pipelines (tt-pipeline here,
     # ttg-pipeline in the ttg stage), as `ttg.num-warps` does from layout assignment on
     set_module_num_stages(module, options.num_stages)  # an i32: the module still verifies
-    run_pipeline(module, verified=verified)  # in place: the `tt` text was printed before
+    # in place (the `tt` text was printed before), verified once at the end: a failure replays
+    # the passes one by one to name the one that broke the IR (as the ttg and gpu stages do)
+    run_pipeline(module, each_pass=False, verified=verified)
     return module
 
 

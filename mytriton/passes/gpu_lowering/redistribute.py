@@ -13,6 +13,7 @@ way, then every thread loops over it counting the values of its own bins.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from mytriton.dialects.tt import shape as tt_shape
 from mytriton.dialects.tt.types import element_type, is_bool, is_pointer, shape_of
 from mytriton.dialects.ttg.geometry import Geometry, log2
-from mytriton.dialects.ttg.layouts import WARP_SIZE
+from mytriton.dialects.ttg.layouts import WARP_SIZE, layout_of
 from mytriton.errors import BackendError
 from mytriton.passes.gpu_lowering.context import LoweringContext
 from mytriton.passes.gpu_lowering.fp8 import register_type
@@ -94,33 +95,59 @@ def in_registers(
     """Per result, the index (into the sources' registers, concatenated) of the register that
     holds each of its elements, when every thread holds them itself at the same register
     indices: the op is then a renaming of registers. None when some element lives in another
-    thread (decided by enumerating the threads)."""
-    found: list[list[int]] | None = None
-    for tid in range(WARP_SIZE * ctx.num_warps):
+    thread (decided by enumerating the threads, once per set of types and positions: a sort's
+    network asks the same question hundreds of times)."""
+    for v in [*sources, *(r for r, _ in results)]:
+        ctx.geometry(v.type)  # the layouts' warps are the kernel's
+    moves = _register_moves(
+        tuple(s.type for s in sources),
+        tuple((r.type, p.strides, p.offset) for r, p in results),
+        ctx.num_warps,
+    )
+    return None if moves is None else [list(m) for m in moves]
+
+
+@functools.lru_cache(maxsize=4096)
+def _register_moves(
+    source_types: tuple[Attribute, ...],
+    result_positions: tuple[tuple[Attribute, tuple[int, ...], int], ...],
+    num_warps: int,
+) -> tuple[tuple[int, ...], ...] | None:
+    """``in_registers`` for sources and results of these types (a result's position: its
+    row-major strides and offset in the sources)."""
+    found: tuple[tuple[int, ...], ...] | None = None
+    for tid in range(WARP_SIZE * num_warps):
         where: dict[int, int] = {}
         start = count = 0
-        for src in sources:
-            g = ctx.geometry(src.type)
-            strides = row_major(shape_of(src.type))
+        for t in source_types:
+            g = _geometry(t)
+            strides = row_major(shape_of(t))
             for j, c in enumerate(thread_coords(g, tid)):
                 where.setdefault(
                     start + sum(x * y for x, y in zip(c, strides, strict=True)), count + j
                 )
-            start += tt_shape.numel(shape_of(src.type))
+            start += tt_shape.numel(shape_of(t))
             count += g.num_registers
         moves = []
-        for result, position in results:
+        for t, position_strides, offset in result_positions:
             held = [
-                where.get(position.of(c)) for c in thread_coords(ctx.geometry(result.type), tid)
+                where.get(sum(x * y for x, y in zip(c, position_strides, strict=True)) + offset)
+                for c in thread_coords(_geometry(t), tid)
             ]
             if any(h is None for h in held):
                 return None
-            moves.append(held)
+            moves.append(tuple(h for h in held if h is not None))
         if found is None:
-            found = moves  # type: ignore[assignment]
-        elif moves != found:
+            found = tuple(moves)
+        elif tuple(moves) != found:
             return None
     return found
+
+
+def _geometry(t: Attribute) -> Geometry:
+    layout = layout_of(t)
+    assert layout is not None  # checked by the caller (LoweringContext.geometry)
+    return Geometry.of(layout, shape_of(t))
 
 
 def _stored_type(t: Attribute) -> Attribute:
