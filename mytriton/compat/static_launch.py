@@ -92,8 +92,8 @@ def static_launch_blocker(src: Any, metadata: Mapping[str, Any], kernel: Any) ->
         reason = "a launch attribute"
     elif int(metadata.get("num_ctas", 1)) != 1:
         reason = "num_ctas > 1"
-    elif static_param_kinds(src) != list(signature.params):
-        reason = f"parameters {static_param_kinds(src)} against the ABI's {signature.params}"
+    elif (kinds := static_param_kinds(src)) != list(signature.params):
+        reason = f"parameters {kinds} against the ABI's {signature.params}"
     return reason
 
 

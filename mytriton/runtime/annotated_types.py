@@ -16,26 +16,19 @@ from typing import Any
 
 import numpy as np
 
+from mytriton.dialects.tt import dtype_table
 from mytriton.language import core
 
-#: Triton's spellings of the scalar types an annotation may name (``type_canonicalisation``),
-#: by mytriton dtype name
-_SPELLINGS = {
-    "int1": ("bool", "int1", "uint1", "i1", "u1"),
-    "fp16": ("half", "float16", "fp16"),
-    "bf16": ("bfloat16", "bf16"),
-    "fp32": ("float", "float32", "fp32"),
-    "fp64": ("double", "float64", "fp64"),
-    "int8": ("int8", "i8"),
-    "int16": ("int16", "i16"),
-    "int32": ("int", "int32", "i32"),
-    "int64": ("int64", "i64"),
-    "uint8": ("uint8", "u8"),
-    "uint16": ("uint16", "u16"),
-    "uint32": ("uint32", "u32"),
-    "uint64": ("uint64", "u64"),
-}
-_BY_SPELLING = {s: name for name, spellings in _SPELLINGS.items() for s in spellings}
+#: the C spellings Triton also takes (``type_canonicalisation``), beside each non-fp8 row's
+#: names in the dtype table (``tl`` name, dtype name, signature type): dtype name by spelling
+_C_SPELLINGS = {"bool": "int1", "uint1": "int1", "u1": "int1", "half": "fp16", "float": "fp32"}
+_C_SPELLINGS |= {"double": "fp64", "int": "int32"}
+_BY_SPELLING = {
+    spelling: row.dtype_name
+    for row in dtype_table.ROWS
+    if row.kind != "fp8"  # no fp8 scalar parameters
+    for spelling in (row.name, row.dtype_name, row.signature)
+} | _C_SPELLINGS
 
 
 def is_constexpr_annotation(annotation: Any) -> bool:

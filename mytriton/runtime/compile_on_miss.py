@@ -136,23 +136,20 @@ def compile_specialization(
                 jit_fn._globals = reads
         return kernel
 
-    def keep(
-        made: tuple[CompiledKernel, list[Any] | None, bool], kernel: CompiledKernel | None = None
-    ) -> CompiledKernel:
-        kernel = store(made) if kernel is None else kernel
-        if made[2] and hooks[1] is not None:
+    def finish(made: tuple[CompiledKernel, list[Any] | None, bool], kept: CompiledKernel) -> Any:
+        if made[2] and hooks[1] is not None:  # the post-compile hook, outside the lock
             hooks[1](**hook_kwargs)
-        return kernel
+        return kept
 
     mode = active_mode.get()
     if mode is not None:
-        return mode.submit((jit_fn, cache_key), compile_now, keep)
+        return mode.submit((jit_fn, cache_key), compile_now, lambda m: finish(m, store(m)))
     # compiled and kept in one hold of the lock: a thread that waited for this compile
     # finds its kernel in the cache (released in between, it would compile it again)
     with COMPILING:
         made = compile_now()
         kept = store(made)
-    return keep(made, kept)  # the post-compile hook outside the lock
+    return finish(made, kept)
 
 
 def _compile(
